@@ -1,0 +1,119 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
+const list = z
+  .string()
+  .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+
+export const SOURCE_NAMES = ['library', 'deezer', 'musicbrainz', 'upstream'] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
+
+/**
+ * Every environment variable the service reads, with its default and a one-line meaning.
+ * README's configuration table mirrors this schema; the names are part of the interface.
+ */
+const schema = z.object({
+  /** TCP port of the HTTP server. */
+  PORT: int(0, 65535).default(4000),
+  /** Interface the HTTP server binds to. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Base URL clients reach this server at; used in thumbnailUrl links. Default http://HOST:PORT. */
+  PUBLIC_URL: httpUrl.optional(),
+  /** SQLite files and other local state. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** Local music folder indexed by the library source. */
+  LIBRARY_DIR: z.string().min(1).default('./library'),
+  /** Watch LIBRARY_DIR for added, changed and removed files. */
+  LIBRARY_WATCH: bool.default(true),
+  /** Comma-separated API keys accepted as Bearer tokens, besides keys created with the CLI. */
+  API_KEYS: list.default([]),
+  /** Ordered, comma-separated list of enabled sources. */
+  SOURCES: list
+    .pipe(z.array(z.enum(SOURCE_NAMES)).min(1, 'at least one source'))
+    .default(['library']),
+  /** Keyv store URI: sqlite://path, redis://host:port, memory://. Default: SQLite under DATA_DIR. */
+  CACHE_URL: z.string().optional(),
+  /** Analysis store: a SQLite file path or postgres://… Default: SQLite under DATA_DIR. */
+  DATABASE_URL: z.string().optional(),
+  /** redis://… puts analysis jobs on BullMQ; unset runs them in-process. */
+  QUEUE_URL: z.string().optional(),
+  /** Lifetime of cached search metadata, seconds. */
+  SEARCH_CACHE_TTL_S: int(1, 365 * 86400).default(86400),
+  /** Analysis worker threads in this process. Default: number of cores. */
+  ANALYSIS_WORKERS: int(1, 64).default(Math.max(1, os.availableParallelism())),
+  /** Longest one analysis may run before its worker is killed and replaced, ms. */
+  ANALYSIS_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
+  /** Length of the analysed window of files longer than 45 s, seconds. */
+  ANALYSIS_WINDOW_S: int(5, 600).default(30),
+  /** How long a request waits for an analysis before answering 202, ms. */
+  ANALYSIS_WAIT_MS: int(0, 600_000).default(20_000),
+  /** Requests per minute per API key. */
+  RATE_LIMIT: int(1, 10_000_000).default(600),
+  /** Serve Apollo Sandbox as the landing page of /graphql. */
+  GRAPHQL_SANDBOX: bool.default(true),
+  /** Deepest GraphQL document accepted. */
+  GRAPHQL_MAX_DEPTH: int(1, 100).default(12),
+  /** Highest GraphQL document cost accepted. */
+  GRAPHQL_MAX_COST: int(1, 1_000_000).default(5000),
+  /** Timeout of one call to an external source, ms. */
+  SOURCE_TIMEOUT_MS: int(100, 120_000).default(8000),
+  /** Largest audio download accepted, bytes. */
+  AUDIO_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(20 * 1024 * 1024),
+  DEEZER_BASE_URL: httpUrl.default('https://api.deezer.com'),
+  MUSICBRAINZ_BASE_URL: httpUrl.default('https://musicbrainz.org/ws/2'),
+  COVERART_BASE_URL: httpUrl.default('https://coverartarchive.org'),
+  /** Contact (URL or e-mail) sent in the User-Agent to MusicBrainz, as its rules ask. */
+  MUSICBRAINZ_CONTACT: z.string().default('https://github.com/trackgraph/trackgraph'),
+  /** {base_url} of another server of this contract, ending with /api. */
+  UPSTREAM_URL: httpUrl.optional(),
+  /** Bearer key for UPSTREAM_URL. */
+  UPSTREAM_API_KEY: z.string().optional(),
+  /** pino level. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof schema> & {
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+  /** Absolute LIBRARY_DIR. */
+  libraryDir: string;
+  publicUrl: string;
+};
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Parses and validates the environment once. A bad value throws a ConfigError naming the
+ * variable, so the process stops at start with a message instead of failing later.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const c = parsed.data;
+  if (c.SOURCES.includes('upstream') && !c.UPSTREAM_URL) {
+    throw new ConfigError('invalid configuration:\n  UPSTREAM_URL: required when SOURCES includes upstream');
+  }
+  const displayHost = c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST;
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    libraryDir: path.resolve(c.LIBRARY_DIR),
+    publicUrl: c.PUBLIC_URL ?? `http://${displayHost}:${c.PORT}`,
+  };
+}

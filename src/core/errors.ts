@@ -1,0 +1,45 @@
+/**
+ * Protocol-neutral error codes. Each edge (REST, GraphQL, CLI) maps them once:
+ * see src/http/errors.ts for the HTTP status and GraphQL extensions.code.
+ */
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'UNAUTHENTICATED',
+  'TRACK_NOT_FOUND',
+  'AUDIO_UNDECODABLE',
+  'NO_AUDIO_SOURCE',
+  'RATE_LIMITED',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
+  'SERVICE_UNAVAILABLE',
+  'ANALYSIS_TIMEOUT',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * An expected, operational failure whose message is safe to show to a client.
+ * Anything thrown that is not an AppError is a programmer error and is masked as INTERNAL.
+ */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown; retryAfterS?: number },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.retryAfterS = options?.retryAfterS;
+  }
+
+  /** Seconds after which a retry may succeed (RATE_LIMITED, SERVICE_UNAVAILABLE). */
+  readonly retryAfterS: number | undefined;
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+export const invalidArgument = (message: string): AppError => new AppError('INVALID_ARGUMENT', message);

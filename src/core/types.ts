@@ -1,0 +1,172 @@
+/**
+ * The vocabulary shared by services, sources, the engine and the edges. Nothing here knows
+ * about HTTP, GraphQL, a database or a concrete source.
+ */
+
+/** Where a track's audio can be had: the audio source's stable name and that source's own locator. */
+export interface AudioRef {
+  /** Name of the audio source that can fetch it ("library", "deezer", "upstream", …). */
+  source: string;
+  /** The source's locator: a library-relative path, a Deezer track id, an upstream trackKey, … */
+  locator: string;
+  /** A direct URL, when the source has one (e.g. a Deezer preview MP3); may expire. */
+  url?: string;
+}
+
+/** One recording as a metadata source reports it, before ranking. */
+export interface TrackCandidate {
+  artist: string;
+  trackName: string;
+  album?: string;
+  durationMs?: number;
+  thumbnailUrl?: string;
+  isrc?: string;
+  /** Name of the metadata source that found it. */
+  source: string;
+  /** The recording's id within that source. */
+  sourceId?: string;
+  /** The source's own relevance in [0,1], when it reports one (MusicBrainz score / 100). */
+  sourceScore?: number;
+  /** Where its audio is; absent for metadata-only sources. */
+  audio?: AudioRef;
+}
+
+/** Metadata cached per trackKey by search, so that analysis can find the audio later. */
+export interface TrackMetadata extends TrackCandidate {
+  trackKey: string;
+}
+
+/** An element of the contract's search response. */
+export interface SearchResult {
+  trackName: string;
+  artist: string;
+  thumbnailUrl?: string;
+  trackKey: string;
+  match_score: number;
+}
+
+export interface Mood {
+  happy: number;
+  sad: number;
+  relaxed: number;
+  aggressive: number;
+}
+
+/** The contract's analysis object, field for field. */
+export interface TrackAnalysis {
+  artist: string;
+  trackKey: string;
+  trackName: string;
+  duration_ms: number;
+  tempo: number;
+  key: number;
+  keyString: string;
+  mode: number;
+  timeSignature: number;
+  energy: number;
+  liveness: number;
+  danceability: number;
+  instrumentalness: number;
+  speechiness: number;
+  valence: number;
+  arousal: number;
+  approachability: number;
+  engagement: number;
+  mood: Mood;
+  meta: { artist: string; track: string };
+}
+
+/** A span of time in seconds from the start of the file. */
+export interface TimeInterval {
+  start: number;
+  duration: number;
+  confidence: number;
+}
+
+export interface Section extends TimeInterval {
+  /** Integrated loudness of the section, LUFS. */
+  loudness: number;
+  tempo: number;
+  tempoConfidence: number;
+  key: number;
+  keyConfidence: number;
+  mode: number;
+  modeConfidence: number;
+}
+
+/** Time-resolved analysis: beats, bars and sections, as Spotify's audio-analysis had them. */
+export interface Timeline {
+  beats: TimeInterval[];
+  bars: TimeInterval[];
+  sections: Section[];
+}
+
+export interface Confidences {
+  tempo: number;
+  key: number;
+  mode: number;
+  timeSignature: number;
+}
+
+/** Everything the engine measures from one file's audio. All descriptors and moods in [0,1]. */
+export interface AudioFeatures {
+  /** Duration of the whole file, not of the analysed window. */
+  durationMs: number;
+  tempo: number;
+  /** Pitch class 0–11 (0 = C, 9 = A). */
+  key: number;
+  /** 1 major, 0 minor. */
+  mode: number;
+  timeSignature: number;
+  /** Integrated loudness, LUFS (EBU R128). */
+  loudness: number;
+  energy: number;
+  liveness: number;
+  danceability: number;
+  instrumentalness: number;
+  speechiness: number;
+  valence: number;
+  arousal: number;
+  approachability: number;
+  engagement: number;
+  mood: Mood;
+  confidence: Confidences;
+  timeline: Timeline;
+  /** Identifies the engine build that produced these values (algorithm version + essentia.js). */
+  engine: string;
+}
+
+/** A stored analysis: the features plus the identity of the track they belong to. */
+export interface StoredAnalysis {
+  trackKey: string;
+  artist: string;
+  trackName: string;
+  features: AudioFeatures;
+  /** ISO-8601 time of the analysis. */
+  analysedAt: string;
+  /** The audio source the bytes came from. */
+  source: string;
+}
+
+/** Audio handed to the engine: bytes in memory or a local file it may read itself. */
+export type AudioInput = { bytes: Uint8Array } | { path: string };
+
+/** Tags and facts read from a file without decoding it. */
+export interface AudioProbe {
+  artist?: string;
+  title?: string;
+  album?: string;
+  durationMs?: number;
+  /** Embedded cover art, when present. */
+  picture?: { mime: string; data: Uint8Array };
+}
+
+/**
+ * The analysis engine as the services see it. The implementation runs on a worker pool;
+ * failures are AppErrors (AUDIO_UNDECODABLE, ANALYSIS_TIMEOUT).
+ */
+export interface AnalysisEngine {
+  analyze(input: AudioInput, options?: { signal?: AbortSignal }): Promise<AudioFeatures>;
+  probe(input: AudioInput): Promise<AudioProbe>;
+  close(): Promise<void>;
+}
