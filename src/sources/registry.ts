@@ -1,0 +1,64 @@
+import {
+  isAnalysisSource,
+  isArtworkSource,
+  isAudioSource,
+  isMetadataSource,
+  isStartableSource,
+  type AnalysisSource,
+  type ArtworkSource,
+  type AudioSource,
+  type MetadataSource,
+  type Source,
+} from './source';
+
+/**
+ * The enabled sources in priority order (the order of SOURCES). Optional abilities are
+ * discovered by interface, so a caller asks for "audio sources" rather than for a name.
+ */
+export class SourceRegistry {
+  constructor(private readonly sources: readonly Source[]) {
+    const names = new Set<string>();
+    for (const s of sources) {
+      if (names.has(s.name)) throw new Error(`source ${s.name} is enabled twice`);
+      names.add(s.name);
+    }
+  }
+
+  get names(): string[] {
+    return this.sources.map((s) => s.name);
+  }
+
+  metadataSources(): MetadataSource[] {
+    return this.sources.filter(isMetadataSource);
+  }
+
+  audioSources(): AudioSource[] {
+    return this.sources.filter(isAudioSource);
+  }
+
+  audioSource(name: string): AudioSource | undefined {
+    return this.audioSources().find((s) => s.name === name);
+  }
+
+  artworkSource(name: string): ArtworkSource | undefined {
+    return this.sources.filter(isArtworkSource).find((s) => s.name === name);
+  }
+
+  analysisSource(name: string): AnalysisSource | undefined {
+    return this.sources.filter(isAnalysisSource).find((s) => s.name === name);
+  }
+
+  /** Priority of a source name: lower is preferred; unknown names sort last. */
+  priority(name: string): number {
+    const i = this.sources.findIndex((s) => s.name === name);
+    return i === -1 ? this.sources.length : i;
+  }
+
+  async start(): Promise<void> {
+    for (const s of this.sources) if (isStartableSource(s)) await s.start();
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sources) if (isStartableSource(s)) await s.close();
+  }
+}

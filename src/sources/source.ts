@@ -1,0 +1,62 @@
+import type { AnalysisEngine, AudioInput, StoredAnalysis, TrackCandidate, TrackMetadata } from '../core/types';
+
+/** What a client asked search for, already normalised by the edge ('+' as space, trimmed). */
+export interface SearchQuery {
+  track: string;
+  artist?: string;
+  limit: number;
+}
+
+/** Per-call context: the caller's abort signal (timeouts, client gone). */
+export interface SourceCallContext {
+  signal: AbortSignal;
+}
+
+/** Every source has a stable name: the one used in SOURCES and stored in AudioRef.source. */
+export interface Source {
+  readonly name: string;
+}
+
+/** A source that can be searched for recordings. */
+export interface MetadataSource extends Source {
+  search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]>;
+}
+
+/** A source that can turn cached metadata whose `audio.source` is its name into audio. */
+export interface AudioSource extends Source {
+  fetchAudio(track: TrackMetadata, context: SourceCallContext): Promise<AudioInput>;
+  /**
+   * Optional: find audio of the same recording described by metadata from another source
+   * (artist, title, duration), for metadata-only sources such as MusicBrainz.
+   */
+  findAudio?(track: TrackMetadata, context: SourceCallContext): Promise<TrackMetadata['audio'] | undefined>;
+}
+
+/** A source that serves cover art bytes itself (the library's embedded pictures). */
+export interface ArtworkSource extends Source {
+  artwork(track: TrackMetadata): Promise<{ mime: string; data: Uint8Array } | undefined>;
+}
+
+/** A source that answers analyses itself (another server of this contract). */
+export interface AnalysisSource extends Source {
+  fetchAnalysis(track: TrackMetadata, context: SourceCallContext): Promise<StoredAnalysis>;
+}
+
+/** Lifecycle hooks a source may need (the library indexes and watches its folder). */
+export interface StartableSource extends Source {
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const isMetadataSource = (s: Source): s is MetadataSource => typeof (s as MetadataSource).search === 'function';
+export const isAudioSource = (s: Source): s is AudioSource => typeof (s as AudioSource).fetchAudio === 'function';
+export const isArtworkSource = (s: Source): s is ArtworkSource => typeof (s as ArtworkSource).artwork === 'function';
+export const isAnalysisSource = (s: Source): s is AnalysisSource =>
+  typeof (s as AnalysisSource).fetchAnalysis === 'function';
+export const isStartableSource = (s: Source): s is StartableSource =>
+  typeof (s as StartableSource).start === 'function';
+
+/** What a source factory may use; the container builds one per process. */
+export interface SourceDependencies {
+  engine: AnalysisEngine;
+}
