@@ -1,0 +1,86 @@
+import { AppError } from '../core/errors';
+import type { Logger } from '../core/logger';
+import type { AnalysisEngine, StoredAnalysis, TrackMetadata } from '../core/types';
+import type { SourceRegistry } from '../sources/registry';
+import type { AnalysisStore } from './store/store';
+
+export interface AnalysisRunnerOptions {
+  /** Timeout for fetching a track's audio from its source, ms. */
+  fetchTimeoutMs: number;
+}
+
+/**
+ * The body of one analysis job: find the track's audio through its source, measure it with
+ * the engine, store every field. When the track comes from another server of this contract,
+ * that server's analysis is stored instead. Returns what the store holds afterwards, so racing
+ * jobs for one key all answer with the single stored row.
+ */
+export class AnalysisRunner {
+  constructor(
+    private readonly registry: SourceRegistry,
+    private readonly engine: AnalysisEngine,
+    private readonly store: AnalysisStore,
+    private readonly options: AnalysisRunnerOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  readonly run = async (track: TrackMetadata): Promise<StoredAnalysis> => {
+    const already = await this.store.get(track.trackKey);
+    if (already) return already;
+    const started = Date.now();
+    const analysis = await this.analyse(track);
+    const inserted = await this.store.save(analysis);
+    this.logger.info(
+      { trackKey: track.trackKey, source: analysis.source, ms: Date.now() - started, inserted },
+      'analysis stored',
+    );
+    return inserted ? analysis : ((await this.store.get(track.trackKey)) ?? analysis);
+  };
+
+  private async analyse(track: TrackMetadata): Promise<StoredAnalysis> {
+    const remote = this.registry.analysisSource(track.audio?.source ?? track.source);
+    if (remote) {
+      const theirs = await remote.fetchAnalysis(track, { signal: AbortSignal.timeout(this.options.fetchTimeoutMs) });
+      return { ...theirs, trackKey: track.trackKey, artist: track.artist, trackName: track.trackName };
+    }
+    const audioRef = track.audio ?? (await this.findAudio(track));
+    const source = this.registry.audioSource(audioRef.source);
+    if (!source) {
+      throw new AppError('NO_AUDIO_SOURCE', `the audio source ${audioRef.source} of this track is not enabled`);
+    }
+    const input = await source.fetchAudio(
+      { ...track, audio: audioRef },
+      { signal: AbortSignal.timeout(this.options.fetchTimeoutMs) },
+    );
+    const features = await this.engine.analyze(input);
+    return {
+      trackKey: track.trackKey,
+      artist: track.artist,
+      trackName: track.trackName,
+      features,
+      analysedAt: new Date().toISOString(),
+      source: source.name,
+    };
+  }
+
+  /** A metadata-only track: ask every audio source that can look one up, in priority order. */
+  private async findAudio(track: TrackMetadata): Promise<NonNullable<TrackMetadata['audio']>> {
+    const tried: string[] = [];
+    for (const source of this.registry.audioSources()) {
+      if (!source.findAudio) continue;
+      tried.push(source.name);
+      try {
+        const found = await source.findAudio(track, { signal: AbortSignal.timeout(this.options.fetchTimeoutMs) });
+        if (found) return found;
+      } catch (error) {
+        this.logger.warn({ source: source.name, trackKey: track.trackKey, err: error }, 'audio lookup failed');
+      }
+    }
+    throw new AppError(
+      'NO_AUDIO_SOURCE',
+      tried.length > 0
+        ? `no audio found for "${track.artist} - ${track.trackName}" (tried: ${tried.join(', ')})`
+        : `no enabled source can provide audio for "${track.artist} - ${track.trackName}"`,
+    );
+  }
+}

@@ -1,0 +1,117 @@
+import { AppError } from '../core/errors';
+import { isTrackKey, trackKey as computeTrackKey } from '../core/track-key';
+import type { StoredAnalysis, TrackMetadata } from '../core/types';
+import type { MetadataCache } from '../search/metadata-cache';
+import type { AnalysisJobs } from './jobs/jobs';
+import type { AnalysisStore } from './store/store';
+
+/** The most keys one batch read may ask for. */
+export const MAX_BATCH_KEYS = 100;
+
+export type AnalysisOutcome =
+  | { status: 'done'; analysis: StoredAnalysis }
+  | { status: 'queued' | 'processing'; queuePosition: number; retryAfterS: number };
+
+/** Finds the track a key names when no analysis is stored yet (search's resolve). */
+export interface TrackResolver {
+  resolve(trackKey: string, artist: string, track: string): Promise<TrackMetadata | undefined>;
+}
+
+export interface AnalysisServiceOptions {
+  /** How long a caller waits for a running analysis before being told to come back, ms. */
+  waitMs: number;
+}
+
+/**
+ * What does it sound like? Looks in order: the store; the search metadata cache (analyse,
+ * persist, answer); the artist and title the caller gave, resolved like a search; otherwise
+ * the key is unknown. Analyses of one key are shared by every caller (the jobs coalesce).
+ */
+export class AnalysisService {
+  constructor(
+    private readonly store: AnalysisStore,
+    private readonly metadata: MetadataCache,
+    private readonly resolver: TrackResolver,
+    private readonly jobs: AnalysisJobs,
+    private readonly options: AnalysisServiceOptions,
+  ) {}
+
+  async analysis(trackKey: string, hint?: { artist?: string; track?: string }): Promise<AnalysisOutcome> {
+    assertTrackKey(trackKey);
+    const stored = await this.store.get(trackKey);
+    if (stored) return { status: 'done', analysis: stored };
+    const track = await this.locate(trackKey, hint);
+    return this.await(track);
+  }
+
+  /** Stored analyses only, positional: null where a key has none. One store read. */
+  async storedMany(trackKeys: readonly string[]): Promise<(StoredAnalysis | null)[]> {
+    if (trackKeys.length > MAX_BATCH_KEYS) {
+      throw new AppError('INVALID_ARGUMENT', `at most ${MAX_BATCH_KEYS} track keys per request (got ${trackKeys.length})`);
+    }
+    trackKeys.forEach(assertTrackKey);
+    const found = await this.store.getMany(trackKeys);
+    return trackKeys.map((k) => found.get(k) ?? null);
+  }
+
+  /** State of a key: stored, being analysed, or unknown (undefined). */
+  async status(trackKey: string): Promise<AnalysisOutcome | undefined> {
+    assertTrackKey(trackKey);
+    const stored = await this.store.get(trackKey);
+    if (stored) return { status: 'done', analysis: stored };
+    const job = await this.jobs.status(trackKey);
+    return job ? { status: job.state, queuePosition: job.queuePosition, retryAfterS: this.retryAfterS() } : undefined;
+  }
+
+  private async locate(trackKey: string, hint?: { artist?: string; track?: string }): Promise<TrackMetadata> {
+    const cached = await this.metadata.get(trackKey);
+    if (cached) return cached;
+    const artist = hint?.artist?.trim();
+    const track = hint?.track?.trim();
+    if (artist && track) {
+      if (computeTrackKey(artist, track) !== trackKey) {
+        throw new AppError(
+          'INVALID_ARGUMENT',
+          'artist and track do not match trackKey (trackKey = first 16 hex of sha256(lower(trim(artist)):lower(trim(track))))',
+        );
+      }
+      const resolved = await this.resolver.resolve(trackKey, artist, track);
+      if (resolved) return resolved;
+      throw new AppError('TRACK_NOT_FOUND', `no source has "${artist} - ${track}"`);
+    }
+    throw new AppError(
+      'TRACK_NOT_FOUND',
+      `unknown trackKey ${trackKey}: search for the track first (GET /api/audio/search?track=…&artist=…) or pass artist and track`,
+    );
+  }
+
+  private async await(track: TrackMetadata): Promise<AnalysisOutcome> {
+    const job = this.jobs.submit(track);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.options.waitMs);
+    });
+    try {
+      const result = await Promise.race([job, timeout]);
+      if (result !== 'timeout') return { status: 'done', analysis: result };
+    } finally {
+      clearTimeout(timer);
+    }
+    // The job goes on; its eventual failure is the job's to log, not this caller's.
+    job.catch(() => undefined);
+    const state = await this.jobs.status(track.trackKey);
+    // No pending job: it settled between the timeout and the status check.
+    if (!state) return { status: 'done', analysis: await job };
+    return { status: state.state, queuePosition: state.queuePosition, retryAfterS: this.retryAfterS() };
+  }
+
+  private retryAfterS(): number {
+    return Math.max(1, Math.min(30, Math.ceil(this.options.waitMs / 4000)));
+  }
+}
+
+function assertTrackKey(trackKey: string): void {
+  if (!isTrackKey(trackKey)) {
+    throw new AppError('INVALID_ARGUMENT', `trackKey must be 16 lowercase hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
+  }
+}

@@ -1,0 +1,164 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import { AppError } from '../../core/errors';
+import type { StoredAnalysis, Timeline } from '../../core/types';
+import type { AnalysesTable, Database } from '../../db/database';
+import type { AnalysisStore } from './store';
+
+type Row = Selectable<AnalysesTable>;
+
+/**
+ * The analysis store on SQLite or Postgres: one repository, one schema (src/db/migrations.ts).
+ * Connection failures surface as SERVICE_UNAVAILABLE, so a client is told to retry rather than
+ * seeing an internal error; the insert is one statement, so nothing is ever half-written.
+ */
+export class SqlAnalysisStore implements AnalysisStore {
+  constructor(private readonly database: Database) {}
+
+  async get(trackKey: string): Promise<StoredAnalysis | undefined> {
+    const row = await this.guard(() =>
+      this.database.db.selectFrom('analyses').selectAll().where('track_key', '=', trackKey).executeTakeFirst(),
+    );
+    return row ? fromRow(row) : undefined;
+  }
+
+  async getMany(trackKeys: readonly string[]): Promise<Map<string, StoredAnalysis>> {
+    const unique = [...new Set(trackKeys)];
+    const found = new Map<string, StoredAnalysis>();
+    if (unique.length === 0) return found;
+    const rows = await this.guard(() =>
+      this.database.db.selectFrom('analyses').selectAll().where('track_key', 'in', unique).execute(),
+    );
+    for (const row of rows) found.set(row.track_key, fromRow(row));
+    return found;
+  }
+
+  async save(analysis: StoredAnalysis): Promise<boolean> {
+    const values = toRow(analysis);
+    const result = await this.guard(() => {
+      const insert = this.database.db.insertInto('analyses');
+      const query =
+        this.database.dialect === 'sqlite'
+          ? insert.values({ ...values, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from analyses)` })
+          : insert.values(values);
+      return query.onConflict((oc) => oc.column('track_key').doNothing()).executeTakeFirst();
+    });
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.guard(() =>
+      this.database.db.selectFrom('analyses').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  async ping(): Promise<void> {
+    await this.guard(() => sql`select 1`.execute(this.database.db));
+  }
+
+  async close(): Promise<void> {
+    await this.database.db.destroy();
+  }
+
+  private async guard<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isConnectionError(error)) {
+        throw new AppError('SERVICE_UNAVAILABLE', 'the analysis store is unreachable; try again shortly', {
+          cause: error,
+          retryAfterS: 5,
+        });
+      }
+      throw error;
+    }
+  }
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03',
+  '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_IOERR',
+]);
+
+function isConnectionError(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  if (e?.code && CONNECTION_CODES.has(e.code)) return true;
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e?.message ?? '');
+}
+
+function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {
+  const f = a.features;
+  return {
+    track_key: a.trackKey,
+    artist: a.artist,
+    track_name: a.trackName,
+    duration_ms: Math.round(f.durationMs),
+    tempo: f.tempo,
+    key: f.key,
+    mode: f.mode,
+    time_signature: f.timeSignature,
+    loudness: f.loudness,
+    energy: f.energy,
+    liveness: f.liveness,
+    danceability: f.danceability,
+    instrumentalness: f.instrumentalness,
+    speechiness: f.speechiness,
+    valence: f.valence,
+    arousal: f.arousal,
+    approachability: f.approachability,
+    engagement: f.engagement,
+    mood_happy: f.mood.happy,
+    mood_sad: f.mood.sad,
+    mood_relaxed: f.mood.relaxed,
+    mood_aggressive: f.mood.aggressive,
+    tempo_confidence: f.confidence.tempo,
+    key_confidence: f.confidence.key,
+    mode_confidence: f.confidence.mode,
+    time_signature_confidence: f.confidence.timeSignature,
+    timeline: JSON.stringify(f.timeline),
+    engine: f.engine,
+    source: a.source,
+    analysed_at: a.analysedAt,
+  };
+}
+
+export function fromRow(r: Row): StoredAnalysis {
+  return {
+    trackKey: r.track_key,
+    artist: r.artist,
+    trackName: r.track_name,
+    analysedAt: r.analysed_at,
+    source: r.source,
+    features: {
+      durationMs: Number(r.duration_ms),
+      tempo: Number(r.tempo),
+      key: Number(r.key),
+      mode: Number(r.mode),
+      timeSignature: Number(r.time_signature),
+      loudness: Number(r.loudness),
+      energy: Number(r.energy),
+      liveness: Number(r.liveness),
+      danceability: Number(r.danceability),
+      instrumentalness: Number(r.instrumentalness),
+      speechiness: Number(r.speechiness),
+      valence: Number(r.valence),
+      arousal: Number(r.arousal),
+      approachability: Number(r.approachability),
+      engagement: Number(r.engagement),
+      mood: {
+        happy: Number(r.mood_happy),
+        sad: Number(r.mood_sad),
+        relaxed: Number(r.mood_relaxed),
+        aggressive: Number(r.mood_aggressive),
+      },
+      confidence: {
+        tempo: Number(r.tempo_confidence),
+        key: Number(r.key_confidence),
+        mode: Number(r.mode_confidence),
+        timeSignature: Number(r.time_signature_confidence),
+      },
+      timeline: JSON.parse(r.timeline) as Timeline,
+      engine: r.engine,
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
+import { Pool } from 'pg';
+
+export interface AnalysesTable {
+  track_key: string;
+  artist: string;
+  track_name: string;
+  duration_ms: number;
+  tempo: number;
+  key: number;
+  mode: number;
+  time_signature: number;
+  loudness: number;
+  energy: number;
+  liveness: number;
+  danceability: number;
+  instrumentalness: number;
+  speechiness: number;
+  valence: number;
+  arousal: number;
+  approachability: number;
+  engagement: number;
+  mood_happy: number;
+  mood_sad: number;
+  mood_relaxed: number;
+  mood_aggressive: number;
+  tempo_confidence: number;
+  key_confidence: number;
+  mode_confidence: number;
+  time_signature_confidence: number;
+  /** JSON of the Timeline (beats, bars, sections). */
+  timeline: string;
+  engine: string;
+  source: string;
+  analysed_at: string;
+  /** Insertion order, for stable cursors over analyses that keep arriving. */
+  seq: Generated<number>;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** sha256 hex of the key; the key itself is never stored. */
+  key_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface DatabaseSchema {
+  analyses: AnalysesTable;
+  api_keys: ApiKeysTable;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DatabaseSchema>;
+  dialect: Dialect;
+  /** Where it lives, with any password masked: safe to log. */
+  description: string;
+}
+
+/**
+ * Opens the database named by DATABASE_URL: `postgres://…` (or `postgresql://…`) for the
+ * scale-out store, anything else a SQLite file path (default DATA_DIR/trackgraph.sqlite).
+ */
+export function openDatabase(databaseUrl: string | undefined, dataDir: string): Database {
+  if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const pool = new Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 3000 });
+    // An idle client losing its connection emits 'error' on the pool; without a listener it
+    // would crash the process. Queries fail on their own and are mapped to SERVICE_UNAVAILABLE.
+    pool.on('error', () => undefined);
+    return {
+      db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+      description: databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@'),
+    };
+  }
+  const file = databaseUrl?.replace(/^sqlite:\/\//, '') ?? path.join(dataDir, 'trackgraph.sqlite');
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  return {
+    db: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    dialect: 'sqlite',
+    description: file,
+  };
+}

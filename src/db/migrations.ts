@@ -1,0 +1,75 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Dialect } from './database';
+
+const REAL = 'double precision' as const;
+
+const DESCRIPTOR_COLUMNS = [
+  'tempo', 'loudness', 'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness', 'valence',
+  'arousal', 'approachability', 'engagement', 'mood_happy', 'mood_sad', 'mood_relaxed', 'mood_aggressive',
+  'tempo_confidence', 'key_confidence', 'mode_confidence', 'time_signature_confidence',
+] as const;
+
+/**
+ * The schema, as ordered migrations written once for both dialects. Kysely's Migrator records
+ * what ran in its own table and takes a lock, so several nodes starting at once migrate once.
+ */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001_analyses_and_api_keys': {
+      async up(db: Kysely<unknown>) {
+        let table = db.schema
+          .createTable('analyses')
+          .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            dialect === 'postgres' ? c.notNull().unique() : c.notNull(),
+          )
+          .addColumn('track_key', 'text', (c) => c.primaryKey())
+          .addColumn('artist', 'text', (c) => c.notNull())
+          .addColumn('track_name', 'text', (c) => c.notNull())
+          .addColumn('duration_ms', 'integer', (c) => c.notNull())
+          .addColumn('key', 'integer', (c) => c.notNull())
+          .addColumn('mode', 'integer', (c) => c.notNull())
+          .addColumn('time_signature', 'integer', (c) => c.notNull());
+        for (const column of DESCRIPTOR_COLUMNS) table = table.addColumn(column, REAL, (c) => c.notNull());
+        await table
+          .addColumn('timeline', 'text', (c) => c.notNull())
+          .addColumn('engine', 'text', (c) => c.notNull())
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('analysed_at', 'text', (c) => c.notNull())
+          .execute();
+        if (dialect === 'sqlite') {
+          // SQLite has no sequences: seq is assigned as max(seq)+1 inside the insert.
+          await db.schema.createIndex('analyses_seq').unique().on('analyses').column('seq').execute();
+        }
+        await db.schema
+          .createTable('api_keys')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('revoked_at', 'text')
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('api_keys').execute();
+        await db.schema.dropTable('analyses').execute();
+      },
+    },
+  };
+}
+
+class InlineProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations(this.dialect);
+  }
+}
+
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: new InlineProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}
+
