@@ -29,6 +29,8 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /** Local music folder indexed by the library source. */
   LIBRARY_DIR: z.string().min(1).default('./library'),
+  /** Key that signs artwork URLs; share it between API nodes. Default: random, kept in DATA_DIR. */
+  ARTWORK_SECRET: z.string().min(16).optional(),
   /** Watch LIBRARY_DIR for added, changed and removed files. */
   LIBRARY_WATCH: bool.default(true),
   /** Comma-separated API keys accepted as Bearer tokens, besides keys created with the CLI. */

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { Logger as PinoLogger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { AppError } from '../core/errors';
+import { isExpected, toClientError } from './errors';
+import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
+import { requireApiKey } from './auth';
+
+export interface AppDependencies {
+  services: AudioRouteServices;
+  logger: PinoLogger;
+  /** The /graphql handler (Apollo), when GraphQL is served. */
+  graphql?: RequestHandler;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Express assembly: logging with request ids, the REST contract, GraphQL, one error shape. */
+export function createApp(deps: AppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // API keys travel in Authorization: never log it (nor cookies).
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.query.sig'], remove: true },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown> }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url.replace(/([?&]sig=)[^&]*/, '$1***'),
+          userAgent: req.headers['user-agent'],
+        }),
+      },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  app.use('/api/audio', audioRoutes(deps.services));
+  if (deps.graphql) app.use('/graphql', deps.graphql);
+
+  app.use('/api', requireApiKey(deps.services.apiKeys), (req) => {
+    throw new AppError('NOT_FOUND', `no such route: ${req.method} ${req.baseUrl}${req.path}`);
+  });
+
+  app.use(errorHandler);
+  return app;
+}
+
+const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  const bodyError = error as { type?: string; status?: number };
+  const mapped =
+    bodyError?.type === 'entity.parse.failed'
+      ? toClientError(new AppError('INVALID_ARGUMENT', 'the request body is not valid JSON'))
+      : bodyError?.type === 'entity.too.large'
+        ? toClientError(new AppError('INVALID_ARGUMENT', 'the request body is too large'))
+        : toClientError(error);
+  if (isExpected(error)) req.log.warn({ code: mapped.body.error.code, msg: mapped.body.error.message }, 'request failed');
+  else if (mapped.status >= 500) req.log.error({ err: error }, 'unexpected error');
+  if (res.headersSent) return;
+  if (mapped.status === 401) res.set('WWW-Authenticate', 'Bearer realm="trackgraph"');
+  if (mapped.retryAfterS !== undefined) res.set('Retry-After', String(mapped.retryAfterS));
+  res.status(mapped.status).json(mapped.body);
+};

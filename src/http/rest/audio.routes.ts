@@ -1,0 +1,64 @@
+import { Router, type Request, type Response } from 'express';
+import type { AnalysisOutcome, AnalysisService } from '../../analysis/analysis.service';
+import { toContractAnalysis } from '../../analysis/contract';
+import type { ArtworkService } from '../../artwork/artwork.service';
+import type { ApiKeyService } from '../../auth/api-keys';
+import type { SearchService } from '../../search/search.service';
+import { requireApiKey } from '../auth';
+import { analysisParams, parse, searchParams } from './params';
+
+export interface AudioRouteServices {
+  search: SearchService;
+  analysis: AnalysisService;
+  artwork: ArtworkService;
+  apiKeys: ApiKeyService;
+}
+
+/** Sends an analysis outcome: 200 with the contract object, or 202 while it is being computed. */
+export function sendOutcome(res: Response, outcome: AnalysisOutcome): void {
+  if (outcome.status === 'done') {
+    res.json({ success: true, data: toContractAnalysis(outcome.analysis) });
+    return;
+  }
+  res
+    .status(202)
+    .set('Retry-After', String(outcome.retryAfterS))
+    .json({
+      success: true,
+      data: null,
+      status: outcome.status,
+      queuePosition: outcome.queuePosition,
+      retryAfter: outcome.retryAfterS,
+    });
+}
+
+/** The contract's routes under /api/audio. Thin: parse, call one service method, shape. */
+export function audioRoutes(services: AudioRouteServices): Router {
+  const router = Router();
+  const auth = requireApiKey(services.apiKeys);
+
+  // Artwork URLs are signed (they are loaded by <img> tags, which send no Authorization).
+  router.get('/artwork/:trackKey', async (req: Request<{ trackKey: string }>, res, next) => {
+    const sig = typeof req.query.sig === 'string' ? req.query.sig : undefined;
+    if (sig !== undefined && services.artwork.verify(req.params.trackKey, sig)) return next();
+    auth(req, res, next);
+  }, async (req: Request<{ trackKey: string }>, res) => {
+    const art = await services.artwork.artwork(req.params.trackKey);
+    res.set('Cache-Control', 'private, max-age=86400').type(art.mime).send(Buffer.from(art.data));
+  });
+
+  router.use(auth);
+
+  router.get('/search', async (req, res) => {
+    const q = parse(searchParams, req.query);
+    const data = await services.search.search({ track: q.track, limit: q.limit, ...(q.artist ? { artist: q.artist } : {}) });
+    res.json({ success: true, data });
+  });
+
+  router.get('/analysis/:trackKey', async (req: Request<{ trackKey: string }>, res) => {
+    const q = parse(analysisParams, req.query);
+    sendOutcome(res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q));
+  });
+
+  return router;
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { AppError } from '../../core/errors';
+
+/** Longest track or artist name accepted, in characters. */
+export const MAX_NAME_LENGTH = 300;
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 50;
+
+/**
+ * The contract writes spaces as '+', and clients send it literally or percent-encoded (%2B);
+ * the query parser has already turned a literal '+' into a space, so any '+' left is an encoded
+ * one, which also means a space.
+ */
+const name = (field: string) =>
+  z
+    .string({ error: `${field} must be a single string` })
+    .transform((v) => v.replace(/\+/g, ' ').replace(/\s+/g, ' ').trim())
+    .pipe(
+      z
+        .string()
+        .min(1, `${field} must not be empty`)
+        .max(MAX_NAME_LENGTH, `${field} must be at most ${MAX_NAME_LENGTH} characters`),
+    );
+
+export const searchParams = z.object({
+  track: name('track'),
+  artist: name('artist').optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`)
+    .default(DEFAULT_LIMIT),
+});
+
+export const analysisParams = z.object({
+  artist: name('artist').optional(),
+  track: name('track').optional(),
+});
+
+/** Parses with a schema, turning the first problem into INVALID_ARGUMENT with a clear message. */
+export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.join('.');
+  const message =
+    issue.code === 'invalid_type' && issue.input === undefined ? `${field} is required` : issue.message;
+  throw new AppError('INVALID_ARGUMENT', message);
+}

@@ -1,0 +1,58 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ApiKeyService } from '../../../src/auth/api-keys';
+import { runApiKeyCli } from '../../../src/cli/apikey';
+import { openDatabase } from '../../../src/db/database';
+
+describe('npm run apikey', () => {
+  let dir: string;
+  const saved = process.env.DATA_DIR;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-cli-'));
+    process.env.DATA_DIR = dir;
+  });
+  afterEach(async () => {
+    if (saved === undefined) delete process.env.DATA_DIR;
+    else process.env.DATA_DIR = saved;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const run = async (...args: string[]) => {
+    const lines: string[] = [];
+    const code = await runApiKeyCli(args, (l) => lines.push(l));
+    return { code, lines };
+  };
+
+  it('create prints a key once that the server then accepts; list never shows it; revoke stops it', async () => {
+    const created = await run('create', '--name', 'ci');
+    expect(created.code).toBe(0);
+    const key = created.lines[1]!;
+    expect(key).toMatch(/^tg_[\w-]{40,}$/);
+
+    const database = openDatabase(undefined, dir);
+    const service = new ApiKeyService(database.db, [], 0);
+    try {
+      expect(await service.verify(key)).toMatchObject({ name: 'ci' });
+
+      const listed = await run('list');
+      expect(listed.lines.join('\n')).toContain('ci');
+      expect(listed.lines.join('\n')).not.toContain(key);
+
+      expect((await run('revoke', 'ci')).code).toBe(0);
+      expect(await service.verify(key)).toBeUndefined();
+    } finally {
+      await database.db.destroy();
+    }
+  });
+
+  it('refuses create without a name and an unknown command', async () => {
+    expect((await run('create')).code).toBe(2);
+    expect((await run('explode')).code).toBe(2);
+  });
+
+  it('revoking an unknown key fails', async () => {
+    expect((await run('revoke', 'nobody')).code).toBe(1);
+  });
+});
