@@ -1,0 +1,47 @@
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from './graphql.context';
+import { AnalysisArgs, optionalName, trackKeyArg } from './graphql.args';
+import { ANALYSIS_COST } from './graphql.limits';
+import { AnalysisStatus, TrackAnalysis, analysisStatusOf, trackAnalysisOf } from './analysis.types';
+
+/**
+ * What does it sound like? Thin: every lookup goes through the request's AnalysisLoaders, which
+ * batch stored analyses into one store read and pass misses to AnalysisService.
+ */
+@Resolver()
+export class AnalysisResolver {
+  @Query(() => TrackAnalysis, {
+    nullable: true,
+    description:
+      'The analysis of a key: from the store, else analysed from the audio that search (or artist and track) found. ' +
+      'null while it is still being computed: ask analysisStatus for its progress.',
+    complexity: ({ childComplexity }) => ANALYSIS_COST + childComplexity,
+  })
+  async analysis(@Args(() => AnalysisArgs) args: AnalysisArgs, @Ctx() context: GraphQLContext): Promise<TrackAnalysis | null> {
+    const hint = { artist: optionalName('artist', args.artist), track: optionalName('track', args.track) };
+    const outcome = await context.analyses.analysis(trackKeyArg(args.trackKey), hint);
+    return outcome.status === 'done' ? trackAnalysisOf(outcome.analysis) : null;
+  }
+
+  @Query(() => [TrackAnalysis], {
+    nullable: 'items',
+    description: 'Stored analyses of up to 100 keys, in the order asked, null where a key has none. Starts no analysis.',
+    complexity: ({ args, childComplexity }) => 1 + (Array.isArray(args.trackKeys) ? args.trackKeys.length : 1) * childComplexity,
+  })
+  async analyses(
+    @Arg('trackKeys', () => [String]) trackKeys: string[],
+    @Ctx() context: GraphQLContext,
+  ): Promise<(TrackAnalysis | null)[]> {
+    const stored = await context.analyses.storedMany(trackKeys.map(trackKeyArg));
+    return stored.map((s) => (s ? trackAnalysisOf(s) : null));
+  }
+
+  @Query(() => AnalysisStatus, {
+    description: 'Where the analysis of a key stands (DONE, QUEUED, PROCESSING or UNKNOWN), without starting one.',
+    complexity: ({ childComplexity }) => 1 + childComplexity,
+  })
+  async analysisStatus(@Arg('trackKey', () => String) trackKey: string, @Ctx() context: GraphQLContext): Promise<AnalysisStatus> {
+    const key = trackKeyArg(trackKey);
+    return analysisStatusOf(key, await context.analyses.status(key));
+  }
+}

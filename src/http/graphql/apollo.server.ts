@@ -1,0 +1,144 @@
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { GraphQLError } from 'graphql';
+import type { Logger as PinoLogger } from 'pino';
+import type { AnalysisService } from '../../analysis/analysis.service';
+import type { ApiKeyService, Principal } from '../../auth/api-keys';
+import { AppError } from '../../core/errors';
+import type { SearchService } from '../../search/search.service';
+import { authenticate } from '../auth';
+import { isExpected, toClientError } from '../errors';
+import { createContext, type GraphQLContext } from './graphql.context';
+import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
+import { costLimitPlugin, depthLimitRule } from './graphql.limits';
+import { buildGraphQLSchema } from './graphql.schema';
+
+export interface GraphQLServices {
+  search: SearchService;
+  analysis: AnalysisService;
+  apiKeys: ApiKeyService;
+}
+
+export interface GraphQLOptions {
+  /** Serve Apollo Sandbox to browsers at GET /graphql (GRAPHQL_SANDBOX). */
+  sandbox: boolean;
+  /** GRAPHQL_MAX_DEPTH */
+  maxDepth: number;
+  /** GRAPHQL_MAX_COST */
+  maxCost: number;
+}
+
+export interface GraphQLEdge {
+  /** Mount at /graphql: authentication, JSON body, Apollo. */
+  handler: Router;
+  server: ApolloServer<GraphQLContext>;
+  stop(): Promise<void>;
+}
+
+/** Body of 4xx/5xx answers given before Apollo runs, shaped as a GraphQL response. */
+function errorBody(code: string, message: string): { errors: { message: string; extensions: { code: string } }[] } {
+  return { errors: [{ message, extensions: { code } }] };
+}
+
+/**
+ * The GraphQL edge: one Apollo server over a schema built once from the services, behind the
+ * same Bearer authentication as REST.
+ *
+ * CSRF: Apollo's csrfPrevention stays on. A GET query (or a POST that is not JSON) must carry
+ * `apollo-require-preflight: true` or a `Content-Type: application/json` header, else it is
+ * refused with 400; clients sending JSON POSTs (all GraphQL clients) are unaffected.
+ */
+export async function createGraphQL(services: GraphQLServices, options: GraphQLOptions, logger: PinoLogger): Promise<GraphQLEdge> {
+  const server = new ApolloServer<GraphQLContext>({
+    schema: buildGraphQLSchema({ search: services.search }),
+    // The schema is public (schema/schema.graphql) and Sandbox needs it; every request is authenticated anyway.
+    introspection: true,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    // main.ts owns the process's signals and stops this server through stop().
+    stopOnTerminationSignals: false,
+    validationRules: [depthLimitRule(options.maxDepth)],
+    formatError: formatGraphQLError,
+    logger: logger.child({ component: 'apollo' }),
+    plugins: [
+      options.sandbox
+        ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
+        : ApolloServerPluginLandingPageDisabled(),
+      costLimitPlugin(options.maxCost),
+      errorLoggingPlugin(),
+    ],
+  });
+  await server.start();
+
+  const router = Router();
+  router.use(requireKey(services.apiKeys, options.sandbox));
+  // Express 5 parses no body by itself, and Apollo needs req.body.
+  router.use(express.json({ limit: '1mb' }));
+  router.use(
+    expressMiddleware(server, {
+      context: async ({ req, res }) => {
+        const principal = res.locals.principal as Principal | undefined;
+        // Only a request taken for the landing page arrives without a principal; if Apollo
+        // sees an operation in it after all, it is refused here.
+        if (!principal) {
+          throw new GraphQLError('missing Authorization header; send "Authorization: Bearer <API key>"', {
+            extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="trackgraph"']]) } },
+          });
+        }
+        return createContext({ principal, analysis: services.analysis, log: req.log });
+      },
+    }),
+  );
+  router.use(graphqlErrorHandler);
+
+  return { handler: router, server, stop: () => server.stop() };
+}
+
+/** Does Apollo take this request for the landing page? (Its own test: a GET preferring HTML to JSON.) */
+function wantsLandingPage(req: Request): boolean {
+  return req.method === 'GET' && req.accepts(['application/json', 'application/graphql-response+json', 'multipart/mixed', 'text/html']) === 'text/html';
+}
+
+/** Every /graphql request needs a valid Bearer key, except a browser opening the Sandbox page. */
+function requireKey(keys: ApiKeyService, sandbox: boolean): RequestHandler {
+  return (req: Request, res: Response, next) => {
+    if (sandbox && wantsLandingPage(req)) {
+      next();
+      return;
+    }
+    authenticate(req.get('authorization'), keys).then(
+      (principal) => {
+        res.locals.principal = principal;
+        next();
+      },
+      (error: unknown) => next(error),
+    );
+  };
+}
+
+/**
+ * Errors raised before Apollo runs (authentication, an unreadable body), answered in the
+ * GraphQL response shape with REST's status, code and message for the same failure.
+ */
+const graphqlErrorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
+  const type = (error as { type?: unknown } | undefined)?.type;
+  const cause =
+    type === 'entity.parse.failed'
+      ? new AppError('INVALID_ARGUMENT', 'the request body is not valid JSON')
+      : type === 'entity.too.large'
+        ? new AppError('INVALID_ARGUMENT', 'the request body is too large')
+        : error;
+  const mapped = toClientError(cause);
+  if (isExpected(cause)) req.log.warn({ code: mapped.body.error.code, msg: mapped.body.error.message }, 'request refused');
+  else req.log.error({ err: error }, 'unexpected error');
+  if (res.headersSent) {
+    next(error);
+    return;
+  }
+  if (mapped.status === 401) res.set('WWW-Authenticate', 'Bearer realm="trackgraph"');
+  if (mapped.retryAfterS !== undefined) res.set('Retry-After', String(mapped.retryAfterS));
+  res.status(mapped.status).json(errorBody(mapped.body.error.code, mapped.body.error.message));
+};

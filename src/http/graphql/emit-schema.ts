@@ -1,0 +1,14 @@
+import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildGraphQLSchema, schemaFilePath, schemaSdl } from './graphql.schema';
+
+/** `npm run schema`: writes schema/schema.graphql from the code (a test fails when they differ). */
+function main(): void {
+  const file = schemaFilePath();
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, schemaSdl(buildGraphQLSchema()));
+  process.stdout.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
+}
+
+main();

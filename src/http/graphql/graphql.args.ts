@@ -1,0 +1,71 @@
+import { ArgsType, Field, Int } from 'type-graphql';
+import { AppError } from '../../core/errors';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_NAME_LENGTH } from '../rest/params';
+
+/*
+ * Arguments of the GraphQL edge and their rules, the same as REST's (src/http/rest/params.ts)
+ * except that GraphQL strings arrive as typed values, so '+' is a plus sign here, not an
+ * encoded space. Messages match REST's so that a client reads the same sentence over both.
+ * Argument classes keep the arguments in the order written here in the schema.
+ */
+
+@ArgsType()
+export class SearchArgs {
+  @Field(() => String, { description: 'Title to look for.' })
+  track!: string;
+
+  @Field(() => String, { nullable: true, description: 'Artist, to narrow the search.' })
+  artist?: string | null;
+
+  @Field(() => Int, { nullable: true, description: `Most results wanted: 1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}.` })
+  limit?: number | null;
+}
+
+@ArgsType()
+export class AnalysisArgs {
+  @Field(() => String, { description: '16 hex characters, from search or from trackKey(artist, track).' })
+  trackKey!: string;
+
+  @Field(() => String, { nullable: true, description: 'With track: lets an unsearched key be found as search would.' })
+  artist?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'With artist: lets an unsearched key be found as search would.' })
+  track?: string | null;
+}
+
+@ArgsType()
+export class TrackKeyArgs {
+  @Field(() => String)
+  artist!: string;
+
+  @Field(() => String)
+  track!: string;
+}
+
+/** A track or artist name: whitespace runs collapsed and trimmed, non-empty, at most MAX_NAME_LENGTH. */
+export function name(field: string, value: string): string {
+  const clean = value.replace(/\s+/g, ' ').trim();
+  if (clean.length === 0) throw new AppError('INVALID_ARGUMENT', `${field} must not be empty`);
+  if (clean.length > MAX_NAME_LENGTH) {
+    throw new AppError('INVALID_ARGUMENT', `${field} must be at most ${MAX_NAME_LENGTH} characters`);
+  }
+  return clean;
+}
+
+/** An optional name: null or absent stays absent. */
+export function optionalName(field: string, value: string | null | undefined): string | undefined {
+  return value === null || value === undefined ? undefined : name(field, value);
+}
+
+/** Number of search results: DEFAULT_LIMIT when absent, 1–MAX_LIMIT. */
+export function limit(value: number | null | undefined): number {
+  if (value === null || value === undefined) return DEFAULT_LIMIT;
+  if (value < 1) throw new AppError('INVALID_ARGUMENT', 'limit must be at least 1');
+  if (value > MAX_LIMIT) throw new AppError('INVALID_ARGUMENT', `limit must be at most ${MAX_LIMIT}`);
+  return value;
+}
+
+/** Track keys are hex; REST accepts either case, and so does GraphQL. */
+export function trackKeyArg(value: string): string {
+  return value.toLowerCase();
+}

@@ -1,0 +1,19 @@
+import { Field, Float, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'One search result, as in the REST search response.' })
+export class SearchResult {
+  @Field(() => String, { description: 'Title of the song.' })
+  trackName!: string;
+
+  @Field(() => String, { description: 'Performing artist.' })
+  artist!: string;
+
+  @Field(() => String, { nullable: true, description: 'Cover art URL; null when there is none.' })
+  thumbnailUrl?: string;
+
+  @Field(() => String, { description: 'Key of this track: hash of the artist and trackName returned here.' })
+  trackKey!: string;
+
+  @Field(() => Float, { description: 'How closely the result matches the query. Larger means closer.' })
+  match_score!: number;
+}

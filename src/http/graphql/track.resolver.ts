@@ -1,0 +1,33 @@
+import { Args, Query, Resolver } from 'type-graphql';
+import { trackKey } from '../../core/track-key';
+import type { SearchResult as SearchResultValue } from '../../core/types';
+import type { SearchService } from '../../search/search.service';
+import { limit, name, optionalName, SearchArgs, TrackKeyArgs } from './graphql.args';
+import { SEARCH_COST } from './graphql.limits';
+import { SearchResult } from './search.types';
+
+/** Which track do you mean? Thin: parse the arguments, call one service method. */
+@Resolver()
+export class TrackResolver {
+  constructor(private readonly searchService: SearchService) {}
+
+  @Query(() => [SearchResult], {
+    description:
+      'Tracks matching a title (and artist), best match first. Each result’s trackKey can be analysed.',
+    complexity: ({ args, childComplexity }) => SEARCH_COST + (typeof args.limit === 'number' ? args.limit : 10) * childComplexity,
+  })
+  search(@Args(() => SearchArgs) args: SearchArgs): Promise<SearchResultValue[]> {
+    const artist = optionalName('artist', args.artist);
+    return this.searchService.search({ track: name('track', args.track), limit: limit(args.limit), ...(artist ? { artist } : {}) });
+  }
+
+  @Query(() => String, {
+    description: 'The key of a track: first 16 hex of sha256(lower(trim(artist)) + ":" + lower(trim(track))), after Unicode NFC.',
+  })
+  trackKey(@Args(() => TrackKeyArgs) args: TrackKeyArgs): string {
+    // Validated like every name, but hashed as given: the formula trims, nothing more.
+    name('artist', args.artist);
+    name('track', args.track);
+    return trackKey(args.artist, args.track);
+  }
+}
