@@ -1,18 +1,28 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Config } from '../config';
 import type { Logger } from '../core/logger';
 import type { AnalysisEngine } from '../core/types';
+import { DeezerSource } from './deezer/deezer.source';
 import { LibrarySource } from './library/library.source';
+import { MusicBrainzSource } from './musicbrainz/musicbrainz.source';
 import type { Source } from './source';
+import { UpstreamSource } from './upstream/upstream.source';
 
 export interface SourceFactoryDependencies {
   engine: AnalysisEngine;
   logger: Logger;
   /** Builds the thumbnailUrl of a library track with embedded cover art. */
   artworkUrl: (trackKey: string) => string;
+  /** This build's version, for the MusicBrainz User-Agent. Default: package.json's. */
+  version?: string;
+  /** Injected by tests; the sources default to the global fetch. */
+  fetch?: typeof fetch;
 }
 
 /** The sources named by SOURCES, in that order (their priority). */
 export function createSources(config: Config, deps: SourceFactoryDependencies): Source[] {
+  const fetchOption = deps.fetch ? { fetch: deps.fetch } : {};
   return config.SOURCES.map((name): Source => {
     const logger = deps.logger;
     switch (name) {
@@ -22,8 +32,48 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
           deps.engine,
           logger,
         );
+      case 'deezer':
+        return new DeezerSource(
+          { baseUrl: config.DEEZER_BASE_URL, timeoutMs: config.SOURCE_TIMEOUT_MS, maxAudioBytes: config.AUDIO_MAX_BYTES, ...fetchOption },
+          logger,
+        );
+      case 'musicbrainz':
+        return new MusicBrainzSource(
+          {
+            baseUrl: config.MUSICBRAINZ_BASE_URL,
+            coverArtBaseUrl: config.COVERART_BASE_URL,
+            userAgent: `trackgraph/${deps.version ?? packageVersion()} ( ${config.MUSICBRAINZ_CONTACT} )`,
+            timeoutMs: config.SOURCE_TIMEOUT_MS,
+            ...fetchOption,
+          },
+          logger,
+        );
+      case 'upstream':
+        if (!config.UPSTREAM_URL) throw new Error('UPSTREAM_URL is required when SOURCES includes upstream');
+        return new UpstreamSource(
+          {
+            baseUrl: config.UPSTREAM_URL,
+            ...(config.UPSTREAM_API_KEY ? { apiKey: config.UPSTREAM_API_KEY } : {}),
+            timeoutMs: config.SOURCE_TIMEOUT_MS,
+            ...fetchOption,
+          },
+          logger,
+        );
       default:
-        throw new Error(`source ${name} is not available in this build`);
+        throw new Error(`source ${String(name)} is not available in this build`);
     }
   });
+}
+
+/** The nearest package.json's version above this file (src/ under ts, dist/src/ when built). */
+function packageVersion(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'trackgraph' && pkg.version) return pkg.version;
+    } catch {
+      // No package.json here: look one level up.
+    }
+    if (path.dirname(dir) === dir) return '0.0.0';
+  }
 }

@@ -1,0 +1,61 @@
+import type { Logger } from '../../core/logger';
+import type { TrackCandidate } from '../../core/types';
+import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
+import type { MetadataSource, SearchQuery, SourceCallContext, StartableSource } from '../source';
+import { MusicBrainzClient } from './musicbrainz.client';
+import { MUSICBRAINZ, luceneQuery, toCandidates } from './musicbrainz.mapper';
+
+export interface MusicBrainzSourceOptions {
+  baseUrl: string;
+  coverArtBaseUrl: string;
+  /** Sent as the User-Agent, as MusicBrainz's rules ask: `app/version ( contact )`. */
+  userAgent: string;
+  timeoutMs: number;
+  /** MusicBrainz allows 1 request per second per client. */
+  rateLimit?: RateLimit;
+  retry?: HttpClientOptions['retry'];
+  breaker?: HttpClientOptions['breaker'];
+  fetch?: typeof fetch;
+}
+
+/**
+ * MusicBrainz: recording search with its own relevance score, artwork from the Cover Art
+ * Archive. It has no audio: analysis finds the recording's audio through the audio sources'
+ * findAudio (Deezer's, for one).
+ */
+export class MusicBrainzSource implements MetadataSource, StartableSource {
+  readonly name = MUSICBRAINZ;
+  readonly cacheSearches = true;
+  private readonly http: HttpClient;
+  private readonly client: MusicBrainzClient;
+
+  constructor(
+    private readonly options: MusicBrainzSourceOptions,
+    logger: Logger,
+  ) {
+    this.http = new HttpClient({
+      name: MUSICBRAINZ,
+      timeoutMs: options.timeoutMs,
+      headers: { 'user-agent': options.userAgent },
+      rateLimit: options.rateLimit ?? { max: 1, intervalMs: 1000, maxConcurrent: 1 },
+      logger,
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.breaker ? { breaker: options.breaker } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    this.client = new MusicBrainzClient(this.http, options.baseUrl);
+  }
+
+  async search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]> {
+    const recordings = await this.client.searchRecordings(luceneQuery(query.track, query.artist), query.limit, context.signal);
+    return toCandidates(recordings, this.options.coverArtBaseUrl);
+  }
+
+  async start(): Promise<void> {
+    // Nothing to prepare; being startable lets the registry close the rate limiter.
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+}

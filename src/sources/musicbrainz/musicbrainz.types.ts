@@ -1,0 +1,48 @@
+/**
+ * Raw shapes of the MusicBrainz web service v2 recording search
+ * (https://musicbrainz.org/doc/MusicBrainz_API/Search), only the fields we read.
+ */
+
+export interface MbArtistCredit {
+  name: string;
+  joinphrase?: string;
+  artist?: { id: string; name: string; 'sort-name'?: string };
+}
+
+export interface MbReleaseGroup {
+  id: string;
+  'primary-type'?: string;
+  'secondary-types'?: string[];
+}
+
+export interface MbRelease {
+  id: string;
+  title?: string;
+  status?: string;
+  date?: string;
+  country?: string;
+  'release-group'?: MbReleaseGroup;
+}
+
+export interface MbRecording {
+  id: string;
+  /** 0–100; older servers sent it as a string. */
+  score?: number | string;
+  title: string;
+  /** Milliseconds; absent when unknown. */
+  length?: number | null;
+  video?: boolean | null;
+  'artist-credit'?: MbArtistCredit[];
+  'first-release-date'?: string;
+  releases?: MbRelease[];
+  isrcs?: string[];
+}
+
+export interface MbRecordingSearchResponse {
+  created?: string;
+  count?: number;
+  offset?: number;
+  recordings?: MbRecording[];
+  /** Set instead of results on some errors. */
+  error?: string;
+}

@@ -1,0 +1,62 @@
+import type { Logger } from '../../core/logger';
+import type { StoredAnalysis, TrackCandidate, TrackMetadata } from '../../core/types';
+import { HttpClient, type HttpClientOptions } from '../http/http.client';
+import type { AnalysisSource, MetadataSource, SearchQuery, SourceCallContext, StartableSource } from '../source';
+import { UpstreamClient } from './upstream.client';
+import { UPSTREAM, toCandidates, toStoredAnalysis } from './upstream.mapper';
+
+export interface UpstreamSourceOptions {
+  /** The remote contract's {base_url}, ending with /api. */
+  baseUrl: string;
+  /** Its Bearer key; sent in a header, never logged. */
+  apiKey?: string;
+  timeoutMs: number;
+  /** Longest wait between two polls of a remote analysis in progress, ms. Default 5000. */
+  maxPollDelayMs?: number;
+  retry?: HttpClientOptions['retry'];
+  breaker?: HttpClientOptions['breaker'];
+  fetch?: typeof fetch;
+}
+
+/**
+ * Another server of this contract: search is forwarded to it, and analyses of its tracks are
+ * its own, fetched and stored here. This makes this service a gateway (REST and GraphQL) over
+ * a remote contract server.
+ */
+export class UpstreamSource implements MetadataSource, AnalysisSource, StartableSource {
+  readonly name = UPSTREAM;
+  readonly cacheSearches = true;
+  private readonly http: HttpClient;
+  private readonly client: UpstreamClient;
+
+  constructor(options: UpstreamSourceOptions, logger: Logger) {
+    this.http = new HttpClient({
+      name: UPSTREAM,
+      timeoutMs: options.timeoutMs,
+      ...(options.apiKey ? { headers: { authorization: `Bearer ${options.apiKey}` } } : {}),
+      logger,
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.breaker ? { breaker: options.breaker } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    this.client = new UpstreamClient(this.http, { baseUrl: options.baseUrl, maxPollDelayMs: options.maxPollDelayMs ?? 5000 });
+  }
+
+  async search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]> {
+    return toCandidates(await this.client.search(query.track, query.artist, query.limit, context.signal));
+  }
+
+  async fetchAnalysis(track: TrackMetadata, context: SourceCallContext): Promise<StoredAnalysis> {
+    const key = track.audio?.source === UPSTREAM ? track.audio.locator : track.trackKey;
+    const raw = await this.client.analysis(key, track.artist, track.trackName, context.signal);
+    return toStoredAnalysis(raw);
+  }
+
+  async start(): Promise<void> {
+    // Nothing to prepare; being startable lets the registry close the client.
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+}
