@@ -1,0 +1,154 @@
+import { resample } from 'wave-resampler';
+import { LoudnessMeter, SUB_BLOCK_SECONDS, integratedLoudness } from './loudness';
+
+/** The sample rate every measurement runs at (RhythmExtractor2013 and the key profiles assume it). */
+export const ANALYSIS_RATE = 44100;
+
+/** Files up to this long are analysed whole. */
+export const WHOLE_CLIP_MAX_SECONDS = 45;
+
+/** A span of samples at the source rate. */
+export interface SampleRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * The analysed window: the whole file up to 45 s (or up to `windowSeconds` when that is longer),
+ * otherwise `windowSeconds` from the middle, where a song's verses and choruses are rather than
+ * its intro and fade-out. One window, not several combined: the budget is one 30 s clip per song.
+ */
+export function chooseWindow(totalSamples: number, sampleRate: number, windowSeconds: number): SampleRange {
+  const length = Math.round(windowSeconds * sampleRate);
+  if (totalSamples <= Math.max(WHOLE_CLIP_MAX_SECONDS * sampleRate, length)) return { start: 0, end: totalSamples };
+  const start = Math.floor((totalSamples - length) / 2);
+  return { start, end: start + length };
+}
+
+/**
+ * The samples to keep while decoding when the file's length is only estimated (from its
+ * headers): the window that estimate implies, widened by a margin so that the window chosen from
+ * the exact decoded length still falls inside it. Undefined: keep everything.
+ */
+export function keepRangeFor(
+  estimatedSeconds: number | undefined,
+  sampleRate: number,
+  windowSeconds: number,
+): SampleRange | undefined {
+  if (estimatedSeconds === undefined || !Number.isFinite(estimatedSeconds) || estimatedSeconds <= 0) return undefined;
+  const window = chooseWindow(Math.round(estimatedSeconds * sampleRate), sampleRate, windowSeconds);
+  if (window.start === 0) return undefined;
+  const margin = Math.round(Math.max(2, estimatedSeconds * 0.03) * sampleRate);
+  return { start: Math.max(0, window.start - margin), end: window.end + margin };
+}
+
+/**
+ * Receives decoded chunks one after the other and keeps, as mono, only the samples inside
+ * `keep`: a long file never exists as full-rate PCM in memory, only the current decoder chunk
+ * and the kept span. The kept span also goes, channel by channel, through the loudness meter.
+ */
+export class WindowCollector {
+  private readonly parts: Float32Array[] = [];
+  private position = 0;
+  private meter: LoudnessMeter | undefined;
+  private rate = 0;
+  private channelCount = 0;
+  private keep: SampleRange | undefined;
+
+  /**
+   * `keep`: the span to keep, or a function giving it from the sample rate of the first chunk
+   * (decoders report their rate only with the first samples). Undefined keeps everything.
+   */
+  constructor(private readonly plan: SampleRange | ((sampleRate: number) => SampleRange | undefined) | undefined) {
+    this.keep = typeof plan === 'function' ? undefined : plan;
+  }
+
+  get sampleRate(): number {
+    return this.rate;
+  }
+
+  get channels(): number {
+    return this.channelCount;
+  }
+
+  /** Samples seen so far (per channel), kept or not. */
+  get totalSamples(): number {
+    return this.position;
+  }
+
+  /** Where the kept span starts in the file, in samples. */
+  get keptStart(): number {
+    return this.keep ? this.keep.start : 0;
+  }
+
+  get keptLength(): number {
+    let n = 0;
+    for (const p of this.parts) n += p.length;
+    return n;
+  }
+
+  push(channelData: readonly Float32Array[], sampleRate: number): void {
+    const first = channelData[0];
+    if (!first || first.length === 0) return;
+    if (this.rate === 0) {
+      this.rate = sampleRate;
+      this.channelCount = channelData.length;
+      this.meter = new LoudnessMeter(sampleRate);
+      if (typeof this.plan === 'function') this.keep = this.plan(sampleRate);
+    } else if (sampleRate !== this.rate) {
+      throw new Error(`sample rate changed from ${this.rate} to ${sampleRate} Hz within the stream`);
+    }
+    const chunkStart = this.position;
+    const chunkEnd = chunkStart + first.length;
+    this.position = chunkEnd;
+    const from = Math.max(chunkStart, this.keep?.start ?? 0);
+    const to = Math.min(chunkEnd, this.keep?.end ?? Infinity);
+    if (to <= from) return;
+    const kept = channelData.map((c) => c.subarray(from - chunkStart, to - chunkStart));
+    this.meter!.push(kept);
+    const mono = new Float32Array(to - from);
+    const gain = 1 / kept.length;
+    for (const channel of kept) {
+      for (let i = 0; i < mono.length; i++) mono[i]! += channel[i]! * gain;
+    }
+    this.parts.push(mono);
+  }
+
+  /** Whether the kept span covers `range` of the file. */
+  covers(range: SampleRange): boolean {
+    return range.start >= this.keptStart && range.end <= this.keptStart + this.keptLength;
+  }
+
+  /**
+   * The mono samples of `range` (which `covers` must accept) and the integrated loudness of the
+   * sub-blocks inside it. The collector's parts are released: call once.
+   */
+  cut(range: SampleRange): { mono: Float32Array; loudness: number; subBlockPowers: Float64Array } {
+    const mono = new Float32Array(range.end - range.start);
+    let partStart = this.keptStart;
+    for (const part of this.parts) {
+      const from = Math.max(range.start, partStart);
+      const to = Math.min(range.end, partStart + part.length);
+      if (to > from) mono.set(part.subarray(from - partStart, to - partStart), from - range.start);
+      partStart += part.length;
+    }
+    this.parts.length = 0;
+    const powers = this.meter?.subBlockPowers() ?? new Float64Array(0);
+    const subBlock = Math.round(this.rate * SUB_BLOCK_SECONDS);
+    const first = Math.max(0, Math.round((range.start - this.keptStart) / subBlock));
+    const last = Math.min(powers.length, Math.round((range.end - this.keptStart) / subBlock));
+    const windowPowers = powers.slice(first, last);
+    return { mono, loudness: integratedLoudness(windowPowers), subBlockPowers: windowPowers };
+  }
+}
+
+/**
+ * Resamples a window to 44.1 kHz with wave-resampler's cubic interpolation. Its low-pass
+ * filter is off: it costs ~0.5 s per 30 s, and the sources are 48 kHz Opus (nothing above
+ * 20 kHz to alias) or lower rates being raised (no aliasing when upsampling).
+ */
+export function toAnalysisRate(mono: Float32Array, sampleRate: number): Float32Array {
+  if (sampleRate === ANALYSIS_RATE) return mono;
+  const out = resample(mono, sampleRate, ANALYSIS_RATE, { method: 'cubic', LPF: false });
+  return Float32Array.from(out);
+}
