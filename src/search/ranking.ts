@@ -20,13 +20,15 @@ export function matchScore(query: Pick<SearchQuery, 'track' | 'artist'>, candida
 const SUFFIX_WORDS =
   /\b(remaster(ed)?|re-?master(ed)?|live|mono|stereo|version|edit|mix|remix|demo|deluxe|bonus|single|radio|album|explicit|clean|acoustic|instrumental|bonus track|anniversary)\b/;
 
-/** Lowercase, strip accents and punctuation, collapse spaces. */
+/** Lowercase, strip accents and punctuation (apostrophes join, the rest separate), collapse spaces. */
 export function normaliseText(value: string): string {
   return value
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/&/g, ' and ')
+    // "Don't" and "Dont" are one word; other punctuation separates words.
+    .replace(/['\u2019\u2018`]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
     .replace(/\s+/g, ' ');

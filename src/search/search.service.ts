@@ -1,15 +1,28 @@
+import { TaskCancelledError, TimeoutStrategy, timeout, type TimeoutPolicy } from 'cockatiel';
 import { AppError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { trackKey } from '../core/track-key';
 import type { SearchResult, TrackCandidate, TrackMetadata } from '../core/types';
 import type { SourceRegistry } from '../sources/registry';
 import type { MetadataSource, SearchQuery } from '../sources/source';
+import type { BestEffortCache } from './keyv-store';
 import type { MetadataCache } from './metadata-cache';
-import { matchScore } from './ranking';
+import { matchScore, normaliseText } from './ranking';
 
 export interface SearchServiceOptions {
   /** Each metadata source gets this long per search before it counts as failed. */
   sourceTimeoutMs: number;
+  /**
+   * Answers of remote sources per normalised query (Keyv namespace `search`, TTL
+   * SEARCH_CACHE_TTL_S). Only sources that declare `cacheSearches` are cached: the library
+   * changes under our feet and is cheap to ask.
+   */
+  responseCache?: BestEffortCache<TrackCandidate[]>;
+}
+
+/** A metadata source may declare that its answers are worth caching (remote, quota-bound). */
+export interface SearchCachePolicy {
+  readonly cacheSearches?: boolean;
 }
 
 interface Ranked {
@@ -23,12 +36,18 @@ interface Ranked {
  * key's metadata so that analysis can find the audio later.
  */
 export class SearchService {
+  /** One pending call per source and normalised query: concurrent identical searches share it. */
+  private readonly inFlight = new Map<string, Promise<TrackCandidate[]>>();
+  private readonly timeout: TimeoutPolicy;
+
   constructor(
     private readonly registry: SourceRegistry,
     private readonly metadata: MetadataCache,
     private readonly options: SearchServiceOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.timeout = timeout(options.sourceTimeoutMs, TimeoutStrategy.Aggressive);
+  }
 
   async search(query: SearchQuery): Promise<SearchResult[]> {
     const ranked = await this.rank(query);
@@ -62,10 +81,18 @@ export class SearchService {
       const seen = byKey.get(key);
       byKey.set(key, seen ? this.merge(seen, c) : { ...c, trackKey: key });
     }
-    const ranked = [...byKey.values()].map((track) => ({ track, score: matchScore(query, track) }));
+    const asked = normaliseText(query.track);
+    const ranked = [...byKey.values()].map((track) => ({
+      track,
+      score: matchScore(query, track),
+      // match_score ignores versions; among equal scores the title exactly as asked comes first.
+      exact: normaliseText(track.trackName) === asked ? 1 : 0,
+    }));
     ranked.sort(
       (a, b) =>
         b.score - a.score ||
+        b.exact - a.exact ||
+        (b.track.sourceScore ?? 0) - (a.track.sourceScore ?? 0) ||
         this.registry.priority(a.track.source) - this.registry.priority(b.track.source) ||
         a.track.trackKey.localeCompare(b.track.trackKey),
     );
@@ -84,6 +111,9 @@ export class SearchService {
       durationMs: primary.durationMs ?? secondary.durationMs,
       thumbnailUrl: primary.thumbnailUrl ?? secondary.thumbnailUrl,
       isrc: primary.isrc ?? secondary.isrc,
+      ...(primary.sourceScore !== undefined || secondary.sourceScore !== undefined
+        ? { sourceScore: Math.max(primary.sourceScore ?? 0, secondary.sourceScore ?? 0) }
+        : {}),
     };
   }
 
@@ -108,15 +138,51 @@ export class SearchService {
     return candidates;
   }
 
-  private async searchOne(source: MetadataSource, query: SearchQuery): Promise<TrackCandidate[]> {
-    const signal = AbortSignal.timeout(this.options.sourceTimeoutMs);
+  /**
+   * One source's candidates for a query: from the response cache, else from a call already
+   * running for the same normalised query, else from a new call. Registered synchronously, so
+   * 100 identical searches arriving together make one call.
+   */
+  private searchOne(source: MetadataSource, query: SearchQuery): Promise<TrackCandidate[]> {
+    const cached = this.options.responseCache !== undefined && (source as SearchCachePolicy).cacheSearches === true;
+    const key = `${source.name}:${queryCacheKey(query)}`;
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+    const call = (async () => {
+      if (cached) {
+        const hit = await this.options.responseCache!.get(key);
+        if (hit) return hit;
+      }
+      const found = await this.callSource(source, query);
+      if (cached) await this.options.responseCache!.set(key, found);
+      return found;
+    })().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, call);
+    return call;
+  }
+
+  /**
+   * Calls a source within its timeout. The timeout does not rely on the source honouring the
+   * signal: a source that ignores it is abandoned when the time is up.
+   */
+  private async callSource(source: MetadataSource, query: SearchQuery): Promise<TrackCandidate[]> {
     try {
-      return await source.search(query, { signal });
+      return await this.timeout.execute(({ signal }) => source.search(query, { signal }));
     } catch (error) {
-      if (signal.aborted) {
+      if (error instanceof TaskCancelledError) {
         throw new AppError('UPSTREAM_TIMEOUT', `source ${source.name} timed out`, { cause: error });
       }
       throw error;
     }
   }
+}
+
+/**
+ * The cache and coalescing key of a query: NFKC, lowercase, whitespace collapsed, so
+ * "Money", " money " and "MONEY" share one upstream call. Accents and punctuation are kept:
+ * they can change what a catalogue answers.
+ */
+export function queryCacheKey(query: SearchQuery): string {
+  const norm = (v: string | undefined): string => (v ?? '').normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return JSON.stringify([norm(query.track), norm(query.artist), query.limit]);
 }

@@ -1,0 +1,101 @@
+import { silentLogger } from '../../../src/core/logger';
+import type { TrackCandidate, TrackMetadata } from '../../../src/core/types';
+import { BestEffortCache } from '../../../src/search/keyv-store';
+import { MetadataCache } from '../../../src/search/metadata-cache';
+import { SearchService } from '../../../src/search/search.service';
+import { DeezerSource } from '../../../src/sources/deezer/deezer.source';
+import { MusicBrainzSource } from '../../../src/sources/musicbrainz/musicbrainz.source';
+import { SourceRegistry } from '../../../src/sources/registry';
+import { startFakeDeezer, startFakeMusicBrainz } from '../../fixtures/sources/catalogues';
+import { FakeServer, guardNetwork, hang } from '../../helpers/fake-http';
+
+guardNetwork();
+
+/** The real Deezer and MusicBrainz sources against local fakes, behind the search service. */
+let deezerServer: FakeServer;
+let mbServer: FakeServer;
+let deezer: DeezerSource;
+let mb: MusicBrainzSource;
+
+beforeEach(async () => {
+  deezerServer = await startFakeDeezer();
+  mbServer = await startFakeMusicBrainz();
+  const retry = { retries: 1, initialDelayMs: 1, maxDelayMs: 5 };
+  deezer = new DeezerSource({ baseUrl: deezerServer.url, timeoutMs: 300, maxAudioBytes: 1 << 20, retry }, silentLogger);
+  mb = new MusicBrainzSource(
+    {
+      baseUrl: `${mbServer.url}/ws/2`,
+      coverArtBaseUrl: 'http://covers.test',
+      userAgent: 'trackgraph/test ( test@example.org )',
+      timeoutMs: 300,
+      rateLimit: { max: 100, intervalMs: 1000 },
+      retry,
+    },
+    silentLogger,
+  );
+});
+afterEach(async () => {
+  await deezer.close();
+  await mb.close();
+  await deezerServer.close();
+  await mbServer.close();
+});
+
+function service(sourceTimeoutMs = 10_000): SearchService {
+  return new SearchService(
+    new SourceRegistry([deezer, mb]),
+    new MetadataCache(new BestEffortCache<TrackMetadata>(new Map(), 'metadata', 60_000, silentLogger)),
+    { sourceTimeoutMs, responseCache: new BestEffortCache<TrackCandidate[]>(new Map(), 'search', 60_000, silentLogger) },
+    silentLogger,
+  );
+}
+
+describe('search over Deezer and MusicBrainz', () => {
+  it('returns merged, deduped, ranked results with thumbnails', async () => {
+    const results = await service().search({ track: 'Money', artist: 'Pink Floyd', limit: 10 });
+    const money = results.filter((r) => r.trackName === 'Money' && r.artist === 'Pink Floyd');
+    expect(money).toHaveLength(1);
+    expect(results[0]).toMatchObject({ trackName: 'Money', artist: 'Pink Floyd', trackKey: 'bc24aaa5a97c70ed', match_score: 1 });
+    // Deezer is first in priority, so its cover and its audio win the merge.
+    expect(results[0]?.thumbnailUrl).toMatch(/dzcdn\.net/);
+    const scores = results.map((r) => r.match_score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(results.every((r) => r.match_score >= 0 && r.match_score <= 1)).toBe(true);
+  });
+
+  it('100 concurrent identical searches make one call per source, and a repeat is served from the cache', async () => {
+    const svc = service();
+    const all = await Promise.all(Array.from({ length: 100 }, () => svc.search({ track: 'Money', artist: 'Pink Floyd', limit: 10 })));
+    expect(new Set(all.map((r) => JSON.stringify(r))).size).toBe(1);
+    expect(deezerServer.count('/search')).toBe(1);
+    expect(mbServer.count('/ws/2/recording')).toBe(1);
+    await svc.search({ track: 'money', artist: 'pink floyd', limit: 10 });
+    expect(deezerServer.count('/search')).toBe(1);
+    expect(mbServer.count('/ws/2/recording')).toBe(1);
+  });
+
+  it('a dead source costs its timeout once, then its breaker answers at once and the others still answer', async () => {
+    deezerServer.route('/search', hang);
+    const svc = service();
+    const first = await svc.search({ track: 'Money', artist: 'Pink Floyd', limit: 10 });
+    expect(first.length).toBeGreaterThan(0);
+    const second = await svc.search({ track: 'Money', limit: 5 });
+    expect(second.length).toBeGreaterThan(0);
+    expect(deezerServer.count('/search')).toBe(1);
+    expect(mbServer.count('/ws/2/recording')).toBe(2);
+  });
+
+  it('when every source is dead, then 502 UPSTREAM_UNAVAILABLE', async () => {
+    const deezerUrl = deezerServer.url;
+    await deezerServer.close();
+    await mbServer.close();
+    expect(deezerUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    await expect(service().search({ track: 'Money', limit: 5 })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+  });
+
+  it('when every source times out, then 504 UPSTREAM_TIMEOUT', async () => {
+    deezerServer.route('/search', hang);
+    mbServer.route('/ws/2/recording', hang);
+    await expect(service().search({ track: 'Money', limit: 5 })).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+  });
+});
