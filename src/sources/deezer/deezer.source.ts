@@ -58,7 +58,8 @@ export class DeezerSource implements MetadataSource, AudioSource, StartableSourc
 
   async search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]> {
     const tracks = await this.client.search(searchQuery(query.track, query.artist), query.limit, context.signal);
-    return toCandidates(tracks);
+    // The API honours `limit`, but a proxy or fake might not: the limit is ours to keep.
+    return toCandidates(tracks).slice(0, query.limit);
   }
 
   async fetchAudio(track: TrackMetadata, context: SourceCallContext): Promise<AudioInput> {

@@ -48,7 +48,7 @@ export class MusicBrainzSource implements MetadataSource, StartableSource {
 
   async search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]> {
     const recordings = await this.client.searchRecordings(luceneQuery(query.track, query.artist), query.limit, context.signal);
-    return toCandidates(recordings, this.options.coverArtBaseUrl);
+    return toCandidates(recordings, this.options.coverArtBaseUrl).slice(0, query.limit);
   }
 
   async start(): Promise<void> {

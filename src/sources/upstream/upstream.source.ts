@@ -43,7 +43,8 @@ export class UpstreamSource implements MetadataSource, AnalysisSource, Startable
   }
 
   async search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]> {
-    return toCandidates(await this.client.search(query.track, query.artist, query.limit, context.signal));
+    // `limit` is this project's extension of the contract: another server may ignore it.
+    return toCandidates(await this.client.search(query.track, query.artist, query.limit, context.signal)).slice(0, query.limit);
   }
 
   async fetchAnalysis(track: TrackMetadata, context: SourceCallContext): Promise<StoredAnalysis> {
