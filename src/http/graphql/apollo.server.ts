@@ -1,4 +1,4 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -29,6 +29,11 @@ export interface GraphQLOptions {
   maxDepth: number;
   /** GRAPHQL_MAX_COST */
   maxCost: number;
+  /**
+   * More plugins (rate limits, metrics). They run after the limits: when their
+   * didResolveOperation starts, `contextValue.cost` already holds the operation's cost.
+   */
+  plugins?: ApolloServerPlugin<GraphQLContext>[];
 }
 
 export interface GraphQLEdge {
@@ -67,8 +72,11 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
       options.sandbox
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),
+      // First among the request hooks: it sets contextValue.cost synchronously, and Apollo starts
+      // every plugin's didResolveOperation in this order.
       costLimitPlugin(options.maxCost),
       errorLoggingPlugin(),
+      ...(options.plugins ?? []),
     ],
   });
   await server.start();

@@ -92,6 +92,7 @@ export function costLimitPlugin(maxCost: number): ApolloServerPlugin<GraphQLCont
           const variables = request.variables ?? {};
           const cacheable = Object.keys(variables).length === 0;
           const opKey = operationName ?? '';
+          // No await before contextValue.cost is set: plugins after this one read it in their own didResolveOperation.
           let cost = cacheable ? priced.get(document)?.get(opKey) : undefined;
           if (cost === undefined) {
             try {

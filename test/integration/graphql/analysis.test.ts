@@ -1,0 +1,208 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { toContractAnalysis } from '../../../src/analysis/contract';
+import { AppError } from '../../../src/core/errors';
+import { trackKey } from '../../../src/core/track-key';
+import {
+  AnalysesDocument,
+  AnalysisDocument,
+  AnalysisStatusDocument,
+  AnalysisWithConfidenceDocument,
+  SearchDocument,
+} from '../../generated/graphql';
+import { FakeEngine } from '../../helpers/fake-engine';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { graphql, onlyError, post, seedAnalyses, storedAnalysis } from './graphql.helpers';
+
+async function library(dir: string): Promise<void> {
+  await writeFile(path.join(dir, 'Pink Floyd - Money.mp3'), 'bytes of money');
+  await writeFile(path.join(dir, 'Pink Floyd - Cymbaline.mp3'), 'bytes of cymbaline');
+  await writeFile(path.join(dir, 'Broken Band - Noise.mp3'), 'not audio');
+}
+
+const MONEY = 'bc24aaa5a97c70ed';
+
+describe('GraphQL analysis', () => {
+  let t: TestApp;
+  let engine: FakeEngine;
+
+  beforeEach(async () => {
+    engine = new FakeEngine();
+    t = await createTestApp({ engine, prepareLibrary: library });
+  });
+  afterEach(() => t.close());
+
+  const search = (track: string, artist: string) => graphql(t, SearchDocument, { track, artist });
+
+  it('answers a stored analysis with every contract field, equal to the contract object', async () => {
+    const stored = storedAnalysis('Pink Floyd', 'Money');
+    await t.container.store.save(stored);
+    const res = await graphql(t, AnalysisDocument, { trackKey: MONEY });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.analysis).toEqual(toContractAnalysis(stored));
+    expect(engine.analyzeCalls).toBe(0);
+  });
+
+  it('answers the engine’s confidences of tempo, key, mode and time signature', async () => {
+    const stored = storedAnalysis('Pink Floyd', 'Money');
+    await t.container.store.save(stored);
+    const res = await graphql(t, AnalysisWithConfidenceDocument, { trackKey: MONEY });
+    expect(res.body.data!.analysis!.confidence).toEqual(stored.features.confidence);
+  });
+
+  it('after a search, analyses the file once and then serves the store', async () => {
+    await search('Money', 'Pink Floyd');
+    const first = await graphql(t, AnalysisDocument, { trackKey: MONEY });
+    expect(first.body.data!.analysis).toMatchObject({ trackKey: MONEY, trackName: 'Money', duration_ms: 1000 + 'bytes of money'.length });
+    const second = await graphql(t, AnalysisDocument, { trackKey: MONEY });
+    expect(second.body).toEqual(first.body);
+    expect(engine.analyzeCalls).toBe(1);
+  });
+
+  it('with artist and track that hash to the key, resolves the track without a prior search', async () => {
+    const res = await graphql(t, AnalysisDocument, { trackKey: 'f63116f780b3b1eb', artist: 'Pink Floyd', track: 'Cymbaline' });
+    expect(res.body.data!.analysis).toMatchObject({ trackName: 'Cymbaline', meta: { artist: 'Pink Floyd', track: 'Cymbaline' } });
+  });
+
+  it('accepts an uppercase key as the same key', async () => {
+    await t.container.store.save(storedAnalysis('Pink Floyd', 'Money'));
+    const res = await graphql(t, AnalysisDocument, { trackKey: MONEY.toUpperCase() });
+    expect(res.body.data!.analysis!.trackKey).toBe(MONEY);
+  });
+
+  it('when the key is unknown and nothing was searched, then TRACK_NOT_FOUND telling to search first', async () => {
+    const res = await graphql(t, AnalysisDocument, { trackKey: MONEY });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ analysis: null });
+    expect(onlyError(res)).toEqual({
+      code: 'TRACK_NOT_FOUND',
+      message: expect.stringMatching(/search for the track first.*or pass artist and track/),
+      path: ['analysis'],
+    });
+  });
+
+  it.each(['bc24aaa5a97c70e', 'bc24aaa5a97c70edd', 'zz24aaa5a97c70ed', 'money'])(
+    'when the key is %s (not 16 hex), then INVALID_ARGUMENT',
+    async (key) => {
+      const res = await graphql(t, AnalysisDocument, { trackKey: key });
+      expect(res.body.data).toEqual({ analysis: null });
+      expect(onlyError(res)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/16 lowercase hexadecimal/) });
+    },
+  );
+
+  it('when artist and track do not hash to the key, then INVALID_ARGUMENT', async () => {
+    const res = await graphql(t, AnalysisDocument, { trackKey: 'f63116f780b3b1eb', artist: 'Pink Floyd', track: 'Money' });
+    expect(onlyError(res)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/do not match trackKey/) });
+  });
+
+  it('when a hint is over-long, then INVALID_ARGUMENT', async () => {
+    const res = await graphql(t, AnalysisDocument, { trackKey: MONEY, artist: 'Pink Floyd', track: 'm'.repeat(301) });
+    expect(onlyError(res)).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'track must be at most 300 characters' });
+  });
+
+  it('when artist and track hash to the key but no source has it, then TRACK_NOT_FOUND', async () => {
+    const res = await graphql(t, AnalysisDocument, { trackKey: trackKey('Nobody', 'Nothing'), artist: 'Nobody', track: 'Nothing' });
+    expect(onlyError(res).code).toBe('TRACK_NOT_FOUND');
+  });
+
+  it('when the audio cannot be decoded, then AUDIO_UNDECODABLE, nothing is stored, and the server keeps serving', async () => {
+    engine.failWith = new AppError('AUDIO_UNDECODABLE', 'the file is not audio in a known format');
+    await search('Noise', 'Broken Band');
+    const noise = trackKey('Broken Band', 'Noise');
+    const res = await graphql(t, AnalysisDocument, { trackKey: noise });
+    expect(onlyError(res)).toEqual({ code: 'AUDIO_UNDECODABLE', message: 'the file is not audio in a known format', path: ['analysis'] });
+    engine.failWith = undefined;
+    await search('Money', 'Pink Floyd');
+    expect((await graphql(t, AnalysisDocument, { trackKey: MONEY })).body.data!.analysis!.trackKey).toBe(MONEY);
+    expect(await t.container.store.get(noise)).toBeUndefined();
+  });
+
+  it('when an unexpected error happens, then INTERNAL without details or stack', async () => {
+    engine.failWith = new Error('secret internals at /srv/x.ts:12') as AppError;
+    await search('Money', 'Pink Floyd');
+    const res = await graphql(t, AnalysisDocument, { trackKey: MONEY });
+    expect(onlyError(res)).toEqual({ code: 'INTERNAL', message: expect.any(String), path: ['analysis'] });
+    expect(JSON.stringify(res.body)).not.toMatch(/secret internals|x\.ts|stacktrace/);
+  });
+
+  it('one failing field leaves the others of the document answered', async () => {
+    await t.container.store.save(storedAnalysis('Pink Floyd', 'Money'));
+    const both = await post(t, { query: `{ ok: analysis(trackKey: "${MONEY}") { trackKey } bad: analysis(trackKey: "nope") { trackKey } }` });
+    expect(both.body.data).toEqual({ ok: { trackKey: MONEY }, bad: null });
+    expect(onlyError(both)).toMatchObject({ code: 'INVALID_ARGUMENT', path: ['bad'] });
+  });
+});
+
+describe('GraphQL analyses', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ engine: new FakeEngine() });
+  });
+  afterAll(() => t.close());
+
+  it('answers stored analyses positionally, null where a key has none, and analyses nothing', async () => {
+    const [a, b] = await seedAnalyses(t, 2);
+    const unknown = trackKey('Nobody', 'Nothing');
+    const res = await graphql(t, AnalysesDocument, { trackKeys: [b!, unknown, a!, b!] });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.analyses.map((x) => x?.trackKey ?? null)).toEqual([b, null, a, b]);
+  });
+
+  it('answers an empty list for no keys', async () => {
+    expect((await graphql(t, AnalysesDocument, { trackKeys: [] })).body.data).toEqual({ analyses: [] });
+  });
+
+  it('accepts 100 keys and refuses 101 with INVALID_ARGUMENT', async () => {
+    const keys = Array.from({ length: 101 }, (_, i) => trackKey('Many', `Track ${i}`));
+    const ok = await graphql(t, AnalysesDocument, { trackKeys: keys.slice(0, 100) });
+    expect(ok.body.data!.analyses).toHaveLength(100);
+    const res = await graphql(t, AnalysesDocument, { trackKeys: keys });
+    expect(res.body.data).toBeNull();
+    expect(onlyError(res)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/at most 100 track keys/) });
+  });
+
+  it('when one key is malformed, then INVALID_ARGUMENT for the field', async () => {
+    const res = await graphql(t, AnalysesDocument, { trackKeys: [trackKey('A', 'B'), 'not-a-key'] });
+    expect(onlyError(res)).toMatchObject({ code: 'INVALID_ARGUMENT', path: ['analyses'] });
+  });
+});
+
+describe('GraphQL analysisStatus', () => {
+  it('tells UNKNOWN, then PROCESSING with a retry time while analysing (analysis is null), then DONE', async () => {
+    const engine = new FakeEngine();
+    engine.delayMs = 600;
+    const t = await createTestApp({ engine, prepareLibrary: library, env: { ANALYSIS_WAIT_MS: '50' } });
+    try {
+      const unknown = await graphql(t, AnalysisStatusDocument, { trackKey: MONEY });
+      expect(unknown.body.data!.analysisStatus).toEqual({ trackKey: MONEY, status: 'UNKNOWN', queuePosition: null, retryAfter: null, analysis: null });
+
+      await graphql(t, SearchDocument, { track: 'Money', artist: 'Pink Floyd' });
+      const pending = await graphql(t, AnalysisDocument, { trackKey: MONEY });
+      expect(pending.body).toEqual({ data: { analysis: null } });
+
+      const status = await graphql(t, AnalysisStatusDocument, { trackKey: MONEY });
+      expect(status.body.data!.analysisStatus).toMatchObject({ status: 'PROCESSING', queuePosition: 0, analysis: null });
+      expect(status.body.data!.analysisStatus.retryAfter).toBeGreaterThanOrEqual(1);
+
+      // Poll as a client would, until the job ends (the test timeout bounds it).
+      let done = status;
+      while (done.body.data!.analysisStatus.status === 'PROCESSING') {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await graphql(t, AnalysisStatusDocument, { trackKey: MONEY });
+      }
+      expect(done.body.data!.analysisStatus).toMatchObject({ status: 'DONE', queuePosition: null, retryAfter: null, analysis: { trackKey: MONEY } });
+      expect(engine.analyzeCalls).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('when the key is malformed, then INVALID_ARGUMENT', async () => {
+    const t = await createTestApp({ engine: new FakeEngine() });
+    try {
+      expect(onlyError(await graphql(t, AnalysisStatusDocument, { trackKey: 'xyz' })).code).toBe('INVALID_ARGUMENT');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import request from 'supertest';
+import { SearchDocument, TrackKeyDocument } from '../../generated/graphql';
+import { FakeEngine } from '../../helpers/fake-engine';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { graphql, onlyError, post } from './graphql.helpers';
+
+const KEY_QUERY = '{ trackKey(artist: "Pink Floyd", track: "Money") }';
+
+describe('GraphQL authentication', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ engine: new FakeEngine() });
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['missing', undefined, /missing Authorization/],
+    ['not Bearer', 'Basic dXNlcjpwYXNz', /malformed/],
+    ['empty Bearer', 'Bearer ', /malformed/],
+    ['unknown key', 'Bearer not-a-key', /unknown or revoked/],
+  ])('when the key is %s, then HTTP 401 with WWW-Authenticate: Bearer and a GraphQL-shaped UNAUTHENTICATED error', async (_case, header, message) => {
+    const search = jest.spyOn(t.container.search, 'search');
+    const res = await graphql(t, SearchDocument, { track: 'Money' }, header ? { Authorization: header } : {});
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+    expect(res.body).toEqual({ errors: [{ message: expect.stringMatching(message), extensions: { code: 'UNAUTHENTICATED' } }] });
+    expect(search).not.toHaveBeenCalled();
+    search.mockRestore();
+  });
+
+  it('accepts a key created with the key service, and refuses it once revoked', async () => {
+    const { key } = await t.container.apiKeys.create('graphql-client');
+    const auth = { Authorization: `Bearer ${key}` };
+    expect((await graphql(t, TrackKeyDocument, { artist: 'Pink Floyd', track: 'Money' }, auth)).status).toBe(200);
+    await t.container.apiKeys.revoke('graphql-client');
+    expect((await graphql(t, TrackKeyDocument, { artist: 'Pink Floyd', track: 'Money' }, auth)).status).toBe(401);
+  });
+
+  it('serves the Sandbox landing page to a browser without a key', async () => {
+    const res = await request(t.app).get('/graphql').set('Accept', 'text/html').expect(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toMatch(/sandbox/i);
+  });
+
+  it('never runs an operation for a browser without a key: a query in the page URL gets the page', async () => {
+    const res = await request(t.app).get('/graphql').query({ query: KEY_QUERY }).set('Accept', 'text/html').set('apollo-require-preflight', 'true');
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).not.toContain('bc24aaa5a97c70ed');
+  });
+
+  it('refuses a GET query without a CSRF preflight header, and answers it with one', async () => {
+    const plain = await request(t.app).get('/graphql').query({ query: KEY_QUERY }).set(t.auth);
+    expect(plain.status).toBe(400);
+    const preflighted = await request(t.app).get('/graphql').query({ query: KEY_QUERY }).set(t.auth).set('apollo-require-preflight', 'true');
+    expect(preflighted.status).toBe(200);
+    expect(preflighted.body).toEqual({ data: { trackKey: 'bc24aaa5a97c70ed' } });
+  });
+
+  it('when the body is not JSON, then 400 INVALID_ARGUMENT in the GraphQL shape', async () => {
+    const res = await request(t.app).post('/graphql').set(t.auth).set('Content-Type', 'application/json').send('{"query": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ errors: [{ message: 'the request body is not valid JSON', extensions: { code: 'INVALID_ARGUMENT' } }] });
+  });
+
+  it('keeps Apollo’s codes for documents GraphQL itself refuses', async () => {
+    const parse = await post(t, { query: '{ search(track: ' });
+    expect(parse.status).toBe(400);
+    expect(onlyError(parse).code).toBe('GRAPHQL_PARSE_FAILED');
+    const unknownField = await post(t, { query: '{ search(track: "x") { bpm } }' });
+    expect(unknownField.status).toBe(400);
+    expect(onlyError(unknownField).code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(JSON.stringify(unknownField.body)).not.toMatch(/stacktrace/);
+  });
+});
+
+describe('GraphQL with the Sandbox turned off (GRAPHQL_SANDBOX=false)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ engine: new FakeEngine(), env: { GRAPHQL_SANDBOX: 'false' } });
+  });
+  afterAll(() => t.close());
+
+  it('asks a browser without a key for one', async () => {
+    const res = await request(t.app).get('/graphql').set('Accept', 'text/html');
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+  });
+
+  it('serves no landing page even with a key', async () => {
+    const res = await request(t.app).get('/graphql').set('Accept', 'text/html').set(t.auth);
+    expect(res.status).toBe(400);
+    expect(res.text).not.toMatch(/sandbox/i);
+  });
+});
