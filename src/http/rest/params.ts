@@ -44,7 +44,10 @@ export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.join('.');
-  const message =
-    issue.code === 'invalid_type' && issue.input === undefined ? `${field} is required` : issue.message;
+  const given = issue.path.reduce<unknown>(
+    (value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined),
+    input,
+  );
+  const message = issue.code === 'invalid_type' && given === undefined ? `${field} is required` : issue.message;
   throw new AppError('INVALID_ARGUMENT', message);
 }

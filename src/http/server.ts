@@ -1,0 +1,31 @@
+import type { Express } from 'express';
+import type { Container } from '../container';
+import { createApp } from './app';
+import { createGraphQL } from './graphql/apollo.server';
+
+export interface HttpApp {
+  app: Express;
+  /** Stops what the HTTP layer started (Apollo), after the server stopped accepting. */
+  stop(): Promise<void>;
+}
+
+/** The HTTP application of a container: REST contract and GraphQL on one Express app. */
+export async function buildHttpApp(container: Container): Promise<HttpApp> {
+  const { config } = container;
+  const graphql = await createGraphQL(
+    { search: container.search, analysis: container.analysis, apiKeys: container.apiKeys },
+    { sandbox: config.GRAPHQL_SANDBOX, maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST },
+    container.logger,
+  );
+  const app = createApp({
+    services: {
+      search: container.search,
+      analysis: container.analysis,
+      artwork: container.artwork,
+      apiKeys: container.apiKeys,
+    },
+    logger: container.logger,
+    graphql: graphql.handler,
+  });
+  return { app, stop: () => graphql.stop() };
+}

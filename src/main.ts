@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { ConfigError, loadConfig } from './config';
+import { createContainer } from './container';
+import { buildHttpApp } from './http/server';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`trackgraph: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const container = await createContainer(config);
+  const { logger } = container;
+  await container.start();
+  const http = await buildHttpApp(container);
+  const server: Server = http.app.listen(config.PORT, config.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ host: config.HOST, port, sources: container.registry.names, store: container.database.description }, 'trackgraph listening');
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests and jobs');
+    const force = setTimeout(() => {
+      logger.error({}, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    server.close(() => {
+      http
+        .stop()
+        .then(() => container.close())
+        .then(() => {
+          logger.info({}, 'stopped');
+          process.exit(0);
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'error while stopping');
+          process.exit(1);
+        });
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`trackgraph: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

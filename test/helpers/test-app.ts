@@ -1,0 +1,69 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import type { Express } from 'express';
+import { loadConfig } from '../../src/config';
+import { createContainer, type Container, type ContainerOverrides } from '../../src/container';
+import type { AnalysisEngine } from '../../src/core/types';
+import { buildHttpApp } from '../../src/http/server';
+
+export const TEST_API_KEY = 'test-key-0123456789';
+
+export interface TestApp {
+  app: Express;
+  container: Container;
+  /** Headers with a valid Bearer key. */
+  auth: { Authorization: string };
+  dir: string;
+  libraryDir: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  engine?: AnalysisEngine;
+  sources?: ContainerOverrides['sources'];
+  /** Called with the library folder before the container starts (to put files in it). */
+  prepareLibrary?: (libraryDir: string) => Promise<void>;
+  /** Reuse this folder (DATA_DIR and library inside it), e.g. to restart on the same data. */
+  dir?: string;
+}
+
+/** A whole app on a fresh temporary DATA_DIR and library, with a known API key and no logs. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = options.dir ?? (await mkdtemp(path.join(os.tmpdir(), 'trackgraph-test-')));
+  const libraryDir = path.join(dir, 'library');
+  await mkdir(libraryDir, { recursive: true });
+  await options.prepareLibrary?.(libraryDir);
+  const config = loadConfig({
+    DATA_DIR: path.join(dir, 'data'),
+    LIBRARY_DIR: libraryDir,
+    API_KEYS: TEST_API_KEY,
+    LIBRARY_WATCH: 'false',
+    CACHE_URL: `sqlite://${path.join(dir, 'data', 'cache.sqlite')}`,
+    ANALYSIS_WORKERS: '1',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://trackgraph.test',
+    ...options.env,
+  });
+  const container = await createContainer(config, {
+    logger: pino({ level: 'silent' }),
+    ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.sources ? { sources: options.sources } : {}),
+  });
+  await container.start();
+  const http = await buildHttpApp(container);
+  return {
+    app: http.app,
+    container,
+    auth: { Authorization: `Bearer ${TEST_API_KEY}` },
+    dir,
+    libraryDir,
+    async close() {
+      await http.stop();
+      await container.close();
+      if (!options.dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
