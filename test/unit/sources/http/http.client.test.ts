@@ -95,6 +95,18 @@ describe('HttpClient.getJson', () => {
     expect(server.count('/x')).toBe(1);
   });
 
+  it('when the circuit is open and the source recovers, then a trial call after halfOpenAfter closes it', async () => {
+    let down = true;
+    server.route('/x', (_req, res) => (down ? sendJson(res, 500, {}) : sendJson(res, 200, { ok: true })));
+    const http = client({ retry: { retries: 0 }, breaker: { halfOpenAfterMs: 1 } });
+    await failure(http.getJson(`${server.url}/x`));
+    expect(http.circuit).toBe('open');
+    down = false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(http.getJson(`${server.url}/x`)).resolves.toMatchObject({ body: { ok: true } });
+    expect(http.circuit).toBe('closed');
+  });
+
   it('when the source cannot be reached, then UPSTREAM_UNAVAILABLE and the circuit opens', async () => {
     const url = server.url;
     await server.close();
