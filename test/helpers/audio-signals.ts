@@ -6,32 +6,36 @@
 
 export const RATE = 44100;
 
+// Module-local bindings: under Jest's vm sandbox every global lookup (Math.sin in a loop over
+// a million samples) is intercepted and several times slower than a local one.
+const { PI, abs, cos, exp, floor, imul, max, min, round, sin, tanh } = Math;
+
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    t = imul(t ^ (t >>> 15), t | 1);
+    t ^= t + imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
 /** Scales a signal so that its peak is `peak` (linear). */
 export function normalise(signal: Float32Array, peak: number): Float32Array {
-  let max = 0;
-  for (const x of signal) max = Math.max(max, Math.abs(x));
-  if (max === 0) return signal;
-  const g = peak / max;
+  let top = 0;
+  for (const x of signal) top = max(top, abs(x));
+  if (top === 0) return signal;
+  const g = peak / top;
   for (let i = 0; i < signal.length; i++) signal[i]! *= g;
   return signal;
 }
 
 /** Two-pole resonator (formant) with centre `freq` and bandwidth `bw`, applied in place. */
 function resonate(x: Float32Array, freq: number, bw: number, from = 0, to = x.length): void {
-  const r = Math.exp((-Math.PI * bw) / RATE);
-  const c = 2 * r * Math.cos((2 * Math.PI * freq) / RATE);
+  const r = exp((-PI * bw) / RATE);
+  const c = 2 * r * cos((2 * PI * freq) / RATE);
   const gain = 1 - r;
   let y1 = 0;
   let y2 = 0;
@@ -61,31 +65,31 @@ const VOWELS: ReadonlyArray<readonly [number, number, number]> = [
 export function speechLike(seconds: number, options: { seed?: number; f0?: number } = {}): Float32Array {
   const random = rng(options.seed ?? 1);
   const baseF0 = options.f0 ?? 120;
-  const out = new Float32Array(Math.round(seconds * RATE));
+  const out = new Float32Array(round(seconds * RATE));
   let t = 0.1 * RATE;
   while (t < out.length) {
-    const phraseSyllables = 4 + Math.floor(random() * 8);
+    const phraseSyllables = 4 + floor(random() * 8);
     const phraseF0 = baseF0 * (0.9 + random() * 0.25);
     for (let s = 0; s < phraseSyllables && t < out.length; s++) {
       const progress = s / phraseSyllables;
       // Consonant: a fricative (high-passed noise) or a short plosive burst.
-      const consonant = Math.round((0.03 + random() * 0.07) * RATE);
-      const cStart = Math.floor(t);
-      const cEnd = Math.min(out.length, cStart + consonant);
+      const consonant = round((0.03 + random() * 0.07) * RATE);
+      const cStart = floor(t);
+      const cEnd = min(out.length, cStart + consonant);
       const fricative = random() < 0.6;
       let prev = 0;
       for (let i = cStart; i < cEnd; i++) {
         const n = random() * 2 - 1;
         const hp = n - prev;
         prev = n;
-        const env = Math.sin((Math.PI * (i - cStart)) / consonant);
-        out[i]! += (fricative ? 0.15 * hp : 0.3 * n * Math.exp((-(i - cStart) / consonant) * 6)) * env;
+        const env = sin((PI * (i - cStart)) / consonant);
+        out[i]! += (fricative ? 0.15 * hp : 0.3 * n * exp((-(i - cStart) / consonant) * 6)) * env;
       }
       // Vowel.
-      const vowelLength = Math.round((0.09 + random() * 0.16) * RATE);
+      const vowelLength = round((0.09 + random() * 0.16) * RATE);
       const vStart = cEnd;
-      const vEnd = Math.min(out.length, vStart + vowelLength);
-      const vowel = VOWELS[Math.floor(random() * VOWELS.length)]!;
+      const vEnd = min(out.length, vStart + vowelLength);
+      const vowel = VOWELS[floor(random() * VOWELS.length)]!;
       const f0Start = phraseF0 * (1.15 - 0.3 * progress) * (0.95 + random() * 0.1);
       const f0End = f0Start * (0.85 + random() * 0.25);
       const source = new Float32Array(vEnd - vStart);
@@ -110,7 +114,7 @@ export function speechLike(seconds: number, options: { seed?: number; f0?: numbe
         for (let i = 0; i < mix.length; i++) mix[i]! += band[i]! * [1, 0.6, 0.3][k]!;
       }
       for (let i = 0; i < mix.length; i++) {
-        const env = Math.sin((Math.PI * i) / mix.length) ** 0.7;
+        const env = sin((PI * i) / mix.length) ** 0.7;
         out[vStart + i]! += mix[i]! * env * 40;
       }
       t = vEnd + random() * 0.04 * RATE;
@@ -125,41 +129,41 @@ export const midiHz = (note: number): number => 440 * 2 ** ((note - 69) / 12);
 
 /** A quiet, slow sine pad: sustained triads (major or minor) changing every 4 s, soft attacks. */
 export function sinePad(seconds: number, options: { root?: number; minor?: boolean; peak?: number } = {}): Float32Array {
-  const out = new Float32Array(Math.round(seconds * RATE));
+  const out = new Float32Array(round(seconds * RATE));
   const root = options.root ?? 57;
   const third = options.minor ? 3 : 4;
   const progression = [0, 5, 7, 0, -4, 5];
   const chordSamples = 4 * RATE;
   for (let i = 0; i < out.length; i++) {
-    const chord = Math.floor(i / chordSamples);
+    const chord = floor(i / chordSamples);
     const within = (i % chordSamples) / chordSamples;
-    const env = Math.min(1, within * 4) * Math.min(1, (1 - within) * 4);
+    const env = min(1, within * 4) * min(1, (1 - within) * 4);
     const base = root + progression[chord % progression.length]!;
     let v = 0;
-    for (const interval of [0, third, 7, 12]) v += Math.sin((2 * Math.PI * midiHz(base + interval) * i) / RATE);
+    for (const interval of [0, third, 7, 12]) v += sin((2 * PI * midiHz(base + interval) * i) / RATE);
     out[i] = v * env;
   }
   return normalise(out, options.peak ?? 0.08);
 }
 
 function addKick(out: Float32Array, at: number, gain: number): void {
-  const len = Math.min(out.length - at, Math.round(0.25 * RATE));
+  const len = min(out.length - at, round(0.25 * RATE));
   let phase = 0;
   for (let i = 0; i < len; i++) {
-    const f = 50 + 100 * Math.exp(-i / (0.03 * RATE));
-    phase += (2 * Math.PI * f) / RATE;
-    out[at + i]! += gain * Math.sin(phase) * Math.exp(-i / (0.08 * RATE));
+    const f = 50 + 100 * exp(-i / (0.03 * RATE));
+    phase += (2 * PI * f) / RATE;
+    out[at + i]! += gain * sin(phase) * exp(-i / (0.08 * RATE));
   }
 }
 
 function addNoiseHit(out: Float32Array, at: number, gain: number, decay: number, random: () => number, highPass: boolean): void {
-  const len = Math.min(out.length - at, Math.round(decay * 5 * RATE));
+  const len = min(out.length - at, round(decay * 5 * RATE));
   let prev = 0;
   for (let i = 0; i < len; i++) {
     const n = random() * 2 - 1;
     const v = highPass ? n - prev : n;
     prev = n;
-    out[at + i]! += gain * v * Math.exp(-i / (decay * RATE));
+    out[at + i]! += gain * v * exp(-i / (decay * RATE));
   }
 }
 
@@ -170,29 +174,29 @@ function addNoiseHit(out: Float32Array, at: number, gain: number, decay: number,
 export function denseDistorted(seconds: number, options: { bpm?: number; seed?: number } = {}): Float32Array {
   const random = rng(options.seed ?? 7);
   const bpm = options.bpm ?? 172;
-  const out = new Float32Array(Math.round(seconds * RATE));
+  const out = new Float32Array(round(seconds * RATE));
   const beat = (60 / bpm) * RATE;
   const roots = [40, 40, 43, 45, 38, 40, 43, 47];
   for (let i = 0; i < out.length; i++) {
-    const b = Math.floor(i / beat);
-    const root = roots[Math.floor(b / 2) % roots.length]!;
+    const b = floor(i / beat);
+    const root = roots[floor(b / 2) % roots.length]!;
     let v = 0;
     for (const interval of [0, 7, 12]) {
       const f = midiHz(root + interval);
       v += 2 * (((i * f) / RATE) % 1) - 1;
     }
-    out[i] = Math.tanh(6 * v) * 0.5;
+    out[i] = tanh(6 * v) * 0.5;
   }
   for (let b = 0; b * beat < out.length; b++) {
-    const at = Math.round(b * beat);
+    const at = round(b * beat);
     addKick(out, at, 0.9);
     if (b % 2 === 1) addNoiseHit(out, at, 0.8, 0.06, random, false);
     for (let s = 0; s < 4; s++) {
-      const hat = Math.round(at + (s * beat) / 4);
+      const hat = round(at + (s * beat) / 4);
       if (hat < out.length) addNoiseHit(out, hat, 0.25, 0.015, random, true);
     }
   }
-  for (let i = 0; i < out.length; i++) out[i] = Math.tanh(1.5 * out[i]!);
+  for (let i = 0; i < out.length; i++) out[i] = tanh(1.5 * out[i]!);
   return normalise(out, 0.99);
 }
 
@@ -206,7 +210,7 @@ export function song(
   options: { bpm: number; tonic: number; minor: boolean; bright: boolean; drums?: boolean; seed?: number },
 ): Float32Array {
   const random = rng(options.seed ?? 3);
-  const out = new Float32Array(Math.round(seconds * RATE));
+  const out = new Float32Array(round(seconds * RATE));
   const beat = (60 / options.bpm) * RATE;
   // Cadential progressions (I–IV–V–I, i–iv–V–i with the raised leading tone): one key only.
   const majorChords: ReadonlyArray<readonly number[]> = [[0, 4, 7], [5, 9, 12], [7, 11, 14], [0, 4, 7]];
@@ -214,30 +218,30 @@ export function song(
   const chords = options.minor ? minorChords : majorChords;
   const base = (options.bright ? 60 : 48) + options.tonic;
   const voice = (phase: number): number =>
-    options.bright ? 2 * (phase % 1) - 1 : 1 - 4 * Math.abs((phase % 1) - 0.5);
+    options.bright ? 2 * (phase % 1) - 1 : 1 - 4 * abs((phase % 1) - 0.5);
   const scale = options.minor ? [0, 2, 3, 5, 7, 8, 10, 12] : [0, 2, 4, 5, 7, 9, 11, 12];
   let melodyNote = 0;
   for (let i = 0; i < out.length; i++) {
     const b = i / beat;
-    const bar = Math.floor(b / 4);
+    const bar = floor(b / 4);
     const chord = chords[bar % chords.length]!;
     const inBeat = b % 1;
     let v = 0;
     for (const interval of chord) v += 0.25 * voice((i * midiHz(base + interval)) / RATE);
-    v += 0.5 * Math.sin((2 * Math.PI * midiHz(base - 12 + chord[0]!) * i) / RATE) * Math.exp(-inBeat * 2);
+    v += 0.5 * sin((2 * PI * midiHz(base - 12 + chord[0]!) * i) / RATE) * exp(-inBeat * 2);
     if (options.bright) {
-      if (i % Math.round(beat / 2) === 0) melodyNote = scale[Math.floor(random() * scale.length)]!;
-      v += 0.3 * voice((i * midiHz(base + 12 + melodyNote)) / RATE) * Math.exp(-((b * 2) % 1) * 3);
+      if (i % round(beat / 2) === 0) melodyNote = scale[floor(random() * scale.length)]!;
+      v += 0.3 * voice((i * midiHz(base + 12 + melodyNote)) / RATE) * exp(-((b * 2) % 1) * 3);
     }
     out[i] = v;
   }
   if (options.drums !== false) {
     for (let b = 0; b * beat < out.length; b++) {
-      const at = Math.round(b * beat);
+      const at = round(b * beat);
       if (b % 2 === 0) addKick(out, at, 1.2);
       else addNoiseHit(out, at, 0.6, 0.05, random, false);
       addNoiseHit(out, at, 0.15, 0.02, random, true);
-      const off = Math.round(at + beat / 2);
+      const off = round(at + beat / 2);
       if (off < out.length) addNoiseHit(out, off, 0.15, 0.02, random, true);
     }
   }
@@ -253,32 +257,32 @@ export function liveVersion(dry: Float32Array, options: { seed?: number } = {}):
   const random = rng(options.seed ?? 11);
   const wet = new Float32Array(dry.length);
   for (const [delayMs, g] of [[29.7, 0.8], [37.1, 0.79], [41.1, 0.78], [43.7, 0.77]] as const) {
-    const d = Math.round((delayMs / 1000) * RATE);
+    const d = round((delayMs / 1000) * RATE);
     const buf = new Float32Array(dry.length);
     for (let i = 0; i < dry.length; i++) buf[i] = dry[i]! + (i >= d ? g * buf[i - d]! : 0);
     for (let i = 0; i < dry.length; i++) wet[i]! += buf[i]! * 0.25;
   }
   for (const [delayMs, g] of [[5, 0.7], [1.7, 0.7]] as const) {
-    const d = Math.round((delayMs / 1000) * RATE);
+    const d = round((delayMs / 1000) * RATE);
     const x = Float32Array.from(wet);
     for (let i = 0; i < wet.length; i++) {
       wet[i] = -g * x[i]! + (i >= d ? x[i - d]! + g * wet[i - d]! : 0);
     }
   }
   let peak = 0;
-  for (const x of dry) peak = Math.max(peak, Math.abs(x));
+  for (const x of dry) peak = max(peak, abs(x));
   const out = new Float32Array(dry.length);
   let murmur = 0;
   let level = 0.5;
   for (let i = 0; i < out.length; i++) {
-    if (i % 4410 === 0) level = Math.min(1, Math.max(0.2, level + (random() - 0.5) * 0.3));
+    if (i % 4410 === 0) level = min(1, max(0.2, level + (random() - 0.5) * 0.3));
     const n = random() * 2 - 1;
     murmur = 0.97 * murmur + 0.03 * n;
     out[i] = dry[i]! * 0.7 + wet[i]! * 0.5 + peak * 0.25 * level * murmur * 6;
   }
-  const claps = Math.round((out.length / RATE) * 15);
+  const claps = round((out.length / RATE) * 15);
   for (let c = 0; c < claps; c++) {
-    addNoiseHit(out, Math.floor(random() * out.length), peak * 0.08, 0.008, random, true);
+    addNoiseHit(out, floor(random() * out.length), peak * 0.08, 0.008, random, true);
   }
   return normalise(out, peak);
 }
@@ -286,7 +290,7 @@ export function liveVersion(dry: Float32Array, options: { seed?: number } = {}):
 /** White noise at a given peak. */
 export function noise(seconds: number, peak: number, seed = 5): Float32Array {
   const random = rng(seed);
-  const out = new Float32Array(Math.round(seconds * RATE));
+  const out = new Float32Array(round(seconds * RATE));
   for (let i = 0; i < out.length; i++) out[i] = (random() * 2 - 1) * peak;
   return out;
 }
@@ -313,13 +317,11 @@ export function encodeWav(channels: readonly Float32Array[], sampleRate: number)
   view.setUint16(34, 16, true);
   text(36, 'data');
   view.setUint32(40, dataBytes, true);
-  let offset = 44;
-  for (let i = 0; i < frames; i++) {
-    for (const channel of channels) {
-      const x = Math.max(-1, Math.min(1, channel[i]!));
-      view.setInt16(offset, Math.round(x * 32767), true);
-      offset += 2;
-    }
+  const pcm = new Int16Array(buffer, 44, frames * channels.length);
+  const n = channels.length;
+  for (let c = 0; c < n; c++) {
+    const channel = channels[c]!;
+    for (let i = 0; i < frames; i++) pcm[i * n + c] = round(max(-1, min(1, channel[i]!)) * 32767);
   }
   return new Uint8Array(buffer);
 }

@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import { AppError, isAppError, type ErrorCode } from '../core/errors';
+import type { AudioFeatures, AudioInput, AudioProbe } from '../core/types';
+import { decodeWindow } from './decode';
+import { loadEssentia } from './essentia';
+import { featuresFromWindow } from './features';
+import { headerFacts, probeAudio } from './probe';
+import { analyzeRhythm } from './rhythm';
+import { analyzeTonal } from './tonal';
+
+/** A task as the pool sends it to a worker thread (structured-cloned). */
+export type WorkerTask =
+  | { kind: 'analyze'; input: AudioInput; windowSeconds: number }
+  | { kind: 'probe'; input: AudioInput };
+
+/** Errors cross the thread boundary as plain data and become AppErrors again on the main side. */
+export interface WireError {
+  code: ErrorCode;
+  message: string;
+  /** Detail of an unexpected failure, for the host's log only. */
+  detail?: string;
+}
+
+export type WorkerResult<T> = { ok: true; value: T } | { ok: false; error: WireError };
+
+/** A file that cannot be opened is the caller's mistake, not corrupt audio. */
+function unreadable(error: unknown, path: string): AppError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
+    return new AppError('INVALID_ARGUMENT', `cannot read ${path}: ${code}`);
+  }
+  return undefined;
+}
+
+async function readInput(input: AudioInput): Promise<Uint8Array> {
+  if ('bytes' in input) return input.bytes;
+  try {
+    return new Uint8Array(await readFile(input.path));
+  } catch (error) {
+    throw unreadable(error, input.path) ?? error;
+  }
+}
+
+async function analyze(input: AudioInput, windowSeconds: number): Promise<AudioFeatures> {
+  const bytes = await readInput(input);
+  const facts = await headerFacts(bytes);
+  const audio = await decodeWindow(bytes, { windowSeconds, ...facts });
+  return featuresFromWindow(loadEssentia(), audio, { analyzeRhythm, analyzeTonal });
+}
+
+async function probe(input: AudioInput): Promise<AudioProbe> {
+  try {
+    return await probeAudio(input);
+  } catch (error) {
+    const notFound = 'path' in input ? unreadable(error, input.path) : undefined;
+    if (notFound) throw notFound;
+    throw new AppError('AUDIO_UNDECODABLE', `cannot read the file's tags: ${(error as Error).message ?? String(error)}`);
+  }
+}
+
+/** piscina's entry point: never throws, so that every failure reaches the host as data. */
+export default async function run(task: WorkerTask): Promise<WorkerResult<AudioFeatures | AudioProbe>> {
+  try {
+    const value = task.kind === 'analyze' ? await analyze(task.input, task.windowSeconds) : await probe(task.input);
+    return { ok: true, value };
+  } catch (error) {
+    if (isAppError(error)) return { ok: false, error: { code: error.code, message: error.message } };
+    const detail = error instanceof Error ? (error.stack ?? error.message) : `non-Error thrown: ${String(error)}`;
+    return { ok: false, error: { code: 'INTERNAL', message: 'the analysis failed unexpectedly', detail } };
+  }
+}

@@ -1,0 +1,307 @@
+import type { Essentia } from 'essentia.js';
+import FFT = require('fft.js');
+import { pitchClassOf } from '../core/music';
+import { withVector } from './essentia';
+
+/**
+ * Signal measurements the descriptors are built from, other than rhythm and key: spectral shape,
+ * the level distribution over time (pauses, noise floor) and its modulation (syllable rate),
+ * and essentia's Danceability and DynamicComplexity.
+ *
+ * The short-time spectra are computed in JS (fft.js): through essentia.js every frame costs a
+ * WASM round trip per algorithm (~0.5 ms for Windowing + Spectrum alone, ~0.4 s per 30 s),
+ * ten times the FFT itself.
+ */
+export interface SpectralMeasurements {
+  /** Mean spectral centroid of the audible frames, Hz. */
+  centroid: number;
+  /** Mean frequency below which 85 % of the spectral energy lies, Hz. */
+  rolloff: number;
+  /** Mean spectral flatness (Wiener entropy, 0 tonal … 1 white noise) of the audible frames, 50 Hz–16 kHz. */
+  flatness: number;
+  /** Mean zero-crossing rate of the audible frames (crossings per sample). */
+  zcr: number;
+  /** Coefficient of variation of the zero-crossing rate across audible frames: voiced/unvoiced alternation. */
+  zcrVariation: number;
+  /** Coefficient of variation of the spectral centroid across audible frames. */
+  centroidVariation: number;
+  /** Share of frames with less than half the mean power of the second around them (Scheirer & Slaney 1997). */
+  lowEnergyRatio: number;
+  /** Share of frames more than 30 dB below the loud (90th percentile) level: pauses. */
+  pauseRatio: number;
+  /** Level of the quiet frames (10th percentile) relative to the loud ones (90th percentile), dB (<= 0). */
+  floorDb: number;
+  /** Spectral flatness of the quietest 20 % of audible frames: broadband noise (crowd, room) between notes. */
+  floorFlatness: number;
+  /** Share of the level envelope's modulation (0.5–16 Hz) that lies between 2.5 and 8 Hz: syllable rate. */
+  syllabicModulation: number;
+  /** Peakiness of the envelope modulation spectrum (max / mean, 0.5–16 Hz): periodic beats vs irregular syllables. */
+  modulationPeakiness: number;
+  /** Energy above 4 kHz relative to all, 0–1: brightness and distortion harmonics. */
+  highFrequencyRatio: number;
+  /** Energy below 200 Hz relative to all, 0–1: bass weight. */
+  lowFrequencyRatio: number;
+  /** Mean positive change of the normalised log spectrum between frames: how busy the texture is. */
+  spectralFlux: number;
+  /** 12 pitch-class energies (C first) per spectral frame, 250 Hz–5 kHz, for per-section keys. */
+  frameChroma: Float32Array;
+  /** Spectral frames per second (of frameChroma). */
+  spectralFrameRate: number;
+  /** Frame level in dB (power), one per hop, for sectioning. */
+  frameDb: Float64Array;
+  /** Frames per second of frameDb. */
+  frameRate: number;
+}
+
+export interface EssentiaMeasurements {
+  /** essentia Danceability (detrended fluctuation analysis), 0 … ~3. */
+  danceability: number;
+  /** essentia DynamicComplexity: mean deviation from the global level, dB. */
+  dynamicComplexity: number;
+}
+
+const FRAME = 2048;
+/** Spectral frames do not overlap: the means and spreads below need coverage, not time detail. */
+const SPECTRAL_HOP = 2048;
+/** Hop of the level envelope (~86 frames/s): fine enough for syllables and pauses. */
+const ENVELOPE_HOP = 512;
+/** Frames quieter than this below the loud level are left out of the timbre means. */
+const AUDIBLE_DB = 40;
+
+/** Level in dB (mean power) of every `hop` samples. */
+function levelEnvelope(signal: Float32Array, hop: number): Float64Array {
+  const frames = Math.max(1, Math.floor(signal.length / hop));
+  const db = new Float64Array(frames);
+  for (let f = 0; f < frames; f++) {
+    let sumSq = 0;
+    const end = Math.min(signal.length, (f + 1) * hop);
+    for (let i = f * hop; i < end; i++) sumSq += signal[i]! * signal[i]!;
+    db[f] = 10 * Math.log10(sumSq / hop + 1e-12);
+  }
+  return db;
+}
+
+/** Measures spectral shape and level statistics of a mono 44.1 kHz signal. */
+export function measureSpectrum(signal: Float32Array, sampleRate: number): SpectralMeasurements {
+  const frames = Math.max(1, Math.floor((signal.length - FRAME) / SPECTRAL_HOP) + 1);
+  const fft = new FFT(FRAME);
+  const out = new Float64Array(FRAME * 2);
+  const input = new Float64Array(FRAME);
+  const window = new Float64Array(FRAME);
+  for (let i = 0; i < FRAME; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME);
+  const binHz = sampleRate / FRAME;
+  const half = FRAME / 2;
+  const loBin = Math.max(1, Math.round(50 / binHz));
+  const hiBin = Math.min(half, Math.round(16000 / binHz));
+  const bins = hiBin - loBin + 1;
+  const bin200 = Math.round(200 / binHz);
+  const bin4k = Math.round(4000 / binHz);
+  const chromaLo = Math.round(250 / binHz);
+  const chromaHi = Math.round(5000 / binHz);
+  const binPitchClass = new Int8Array(half + 1).fill(-1);
+  for (let k = chromaLo; k <= chromaHi; k++) {
+    binPitchClass[k] = (((Math.round(69 + 12 * Math.log2((k * binHz) / 440)) % 12) + 12) % 12);
+  }
+  const frameChroma = new Float32Array(frames * 12);
+
+  const spectralDb = new Float64Array(frames);
+  const centroid = new Float64Array(frames);
+  const rolloff = new Float64Array(frames);
+  const flatness = new Float64Array(frames);
+  const zcr = new Float64Array(frames);
+  const flux = new Float64Array(frames);
+  let lowEnergy = 0;
+  let highEnergy = 0;
+  let totalEnergy = 0;
+  const power = new Float64Array(half + 1);
+  let previousLog = new Float64Array(half + 1);
+  let currentLog = new Float64Array(half + 1);
+
+  for (let f = 0; f < frames; f++) {
+    const start = f * SPECTRAL_HOP;
+    const available = Math.min(FRAME, signal.length - start);
+    let sumSq = 0;
+    let crossings = 0;
+    let prev = signal[start] ?? 0;
+    for (let i = 0; i < available; i++) {
+      const x = signal[start + i]!;
+      sumSq += x * x;
+      if (x >= 0 !== prev >= 0) crossings++;
+      prev = x;
+      input[i] = x * window[i]!;
+    }
+    input.fill(0, Math.max(0, available));
+    spectralDb[f] = 10 * Math.log10(sumSq / FRAME + 1e-12);
+    zcr[f] = crossings / FRAME;
+    fft.realTransform(out, input);
+    let sum = 0;
+    let weighted = 0;
+    for (let k = 0; k <= half; k++) {
+      const re = out[2 * k]!;
+      const im = out[2 * k + 1]!;
+      const p = re * re + im * im;
+      power[k] = p;
+      sum += p;
+      weighted += p * k;
+      if (k < bin200) lowEnergy += p;
+      else if (k >= bin4k) highEnergy += p;
+      const pc = binPitchClass[k]!;
+      if (pc >= 0) frameChroma[f * 12 + pc]! += Math.sqrt(p);
+    }
+    totalEnergy += sum;
+    centroid[f] = sum > 0 ? (weighted / sum) * binHz : 0;
+    const target = 0.85 * sum;
+    let acc = 0;
+    let k85 = 0;
+    while (k85 < half && acc + power[k85]! < target) acc += power[k85++]!;
+    rolloff[f] = k85 * binHz;
+    // Flatness and flux share one log per bin; flux is of the level-normalised log spectrum,
+    // so it measures change of texture, not of loudness.
+    const norm = Math.log(sum / (half + 1) + 1e-12);
+    let logSum = 0;
+    let bandSum = 0;
+    let fl = 0;
+    for (let k = loBin; k <= hiBin; k++) {
+      const p = power[k]!;
+      const lp = Math.log(p + 1e-12);
+      logSum += lp;
+      bandSum += p;
+      const l = lp - norm;
+      currentLog[k] = l;
+      const d = l - previousLog[k]!;
+      if (d > 0) fl += d;
+    }
+    flatness[f] = bandSum > 0 ? Math.exp(logSum / bins) / (bandSum / bins + 1e-12) : 0;
+    flux[f] = f > 0 ? fl / bins : 0;
+    [previousLog, currentLog] = [currentLog, previousLog];
+  }
+
+  const spectralLoud = percentile(spectralDb, 0.9);
+  const audible: number[] = [];
+  for (let f = 0; f < frames; f++) if (spectralDb[f]! > spectralLoud - AUDIBLE_DB) audible.push(f);
+  const pick = (values: Float64Array): number[] => audible.map((f) => values[f]!);
+  const quietest = [...audible]
+    .sort((a, b) => spectralDb[a]! - spectralDb[b]!)
+    .slice(0, Math.max(1, Math.floor(audible.length * 0.2)));
+
+  const frameDb = levelEnvelope(signal, ENVELOPE_HOP);
+  const frameRate = sampleRate / ENVELOPE_HOP;
+  const loud = percentile(frameDb, 0.9);
+  const modulation = modulationSpectrum(frameDb, frameRate);
+  return {
+    centroid: meanOf(pick(centroid)),
+    rolloff: meanOf(pick(rolloff)),
+    flatness: meanOf(pick(flatness)),
+    zcr: meanOf(pick(zcr)),
+    zcrVariation: variation(pick(zcr)),
+    centroidVariation: variation(pick(centroid)),
+    lowEnergyRatio: lowEnergyRatio(frameDb, Math.round(frameRate)),
+    pauseRatio: frameDb.filter((db) => db < loud - 30).length / frameDb.length,
+    floorDb: Math.min(0, percentile(frameDb, 0.1) - loud),
+    floorFlatness: meanOf(quietest.map((f) => flatness[f]!)),
+    syllabicModulation: modulation.syllabic,
+    modulationPeakiness: modulation.peakiness,
+    highFrequencyRatio: totalEnergy > 0 ? highEnergy / totalEnergy : 0,
+    lowFrequencyRatio: totalEnergy > 0 ? lowEnergy / totalEnergy : 0,
+    spectralFlux: meanOf(pick(flux)),
+    frameChroma,
+    spectralFrameRate: sampleRate / SPECTRAL_HOP,
+    frameDb,
+    frameRate,
+  };
+}
+
+/** essentia's Danceability and DynamicComplexity of a mono 44.1 kHz signal. */
+export function measureWithEssentia(essentia: Essentia, signal: Float32Array, sampleRate: number): EssentiaMeasurements {
+  return withVector(essentia, signal, (vector) => {
+    const dance = essentia.Danceability(vector, 8800, 310, sampleRate) as { danceability: number; dfa: { delete(): void } };
+    dance.dfa.delete();
+    const dynamics = essentia.DynamicComplexity(vector, 0.2, sampleRate) as { dynamicComplexity: number };
+    return { danceability: dance.danceability, dynamicComplexity: dynamics.dynamicComplexity };
+  });
+}
+
+/**
+ * Modulation spectrum of the level envelope (dB, mean removed, clamped 50 dB below the peak so
+ * that pauses count as dips, not as -120 dB cliffs): where its energy lies and how peaked it is.
+ */
+function modulationSpectrum(frameDb: Float64Array, frameRate: number): { syllabic: number; peakiness: number } {
+  const size = 1 << Math.max(2, Math.ceil(Math.log2(Math.max(4, frameDb.length))));
+  const top = percentile(frameDb, 0.95);
+  const env = new Float64Array(size);
+  let mean = 0;
+  for (let i = 0; i < frameDb.length; i++) mean += Math.max(frameDb[i]!, top - 50);
+  mean /= frameDb.length;
+  for (let i = 0; i < frameDb.length; i++) {
+    const hannW = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / Math.max(1, frameDb.length - 1));
+    env[i] = (Math.max(frameDb[i]!, top - 50) - mean) * hannW;
+  }
+  const fft = new FFT(size);
+  const out = new Float64Array(size * 2);
+  fft.realTransform(out, env);
+  const hz = frameRate / size;
+  let total = 0;
+  let band = 0;
+  let peak = 0;
+  let count = 0;
+  for (let k = Math.ceil(0.5 / hz); k <= Math.min(size / 2, Math.floor(16 / hz)); k++) {
+    const p = out[2 * k]! ** 2 + out[2 * k + 1]! ** 2;
+    total += p;
+    count++;
+    if (p > peak) peak = p;
+    const f = k * hz;
+    if (f >= 2.5 && f <= 8) band += p;
+  }
+  if (total <= 0 || count === 0) return { syllabic: 0, peakiness: 0 };
+  return { syllabic: band / total, peakiness: peak / (total / count) };
+}
+
+function lowEnergyRatio(frameDb: Float64Array, span: number): number {
+  let low = 0;
+  for (let start = 0; start < frameDb.length; start += span) {
+    const end = Math.min(frameDb.length, start + span);
+    let meanPower = 0;
+    for (let i = start; i < end; i++) meanPower += 10 ** (frameDb[i]! / 10);
+    meanPower /= end - start;
+    for (let i = start; i < end; i++) if (10 ** (frameDb[i]! / 10) < 0.5 * meanPower) low++;
+  }
+  return frameDb.length > 0 ? low / frameDb.length : 0;
+}
+
+export function percentile(values: ArrayLike<number>, q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1))))]!;
+}
+
+function meanOf(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  let s = 0;
+  for (const v of values) s += v;
+  return s / values.length;
+}
+
+function variation(values: readonly number[]): number {
+  const m = meanOf(values);
+  if (m <= 0) return 0;
+  let s = 0;
+  for (const v of values) s += (v - m) ** 2;
+  return Math.sqrt(s / values.length) / m;
+}
+
+/**
+ * Key of a pitch-class profile (C first) with essentia's Key and the bgate profile (the best
+ * measured in notes/audio.md). Used for sections, whose profile comes from the spectral frames
+ * above (2048-point FFT: coarser than the window's key measurement, and cheap).
+ */
+export function keyOfChroma(essentia: Essentia, chroma: ArrayLike<number>): { key: number; mode: 0 | 1; strength: number } {
+  let total = 0;
+  for (let i = 0; i < 12; i++) total += chroma[i] ?? 0;
+  if (!(total > 0)) return { key: 0, mode: 1, strength: 0 };
+  // essentia's key profiles, like its HPCP, start at A.
+  const fromA = Float32Array.from({ length: 12 }, (_, i) => chroma[(i + 9) % 12] ?? 0);
+  return withVector(essentia, fromA, (vector) => {
+    const out = essentia.Key(vector, 4, 12, 'bgate', 0.6, false, true, true) as { key: string; scale: string; strength: number };
+    return { key: pitchClassOf(out.key) ?? 0, mode: out.scale === 'minor' ? 0 : 1, strength: out.strength };
+  });
+}

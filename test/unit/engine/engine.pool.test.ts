@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../../src/core/errors';
+import type { AudioFeatures } from '../../../src/core/types';
+import { createEnginePool, type EnginePool } from '../../../src/engine/engine.pool';
+import { RATE, encodeWav, song } from '../../helpers/audio-signals';
+
+const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(__dirname, '../../fixtures/audio', name)));
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Cheap to generate at any length: decaying 1 kHz clicks on every beat over a soft 220 Hz tone. */
+function clickTrack(seconds: number, bpm: number): Float32Array {
+  const out = new Float32Array(seconds * RATE);
+  const beat = Math.round((60 / bpm) * RATE);
+  for (let i = 0; i < out.length; i++) {
+    const t = i % beat;
+    out[i] = 0.05 * Math.sin((2 * Math.PI * 220 * i) / RATE) + (t < 2000 ? 0.6 * Math.sin((2 * Math.PI * 1000 * t) / RATE) * Math.exp(-t / 300) : 0);
+  }
+  return out;
+}
+
+function expectDescriptorsInRange(f: AudioFeatures): void {
+  const values = [
+    f.energy, f.danceability, f.liveness, f.speechiness, f.instrumentalness, f.valence, f.arousal,
+    f.approachability, f.engagement, f.mood.happy, f.mood.sad, f.mood.relaxed, f.mood.aggressive,
+    f.confidence.tempo, f.confidence.key, f.confidence.mode, f.confidence.timeSignature,
+  ];
+  for (const v of values) {
+    expect(v).toBeGreaterThanOrEqual(0);
+    expect(v).toBeLessThanOrEqual(1);
+  }
+}
+
+describe('engine pool (real worker threads)', () => {
+  let pool: EnginePool;
+
+  beforeAll(() => {
+    pool = createEnginePool({ workers: 2, timeoutMs: 60_000, windowSeconds: 20 });
+  });
+
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it.each(['chord-3s.mp3', 'chord-3s.ogg', 'chord-3s.opus', 'chord-3s.flac'])(
+    'when %s is analysed, then every field is measured and the duration is the file’s',
+    async (name) => {
+      const features = await pool.analyze({ bytes: fixture(name) });
+      expect(features.durationMs).toBeGreaterThan(2900);
+      expect(features.durationMs).toBeLessThan(3100);
+      expect(features.loudness).toBeLessThan(0);
+      expect(features.loudness).toBeGreaterThan(-40);
+      expect(Number.isInteger(features.key)).toBe(true);
+      expectDescriptorsInRange(features);
+      expect(features.engine).toMatch(/essentia\.js/);
+    },
+  );
+
+  it('when a generated WAV is given as bytes and as a path, then both are analysed alike', async () => {
+    const fromBytes = await pool.analyze({ bytes: fixture('chord-3s.flac') });
+    const fromPath = await pool.analyze({ path: path.join(__dirname, '../../fixtures/audio/chord-3s.flac') });
+    expect(fromPath).toEqual(fromBytes);
+  });
+
+  it('when the same bytes are analysed twice, then the output is identical', async () => {
+    const wav = encodeWav([song(12, { bpm: 118, tonic: 2, minor: false, bright: true })], RATE);
+    const [a, b] = await Promise.all([pool.analyze({ bytes: wav }), pool.analyze({ bytes: wav })]);
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+  });
+
+  it('when the file is longer than 45 s, then the middle window is analysed and times count from the file start', async () => {
+    const wav = encodeWav([clickTrack(48, 120)], RATE);
+    const features = await pool.analyze({ bytes: wav });
+    expect(features.durationMs).toBe(48_000);
+    const beats = features.timeline.beats;
+    expect(beats.length).toBeGreaterThan(10);
+    // A 20 s window from the middle of 48 s: 14 s to 34 s.
+    expect(beats[0]!.start).toBeGreaterThanOrEqual(14);
+    expect(beats.at(-1)!.start).toBeLessThan(34);
+    expect(features.timeline.sections[0]!.start).toBeCloseTo(14, 3);
+    const last = features.timeline.sections.at(-1)!;
+    expect(last.start + last.duration).toBeCloseTo(34, 2);
+  }, 120_000);
+
+  it.each([
+    ['truncated.flac', /truncated FLAC/],
+    ['truncated.mp3', /truncated MP3/],
+    ['garbage.mp3', /unknown|corrupt|no audio/],
+  ])('when the file is %s, then AUDIO_UNDECODABLE says why', async (name, message) => {
+    const error = await failure(pool.analyze({ bytes: fixture(name) }));
+    expect(error.code).toBe('AUDIO_UNDECODABLE');
+    expect(error.message).toMatch(message);
+  });
+
+  it('when the WAV is cut short of its header, then AUDIO_UNDECODABLE (truncated)', async () => {
+    const wav = encodeWav([song(3, { bpm: 100, tonic: 0, minor: false, bright: false })], RATE);
+    const error = await failure(pool.analyze({ bytes: wav.subarray(0, 40_000) }));
+    expect(error.code).toBe('AUDIO_UNDECODABLE');
+    expect(error.message).toMatch(/truncated WAV/);
+  });
+
+  it('when the input is empty, silent or too short, then AUDIO_UNDECODABLE names the reason', async () => {
+    expect((await failure(pool.analyze({ bytes: new Uint8Array(0) }))).message).toMatch(/empty/);
+    const silent = encodeWav([new Float32Array(RATE * 3)], RATE);
+    expect((await failure(pool.analyze({ bytes: silent }))).message).toMatch(/silent/);
+    const short = encodeWav([song(0.5, { bpm: 100, tonic: 0, minor: false, bright: true })], RATE);
+    expect((await failure(pool.analyze({ bytes: short }))).message).toMatch(/too short/);
+  });
+
+  it('when the file does not exist, then INVALID_ARGUMENT', async () => {
+    const error = await failure(pool.analyze({ path: '/nonexistent/dir/track.mp3' }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('when an analysis exceeds its timeout, then ANALYSIS_TIMEOUT and the next analysis still works', async () => {
+    const bytes = fixture('chord-3s.mp3');
+    const error = await failure(pool.analyze({ bytes }, { timeoutMs: 1 }));
+    expect(error.code).toBe('ANALYSIS_TIMEOUT');
+    const features = await pool.analyze({ bytes });
+    expect(features.durationMs).toBeGreaterThan(2900);
+  });
+
+  it('when the caller aborts, then the analysis is abandoned with the abort reason', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('client went away'));
+    await expect(pool.analyze({ bytes: fixture('chord-3s.mp3') }, { signal: controller.signal })).rejects.toThrow('client went away');
+  });
+
+  it('when a file is probed, then tags, duration and cover come back without analysis', async () => {
+    const probe = await pool.probe({ bytes: fixture('chord-3s.mp3') });
+    expect(probe).toMatchObject({ artist: 'Fixture Artist', title: 'Fixture Title', album: 'Fixture Album' });
+    expect(probe.durationMs).toBeGreaterThan(2900);
+    expect(probe.picture?.mime).toBe('image/png');
+    expect(probe.picture?.data.length).toBeGreaterThan(0);
+    const opus = await pool.probe({ path: path.join(__dirname, '../../fixtures/audio/chord-3s.opus') });
+    expect(opus).toMatchObject({ artist: 'Fixture Artist', title: 'Fixture Title' });
+  });
+
+  it('when garbage is probed, then AUDIO_UNDECODABLE', async () => {
+    const error = await failure(pool.probe({ bytes: fixture('garbage.mp3') }));
+    expect(error.code).toBe('AUDIO_UNDECODABLE');
+  });
+});
