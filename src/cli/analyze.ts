@@ -1,0 +1,140 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { toContractAnalysis } from '../analysis/contract';
+import { ConfigError, loadConfig } from '../config';
+import { isAppError } from '../core/errors';
+import { keyString } from '../core/music';
+import { trackKey } from '../core/track-key';
+import type { AnalysisEngine, AudioProbe, TrackAnalysis } from '../core/types';
+import { createEnginePool } from '../engine/engine.pool';
+
+const USAGE = `usage: npm run analyze -- [--json] <file...>
+  Analyses local audio files (MP3, Ogg Vorbis/Opus, FLAC, WAV) on the service's engine pool.
+  --json   one line per file: {"file", "data": <contract analysis>} or {"file", "error": {code, message}}
+  Environment: ANALYSIS_WORKERS, ANALYSIS_TIMEOUT_MS, ANALYSIS_WINDOW_S (as for the server).
+  Exit status 1 if any file failed.`;
+
+const UNKNOWN_ARTIST = 'Unknown Artist';
+
+export type FileOutcome =
+  | { file: string; data: TrackAnalysis }
+  | { file: string; error: { code: string; message: string } };
+
+/** Artist and title from the tags, else from an "Artist - Title.ext" file name. */
+export function identify(file: string, probe: AudioProbe | undefined): { artist: string; trackName: string } {
+  const base = path.basename(file, path.extname(file)).trim();
+  const m = /^(.+?)\s+-\s+(.+)$/.exec(base);
+  const fromName = m && !/^\d{1,3}$/.test(m[1]!.trim()) ? { artist: m[1]!.trim(), trackName: m[2]!.trim() } : undefined;
+  return {
+    artist: probe?.artist ?? fromName?.artist ?? UNKNOWN_ARTIST,
+    trackName: probe?.title ?? fromName?.trackName ?? (m ? m[2]!.trim() : base),
+  };
+}
+
+/** Analyses one file: tags and audio in parallel on the pool, shaped as the contract's object. */
+export async function analyzeFile(engine: AnalysisEngine, file: string): Promise<FileOutcome> {
+  const input = { path: path.resolve(file) };
+  const [probe, features] = await Promise.allSettled([engine.probe(input), engine.analyze(input)]);
+  if (features.status === 'rejected') {
+    const e = features.reason as unknown;
+    const error = isAppError(e) ? { code: e.code, message: e.message } : { code: 'INTERNAL', message: 'the analysis failed' };
+    return { file, error };
+  }
+  const { artist, trackName } = identify(file, probe.status === 'fulfilled' ? probe.value : undefined);
+  const data = toContractAnalysis({
+    trackKey: trackKey(artist, trackName),
+    artist,
+    trackName,
+    features: features.value,
+    analysedAt: new Date().toISOString(),
+    source: 'file',
+  });
+  return { file, data };
+}
+
+function pad(value: string, width: number): string {
+  return value.length >= width ? value : value + ' '.repeat(width - value.length);
+}
+
+const COLUMNS: ReadonlyArray<readonly [string, number, (d: TrackAnalysis) => string]> = [
+  ['duration', 8, (d) => `${(d.duration_ms / 1000).toFixed(1)}s`],
+  ['tempo', 6, (d) => d.tempo.toFixed(1)],
+  ['key', 9, (d) => keyString(d.key, d.mode)],
+  ['meter', 5, (d) => `${d.timeSignature}/4`],
+  ['energy', 6, (d) => d.energy.toFixed(2)],
+  ['dance', 5, (d) => d.danceability.toFixed(2)],
+  ['valence', 7, (d) => d.valence.toFixed(2)],
+  ['speech', 6, (d) => d.speechiness.toFixed(2)],
+  ['instr', 5, (d) => d.instrumentalness.toFixed(2)],
+  ['live', 4, (d) => d.liveness.toFixed(2)],
+  ['mood', 10, (d) => topMood(d)],
+];
+
+function topMood(d: TrackAnalysis): string {
+  const [name] = Object.entries(d.mood).sort((a, b) => b[1] - a[1])[0] ?? ['-'];
+  return String(name);
+}
+
+/** A readable table: one row per file, failures with their code and message. */
+export function formatTable(outcomes: readonly FileOutcome[]): string[] {
+  const fileWidth = Math.min(40, Math.max(4, ...outcomes.map((o) => path.basename(o.file).length)));
+  const header = [pad('file', fileWidth), ...COLUMNS.map(([name, width]) => pad(name, width))].join('  ');
+  const rows = outcomes.map((o) => {
+    const name = pad(path.basename(o.file).slice(0, fileWidth), fileWidth);
+    if ('error' in o) return `${name}  ${o.error.code}: ${o.error.message}`;
+    return [name, ...COLUMNS.map(([, width, cell]) => pad(cell(o.data), width))].join('  ');
+  });
+  return [header, ...rows];
+}
+
+/** Runs the CLI on `argv` with an engine from `makeEngine`; returns the exit status. */
+export async function runAnalyzeCli(
+  argv: string[],
+  out: (line: string) => void,
+  makeEngine: () => AnalysisEngine,
+): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help || positionals.length === 0) {
+    out(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const engine = makeEngine();
+  try {
+    // Every file is submitted at once: the pool runs as many as it has threads and queues the rest.
+    const pending = positionals.map(async (file) => {
+      const outcome = await analyzeFile(engine, file);
+      if (values.json) out(JSON.stringify(outcome));
+      return outcome;
+    });
+    const outcomes = await Promise.all(pending);
+    if (!values.json) for (const line of formatTable(outcomes)) out(line);
+    return outcomes.some((o) => 'error' in o) ? 1 : 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+if (require.main === module) {
+  let status: number;
+  void (async () => {
+    try {
+      const config = loadConfig();
+      status = await runAnalyzeCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`), () =>
+        createEnginePool({
+          workers: config.ANALYSIS_WORKERS,
+          timeoutMs: config.ANALYSIS_TIMEOUT_MS,
+          windowSeconds: config.ANALYSIS_WINDOW_S,
+          logger: { warn: (obj, msg) => process.stderr.write(`warning: ${msg} ${JSON.stringify(obj)}\n`) },
+        }),
+      );
+    } catch (error) {
+      process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+      status = 2;
+    }
+    process.exitCode = status;
+  })();
+}
