@@ -4,7 +4,9 @@ import {
   Kind,
   type ASTVisitor,
   type DocumentNode,
+  type OperationDefinitionNode,
   type SelectionSetNode,
+  type TypeNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
@@ -14,7 +16,7 @@ import type { GraphQLContext } from './graphql.context';
 /*
  * Limits on what one document may ask, checked before execution: depth (a validation rule, so
  * Apollo runs it once per distinct document and caches the verdict) and cost (needs the
- * variables, so it is computed per request, cached per document when there are none).
+ * variables, so it is computed per request, cached per document and variable shape).
  */
 
 /** Extra cost of a field that queries every enabled source. */
@@ -79,21 +81,24 @@ export function costEstimators(): ComplexityEstimator[] {
 /**
  * Rejects a document costing more than `maxCost` before it runs, and records the cost on the
  * context (`context.cost`) for whoever counts usage by cost (rate limits).
+ *
+ * Pricing a document walks it with the schema (about 0.1 ms for one full analysis, as much as
+ * the rest of the request), so prices are cached per document and per variable shape: the
+ * estimators read list lengths and numbers (limit), never the text of a string, so variables
+ * that differ only in their strings (another trackKey) cost the same.
  */
-export function costLimitPlugin(maxCost: number): ApolloServerPlugin<GraphQLContext> {
-  const estimators = costEstimators();
-  // Apollo hands the same DocumentNode object for a repeated query string (its document cache),
-  // so a document without variables is priced once.
+export function costLimitPlugin(maxCost: number, estimators = costEstimators()): ApolloServerPlugin<GraphQLContext> {
+  // Apollo hands the same DocumentNode object for a repeated query string (its document cache).
   const priced = new WeakMap<DocumentNode, Map<string, number>>();
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, request, operationName, contextValue }) {
+        async didResolveOperation({ schema, document, operation, request, operationName, contextValue }) {
           const variables = request.variables ?? {};
-          const cacheable = Object.keys(variables).length === 0;
-          const opKey = operationName ?? '';
+          const shape = operation ? priceKey(operation, variables) : undefined;
+          const prices = priced.get(document) ?? new Map<string, number>();
           // No await before contextValue.cost is set: plugins after this one read it in their own didResolveOperation.
-          let cost = cacheable ? priced.get(document)?.get(opKey) : undefined;
+          let cost = shape === undefined ? undefined : prices.get(shape);
           if (cost === undefined) {
             try {
               cost = getComplexity({ schema, query: document, variables, estimators, ...(operationName ? { operationName } : {}) });
@@ -103,10 +108,9 @@ export function costLimitPlugin(maxCost: number): ApolloServerPlugin<GraphQLCont
                 extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
               });
             }
-            if (cacheable) {
-              const perOperation = priced.get(document) ?? new Map<string, number>();
-              perOperation.set(opKey, cost);
-              priced.set(document, perOperation);
+            if (shape !== undefined && prices.size < MAX_PRICES_PER_DOCUMENT) {
+              prices.set(shape, cost);
+              priced.set(document, prices);
             }
           }
           contextValue.cost = cost;
@@ -119,4 +123,33 @@ export function costLimitPlugin(maxCost: number): ApolloServerPlugin<GraphQLCont
       };
     },
   };
+}
+
+/** Variable shapes remembered per document (list lengths and limits vary; 100 covers them). */
+const MAX_PRICES_PER_DOCUMENT = 128;
+
+const STRING_TYPES = new Set(['String', 'ID']);
+
+/**
+ * The operation and its variables with every string in a String-typed variable blanked: two
+ * requests with the same key cost the same. A blanked string is still a valid String, and
+ * anything that is not a string is kept, so invalid variables stay invalid.
+ */
+function priceKey(operation: OperationDefinitionNode, variables: Record<string, unknown>): string {
+  const shape: Record<string, unknown> = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (!(name in variables)) continue;
+    shape[name] = STRING_TYPES.has(namedType(definition.type)) ? blankStrings(variables[name]) : variables[name];
+  }
+  return `${operation.name?.value ?? ''}\u0000${JSON.stringify(shape)}`;
+}
+
+function namedType(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
+}
+
+function blankStrings(value: unknown): unknown {
+  if (typeof value === 'string') return '';
+  return Array.isArray(value) ? value.map(blankStrings) : value;
 }
