@@ -45,6 +45,20 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   /** redis://… puts analysis jobs on BullMQ; unset runs them in-process. */
   QUEUE_URL: z.string().optional(),
+  /** Postgres schema holding the tables (created if absent). Default: the connection's search_path (public). */
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lowercase SQL identifier').optional(),
+  /** Prefix of every Redis key this deployment writes (BullMQ queue, rate limits, cache); one per deployment. */
+  REDIS_PREFIX: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . -').default('trackgraph'),
+  /** Analyses one `npm run worker` process runs at once. Default: ANALYSIS_WORKERS. */
+  WORKER_CONCURRENCY: int(1, 64).optional(),
+  /** How long a worker's lock on a job lasts without renewal; a killed worker's job is retried after it, ms. */
+  WORKER_LOCK_MS: int(1000, 600_000).default(30_000),
+  /** Bearer token /metrics requires; unset serves /metrics without authentication (bind it privately). */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Port of the worker's /healthz, /readyz and /metrics; unset: the worker serves no HTTP. */
+  WORKER_PORT: int(0, 65535).optional(),
+  /** How long shutdown waits for in-flight requests and jobs before exiting anyway, ms. */
+  SHUTDOWN_TIMEOUT_MS: int(1000, 600_000).default(30_000),
   /** Lifetime of cached search metadata, seconds. */
   SEARCH_CACHE_TTL_S: int(1, 365 * 86400).default(86400),
   /** Analysis worker threads in this process. Default: number of cores. */
@@ -57,6 +71,8 @@ const schema = z.object({
   ANALYSIS_WAIT_MS: int(0, 600_000).default(20_000),
   /** Requests per minute per API key. */
   RATE_LIMIT: int(1, 10_000_000).default(600),
+  /** GraphQL document cost that counts as one request against RATE_LIMIT. */
+  RATE_LIMIT_GRAPHQL_COST: int(1, 1_000_000).default(25),
   /** Serve Apollo Sandbox as the landing page of /graphql. */
   GRAPHQL_SANDBOX: bool.default(true),
   /** Deepest GraphQL document accepted. */

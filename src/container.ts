@@ -4,6 +4,8 @@ import path from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { AnalysisRunner } from './analysis/analysis.runner';
 import { AnalysisService } from './analysis/analysis.service';
+import { BullmqJobs } from './analysis/jobs/bullmq.jobs';
+import { AnalysisWorker } from './analysis/jobs/bullmq.worker';
 import { InProcessJobs } from './analysis/jobs/in-process.jobs';
 import type { AnalysisJobs } from './analysis/jobs/jobs';
 import { SqlAnalysisStore } from './analysis/store/sql.store';
@@ -11,11 +13,15 @@ import type { AnalysisStore } from './analysis/store/store';
 import { ArtworkService, type TrackLookup } from './artwork/artwork.service';
 import { ApiKeyService } from './auth/api-keys';
 import type { Config } from './config';
-import type { AnalysisEngine, TrackMetadata } from './core/types';
+import type { AnalysisEngine, TrackCandidate, TrackMetadata } from './core/types';
 import { openDatabase, type Database } from './db/database';
 import { migrateToLatest } from './db/migrations';
 import { createEnginePool } from './engine/engine.pool';
-import { BestEffortCache, createKeyvStore } from './search/keyv-store';
+import type { DependencyCheck } from './ops/health';
+import { Metrics } from './ops/metrics';
+import { ApiRateLimiter } from './ops/rate-limit';
+import { isRedisUrl, redisOptions } from './ops/redis';
+import { BestEffortCache, createCacheBackend } from './search/keyv-store';
 import { MetadataCache } from './search/metadata-cache';
 import { SearchService } from './search/search.service';
 import { createSources } from './sources/factory';
@@ -37,12 +43,22 @@ export interface Container {
   jobs: AnalysisJobs;
   artwork: ArtworkService;
   apiKeys: ApiKeyService;
-  /** Indexes the library and starts watchers. */
+  /** This process's Prometheus metrics. */
+  metrics: Metrics;
+  /** Requests per minute per API key; shared through Redis when CACHE_URL or QUEUE_URL is redis. */
+  rateLimiter: ApiRateLimiter;
+  /** What /readyz checks. */
+  readiness: DependencyCheck[];
+  /** The BullMQ consumer, in the worker role only. */
+  worker?: AnalysisWorker;
+  /** Indexes the library and starts watchers (and, in the worker role, starts taking jobs). */
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface ContainerOverrides {
+  /** `api` (default): serves HTTP and submits jobs. `worker`: runs the BullMQ jobs (needs QUEUE_URL). */
+  role?: 'api' | 'worker';
   logger?: PinoLogger;
   engine?: AnalysisEngine;
   /** Replaces the sources SOURCES names (tests). */
@@ -54,15 +70,30 @@ export interface ContainerOverrides {
  * SQLite store and Keyv cache under DATA_DIR, the library source, an in-process worker pool.
  */
 export async function createContainer(config: Config, overrides: ContainerOverrides = {}): Promise<Container> {
+  const role = overrides.role ?? 'api';
   const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
   mkdirSync(config.dataDir, { recursive: true });
+  const queueUrl = isRedisUrl(config.QUEUE_URL) ? config.QUEUE_URL : undefined;
+  if (config.QUEUE_URL && !queueUrl) throw new Error('QUEUE_URL: expected a redis:// or rediss:// URL');
+  if (role === 'worker' && !queueUrl) throw new Error('the worker role needs QUEUE_URL=redis://…');
 
-  const database = openDatabase(config.DATABASE_URL, config.dataDir);
-  await migrateToLatest(database.db, database.dialect);
+  const database = openDatabase(config.DATABASE_URL, config.dataDir, config.DATABASE_SCHEMA);
+  await migrateToLatest(database.db, database.dialect, database.schema);
   const store = new SqlAnalysisStore(database);
 
-  const keyvStore = createKeyvStore(config.CACHE_URL, config.dataDir);
-  const metadataCache = new BestEffortCache<TrackMetadata>(keyvStore, 'meta', config.SEARCH_CACHE_TTL_S * 1000, logger);
+  let jobs: AnalysisJobs | undefined;
+  const metrics = new Metrics({ role, queueCounts: () => jobs!.counts() });
+
+  const cache = createCacheBackend(config.CACHE_URL, config.dataDir);
+  // On a shared Redis the prefix keeps deployments (and test runs) apart.
+  const namespace = cache.kind === 'redis' ? `${config.REDIS_PREFIX}:meta` : 'meta';
+  const metadataCache = new BestEffortCache<TrackMetadata>(
+    cache.store,
+    namespace,
+    config.SEARCH_CACHE_TTL_S * 1000,
+    logger,
+    metrics.cacheObserver(),
+  );
   const metadata = new MetadataCache(metadataCache);
 
   const engine =
@@ -77,18 +108,50 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const secret = artworkSecret(config);
   let artwork: ArtworkService | undefined;
   const artworkUrl = (key: string): string => artwork!.url(key);
-  const sources = overrides.sources
-    ? overrides.sources({ engine, artworkUrl })
-    : createSources(config, { engine, logger, artworkUrl });
+  const sources = metrics.instrumentSources(
+    overrides.sources ? overrides.sources({ engine, artworkUrl }) : createSources(config, { engine, logger, artworkUrl }),
+  );
   const registry = new SourceRegistry(sources);
   const lookups = sources.filter((s): s is Source & TrackLookup => typeof (s as Partial<TrackLookup>).lookup === 'function');
   artwork = new ArtworkService(registry, metadata, lookups, secret, config.publicUrl);
 
   const search = new SearchService(registry, metadata, { sourceTimeoutMs: config.SOURCE_TIMEOUT_MS }, logger);
   const runner = new AnalysisRunner(registry, engine, store, { fetchTimeoutMs: config.SOURCE_TIMEOUT_MS * 4 }, logger);
-  const jobs = new InProcessJobs(runner.run, config.ANALYSIS_WORKERS * 2);
+  const task = metrics.timeTask(runner.run);
+  const connection = queueUrl ? redisOptions(queueUrl) : undefined;
+  jobs = connection
+    ? new BullmqJobs(store, { connection, prefix: config.REDIS_PREFIX }, logger)
+    : new InProcessJobs(task, config.ANALYSIS_WORKERS * 2);
+  const worker =
+    role === 'worker' && connection
+      ? new AnalysisWorker(
+          task,
+          {
+            connection,
+            prefix: config.REDIS_PREFIX,
+            concurrency: config.WORKER_CONCURRENCY ?? config.ANALYSIS_WORKERS,
+            lockMs: config.WORKER_LOCK_MS,
+          },
+          logger,
+        )
+      : undefined;
   const analysis = new AnalysisService(store, metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS });
   const apiKeys = new ApiKeyService(database.db, config.API_KEYS);
+  const limiterRedis = isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
+  const rateLimiter = new ApiRateLimiter(
+    { pointsPerMinute: config.RATE_LIMIT, prefix: config.REDIS_PREFIX, ...(limiterRedis ? { redisUrl: limiterRedis } : {}) },
+    logger,
+  );
+  const activeJobs = jobs;
+  const readiness: DependencyCheck[] = [
+    { name: 'store', essential: true, ping: () => store.ping() },
+    { name: 'cache', essential: false, ping: () => cache.ping() },
+    ...(worker
+      ? [{ name: 'queue', essential: true, ping: () => worker.ping() }]
+      : connection
+        ? [{ name: 'queue', essential: false, ping: () => activeJobs.ping() }]
+        : []),
+  ];
 
   return {
     config,
@@ -104,12 +167,26 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     jobs,
     artwork,
     apiKeys,
-    start: () => registry.start(),
+    metrics,
+    rateLimiter,
+    readiness,
+    ...(worker ? { worker } : {}),
+    async start() {
+      await registry.start();
+      if (worker) {
+        await worker.waitUntilReady();
+        worker.start();
+      }
+    },
     async close() {
+      // A worker finishes its running jobs before anything they need is closed.
+      await worker?.close();
       await registry.close();
-      await jobs.close();
+      await activeJobs.close();
       await engine.close();
-      await metadataCache.disconnect();
+      // The backend, not each namespace: they share one adapter, closed once.
+      await cache.close();
+      await rateLimiter.close();
       await store.close();
     },
   };

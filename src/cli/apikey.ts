@@ -22,9 +22,9 @@ export async function runApiKeyCli(argv: string[], out: (line: string) => void):
     return command ? 0 : 2;
   }
   const config = loadConfig();
-  const database = openDatabase(config.DATABASE_URL, config.dataDir);
+  const database = openDatabase(config.DATABASE_URL, config.dataDir, config.DATABASE_SCHEMA);
   try {
-    await migrateToLatest(database.db, database.dialect);
+    await migrateToLatest(database.db, database.dialect, database.schema);
     const keys = new ApiKeyService(database.db, []);
     switch (command) {
       case 'create': {

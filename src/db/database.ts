@@ -61,22 +61,32 @@ export interface Database {
   dialect: Dialect;
   /** Where it lives, with any password masked: safe to log. */
   description: string;
+  /** The Postgres schema of DATABASE_SCHEMA, when one was named. */
+  schema?: string;
 }
 
 /**
  * Opens the database named by DATABASE_URL: `postgres://…` (or `postgresql://…`) for the
  * scale-out store, anything else a SQLite file path (default DATA_DIR/trackgraph.sqlite).
  */
-export function openDatabase(databaseUrl: string | undefined, dataDir: string): Database {
+export function openDatabase(databaseUrl: string | undefined, dataDir: string, schema?: string): Database {
   if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
-    const pool = new Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 3000 });
+    const pool = new Pool({
+      connectionString: databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 3000,
+      // DATABASE_SCHEMA: every connection resolves unqualified table names in that schema, so
+      // one repository serves any schema (and each test run gets its own).
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
     // An idle client losing its connection emits 'error' on the pool; without a listener it
     // would crash the process. Queries fail on their own and are mapped to SERVICE_UNAVAILABLE.
     pool.on('error', () => undefined);
     return {
       db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
-      description: databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@'),
+      description: databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') + (schema ? ` (schema ${schema})` : ''),
+      ...(schema ? { schema } : {}),
     };
   }
   const file = databaseUrl?.replace(/^sqlite:\/\//, '') ?? path.join(dataDir, 'trackgraph.sqlite');

@@ -64,8 +64,17 @@ class InlineProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InlineProvider(dialect) });
+/**
+ * Brings the schema up to date. With a Postgres `schema`, Kysely keeps its bookkeeping tables
+ * there too (and creates the schema): otherwise it would find another schema's bookkeeping and
+ * believe this one migrated.
+ */
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: new InlineProvider(dialect),
+    ...(schema && dialect === 'postgres' ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -3,6 +3,8 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import type { Logger as PinoLogger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { AppError } from '../core/errors';
+import { metricsHandler, readinessHandler, type DependencyCheck } from '../ops/health';
+import type { Metrics } from '../ops/metrics';
 import { isExpected, toClientError } from './errors';
 import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { requireApiKey } from './auth';
@@ -12,7 +14,21 @@ export interface AppDependencies {
   logger: PinoLogger;
   /** The /graphql handler (Apollo), when GraphQL is served. */
   graphql?: RequestHandler;
+  /** Operations: /readyz, /metrics, request metrics and the REST rate limit. */
+  ops?: AppOps;
 }
+
+export interface AppOps {
+  metrics: Metrics;
+  readiness: readonly DependencyCheck[];
+  /** METRICS_TOKEN: when set, /metrics wants it as a Bearer token. */
+  metricsToken?: string;
+  /** Per-API-key request limit on /api (REST); GraphQL is limited by cost in its own plugin. */
+  rateLimit?: RequestHandler;
+}
+
+/** Probes hit these every few seconds: they are not worth a log line each. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -22,9 +38,11 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  if (deps.ops) app.use(deps.ops.metrics.httpMiddleware());
   app.use(
     pinoHttp({
       logger: deps.logger,
+      autoLogging: { ignore: (req) => PROBES.has((req.url ?? '').split('?')[0] ?? '') },
       genReqId: (req, res) => {
         const given = req.headers['x-request-id'];
         const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -48,6 +66,11 @@ export function createApp(deps: AppDependencies): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  if (deps.ops) {
+    app.get('/readyz', readinessHandler(deps.ops.readiness));
+    app.get('/metrics', metricsHandler(deps.ops.metrics, deps.ops.metricsToken));
+    if (deps.ops.rateLimit) app.use('/api', deps.ops.rateLimit);
+  }
 
   app.use('/api/audio', audioRoutes(deps.services));
   if (deps.graphql) app.use('/graphql', deps.graphql);

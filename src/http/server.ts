@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import type { Container } from '../container';
 import { createApp } from './app';
+import { graphqlRateLimitPlugin, restRateLimit } from '../ops/rate-limit';
 import { createGraphQL } from './graphql/apollo.server';
 
 export interface HttpApp {
@@ -14,7 +15,18 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
   const { config } = container;
   const graphql = await createGraphQL(
     { search: container.search, analysis: container.analysis, apiKeys: container.apiKeys },
-    { sandbox: config.GRAPHQL_SANDBOX, maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST },
+    {
+      sandbox: config.GRAPHQL_SANDBOX,
+      maxDepth: config.GRAPHQL_MAX_DEPTH,
+      maxCost: config.GRAPHQL_MAX_COST,
+      plugins: [
+        graphqlRateLimitPlugin(container.rateLimiter, {
+          costPerPoint: config.RATE_LIMIT_GRAPHQL_COST,
+          maxCost: config.GRAPHQL_MAX_COST,
+          onRefused: () => container.metrics.countRateLimited('graphql'),
+        }),
+      ],
+    },
     container.logger,
   );
   const app = createApp({
@@ -26,6 +38,12 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
     },
     logger: container.logger,
     graphql: graphql.handler,
+    ops: {
+      metrics: container.metrics,
+      readiness: container.readiness,
+      ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
+      rateLimit: restRateLimit(container.rateLimiter, container.apiKeys, () => container.metrics.countRateLimited('rest')),
+    },
   });
   return { app, stop: () => graphql.stop() };
 }

@@ -1,50 +1,127 @@
 import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
-import KeyvRedis from '@keyv/redis';
+import KeyvRedis, { createClient } from '@keyv/redis';
+
+/** A Keyv storage adapter with what operations need around it: a reachability probe and a close. */
+export interface CacheBackend {
+  store: KeyvStoreAdapter | Map<string, unknown>;
+  kind: 'memory' | 'sqlite' | 'redis';
+  /** Throws when the cache cannot be reached (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a Redis cache may take to connect before a lookup gives up and reads as a miss, ms. */
+const REDIS_CONNECT_TIMEOUT_MS = 1000;
+/** Longest pause between reconnection attempts to a lost Redis, ms. */
+const REDIS_MAX_RECONNECT_DELAY_MS = 2000;
 
 /**
- * The Keyv storage adapter named by CACHE_URL: `sqlite://<file>`, `redis://…` / `rediss://…`,
- * or `memory://`. Unset means a SQLite file under DATA_DIR (the embedded default).
+ * The Keyv storage named by CACHE_URL: `sqlite://<file>`, `redis://…` / `rediss://…`, or
+ * `memory://`. Unset means a SQLite file under DATA_DIR (the embedded default).
  * One adapter is shared by every namespace (metadata, search responses) of a process.
  */
-export function createKeyvStore(cacheUrl: string | undefined, dataDir: string): KeyvStoreAdapter | Map<string, unknown> {
+export function createCacheBackend(cacheUrl: string | undefined, dataDir: string): CacheBackend {
   const url = cacheUrl ?? `sqlite://${path.join(dataDir, 'cache.sqlite')}`;
-  if (url.startsWith('memory://')) return new Map<string, unknown>();
-  if (url.startsWith('sqlite://')) return new KeyvSqlite({ uri: url, busyTimeout: 5000 });
-  if (url.startsWith('redis://') || url.startsWith('rediss://')) {
-    // A short connection timeout keeps a dead Redis from stalling requests: the cache is
-    // best-effort and a failed lookup is treated as a miss.
-    return new KeyvRedis(url, { connectionTimeout: 1000, throwOnConnectError: false, throwOnErrors: false });
+  if (url.startsWith('memory://')) {
+    return { store: new Map<string, unknown>(), kind: 'memory', ping: async () => undefined, close: async () => undefined };
   }
+  if (url.startsWith('sqlite://')) {
+    const store = new KeyvSqlite({ uri: url, busyTimeout: 5000 });
+    return {
+      store,
+      kind: 'sqlite',
+      ping: async () => {
+        await store.get('__ping__');
+      },
+      close: () => store.disconnect(),
+    };
+  }
+  if (url.startsWith('redis://') || url.startsWith('rediss://')) return redisBackend(url);
   throw new Error(`CACHE_URL: unsupported scheme in ${url.replace(/\/\/.*@/, '//***@')}`);
+}
+
+/**
+ * Redis through a client built here rather than by @keyv/redis, because its defaults hurt a
+ * best-effort cache: with the offline queue on, a command sent while Redis is away waits for it
+ * to come back (every search would hang); and a client that gave up reconnecting never recovers.
+ * This one fails commands at once while disconnected (the cache reads as a miss), connects
+ * within a second or not at all, and keeps reconnecting in the background until Redis returns.
+ */
+function redisBackend(url: string): CacheBackend {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, REDIS_MAX_RECONNECT_DELAY_MS),
+    },
+  });
+  // Connection errors are reported through the cache's own error path (and readiness); an
+  // 'error' event without a listener would crash the process.
+  client.on('error', () => undefined);
+  client.connect().catch(() => undefined);
+  const store = new KeyvRedis(client, {
+    connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    throwOnConnectError: true,
+    throwOnErrors: true,
+  });
+  return {
+    store,
+    kind: 'redis',
+    ping: async () => {
+      if (!client.isReady) throw new Error('Redis is not connected');
+      await client.ping();
+    },
+    close: async () => {
+      // destroy(), not quit(): quit waits for a reply that an absent Redis never sends.
+      if (client.isOpen) client.destroy();
+    },
+  };
 }
 
 export interface CacheLogger {
   warn(obj: object, msg: string): void;
 }
 
+/** Counts what a cache does, for the hit-ratio metric. */
+export interface CacheObserver {
+  hit(namespace: string): void;
+  miss(namespace: string): void;
+  error(namespace: string): void;
+}
+
+/** A failing cache is logged at most this often, so an outage does not flood the log, ms. */
+const ERROR_LOG_INTERVAL_MS = 30_000;
+
 /**
  * A namespaced, best-effort Keyv: errors are logged and read as misses, never failing a request.
  */
 export class BestEffortCache<T> {
   private readonly keyv: Keyv<T>;
+  private lastErrorLog = 0;
+  private suppressed = 0;
 
   constructor(
     store: KeyvStoreAdapter | Map<string, unknown>,
-    namespace: string,
+    private readonly namespace: string,
     private readonly ttlMs: number,
     private readonly logger: CacheLogger,
+    private readonly observer?: CacheObserver,
   ) {
     this.keyv = new Keyv<T>({ store, namespace, ttl: ttlMs });
-    this.keyv.on('error', (error: unknown) => this.logger.warn({ err: error, namespace }, 'cache error'));
+    this.keyv.on('error', (error: unknown) => this.failed(error, 'cache error'));
   }
 
   async get(key: string): Promise<T | undefined> {
     try {
-      return (await this.keyv.get(key)) ?? undefined;
+      const value = (await this.keyv.get(key)) ?? undefined;
+      if (value === undefined) this.observer?.miss(this.namespace);
+      else this.observer?.hit(this.namespace);
+      return value;
     } catch (error) {
-      this.logger.warn({ err: error }, 'cache read failed; treated as a miss');
+      this.failed(error, 'cache read failed; bypassed (treated as a miss)');
       return undefined;
     }
   }
@@ -52,10 +129,14 @@ export class BestEffortCache<T> {
   async getMany(keys: readonly string[]): Promise<(T | undefined)[]> {
     if (keys.length === 0) return [];
     try {
-      const values = await this.keyv.get([...keys]);
-      return values.map((v) => v ?? undefined);
+      const values = (await this.keyv.get([...keys])).map((v) => v ?? undefined);
+      for (const v of values) {
+        if (v === undefined) this.observer?.miss(this.namespace);
+        else this.observer?.hit(this.namespace);
+      }
+      return values;
     } catch (error) {
-      this.logger.warn({ err: error }, 'cache read failed; treated as a miss');
+      this.failed(error, 'cache read failed; bypassed (treated as a miss)');
       return keys.map(() => undefined);
     }
   }
@@ -64,7 +145,7 @@ export class BestEffortCache<T> {
     try {
       await this.keyv.set(key, value, ttlMs);
     } catch (error) {
-      this.logger.warn({ err: error }, 'cache write failed');
+      this.failed(error, 'cache write failed; bypassed');
     }
   }
 
@@ -72,11 +153,23 @@ export class BestEffortCache<T> {
     try {
       await this.keyv.delete(key);
     } catch (error) {
-      this.logger.warn({ err: error }, 'cache delete failed');
+      this.failed(error, 'cache delete failed; bypassed');
     }
   }
 
   async disconnect(): Promise<void> {
     await this.keyv.disconnect().catch(() => undefined);
+  }
+
+  private failed(error: unknown, msg: string): void {
+    this.observer?.error(this.namespace);
+    const now = Date.now();
+    if (now - this.lastErrorLog < ERROR_LOG_INTERVAL_MS) {
+      this.suppressed++;
+      return;
+    }
+    this.logger.warn({ err: error, namespace: this.namespace, suppressed: this.suppressed }, msg);
+    this.lastErrorLog = now;
+    this.suppressed = 0;
   }
 }

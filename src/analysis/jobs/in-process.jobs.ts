@@ -1,5 +1,5 @@
 import type { StoredAnalysis, TrackMetadata } from '../../core/types';
-import type { AnalysisJobs, AnalysisTask, JobStatus } from './jobs';
+import type { AnalysisJobs, AnalysisTask, JobCounts, JobStatus } from './jobs';
 
 /**
  * The embedded job runner: jobs run in this process (the engine's worker threads do the heavy
@@ -40,6 +40,14 @@ export class InProcessJobs implements AnalysisJobs {
     }
     return { state: 'queued', queuePosition: ahead };
   }
+
+  async counts(): Promise<JobCounts> {
+    let active = 0;
+    for (const e of this.pending.values()) if (e.started) active++;
+    return { waiting: this.pending.size - active, active };
+  }
+
+  async ping(): Promise<void> {}
 
   async close(): Promise<void> {
     this.closed = true;

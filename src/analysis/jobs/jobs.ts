@@ -8,6 +8,14 @@ export interface JobStatus {
   queuePosition: number;
 }
 
+/** Jobs not finished yet, for the queue-depth metric. */
+export interface JobCounts {
+  /** Waiting to start (including retries waiting for their turn). */
+  waiting: number;
+  /** Being analysed now. */
+  active: number;
+}
+
 /**
  * Runs analyses, one per trackKey however many callers ask at once: a second submit of a key
  * whose job is pending joins it. In-process (embedded) or on BullMQ workers (scale-out).
@@ -17,6 +25,10 @@ export interface AnalysisJobs {
   submit(track: TrackMetadata): Promise<StoredAnalysis>;
   /** The state of a pending job, or undefined when none is pending for the key. */
   status(trackKey: string): Promise<JobStatus | undefined>;
+  /** Jobs not finished yet. */
+  counts(): Promise<JobCounts>;
+  /** Throws when the jobs' backend cannot be reached (readiness); in-process jobs always can. */
+  ping(): Promise<void>;
   /** Stops taking jobs and waits for running ones. */
   close(): Promise<void>;
 }

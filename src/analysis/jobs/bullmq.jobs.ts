@@ -1,0 +1,261 @@
+import { Queue, QueueEvents, UnrecoverableError, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { AppError, ERROR_CODES, type ErrorCode } from '../../core/errors';
+import type { Logger } from '../../core/logger';
+import type { StoredAnalysis, TrackMetadata } from '../../core/types';
+import type { AnalysisStore } from '../store/store';
+import type { AnalysisJobs, JobCounts, JobStatus } from './jobs';
+
+/** The BullMQ queue every API node adds to and every worker consumes. */
+export const ANALYSIS_QUEUE = 'analysis';
+
+/** What a worker returns: the analysis itself is in the store, not carried through Redis. */
+export interface AnalysisJobResult {
+  stored: true;
+}
+
+/**
+ * The job id of a trackKey: the key itself, so every node adding the same key finds the same
+ * job. BullMQ refuses ids that read as integers; the rare all-digit key gets a prefix.
+ */
+export function jobIdOf(trackKey: string): string {
+  return /^\d+$/.test(trackKey) ? `key-${trackKey}` : trackKey;
+}
+
+function trackKeyOf(jobId: string): string {
+  return jobId.startsWith('key-') ? jobId.slice(4) : jobId;
+}
+
+/** Codes a retry cannot change: the job fails at once instead of being attempted again. */
+const PERMANENT: ReadonlySet<ErrorCode> = new Set([
+  'AUDIO_UNDECODABLE', 'NO_AUDIO_SOURCE', 'TRACK_NOT_FOUND', 'INVALID_ARGUMENT', 'NOT_FOUND', 'ANALYSIS_TIMEOUT',
+]);
+
+/**
+ * The error a job fails with, as BullMQ records it (a message string). The code travels in front
+ * of the message so the API node can answer the waiting request with the same code (422 for an
+ * undecodable file) rather than a generic failure. Anything but an AppError is masked.
+ */
+export function toJobError(error: unknown): Error {
+  const message =
+    error instanceof AppError && error.code !== 'INTERNAL' ? `${error.code}: ${error.message}` : 'INTERNAL: the analysis failed; it has been logged';
+  return error instanceof AppError && PERMANENT.has(error.code) ? new UnrecoverableError(message) : new Error(message);
+}
+
+const FAILURE = /^([A-Z_]+): ([\s\S]*)$/;
+
+export function fromJobFailure(failedReason: string | undefined): AppError {
+  const m = FAILURE.exec(failedReason ?? '');
+  const code = m?.[1] as ErrorCode | undefined;
+  if (m && code && (ERROR_CODES as readonly string[]).includes(code)) {
+    return new AppError(code, m[2]!, code === 'SERVICE_UNAVAILABLE' || code === 'UPSTREAM_UNAVAILABLE' ? { retryAfterS: 5 } : undefined);
+  }
+  // BullMQ's own reasons, e.g. "job stalled more than allowable limit" (its workers kept dying).
+  return new AppError('INTERNAL', 'the analysis failed; try again later');
+}
+
+export interface BullmqJobsOptions {
+  connection: ConnectionOptions;
+  /** REDIS_PREFIX: every key of the queue starts with it. */
+  prefix: string;
+  /**
+   * How often a waiting request checks its job directly, besides listening for events, ms:
+   * the safety net for an event missed while Redis reconnected.
+   */
+  pollMs?: number;
+  /** A waiter still unanswered after this long gives up with ANALYSIS_TIMEOUT, ms. */
+  maxWaitMs?: number;
+}
+
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2000 },
+  // Finished jobs are kept for a while: a request arriving just after the end still finds the
+  // outcome, and a later submit re-runs the kept job (retry) when the store lacks the row.
+  removeOnComplete: { age: 3600, count: 10_000 },
+  removeOnFail: { age: 24 * 3600, count: 10_000 },
+};
+
+interface Waiter {
+  promise: Promise<StoredAnalysis>;
+  resolve(analysis: StoredAnalysis): void;
+  reject(error: AppError): void;
+  poll?: NodeJS.Timeout;
+  deadline: number;
+  checking: boolean;
+}
+
+/**
+ * Analysis jobs on BullMQ (scale-out): the API node's side. A submit adds the job under the
+ * key's id (a second add of a pending key is a no-op cluster-wide, so each key is analysed once)
+ * and waits for it through QueueEvents, with a slow poll as a safety net. The result is read
+ * from the store, where the worker put it. `npm run worker` processes run the jobs.
+ */
+export class BullmqJobs implements AnalysisJobs {
+  private readonly queue: Queue<TrackMetadata, AnalysisJobResult>;
+  private readonly events: QueueEvents;
+  private readonly eventsReady: Promise<void>;
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly pollMs: number;
+  private readonly maxWaitMs: number;
+  private closed = false;
+
+  constructor(
+    private readonly store: AnalysisStore,
+    options: BullmqJobsOptions,
+    private readonly logger: Logger,
+  ) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
+    this.queue = new Queue(ANALYSIS_QUEUE, {
+      // Fail fast while Redis is away (the request answers 503) instead of queueing commands.
+      connection: { ...options.connection, enableOfflineQueue: false },
+      prefix: options.prefix,
+      defaultJobOptions: DEFAULT_JOB_OPTIONS,
+    });
+    this.queue.on('error', (error) => this.logger.warn({ err: error }, 'analysis queue error'));
+    this.events = new QueueEvents(ANALYSIS_QUEUE, { connection: options.connection, prefix: options.prefix });
+    this.events.on('error', (error) => this.logger.warn({ err: error }, 'analysis queue events error'));
+    this.events.on('completed', ({ jobId }) => this.settle(jobId));
+    this.events.on('failed', ({ jobId, failedReason }) => {
+      const waiter = this.waiters.get(trackKeyOf(jobId));
+      if (waiter) this.finish(trackKeyOf(jobId), waiter, fromJobFailure(failedReason));
+    });
+    this.eventsReady = this.events.waitUntilReady().then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  submit(track: TrackMetadata): Promise<StoredAnalysis> {
+    const existing = this.waiters.get(track.trackKey);
+    if (existing) return existing.promise;
+    if (this.closed) return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'this node is shutting down; try again', { retryAfterS: 1 }));
+    let resolve!: (analysis: StoredAnalysis) => void;
+    let reject!: (error: AppError) => void;
+    const promise = new Promise<StoredAnalysis>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    const waiter: Waiter = { promise, resolve, reject, deadline: Date.now() + this.maxWaitMs, checking: false };
+    this.waiters.set(track.trackKey, waiter);
+    this.start(track, waiter).catch((error: unknown) => {
+      this.finish(
+        track.trackKey,
+        waiter,
+        error instanceof AppError
+          ? error
+          : new AppError('SERVICE_UNAVAILABLE', 'the analysis queue is unreachable; try again shortly', { cause: error, retryAfterS: 5 }),
+      );
+    });
+    return promise;
+  }
+
+  async status(trackKey: string): Promise<JobStatus | undefined> {
+    const job = await this.queue.getJob(jobIdOf(trackKey));
+    if (!job) return undefined;
+    const state = await job.getState();
+    if (state === 'active') return { state: 'processing', queuePosition: 0 };
+    if (state === 'completed' || state === 'failed' || state === 'unknown') return undefined;
+    return { state: 'queued', queuePosition: await this.position(job.id!) };
+  }
+
+  async counts(): Promise<JobCounts> {
+    const c = await this.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active');
+    return { waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0 };
+  }
+
+  async ping(): Promise<void> {
+    // A real round trip: with no offline queue it fails at once while Redis is away.
+    await this.queue.getJobCounts('active');
+  }
+
+  /** Stops waiting (requests still waiting are told to retry) and closes the connections. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const [key, waiter] of this.waiters) {
+      this.finish(key, waiter, new AppError('SERVICE_UNAVAILABLE', 'this node is shutting down; try again', { retryAfterS: 1 }));
+    }
+    await Promise.allSettled([this.events.close(), this.queue.close()]);
+  }
+
+  /** Listens first, then adds: a job finishing between the two cannot be missed. */
+  private async start(track: TrackMetadata, waiter: Waiter): Promise<void> {
+    await this.eventsReady;
+    await this.enqueue(track);
+    waiter.poll = setInterval(() => void this.check(track, waiter), this.pollMs);
+    waiter.poll.unref();
+  }
+
+  /**
+   * Adds the key's job, or finds the one already there. A finished job kept for retention is
+   * run again when the store lacks its row (a failure, or a row deleted since): `retry` moves it
+   * back to waiting atomically, and only one of several nodes doing it at once succeeds.
+   */
+  private async enqueue(track: TrackMetadata): Promise<void> {
+    const job = await this.queue.add('analyse', track, { jobId: jobIdOf(track.trackKey) });
+    const state = await job.getState();
+    if (state !== 'completed' && state !== 'failed') return;
+    if (state === 'completed' && (await this.settle(job.id!))) return;
+    try {
+      await job.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true });
+    } catch {
+      // Another node retried it first, or it was removed: the poll sees where it went.
+    }
+  }
+
+  /** The poll: what the events would have said, read from the job itself. */
+  private async check(track: TrackMetadata, waiter: Waiter): Promise<void> {
+    if (waiter.checking || this.waiters.get(track.trackKey) !== waiter) return;
+    waiter.checking = true;
+    try {
+      if (Date.now() > waiter.deadline) {
+        this.finish(track.trackKey, waiter, new AppError('ANALYSIS_TIMEOUT', 'the analysis did not finish in time; try again later'));
+        return;
+      }
+      const job = await this.queue.getJob(jobIdOf(track.trackKey));
+      const state = job ? await job.getState() : 'unknown';
+      if (state === 'failed') this.finish(track.trackKey, waiter, fromJobFailure(job?.failedReason));
+      else if (state === 'completed' || state === 'unknown') {
+        // Unknown: removed (retention ended, or by hand); the row may be there, else add it again.
+        if (!(await this.settle(jobIdOf(track.trackKey)))) await this.enqueue(track);
+      }
+    } catch (error) {
+      // Redis or the store away: keep waiting; the next poll tries again.
+      this.logger.debug({ err: error, trackKey: track.trackKey }, 'analysis job check failed');
+    } finally {
+      waiter.checking = false;
+    }
+  }
+
+  /** Answers the key's waiter from the store; false when the store has no row for it (yet). */
+  private async settle(jobId: string): Promise<boolean> {
+    const key = trackKeyOf(jobId);
+    const waiter = this.waiters.get(key);
+    let stored: StoredAnalysis | undefined;
+    try {
+      stored = await this.store.get(key);
+    } catch (error) {
+      if (waiter) this.finish(key, waiter, error instanceof AppError ? error : new AppError('INTERNAL', 'the analysis could not be read'));
+      return true;
+    }
+    if (!stored) return false;
+    if (waiter) this.finish(key, waiter, stored);
+    return true;
+  }
+
+  private finish(key: string, waiter: Waiter, outcome: StoredAnalysis | AppError): void {
+    if (this.waiters.get(key) !== waiter) return;
+    this.waiters.delete(key);
+    if (waiter.poll) clearInterval(waiter.poll);
+    if (outcome instanceof AppError) waiter.reject(outcome);
+    else waiter.resolve(outcome);
+  }
+
+  /** Jobs ahead of a waiting one: workers take from the tail of the wait list. */
+  private async position(jobId: string): Promise<number> {
+    const client = await this.queue.client;
+    const key = this.queue.toKey('wait');
+    const [index, length] = await Promise.all([client.lpos(key, jobId), client.llen(key)]);
+    return index === null ? length : Math.max(0, length - 1 - index);
+  }
+}

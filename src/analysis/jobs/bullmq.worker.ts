@@ -1,0 +1,79 @@
+import { Worker, type ConnectionOptions, type Job } from 'bullmq';
+import type { Logger } from '../../core/logger';
+import type { TrackMetadata } from '../../core/types';
+import { ANALYSIS_QUEUE, toJobError, type AnalysisJobResult } from './bullmq.jobs';
+import type { AnalysisTask } from './jobs';
+
+export interface AnalysisWorkerOptions {
+  connection: ConnectionOptions;
+  /** REDIS_PREFIX, the same as the API nodes'. */
+  prefix: string;
+  /** Jobs this process runs at once (WORKER_CONCURRENCY). */
+  concurrency: number;
+  /**
+   * WORKER_LOCK_MS: a job whose worker stops renewing its lock (killed, frozen) for this long is
+   * given to another worker. Renewal runs on this process's event loop, which the engine's
+   * threads leave free, so it can be far shorter than an analysis.
+   */
+  lockMs: number;
+}
+
+/**
+ * The consuming side of the analysis queue (`npm run worker`): runs the job body (fetch audio,
+ * analyse, store) for jobs added by any API node. The store keeps the first save of a key, so a
+ * job run twice (its first worker died after storing) still stores once.
+ */
+export class AnalysisWorker {
+  private readonly worker: Worker<TrackMetadata, AnalysisJobResult>;
+
+  constructor(
+    task: AnalysisTask,
+    options: AnalysisWorkerOptions,
+    private readonly logger: Logger,
+  ) {
+    this.worker = new Worker<TrackMetadata, AnalysisJobResult>(
+      ANALYSIS_QUEUE,
+      async (job: Job<TrackMetadata>) => {
+        const context = { jobId: job.id, trackKey: job.data.trackKey, attempt: job.attemptsMade + 1 };
+        this.logger.debug(context, 'analysis job started');
+        try {
+          await task(job.data);
+          return { stored: true };
+        } catch (error) {
+          this.logger.warn({ ...context, err: error }, 'analysis job failed');
+          throw toJobError(error);
+        }
+      },
+      {
+        connection: options.connection,
+        prefix: options.prefix,
+        concurrency: options.concurrency,
+        lockDuration: options.lockMs,
+        stalledInterval: options.lockMs,
+        // A job whose worker died twice is still tried a third time before failing for good.
+        maxStalledCount: 2,
+        autorun: false,
+      },
+    );
+    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'analysis worker error'));
+  }
+
+  start(): void {
+    this.worker.run().catch((error: unknown) => this.logger.error({ err: error }, 'analysis worker stopped'));
+  }
+
+  async waitUntilReady(): Promise<void> {
+    await this.worker.waitUntilReady();
+  }
+
+  /** Throws unless the worker's Redis connection is up (ioredis reconnects it by itself). */
+  async ping(): Promise<void> {
+    const client = await this.worker.client;
+    if (client.status !== 'ready') throw new Error(`Redis connection ${client.status}`);
+  }
+
+  /** Takes no new job and waits for the running ones to finish (graceful shutdown). */
+  async close(): Promise<void> {
+    await this.worker.close();
+  }
+}

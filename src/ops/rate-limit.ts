@@ -1,0 +1,177 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { RequestHandler, Response } from 'express';
+import { GraphQLError } from 'graphql';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { ApiKeyService } from '../auth/api-keys';
+import { AppError } from '../core/errors';
+import type { Logger } from '../core/logger';
+import { authenticate } from '../http/auth';
+import type { GraphQLContext } from '../http/graphql/graphql.context';
+import { redisOptions } from './redis';
+
+const WINDOW_S = 60;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** RATE_LIMIT: points per minute per key. */
+  limit: number;
+  remaining: number;
+  /** Seconds until the window ends and the key has `limit` points again. */
+  resetS: number;
+}
+
+export interface RateLimiterOptions {
+  /** RATE_LIMIT: points (REST requests) per minute per API key. */
+  pointsPerMinute: number;
+  /** A redis:// URL shares the counters between nodes; unset keeps them in this process. */
+  redisUrl?: string;
+  /** REDIS_PREFIX */
+  prefix: string;
+}
+
+/**
+ * Requests per minute per API key (by key id, never the key), fixed one-minute windows.
+ *
+ * Scaled out, counters live in Redis so every node counts against the same budget. When Redis
+ * is unreachable each node falls back to an in-memory limiter of the same size (the
+ * "insurance" limiter): requests keep being served, each node enforcing the limit on its own,
+ * so a key may get up to (nodes x RATE_LIMIT) per minute until Redis returns. Refusing every
+ * request, or letting all through unlimited, would both be worse.
+ */
+export class ApiRateLimiter {
+  private readonly limiter: RateLimiterAbstract;
+  private readonly redis: Redis | undefined;
+  readonly limit: number;
+
+  constructor(options: RateLimiterOptions, logger: Logger) {
+    this.limit = options.pointsPerMinute;
+    const memory = new RateLimiterMemory({ points: this.limit, duration: WINDOW_S });
+    if (!options.redisUrl) {
+      this.limiter = memory;
+      return;
+    }
+    // No offline queue: with Redis away a command fails at once and the insurance limiter
+    // answers, instead of the request waiting for Redis.
+    this.redis = new Redis({ ...redisOptions(options.redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    let lastLog = 0;
+    this.redis.on('error', (error: unknown) => {
+      if (Date.now() - lastLog < 30_000) return;
+      lastLog = Date.now();
+      logger.warn({ err: error }, 'rate limiter: Redis unreachable; limiting per node in memory until it returns');
+    });
+    this.limiter = new RateLimiterRedis({
+      storeClient: this.redis,
+      keyPrefix: `${options.prefix}:rl`,
+      points: this.limit,
+      duration: WINDOW_S,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: memory,
+    });
+  }
+
+  async consume(keyId: string, points = 1): Promise<RateLimitDecision> {
+    try {
+      const r = await this.limiter.consume(keyId, points);
+      return { allowed: true, limit: this.limit, remaining: r.remainingPoints, resetS: Math.ceil(r.msBeforeNext / 1000) };
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        return { allowed: false, limit: this.limit, remaining: 0, resetS: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+      }
+      // Neither Redis nor the insurance limiter answered: serve rather than refuse.
+      return { allowed: true, limit: this.limit, remaining: this.limit, resetS: WINDOW_S };
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.redis?.ping();
+  }
+
+  async close(): Promise<void> {
+    this.redis?.disconnect();
+  }
+}
+
+/** The IETF draft's RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers), as names and values. */
+export function rateLimitHeaders(d: RateLimitDecision): [string, string][] {
+  return [
+    ['RateLimit-Limit', String(d.limit)],
+    ['RateLimit-Remaining', String(d.remaining)],
+    ['RateLimit-Reset', String(d.resetS)],
+    ...(d.allowed ? [] : ([['Retry-After', String(d.resetS)]] as [string, string][])),
+  ];
+}
+
+function refusal(d: RateLimitDecision): string {
+  return `rate limit of ${d.limit} requests per minute for this API key exceeded; retry in ${d.resetS} s`;
+}
+
+/**
+ * REST: one point per request of a known key, counted before the route runs. Requests without
+ * a valid key pass untouched: the route refuses them with its own 401 (and signed artwork URLs
+ * carry no key at all).
+ */
+export function restRateLimit(limiter: ApiRateLimiter, keys: ApiKeyService, onRefused?: () => void): RequestHandler {
+  return (req, res, next) => {
+    const header = req.get('authorization');
+    if (!header) {
+      next();
+      return;
+    }
+    authenticate(header, keys)
+      .then((principal) => limiter.consume(principal.id, 1))
+      .then(
+        (decision) => {
+          setHeaders(res, decision);
+          if (decision.allowed) next();
+          else {
+            onRefused?.();
+            next(new AppError('RATE_LIMITED', refusal(decision), { retryAfterS: decision.resetS }));
+          }
+        },
+        () => next(),
+      );
+  };
+}
+
+function setHeaders(res: Response, d: RateLimitDecision): void {
+  for (const [name, value] of rateLimitHeaders(d)) res.setHeader(name, value);
+}
+
+export interface GraphQLRateLimitOptions {
+  /** Document cost worth one REST request (RATE_LIMIT_GRAPHQL_COST). */
+  costPerPoint: number;
+  /** GRAPHQL_MAX_COST: a document over it is refused by the cost limit and charged nothing. */
+  maxCost: number;
+  onRefused?: () => void;
+}
+
+/**
+ * GraphQL: each operation is charged by its cost (set on the context by the cost-limit plugin
+ * before this one runs): ceil(cost / costPerPoint) points, at least one.
+ */
+export function graphqlRateLimitPlugin(limiter: ApiRateLimiter, options: GraphQLRateLimitOptions): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, response }) {
+          const cost = contextValue.cost ?? 1;
+          if (cost > options.maxCost) return;
+          const points = Math.max(1, Math.ceil(cost / options.costPerPoint));
+          const decision = await limiter.consume(contextValue.principal.id, points);
+          const headers = rateLimitHeaders(decision);
+          for (const [name, value] of headers) response.http.headers.set(name.toLowerCase(), value);
+          if (decision.allowed) return;
+          options.onRefused?.();
+          throw new GraphQLError(refusal(decision), {
+            extensions: {
+              code: 'RATE_LIMITED',
+              retryAfter: decision.resetS,
+              http: { status: 429, headers: new Map(headers.map(([n, v]) => [n.toLowerCase(), v])) },
+            },
+          });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { RedisOptions } from 'ioredis';
+
+/**
+ * ioredis options from a `redis://[user:password@]host:port[/db]` or `rediss://…` URL, as
+ * BullMQ wants them (an options object, so each of its connections is its own client).
+ */
+export function redisOptions(url: string): RedisOptions {
+  const u = new URL(url);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
+    throw new Error(`expected a redis:// or rediss:// URL, got ${u.protocol}//…`);
+  }
+  const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
+  return {
+    host: u.hostname || '127.0.0.1',
+    port: u.port ? Number(u.port) : 6379,
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(Number.isInteger(db) && db > 0 ? { db } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+    // Keep reconnecting while Redis is away, at most 2 s apart, so recovery is automatic.
+    retryStrategy: (times: number) => Math.min(100 * 2 ** times, 2000),
+    connectTimeout: 2000,
+  };
+}
+
+export const isRedisUrl = (url: string | undefined): url is string => !!url && /^rediss?:\/\//.test(url);

@@ -1,0 +1,73 @@
+import type { AnalysisStore } from '../../src/analysis/store/store';
+import { syntheticAnalysis } from '../../bench/http/seed';
+
+/** A store ready to test on an empty schema. */
+export interface StoreUnderTest {
+  store: AnalysisStore;
+  close(): Promise<void>;
+}
+
+/**
+ * What every analysis store promises the services, whatever database is behind it. Run against
+ * each implementation with a factory (store.sqlite.contract.test.ts, store.postgres.contract.test.ts).
+ */
+export function describeStoreContract(label: string, factory: () => Promise<StoreUnderTest>): void {
+  describe(`analysis store contract: ${label}`, () => {
+    let under: StoreUnderTest;
+    let store: AnalysisStore;
+    beforeEach(async () => {
+      under = await factory();
+      store = under.store;
+    });
+    afterEach(() => under.close());
+
+    it('when nothing is stored, then get answers undefined, getMany an empty map and count 0', async () => {
+      expect(await store.get(syntheticAnalysis(1).trackKey)).toBeUndefined();
+      expect((await store.getMany([syntheticAnalysis(1).trackKey])).size).toBe(0);
+      expect(await store.count()).toBe(0);
+    });
+
+    it('gives back every field it was given, timeline included', async () => {
+      const a = syntheticAnalysis(7);
+      a.features.timeline = {
+        beats: [{ start: 0.5, duration: 0.25, confidence: 0.9 }],
+        bars: [{ start: 0.5, duration: 1, confidence: 0.8 }],
+        sections: [{ start: 0, duration: 10, confidence: 1, loudness: -9.5, tempo: 120, tempoConfidence: 0.7, key: 9, keyConfidence: 0.6, mode: 0, modeConfidence: 0.5 }],
+      };
+      expect(await store.save(a)).toBe(true);
+      expect(await store.get(a.trackKey)).toEqual(a);
+    });
+
+    it('when a key is saved twice, then the first analysis wins and the second save says false', async () => {
+      const first = syntheticAnalysis(2);
+      const second = { ...syntheticAnalysis(3), trackKey: first.trackKey, artist: first.artist, trackName: first.trackName };
+      expect(await store.save(first)).toBe(true);
+      expect(await store.save(second)).toBe(false);
+      expect(await store.get(first.trackKey)).toEqual(first);
+      expect(await store.count()).toBe(1);
+    });
+
+    it('when many saves of one key race, then exactly one is stored', async () => {
+      const racers = Array.from({ length: 20 }, (_, i) => ({ ...syntheticAnalysis(100 + i), trackKey: syntheticAnalysis(100).trackKey }));
+      const results = await Promise.all(racers.map((a) => store.save(a)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await store.count()).toBe(1);
+      const winner = racers[results.indexOf(true)]!;
+      expect(await store.get(winner.trackKey)).toEqual(winner);
+    });
+
+    it('getMany reads many keys at once, leaving out absent ones and repeating none', async () => {
+      const stored = [syntheticAnalysis(10), syntheticAnalysis(11), syntheticAnalysis(12)];
+      for (const a of stored) await store.save(a);
+      const absent = syntheticAnalysis(13).trackKey;
+      const found = await store.getMany([stored[0]!.trackKey, absent, stored[2]!.trackKey, stored[0]!.trackKey]);
+      expect([...found.keys()].sort()).toEqual([stored[0]!.trackKey, stored[2]!.trackKey].sort());
+      expect(found.get(stored[2]!.trackKey)).toEqual(stored[2]);
+      expect((await store.getMany([])).size).toBe(0);
+    });
+
+    it('ping resolves while the database is reachable', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}
