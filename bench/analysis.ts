@@ -1,0 +1,184 @@
+/**
+ * Analysis throughput and memory: `npm run bench:analysis -- [options] [files...]`
+ *
+ *   files              audio files to analyse (default: generated 30 s songs as WAV)
+ *   --clips N          clips per throughput run (default 12)
+ *   --workers N        threads of the parallel run (default: cores)
+ *   --long             also analyse one 10-minute file (generated WAV) and report the peak RSS it causes
+ *   --long-file F      the same with a given long file (e.g. a 10-minute MP3)
+ *   --soak N           run N analyses on the parallel pool and report RSS start/end (memory flat?)
+ *   --stages           time each stage in this thread (decode, rhythm, tonal, spectrum, essentia, all)
+ *
+ * RSS is the whole process (main thread + worker threads + WASM heaps), sampled every 25 ms.
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import type { AudioInput } from '../src/core/types';
+import { createEnginePool, type EnginePool } from '../src/engine/engine.pool';
+import { decodeWindow } from '../src/engine/decode';
+import { loadEssentia } from '../src/engine/essentia';
+import { featuresFromWindow } from '../src/engine/features';
+import { measureSpectrum } from '../src/engine/measurements';
+import { headerFacts } from '../src/engine/probe';
+import { analyzeRhythm } from '../src/engine/rhythm';
+import { analyzeTonal } from '../src/engine/tonal';
+import { RATE, encodeWav, song } from '../test/helpers/audio-signals';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    clips: { type: 'string', default: '12' },
+    workers: { type: 'string', default: String(os.availableParallelism()) },
+    long: { type: 'boolean', default: false },
+    'long-file': { type: 'string' },
+    soak: { type: 'string' },
+    stages: { type: 'boolean', default: false },
+  },
+});
+
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+class RssSampler {
+  peak = 0;
+  private readonly timer = setInterval(() => this.sample(), 25);
+  sample(): number {
+    const rss = process.memoryUsage.rss();
+    this.peak = Math.max(this.peak, rss);
+    return rss;
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/** Six distinct generated songs (tempi 80–165 BPM, major and minor), reused round-robin. */
+const generated: Uint8Array[] = [];
+function clipAt(i: number): Uint8Array {
+  const keys = [0, 2, 4, 5, 7, 9];
+  const left = song(30, { bpm: 80 + 17 * i, tonic: keys[i]!, minor: i % 2 === 1, bright: i % 3 === 0, seed: i + 1 });
+  return encodeWav([left, left], RATE);
+}
+
+function inputs(count: number): AudioInput[] {
+  return Array.from({ length: count }, (_, i) => {
+    if (positionals.length > 0) return { bytes: new Uint8Array(readFileSync(positionals[i % positionals.length]!)) };
+    return { bytes: (generated[i % 6] ??= clipAt(i % 6)) };
+  });
+}
+
+/** A stereo 16-bit WAV of `minutes`, one generated song repeated. */
+function longWav(minutes: number): Uint8Array {
+  const pcm = new Int16Array(clipAt(0).buffer, 44);
+  const long = new Float32Array(minutes * 60 * RATE);
+  for (let i = 0; i < long.length; i++) long[i] = pcm[(i * 2) % pcm.length]! / 32768;
+  return encodeWav([long, long], RATE);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+}
+
+async function throughput(pool: EnginePool, clips: AudioInput[], concurrent: boolean): Promise<{ perSecond: number; medianMs: number }> {
+  // Warm-up: every thread loads essentia.js and the decoders once.
+  await Promise.all(Array.from({ length: pool.threads }, () => pool.analyze(clips[0]!)));
+  const times: number[] = [];
+  const timed = async (input: AudioInput): Promise<void> => {
+    const t = performance.now();
+    await pool.analyze(input);
+    times.push(performance.now() - t);
+  };
+  const start = performance.now();
+  if (concurrent) await Promise.all(clips.map(timed));
+  else for (const c of clips) await timed(c);
+  const seconds = (performance.now() - start) / 1000;
+  return { perSecond: clips.length / seconds, medianMs: median(times) };
+}
+
+/** Median ms of every stage over the clips, run in this thread (no pool), after one warm-up. */
+async function stages(clips: AudioInput[]): Promise<void> {
+  const essentia = loadEssentia();
+  const times: Record<string, number[]> = {};
+  const time = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const out = await fn();
+    (times[name] ??= []).push(performance.now() - t);
+    return out;
+  };
+  for (const [i, input] of [clips[0]!, ...clips].entries()) {
+    if (!('bytes' in input)) continue;
+    const audio = await time('decode + window', async () => decodeWindow(input.bytes, { windowSeconds: 30, ...(await headerFacts(input.bytes)) }));
+    await time('rhythm (accuracy)', () => analyzeRhythm(essentia, audio.samples, 44100));
+    await time('tonal (accuracy)', () => analyzeTonal(essentia, audio.samples, 44100));
+    await time('spectrum + levels', () => measureSpectrum(audio.samples, 44100));
+    await time('all features', () => featuresFromWindow(essentia, audio, { analyzeRhythm, analyzeTonal }));
+    if (i === 0) for (const k of Object.keys(times)) times[k] = [];
+  }
+  for (const [name, xs] of Object.entries(times)) console.log(`  ${name.padEnd(18)} median ${median(xs).toFixed(0)} ms`);
+}
+
+async function main(): Promise<void> {
+  const clipCount = Number(values.clips);
+  const workers = Number(values.workers);
+  const clips = inputs(clipCount);
+  const source = positionals.length > 0 ? `${positionals.length} file(s) from the command line` : 'generated 30 s stereo WAV songs';
+  console.log(`clips: ${clipCount} (${source}); cores: ${os.availableParallelism()}; node ${process.version}`);
+  if (values.stages) {
+    console.log('stages, in one thread (all features = rhythm + tonal + spectrum + essentia + sections, after decode):');
+    await stages(clips);
+  }
+  const sampler = new RssSampler();
+
+  const one = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30 });
+  const serial = await throughput(one, clips, false);
+  await one.close();
+  console.log(`1 worker : ${serial.perSecond.toFixed(2)} clips/s, median ${serial.medianMs.toFixed(0)} ms per clip (decode + all features)`);
+
+  const pool = createEnginePool({ workers, timeoutMs: 300_000, windowSeconds: 30 });
+  const parallel = await throughput(pool, clips, true);
+  console.log(
+    `${workers} workers: ${parallel.perSecond.toFixed(2)} clips/s, ` +
+      `speed-up ${(parallel.perSecond / serial.perSecond).toFixed(2)}x; peak RSS so far ${mb(sampler.peak)}`,
+  );
+
+  if (values.long || values['long-file']) {
+    const bytes = values['long-file'] ? new Uint8Array(readFileSync(values['long-file'])) : longWav(10);
+    const before = sampler.sample();
+    sampler.peak = before;
+    const t = performance.now();
+    const f = await pool.analyze({ bytes });
+    console.log(
+      `long file (${mb(bytes.length)} of bytes): ${(performance.now() - t).toFixed(0)} ms, duration ${f.durationMs} ms; ` +
+        `RSS before ${mb(before)}, peak during ${mb(sampler.peak)} (+${mb(sampler.peak - before)}; ` +
+        `its full-rate stereo PCM as Float32 would be ${mb((f.durationMs / 1000) * 44100 * 2 * 4)})`,
+    );
+  }
+
+  if (values.soak) {
+    const n = Number(values.soak);
+    const startRss = sampler.sample();
+    const marks: string[] = [];
+    let done = 0;
+    const t = performance.now();
+    const queue = Array.from({ length: n }, (_, i) => clips[i % clips.length]!);
+    await Promise.all(
+      queue.map(async (input) => {
+        await pool.analyze(input);
+        done++;
+        if (done % Math.max(1, Math.floor(n / 5)) === 0) marks.push(`${done}: ${mb(sampler.sample())}`);
+      }),
+    );
+    console.log(
+      `soak: ${n} analyses in ${((performance.now() - t) / 1000).toFixed(0)} s; RSS start ${mb(startRss)}, end ${mb(sampler.sample())}; ` +
+        `along the way ${marks.join(', ')}`,
+    );
+  }
+  await pool.close();
+  sampler.stop();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
