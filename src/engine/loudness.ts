@@ -75,6 +75,8 @@ export class LoudnessMeter {
     const length = channelData[0]!.length;
     const channels = Math.min(this.channels, channelData.length);
     const [s, h] = this.filters;
+    const { b0, b1, b2, a1, a2 } = s;
+    const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = h;
     let offset = 0;
     while (offset < length) {
       const n = Math.min(length - offset, this.subBlockSize - this.filled);
@@ -89,12 +91,12 @@ export class LoudnessMeter {
         for (let i = offset; i < offset + n; i++) {
           // Transposed direct form II, two cascaded stages.
           const xi = x[i]!;
-          const y = s.b0 * xi + z1;
-          z1 = s.b1 * xi - s.a1 * y + z2;
-          z2 = s.b2 * xi - s.a2 * y;
-          const v = h.b0 * y + w1;
-          w1 = h.b1 * y - h.a1 * v + w2;
-          w2 = h.b2 * y - h.a2 * v;
+          const y = b0 * xi + z1;
+          z1 = b1 * xi - a1 * y + z2;
+          z2 = b2 * xi - a2 * y;
+          const v = c0 * y + w1;
+          w1 = c1 * y - d1 * v + w2;
+          w2 = c2 * y - d2 * v;
           sum += v * v;
         }
         this.state[base] = z1;

@@ -107,9 +107,16 @@ export class WindowCollector {
     const kept = channelData.map((c) => c.subarray(from - chunkStart, to - chunkStart));
     this.meter!.push(kept);
     const mono = new Float32Array(to - from);
-    const gain = 1 / kept.length;
-    for (const channel of kept) {
-      for (let i = 0; i < mono.length; i++) mono[i]! += channel[i]! * gain;
+    const left = kept[0]!;
+    const right = kept[1];
+    if (kept.length === 1) mono.set(left);
+    else if (kept.length === 2 && right) {
+      for (let i = 0; i < mono.length; i++) mono[i] = (left[i]! + right[i]!) * 0.5;
+    } else {
+      const gain = 1 / kept.length;
+      for (const channel of kept) {
+        for (let i = 0; i < mono.length; i++) mono[i] = mono[i]! + channel[i]! * gain;
+      }
     }
     this.parts.push(mono);
   }
