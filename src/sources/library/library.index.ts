@@ -1,0 +1,207 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../../core/logger';
+import { trackKey } from '../../core/track-key';
+import type { AudioProbe } from '../../core/types';
+
+/** File endings the library indexes (the formats the engine decodes). */
+export const AUDIO_EXTENSIONS = new Set(['.mp3', '.ogg', '.oga', '.opus', '.flac', '.wav', '.wave']);
+
+export interface LibraryEntry {
+  /** Path relative to the library root, with forward slashes. */
+  relPath: string;
+  trackKey: string;
+  artist: string;
+  trackName: string;
+  album?: string;
+  durationMs?: number;
+  hasPicture: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+interface Snapshot {
+  version: 1;
+  entries: LibraryEntry[];
+}
+
+export type Probe = (absolutePath: string) => Promise<AudioProbe>;
+
+/**
+ * The library's files and what their tags say, kept in memory and snapshotted to DATA_DIR so a
+ * restart only probes files that are new or changed (size or mtime).
+ */
+export class LibraryIndex {
+  private readonly byPath = new Map<string, LibraryEntry>();
+  private byKey = new Map<string, LibraryEntry>();
+
+  constructor(
+    readonly root: string,
+    private readonly snapshotFile: string,
+    private readonly probe: Probe,
+    private readonly logger: Logger,
+    private readonly concurrency = 4,
+  ) {}
+
+  get size(): number {
+    return this.byPath.size;
+  }
+
+  entries(): IterableIterator<LibraryEntry> {
+    return this.byPath.values();
+  }
+
+  byTrackKey(key: string): LibraryEntry | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** Absolute path of an entry, refusing anything that would resolve outside the root. */
+  absolutePath(relPath: string): string {
+    const abs = path.resolve(this.root, relPath);
+    const rel = path.relative(this.root, abs);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`path escapes the library: ${relPath}`);
+    return abs;
+  }
+
+  /** Brings the index in line with the folder: probes new and changed files, drops removed ones. */
+  async scan(): Promise<{ added: number; removed: number; total: number }> {
+    await this.loadSnapshot();
+    const files = await this.listAudioFiles();
+    const present = new Set(files);
+    let removed = 0;
+    for (const rel of [...this.byPath.keys()]) {
+      if (!present.has(rel)) {
+        this.byPath.delete(rel);
+        removed++;
+      }
+    }
+    let added = 0;
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < files.length) {
+        const rel = files[next++]!;
+        if (await this.refresh(rel)) added++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, files.length) }, worker));
+    this.rebuildKeys();
+    await this.saveSnapshot();
+    return { added, removed, total: this.byPath.size };
+  }
+
+  /** Re-reads one file (added or changed); returns true when the index changed. */
+  async refresh(relPath: string, rebuild = false): Promise<boolean> {
+    const rel = relPath.split(path.sep).join('/');
+    if (!AUDIO_EXTENSIONS.has(path.extname(rel).toLowerCase())) return false;
+    let stat;
+    try {
+      stat = await fs.stat(this.absolutePath(rel));
+    } catch {
+      return this.remove(rel, rebuild);
+    }
+    const known = this.byPath.get(rel);
+    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return false;
+    const entry = await this.describe(rel, stat.size, stat.mtimeMs);
+    this.byPath.set(rel, entry);
+    if (rebuild) {
+      this.rebuildKeys();
+      await this.saveSnapshot();
+    }
+    return true;
+  }
+
+  async remove(relPath: string, rebuild = true): Promise<boolean> {
+    const rel = relPath.split(path.sep).join('/');
+    const had = this.byPath.delete(rel);
+    if (had && rebuild) {
+      this.rebuildKeys();
+      await this.saveSnapshot();
+    }
+    return had;
+  }
+
+  private async describe(rel: string, size: number, mtimeMs: number): Promise<LibraryEntry> {
+    let tags: AudioProbe = {};
+    try {
+      tags = await this.probe(this.absolutePath(rel));
+    } catch (error) {
+      this.logger.warn({ file: rel, err: error }, 'could not read tags; naming the file from its path');
+    }
+    const fromName = nameFromPath(rel);
+    const artist = clean(tags.artist) ?? fromName.artist;
+    const trackName = clean(tags.title) ?? fromName.trackName;
+    return {
+      relPath: rel,
+      trackKey: trackKey(artist, trackName),
+      artist,
+      trackName,
+      ...(clean(tags.album) ? { album: clean(tags.album)! } : {}),
+      ...(tags.durationMs !== undefined ? { durationMs: Math.round(tags.durationMs) } : {}),
+      hasPicture: tags.picture !== undefined,
+      size,
+      mtimeMs,
+    };
+  }
+
+  /** Two files with the same artist and title share a key; the first path in order wins. */
+  private rebuildKeys(): void {
+    const keys = new Map<string, LibraryEntry>();
+    const sorted = [...this.byPath.values()].sort((a, b) => a.relPath.localeCompare(b.relPath));
+    for (const e of sorted) if (!keys.has(e.trackKey)) keys.set(e.trackKey, e);
+    this.byKey = keys;
+  }
+
+  private async listAudioFiles(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.root, { recursive: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.logger.warn({ dir: this.root }, 'library folder does not exist; the library is empty');
+        return [];
+      }
+      throw error;
+    }
+    return names
+      .filter((n) => AUDIO_EXTENSIONS.has(path.extname(n).toLowerCase()))
+      .map((n) => n.split(path.sep).join('/'))
+      .sort();
+  }
+
+  private async loadSnapshot(): Promise<void> {
+    if (this.byPath.size > 0) return;
+    try {
+      const snapshot = JSON.parse(await fs.readFile(this.snapshotFile, 'utf8')) as Snapshot;
+      if (snapshot.version === 1) for (const e of snapshot.entries) this.byPath.set(e.relPath, e);
+    } catch {
+      // No snapshot yet, or an unreadable one: the scan probes every file.
+    }
+  }
+
+  private async saveSnapshot(): Promise<void> {
+    const snapshot: Snapshot = { version: 1, entries: [...this.byPath.values()] };
+    const tmp = `${this.snapshotFile}.${process.pid}.tmp`;
+    await fs.mkdir(path.dirname(this.snapshotFile), { recursive: true });
+    await fs.writeFile(tmp, JSON.stringify(snapshot));
+    await fs.rename(tmp, this.snapshotFile);
+  }
+}
+
+function clean(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  return v ? v : undefined;
+}
+
+/**
+ * Names a file without tags: "Artist - Title.ext"; "NN - Title.ext" or "Title.ext" take the
+ * artist from the folder two levels up (Artist/Album/NN - Title.ext), else "Unknown Artist".
+ */
+export function nameFromPath(relPath: string): { artist: string; trackName: string } {
+  const parts = relPath.split('/');
+  const base = path.basename(parts[parts.length - 1]!, path.extname(relPath)).trim();
+  const folderArtist = parts.length >= 3 ? parts[parts.length - 3] : parts.length === 2 ? parts[0] : undefined;
+  const m = /^(.+?)\s+-\s+(.+)$/.exec(base);
+  if (m && !/^\d{1,3}$/.test(m[1]!.trim())) return { artist: m[1]!.trim(), trackName: m[2]!.trim() };
+  const title = m ? m[2]!.trim() : base;
+  return { artist: folderArtist?.trim() || 'Unknown Artist', trackName: title || base };
+}

@@ -1,0 +1,130 @@
+import path from 'node:path';
+import chokidar, { type FSWatcher } from 'chokidar';
+import { AppError } from '../../core/errors';
+import type { Logger } from '../../core/logger';
+import type { AnalysisEngine, AudioInput, TrackCandidate, TrackMetadata } from '../../core/types';
+import { matchScore } from '../../search/ranking';
+import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource } from '../source';
+import { AUDIO_EXTENSIONS, LibraryIndex, type LibraryEntry } from './library.index';
+
+export interface LibrarySourceOptions {
+  root: string;
+  dataDir: string;
+  watch: boolean;
+  /** Builds the thumbnailUrl of a track whose file has embedded cover art. */
+  artworkUrl: (trackKey: string) => string;
+  /** Lowest match_score a library file needs to be a search candidate. */
+  minScore?: number;
+}
+
+/**
+ * The user's own music folder: searched by tags (or file names), audio read from disk,
+ * cover art read from the file. Indexed at start and kept current by a file watcher.
+ */
+export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource, StartableSource {
+  readonly name = 'library';
+  private readonly index: LibraryIndex;
+  private watcher: FSWatcher | undefined;
+  private readonly minScore: number;
+
+  constructor(
+    private readonly options: LibrarySourceOptions,
+    private readonly engine: AnalysisEngine,
+    private readonly logger: Logger,
+  ) {
+    this.index = new LibraryIndex(
+      path.resolve(options.root),
+      path.join(options.dataDir, 'library-index.json'),
+      (file) => engine.probe({ path: file }),
+      logger,
+    );
+    this.minScore = options.minScore ?? 0.35;
+  }
+
+  async start(): Promise<void> {
+    const result = await this.index.scan();
+    this.logger.info({ dir: this.index.root, ...result }, 'library indexed');
+    if (this.options.watch) this.watch();
+  }
+
+  /** Re-scans the folder now (also used by tests and the index CLI). */
+  rescan(): Promise<{ added: number; removed: number; total: number }> {
+    return this.index.scan();
+  }
+
+  async close(): Promise<void> {
+    await this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  async search(query: SearchQuery): Promise<TrackCandidate[]> {
+    const scored: { entry: LibraryEntry; score: number }[] = [];
+    for (const entry of this.index.entries()) {
+      const score = matchScore(query, entry);
+      if (score >= this.minScore) scored.push({ entry, score });
+    }
+    scored.sort((a, b) => b.score - a.score || a.entry.relPath.localeCompare(b.entry.relPath));
+    return scored.slice(0, query.limit).map(({ entry }) => this.toCandidate(entry));
+  }
+
+  async fetchAudio(track: TrackMetadata): Promise<AudioInput> {
+    const locator = track.audio?.locator;
+    if (track.audio?.source !== this.name || !locator) {
+      throw new AppError('NO_AUDIO_SOURCE', `track ${track.trackKey} has no audio in the library`);
+    }
+    try {
+      return { path: this.index.absolutePath(locator) };
+    } catch {
+      throw new AppError('NO_AUDIO_SOURCE', `track ${track.trackKey} has no audio in the library`);
+    }
+  }
+
+  async artwork(track: TrackMetadata): Promise<{ mime: string; data: Uint8Array } | undefined> {
+    const entry = this.index.byTrackKey(track.trackKey);
+    if (!entry?.hasPicture) return undefined;
+    const probe = await this.engine.probe({ path: this.index.absolutePath(entry.relPath) });
+    return probe.picture;
+  }
+
+  /** The library entry of a key, for callers that hold a key but no cached metadata. */
+  lookup(trackKey: string): TrackMetadata | undefined {
+    const entry = this.index.byTrackKey(trackKey);
+    return entry ? { ...this.toCandidate(entry), trackKey: entry.trackKey } : undefined;
+  }
+
+  private toCandidate(entry: LibraryEntry): TrackCandidate {
+    return {
+      artist: entry.artist,
+      trackName: entry.trackName,
+      ...(entry.album ? { album: entry.album } : {}),
+      ...(entry.durationMs !== undefined ? { durationMs: entry.durationMs } : {}),
+      ...(entry.hasPicture ? { thumbnailUrl: this.options.artworkUrl(entry.trackKey) } : {}),
+      source: this.name,
+      sourceId: entry.relPath,
+      audio: { source: this.name, locator: entry.relPath },
+    };
+  }
+
+  private watch(): void {
+    const root = this.index.root;
+    const watcher = chokidar.watch(root, {
+      ignoreInitial: true,
+      awaitWriteFinish: { stabilityThreshold: 500, pollInterval: 100 },
+      ignored: (file, stats) => stats?.isFile() === true && !AUDIO_EXTENSIONS.has(path.extname(file).toLowerCase()),
+    });
+    const onChange = (file: string): void => {
+      this.index
+        .refresh(path.relative(root, file), true)
+        .then((changed) => changed && this.logger.info({ file }, 'library file indexed'))
+        .catch((error: unknown) => this.logger.warn({ file, err: error }, 'library update failed'));
+    };
+    watcher.on('add', onChange).on('change', onChange);
+    watcher.on('unlink', (file) => {
+      this.index.remove(path.relative(root, file)).catch((error: unknown) => {
+        this.logger.warn({ file, err: error }, 'library update failed');
+      });
+    });
+    watcher.on('error', (error) => this.logger.warn({ err: error }, 'library watcher error'));
+    this.watcher = watcher;
+  }
+}
