@@ -36,8 +36,10 @@ async function main(): Promise<void> {
     const force = setTimeout(() => {
       logger.error({}, 'shutdown took too long; exiting');
       process.exit(1);
-    }, 30_000);
+    }, config.SHUTDOWN_TIMEOUT_MS);
     force.unref();
+    // Stops accepting; the callback runs once every in-flight request has been answered (each
+    // waits at most ANALYSIS_WAIT_MS), then jobs are drained and connections closed.
     server.close(() => {
       http
         .stop()

@@ -1,0 +1,79 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import express from 'express';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createContainer } from './container';
+import { metricsHandler, readinessHandler } from './ops/health';
+
+/**
+ * The analysis worker process (`npm run worker`, scale-out): takes jobs from the BullMQ queue
+ * on QUEUE_URL, analyses with this process's engine threads, stores into DATABASE_URL. Serves
+ * /healthz, /readyz and /metrics on WORKER_PORT when it is set.
+ */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`trackgraph worker: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const container = await createContainer(config, { role: 'worker' });
+  const { logger } = container;
+  await container.start();
+
+  let server: Server | undefined;
+  if (config.WORKER_PORT !== undefined) {
+    const app = express();
+    app.disable('x-powered-by');
+    app.get('/healthz', (_req, res) => {
+      res.json({ status: 'ok' });
+    });
+    app.get('/readyz', readinessHandler(container.readiness));
+    app.get('/metrics', metricsHandler(container.metrics, config.METRICS_TOKEN));
+    server = app.listen(config.WORKER_PORT, config.HOST);
+  }
+  logger.info(
+    {
+      concurrency: config.WORKER_CONCURRENCY ?? config.ANALYSIS_WORKERS,
+      store: container.database.description,
+      sources: container.registry.names,
+      ...(config.WORKER_PORT !== undefined ? { port: config.WORKER_PORT } : {}),
+    },
+    'trackgraph worker ready',
+  );
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker shutting down: finishing running jobs, taking no new ones');
+    const force = setTimeout(() => {
+      // Jobs still running are not lost: their locks expire and another worker takes them.
+      logger.error({}, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    server?.close();
+    container.close().then(
+      () => {
+        logger.info({}, 'worker stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`trackgraph worker: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../../../src/config';
+import { createContainer, type Container } from '../../../src/container';
+import { AppError } from '../../../src/core/errors';
+import type { AudioFeatures, AudioInput } from '../../../src/core/types';
+import { FakeEngine } from '../../helpers/fake-engine';
+import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../../helpers/infra';
+
+/** The environment of a scaled-out deployment of its own: a Postgres schema and a Redis prefix nobody else uses. */
+export interface ScaledSetup {
+  env: Record<string, string>;
+  schema: string;
+  prefix: string;
+  /** Drops the schema and deletes the Redis keys. */
+  cleanup(): Promise<void>;
+}
+
+export function scaledSetup(label: string, overrides: { redisUrl?: string; databaseUrl?: string } = {}): ScaledSetup {
+  const schema = uniqueName(label);
+  const prefix = schema;
+  const redis = overrides.redisUrl ?? REDIS_URL;
+  return {
+    schema,
+    prefix,
+    env: {
+      DATABASE_URL: overrides.databaseUrl ?? POSTGRES_URL!,
+      DATABASE_SCHEMA: schema,
+      CACHE_URL: redis,
+      QUEUE_URL: redis,
+      REDIS_PREFIX: prefix,
+      WORKER_LOCK_MS: '2000',
+    },
+    async cleanup() {
+      await dropSchema(schema);
+      await deleteRedisKeys(prefix);
+    },
+  };
+}
+
+/** A fake engine for which a file whose bytes begin with "not audio" is undecodable (as the real one says). */
+export class PickyEngine extends FakeEngine {
+  override async analyze(input: AudioInput): Promise<AudioFeatures> {
+    const features = await super.analyze(input);
+    const bytes = 'bytes' in input ? Buffer.from(input.bytes) : await readFile(input.path);
+    if (bytes.subarray(0, 9).toString() === 'not audio') throw new AppError('AUDIO_UNDECODABLE', 'the file is not audio');
+    return features;
+  }
+}
+
+/** An analysis worker (the `npm run worker` role) in this process, on the given library. */
+export async function startWorker(
+  dir: string,
+  env: Record<string, string>,
+  engine: FakeEngine,
+): Promise<Container> {
+  const config = loadConfig({
+    DATA_DIR: path.join(dir, 'worker-data'),
+    LIBRARY_DIR: path.join(dir, 'library'),
+    LIBRARY_WATCH: 'false',
+    ANALYSIS_WORKERS: '1',
+    WORKER_CONCURRENCY: '2',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const container = await createContainer(config, { role: 'worker', engine, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  await container.start();
+  return container;
+}
