@@ -59,21 +59,35 @@ export class LoudnessMeter {
   private filled = 0;
   private accumulator = 0;
   private readonly powers: number[] = [];
+  /** Channels each sub-block was measured with (see push). */
+  private readonly blockChannels: number[] = [];
+  private currentBlockChannels = 0;
 
   constructor(readonly sampleRate: number) {
     this.filters = kWeighting(sampleRate);
     this.subBlockSize = Math.round(sampleRate * SUB_BLOCK_SECONDS);
   }
 
-  /** Feeds the next samples of every channel (all channels of one chunk have the same length). */
+  /**
+   * Feeds the next samples of every channel (all channels of one chunk have the same length).
+   *
+   * The MP3 decoder collapses identical channels to one until they first differ (a stereo file
+   * that starts in digital silence arrives as mono chunks, then stereo): a channel that appears
+   * later starts from the filter state of channel 0, and sub-blocks measured with fewer channels
+   * are scaled up as the dual mono they were.
+   */
   push(channelData: readonly Float32Array[]): void {
     if (channelData.length === 0) return;
-    if (this.channels === 0) {
+    if (channelData.length > this.channels) {
+      const grown = new Float64Array(channelData.length * 4);
+      grown.set(this.state);
+      for (let c = this.channels; c < channelData.length; c++) grown.set(this.state.subarray(0, 4), c * 4);
+      this.state = grown;
       this.channels = channelData.length;
-      this.state = new Float64Array(this.channels * 4);
     }
     const length = channelData[0]!.length;
-    const channels = Math.min(this.channels, channelData.length);
+    const channels = channelData.length;
+    this.currentBlockChannels = Math.max(this.currentBlockChannels, channels);
     const [s, h] = this.filters;
     const { b0, b1, b2, a1, a2 } = s;
     const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = h;
@@ -109,6 +123,8 @@ export class LoudnessMeter {
       offset += n;
       if (this.filled === this.subBlockSize) {
         this.powers.push(this.accumulator / this.subBlockSize);
+        this.blockChannels.push(this.currentBlockChannels);
+        this.currentBlockChannels = channels;
         this.accumulator = 0;
         this.filled = 0;
       }
@@ -117,7 +133,7 @@ export class LoudnessMeter {
 
   /** K-weighted power of every complete 100 ms sub-block so far. */
   subBlockPowers(): Float64Array {
-    return Float64Array.from(this.powers);
+    return Float64Array.from(this.powers, (p, i) => (p * this.channels) / (this.blockChannels[i] || this.channels));
   }
 }
 

@@ -98,6 +98,8 @@ export class WindowCollector {
     } else if (sampleRate !== this.rate) {
       throw new Error(`sample rate changed from ${this.rate} to ${sampleRate} Hz within the stream`);
     }
+    // MP3 chunks may turn from collapsed mono to stereo (see LoudnessMeter.push).
+    this.channelCount = Math.max(this.channelCount, channelData.length);
     const chunkStart = this.position;
     const chunkEnd = chunkStart + first.length;
     this.position = chunkEnd;

@@ -61,3 +61,15 @@ describe('loudness (BS.1770 / EBU R128)', () => {
     }
   });
 });
+
+describe('loudness when the channel count grows mid-stream', () => {
+  it('when dual mono arrives collapsed to one channel and then as stereo, then it reads as stereo throughout', () => {
+    const x = sine(6, 997, 0.5);
+    const stereo = measure([x, x]);
+    const meter = new LoudnessMeter(RATE);
+    const half = x.length / 2;
+    meter.push([x.subarray(0, half)]);
+    meter.push([x.subarray(half), x.subarray(half)]);
+    expect(integratedLoudness(meter.subBlockPowers())).toBeCloseTo(stereo, 2);
+  });
+});
