@@ -43,6 +43,16 @@ export interface GraphQLEdge {
   stop(): Promise<void>;
 }
 
+/** What Sandbox opens with: a search, then the analysis of a key it returns. */
+const SANDBOX_DOCUMENT = `query Search {
+  search(track: "Money", artist: "Pink Floyd", limit: 3) { trackName artist trackKey match_score }
+}
+
+query Analysis {
+  analysis(trackKey: "bc24aaa5a97c70ed") { trackName tempo keyString energy mood { happy sad relaxed aggressive } }
+}
+`;
+
 /** Body of 4xx/5xx answers given before Apollo runs, shaped as a GraphQL response. */
 function errorBody(code: string, message: string): { errors: { message: string; extensions: { code: string } }[] } {
   return { errors: [{ message, extensions: { code } }] };
@@ -70,7 +80,12 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     logger: logger.child({ component: 'apollo' }),
     plugins: [
       options.sandbox
-        ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
+        ? ApolloServerPluginLandingPageLocalDefault({
+            includeCookies: false,
+            // Sandbox must send the key too: the header is there to fill in, not a key.
+            embed: { runTelemetry: false, initialState: { sharedHeaders: { Authorization: 'Bearer <API key>' } } },
+            document: SANDBOX_DOCUMENT,
+          })
         : ApolloServerPluginLandingPageDisabled(),
       // First among the request hooks: it sets contextValue.cost synchronously, and Apollo starts
       // every plugin's didResolveOperation in this order.
