@@ -35,6 +35,15 @@ describe('GraphQL depth limit (GRAPHQL_MAX_DEPTH=3)', () => {
     expect(onlyError(res).code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
+  it('refuses fragments that spread each other without looping forever', async () => {
+    const query = `{ analysisStatus(trackKey: "${'0'.repeat(16)}") { ...A } }
+      fragment A on AnalysisStatus { status ...B }
+      fragment B on AnalysisStatus { trackKey ...A }`;
+    const res = await post(t, { query });
+    expect(res.status).toBe(400);
+    expect(res.body.errors!.map((e) => e.extensions?.code)).toContain('GRAPHQL_VALIDATION_FAILED');
+  });
+
   it('answers a document exactly 3 deep', async () => {
     const res = await graphql(t, AnalysisStatusDocument, { trackKey: key });
     expect(res.body.errors).toBeUndefined();
