@@ -67,6 +67,8 @@ const schema = z.object({
   ANALYSIS_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
   /** Length of the analysed window of files longer than 45 s, seconds. */
   ANALYSIS_WINDOW_S: int(5, 600).default(30),
+  /** Stored analyses kept in each process's memory in front of the store. */
+  ANALYSIS_CACHE_ENTRIES: int(1, 10_000_000).default(50_000),
   /** How long a request waits for an analysis before answering 202, ms. */
   ANALYSIS_WAIT_MS: int(0, 600_000).default(20_000),
   /** Requests per minute per API key. */

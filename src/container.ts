@@ -8,6 +8,7 @@ import { BullmqJobs } from './analysis/jobs/bullmq.jobs';
 import { AnalysisWorker } from './analysis/jobs/bullmq.worker';
 import { InProcessJobs } from './analysis/jobs/in-process.jobs';
 import type { AnalysisJobs } from './analysis/jobs/jobs';
+import { CachedAnalysisStore } from './analysis/store/cached.store';
 import { SqlAnalysisStore } from './analysis/store/sql.store';
 import type { AnalysisStore } from './analysis/store/store';
 import { ArtworkService, type TrackLookup } from './artwork/artwork.service';
@@ -79,7 +80,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
 
   const database = openDatabase(config.DATABASE_URL, config.dataDir, config.DATABASE_SCHEMA);
   await migrateToLatest(database.db, database.dialect, database.schema);
-  const store = new SqlAnalysisStore(database);
+  // Stored analyses never change, so a process-local LRU in front of the store is always right.
+  const store = new CachedAnalysisStore(new SqlAnalysisStore(database), config.ANALYSIS_CACHE_ENTRIES);
 
   let jobs: AnalysisJobs | undefined;
   const metrics = new Metrics({ role, queueCounts: () => jobs!.counts() });

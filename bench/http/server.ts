@@ -16,6 +16,8 @@ import { syntheticAnalysis } from './seed';
  * Prints "READY <port> <trackKey>" when it listens.
  */
 async function main(): Promise<void> {
+  // Exit cleanly on SIGINT so `node --cpu-prof` can write its profile.
+  process.on('SIGINT', () => process.exit(0));
   const mode = process.argv[2];
   const key = process.argv[3] ?? 'bench-key-0123456789';
   const seed = syntheticAnalysis(1);
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
     API_KEYS: key,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     ANALYSIS_WORKERS: '1',
-    RATE_LIMIT: '100000000',
+    RATE_LIMIT: '10000000',
   });
   const container = await createContainer(config, { logger: pino({ level: config.LOG_LEVEL }) });
   await container.store.save(seed);
