@@ -96,14 +96,22 @@ async function throughput(pool: EnginePool, clips: AudioInput[], concurrent: boo
   return { perSecond: clips.length / seconds, medianMs: median(times) };
 }
 
-/** Median ms of every stage over the clips, run in this thread (no pool), after one warm-up. */
+/**
+ * Median wall and CPU ms of every stage over the clips, run in this thread (no pool), after one
+ * warm-up. CPU time (process.cpuUsage, nothing else runs in this process meanwhile) is what one
+ * core spends, whatever else the machine is doing; wall time includes waiting for a busy CPU.
+ */
 async function stages(clips: AudioInput[]): Promise<void> {
   const essentia = loadEssentia();
   const times: Record<string, number[]> = {};
+  const cpu: Record<string, number[]> = {};
   const time = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     const t = performance.now();
+    const c = process.cpuUsage();
     const out = await fn();
+    const used = process.cpuUsage(c);
     (times[name] ??= []).push(performance.now() - t);
+    (cpu[name] ??= []).push((used.user + used.system) / 1000);
     return out;
   };
   for (const [i, input] of [clips[0]!, ...clips].entries()) {
@@ -113,9 +121,17 @@ async function stages(clips: AudioInput[]): Promise<void> {
     await time('tonal (accuracy)', () => analyzeTonal(essentia, audio.samples, 44100));
     await time('spectrum + levels', () => measureSpectrum(audio.samples, 44100));
     await time('all features', () => featuresFromWindow(essentia, audio, { analyzeRhythm, analyzeTonal }));
-    if (i === 0) for (const k of Object.keys(times)) times[k] = [];
+    await time('decode + all', async () =>
+      featuresFromWindow(essentia, await decodeWindow(input.bytes, { windowSeconds: 30, ...(await headerFacts(input.bytes)) }), {
+        analyzeRhythm,
+        analyzeTonal,
+      }),
+    );
+    if (i === 0) for (const k of Object.keys(times)) (times[k] = []), (cpu[k] = []);
   }
-  for (const [name, xs] of Object.entries(times)) console.log(`  ${name.padEnd(18)} median ${median(xs).toFixed(0)} ms`);
+  for (const [name, xs] of Object.entries(times)) {
+    console.log(`  ${name.padEnd(18)} median ${median(xs).toFixed(0)} ms wall, ${median(cpu[name]!).toFixed(0)} ms CPU`);
+  }
 }
 
 async function main(): Promise<void> {
