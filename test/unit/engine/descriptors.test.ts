@@ -7,6 +7,9 @@ import { analyzeRhythm } from '../../../src/engine/rhythm';
 import { analyzeTonal } from '../../../src/engine/tonal';
 import { RATE, denseDistorted, liveVersion, noise, sinePad, song, speechLike } from '../../helpers/audio-signals';
 
+// Real analyses of generated audio: seconds each on an idle core, much more on a shared one.
+jest.setTimeout(180_000);
+
 const SECONDS = 16;
 
 /** The whole pipeline after decoding, on a generated mono 44.1 kHz signal. */
