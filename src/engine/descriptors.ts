@@ -63,13 +63,18 @@ function tempoComfort(tempo: number): number {
   return Math.exp(-(octaves * octaves) / (2 * 0.3 * 0.3));
 }
 
-/** Speech evidence: pauses between phrases, voiced/unvoiced alternation, irregular syllable rhythm. */
-export function speechiness(s: DescriptorInputs['spectral'], tempoConfidence: number): number {
-  const pauses = ramp(s.lowEnergyRatio, 0.2, 0.5);
+/**
+ * Speech evidence: pauses between phrases (level > 30 dB under the loud frames: music sustains,
+ * even between drum hits), frames well under their second's mean power, an envelope with no
+ * dominant periodicity, and voiced/unvoiced alternation of the spectral centroid.
+ */
+export function speechiness(s: DescriptorInputs['spectral']): number {
+  const pauses = ramp(s.pauseRatio, 0.02, 0.2);
+  const lowEnergy = ramp(s.lowEnergyRatio, 0.3, 0.55);
   const alternation = ramp(s.centroidVariation, 0.9, 1.5);
   const irregular = ramp(Math.log(Math.max(1e-6, s.modulationPeakiness)), Math.log(60), Math.log(15));
-  const unmetered = 1 - clamp01(tempoConfidence);
-  return clamp01(0.45 * pauses + 0.25 * alternation + 0.15 * irregular + 0.15 * unmetered * pauses);
+  // Drums against soft tones alternate the centroid too: it counts only where the level drops.
+  return clamp01(0.35 * pauses + 0.25 * lowEnergy + 0.2 * irregular + 0.2 * alternation * Math.max(pauses, lowEnergy));
 }
 
 export function computeDescriptors(m: DescriptorInputs): Descriptors {
@@ -89,7 +94,7 @@ export function computeDescriptors(m: DescriptorInputs): Descriptors {
     0.35 * pulse + 0.25 * clamp01(m.beatStrength) + 0.2 * clamp01(m.tempoConfidence) + 0.2 * tempoComfort(m.tempo),
   );
 
-  const speech = speechiness(s, m.tempoConfidence);
+  const speech = speechiness(s);
 
   const liveness = clamp01(0.75 * ramp(s.floorFlatness, 0.015, 0.2) + 0.25 * ramp(s.floorDb, -30, -8) * ramp(s.floorFlatness, 0.01, 0.05));
 
