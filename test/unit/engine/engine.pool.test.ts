@@ -132,6 +132,21 @@ describe('engine pool (real worker threads)', () => {
     expect(features.durationMs).toBeGreaterThan(2900);
   });
 
+  it('when the worker fails unexpectedly, then INTERNAL without the detail, which goes to the log, and the pool goes on', async () => {
+    const warnings: string[] = [];
+    const logged = createEnginePool({ workers: 1, timeoutMs: 60_000, windowSeconds: 20, logger: { warn: (_o, msg) => warnings.push(msg) } });
+    try {
+      // A file descriptor instead of a path: readFile fails with EBADF, an unexpected error.
+      const error = await failure(logged.analyze({ path: 987654 as unknown as string }));
+      expect(error.code).toBe('INTERNAL');
+      expect(error.message).not.toMatch(/EBADF/);
+      expect(warnings).toContain('analysis failed unexpectedly');
+      expect((await logged.analyze({ bytes: fixture('chord-3s.ogg') })).durationMs).toBeGreaterThan(2900);
+    } finally {
+      await logged.close();
+    }
+  });
+
   it('when the caller aborts, then the analysis is abandoned with the abort reason', async () => {
     const controller = new AbortController();
     controller.abort(new Error('client went away'));
