@@ -80,7 +80,11 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] ?? 0;
 }
 
-async function throughput(pool: EnginePool, clips: AudioInput[], concurrent: boolean): Promise<{ perSecond: number; medianMs: number }> {
+async function throughput(
+  pool: EnginePool,
+  clips: AudioInput[],
+  concurrent: boolean,
+): Promise<{ perSecond: number; medianMs: number; cpuMsPerClip: number }> {
   // Warm-up: every thread loads essentia.js and the decoders once.
   await Promise.all(Array.from({ length: pool.threads }, () => pool.analyze(clips[0]!)));
   const times: number[] = [];
@@ -90,10 +94,14 @@ async function throughput(pool: EnginePool, clips: AudioInput[], concurrent: boo
     times.push(performance.now() - t);
   };
   const start = performance.now();
+  const cpu = process.cpuUsage();
   if (concurrent) await Promise.all(clips.map(timed));
   else for (const c of clips) await timed(c);
+  const used = process.cpuUsage(cpu);
   const seconds = (performance.now() - start) / 1000;
-  return { perSecond: clips.length / seconds, medianMs: median(times) };
+  // Process CPU (all threads): if it stays the same per clip with more workers, the threads do
+  // not get in each other's way and throughput scales with the free cores.
+  return { perSecond: clips.length / seconds, medianMs: median(times), cpuMsPerClip: (used.user + used.system) / 1000 / clips.length };
 }
 
 /**
@@ -149,13 +157,16 @@ async function main(): Promise<void> {
   const one = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30 });
   const serial = await throughput(one, clips, false);
   await one.close();
-  console.log(`1 worker : ${serial.perSecond.toFixed(2)} clips/s, median ${serial.medianMs.toFixed(0)} ms per clip (decode + all features)`);
+  console.log(
+    `1 worker : ${serial.perSecond.toFixed(2)} clips/s, median ${serial.medianMs.toFixed(0)} ms per clip (decode + all features), ` +
+      `${serial.cpuMsPerClip.toFixed(0)} ms CPU per clip; load average ${os.loadavg()[0]!.toFixed(1)}`,
+  );
 
   const pool = createEnginePool({ workers, timeoutMs: 300_000, windowSeconds: 30 });
   const parallel = await throughput(pool, clips, true);
   console.log(
-    `${workers} workers: ${parallel.perSecond.toFixed(2)} clips/s, ` +
-      `speed-up ${(parallel.perSecond / serial.perSecond).toFixed(2)}x; peak RSS so far ${mb(sampler.peak)}`,
+    `${workers} workers: ${parallel.perSecond.toFixed(2)} clips/s, speed-up ${(parallel.perSecond / serial.perSecond).toFixed(2)}x, ` +
+      `${parallel.cpuMsPerClip.toFixed(0)} ms CPU per clip; load average ${os.loadavg()[0]!.toFixed(1)}; peak RSS so far ${mb(sampler.peak)}`,
   );
 
   if (values.long || values['long-file']) {
