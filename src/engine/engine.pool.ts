@@ -49,7 +49,7 @@ export class EnginePool implements AnalysisEngine {
       execArgv,
       minThreads: options.workers,
       maxThreads: options.workers,
-      idleTimeout: Number.MAX_SAFE_INTEGER,
+      idleTimeout: Infinity,
       concurrentTasksPerWorker: 1,
     });
     // A thread that fails outside a task (e.g. while starting) must not become an unhandled 'error'.
