@@ -28,6 +28,8 @@ const HOP = 512;
 const FPS = SAMPLE_RATE / HOP;
 const MIN_BPM = 50;
 const MAX_BPM = 230;
+/** Normalised autocorrelation below which a candidate period is not a pulse of the signal. */
+const MIN_PULSE_ACF = 0.1;
 
 /** Frame-rate envelopes of one analysis window. */
 export interface OnsetEnvelopes {
@@ -204,12 +206,14 @@ export function tempoCandidates(o: Float64Array, fps: number): TempoCandidate[] 
   const meanO = mean(o) || 1;
   const seen: number[] = [];
   const out: TempoCandidate[] = [];
-  const guesses = [4, 3, 2, 1, 1 / 2, 1 / 3, 1 / 4].map((ratio) => base * ratio);
-  for (const guess of guesses) {
+  for (const ratio of [4, 3, 2, 1, 1 / 2, 1 / 3, 1 / 4]) {
+    const guess = base * ratio;
     const bpm0 = (fps * 60) / guess;
     if (bpm0 < MIN_BPM * 0.96 || bpm0 > MAX_BPM * 1.04) continue;
     const period = guess * 2 <= maxLag ? refinePeak(r, guess) : guess;
     if (seen.some((p) => Math.abs(p - period) / period < 0.03)) continue;
+    // A fraction of the base period that the envelope does not repeat at is no pulse at all.
+    if (ratio < 1 && sampleAt(r, period) < MIN_PULSE_ACF) continue;
     seen.push(period);
     const bpm = (fps * 60) / period;
     const self = pulse(o, period);
@@ -219,7 +223,9 @@ export function tempoCandidates(o: Float64Array, fps: number): TempoCandidate[] 
       Math.log2(bpm / 120),
       Math.log2(bpm / 120) ** 2,
       Math.log(Math.max(self.half, self.third) + 0.05),
-      Math.log(Math.max(slow2.half, slow3.third) + 0.05),
+      // Measured against whichever slower level the envelope actually repeats at: the other
+      // one drifts across the bar and averages everything, telling nothing.
+      Math.log((sampleAt(r, period * 2) >= sampleAt(r, period * 3) ? slow2.half : slow3.third) + 0.05),
       Math.log((self.on + 1e-9) / meanO),
       sampleAt(r, period),
     ];
@@ -238,7 +244,7 @@ export function tempoCandidates(o: Float64Array, fps: number): TempoCandidate[] 
  * Fitted by softmax regression over the candidate levels of 120 rendered songs (three seeds,
  * mp3, ogg and flac, 70-180 BPM, 3/4 and 4/4, with and without drums); see BENCHMARKS.md.
  */
-const LEVEL_WEIGHTS = [2.99, -2.19, 1.38, 0.97, 1.81, 2.94];
+const LEVEL_WEIGHTS = [2.9, -2.3, 1.85, 1.26, 0.26, 0.67];
 
 function chooseLevel(cands: TempoCandidate[]): { best: TempoCandidate; confidence: number } | undefined {
   if (cands.length === 0) return undefined;
