@@ -15,6 +15,7 @@ import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin, depthLimitRule } from './graphql.limits';
 import { buildGraphQLSchema } from './graphql.schema';
+import { immutableResponseCachePlugin } from './response.cache';
 
 export interface GraphQLServices {
   search: SearchService;
@@ -34,7 +35,12 @@ export interface GraphQLOptions {
    * didResolveOperation starts, `contextValue.cost` already holds the operation's cost.
    */
   plugins?: ApolloServerPlugin<GraphQLContext>[];
+  /** Analyses kept in complete answers of repeated documents (0: no response cache). */
+  responseCacheAnalyses?: number;
 }
+
+/** About 1 KB each: 10 MB of answers. */
+const DEFAULT_RESPONSE_CACHE_ANALYSES = 10_000;
 
 export interface GraphQLEdge {
   /** Mount at /graphql: authentication, JSON body, Apollo. */
@@ -67,6 +73,7 @@ function errorBody(code: string, message: string): { errors: { message: string; 
  * refused with 400; clients sending JSON POSTs (all GraphQL clients) are unaffected.
  */
 export async function createGraphQL(services: GraphQLServices, options: GraphQLOptions, logger: PinoLogger): Promise<GraphQLEdge> {
+  const responseCacheAnalyses = options.responseCacheAnalyses ?? DEFAULT_RESPONSE_CACHE_ANALYSES;
   const server = new ApolloServer<GraphQLContext>({
     schema: buildGraphQLSchema({ search: services.search }),
     // The schema is public (schema/schema.graphql) and Sandbox needs it; every request is authenticated anyway.
@@ -94,6 +101,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
       // Apollo installs cache control by default, wrapping every field's resolver to compute
       // cache hints nothing here sends; it cost about 2% of a request's CPU.
       ApolloServerPluginCacheControlDisabled(),
+      ...(responseCacheAnalyses > 0 ? [immutableResponseCachePlugin(responseCacheAnalyses)] : []),
       ...(options.plugins ?? []),
     ],
   });

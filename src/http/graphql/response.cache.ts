@@ -1,0 +1,94 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { Kind, type OperationDefinitionNode } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { GraphQLContext } from './graphql.context';
+
+/**
+ * Root fields whose complete answer never changes: a stored analysis is immutable (the first
+ * save of a key wins) and trackKey is a pure function. search and analysisStatus change, so a
+ * document asking for them is never cached.
+ */
+const IMMUTABLE_ROOTS = new Set(['analysis', 'analyses', 'trackKey', '__typename']);
+
+interface RootField {
+  responseKey: string;
+  field: string;
+}
+
+interface Cached {
+  data: Record<string, unknown>;
+  /** Analyses held, the unit of the cache's bound. */
+  size: number;
+}
+
+/**
+ * Answers a repeated document from memory when its previous answer was complete: every root
+ * field immutable, no error, no analysis missing (a null may be an analysis still running).
+ * Execution is about a quarter of a GraphQL request's CPU; a hit skips it. Everything before
+ * execution still runs for every request: authentication, depth and cost limits, rate limits.
+ */
+export function immutableResponseCachePlugin(maxAnalyses: number): ApolloServerPlugin<GraphQLContext> {
+  const cache = new LRUCache<string, Cached>({ maxSize: maxAnalyses, sizeCalculation: (entry) => entry.size });
+  // Apollo hands the same operation node for a repeated query string (its document cache).
+  const rootsOf = new WeakMap<OperationDefinitionNode, RootField[] | null>();
+  const cacheableRoots = (operation: OperationDefinitionNode): RootField[] | null => {
+    let roots = rootsOf.get(operation);
+    if (roots === undefined) {
+      roots = immutableRoots(operation);
+      rootsOf.set(operation, roots);
+    }
+    return roots;
+  };
+
+  return {
+    async requestDidStart() {
+      let key: string | undefined;
+      let roots: RootField[] | null = null;
+      return {
+        async responseForOperation({ operation, queryHash, request, response }) {
+          roots = cacheableRoots(operation);
+          if (!roots) return null;
+          key = `${queryHash}\u0000${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
+          const hit = cache.get(key);
+          // A new result object each time: later plugins may add extensions to it.
+          return hit ? { http: response.http, body: { kind: 'single', singleResult: { data: hit.data } } } : null;
+        },
+        async willSendResponse({ response }) {
+          if (key === undefined || !roots || response.body.kind !== 'single' || cache.has(key)) return;
+          const { data, errors } = response.body.singleResult;
+          if (errors || !data) return;
+          const size = completeSize(data, roots);
+          if (size !== undefined) cache.set(key, { data, size });
+        },
+      };
+    },
+  };
+}
+
+/** The root fields of a query made only of immutable fields, or null (fragments and directives included). */
+function immutableRoots(operation: OperationDefinitionNode): RootField[] | null {
+  if (operation.operation !== 'query') return null;
+  const roots: RootField[] = [];
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD || (selection.directives?.length ?? 0) > 0) return null;
+    if (!IMMUTABLE_ROOTS.has(selection.name.value)) return null;
+    roots.push({ responseKey: selection.alias?.value ?? selection.name.value, field: selection.name.value });
+  }
+  return roots;
+}
+
+/** Number of analyses in a complete answer (at least 1), or undefined when one is missing. */
+function completeSize(data: Record<string, unknown>, roots: readonly RootField[]): number | undefined {
+  let size = 1;
+  for (const { responseKey, field } of roots) {
+    const value = data[responseKey];
+    if (field === 'analysis') {
+      if (value === null || value === undefined) return undefined;
+      size++;
+    } else if (field === 'analyses') {
+      if (!Array.isArray(value) || value.some((a) => a === null)) return undefined;
+      size += value.length;
+    }
+  }
+  return size;
+}
