@@ -111,7 +111,7 @@ export class BestEffortCache<T> {
     private readonly observer?: CacheObserver,
   ) {
     this.keyv = new Keyv<T>({ store, namespace, ttl: ttlMs });
-    this.keyv.on('error', (error: unknown) => this.failed(error, 'cache error'));
+    this.keyv.on('error', (error: unknown) => this.failed(error, 'cache unavailable; bypassed (lookups read as misses)'));
   }
 
   async get(key: string): Promise<T | undefined> {

@@ -1,4 +1,5 @@
-import { Queue, QueueEvents, UnrecoverableError, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { Queue, UnrecoverableError, type JobsOptions } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
 import { AppError, ERROR_CODES, type ErrorCode } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { StoredAnalysis, TrackMetadata } from '../../core/types';
@@ -41,6 +42,35 @@ export function toJobError(error: unknown): Error {
   return error instanceof AppError && PERMANENT.has(error.code) ? new UnrecoverableError(message) : new Error(message);
 }
 
+/**
+ * How long one exchange with the queue may take, ms. BullMQ waits for its connection to be
+ * ready rather than failing while Redis is away, so without a bound a request would hang.
+ */
+const QUEUE_OP_TIMEOUT_MS = 2000;
+
+/** Runs a queue operation within QUEUE_OP_TIMEOUT_MS; failure or timeout is SERVICE_UNAVAILABLE. */
+async function bounded<T>(operation: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      operation(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the queue did not answer within ${QUEUE_OP_TIMEOUT_MS} ms`)), QUEUE_OP_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    throw unreachable(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A Redis failure as the client sees it: retry shortly. AppErrors pass unchanged. */
+function unreachable(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError('SERVICE_UNAVAILABLE', 'the analysis queue is unreachable; try again shortly', { cause: error, retryAfterS: 5 });
+}
+
 const FAILURE = /^([A-Z_]+): ([\s\S]*)$/;
 
 export function fromJobFailure(failedReason: string | undefined): AppError {
@@ -54,7 +84,7 @@ export function fromJobFailure(failedReason: string | undefined): AppError {
 }
 
 export interface BullmqJobsOptions {
-  connection: ConnectionOptions;
+  connection: RedisOptions;
   /** REDIS_PREFIX: every key of the queue starts with it. */
   prefix: string;
   /**
@@ -87,12 +117,18 @@ interface Waiter {
 /**
  * Analysis jobs on BullMQ (scale-out): the API node's side. A submit adds the job under the
  * key's id (a second add of a pending key is a no-op cluster-wide, so each key is analysed once)
- * and waits for it through QueueEvents, with a slow poll as a safety net. The result is read
- * from the store, where the worker put it. `npm run worker` processes run the jobs.
+ * and waits for the queue's events (completed, failed), with a slow poll as a safety net. The
+ * result is read from the store, where the worker put it. `npm run worker` processes run the jobs.
+ *
+ * The Redis connections are this class's own rather than BullMQ's: BullMQ's close waits for
+ * Redis to answer, which with Redis away is never, and shutdown must not hang on it.
  */
 export class BullmqJobs implements AnalysisJobs {
   private readonly queue: Queue<TrackMetadata, AnalysisJobResult>;
-  private readonly events: QueueEvents;
+  /** Commands: no offline queue, so with Redis away they fail instead of waiting. */
+  private readonly redis: Redis;
+  /** The blocking read of the events stream. */
+  private readonly subscriber: Redis;
   private readonly eventsReady: Promise<void>;
   private readonly waiters = new Map<string, Waiter>();
   private readonly pollMs: number;
@@ -106,24 +142,63 @@ export class BullmqJobs implements AnalysisJobs {
   ) {
     this.pollMs = options.pollMs ?? 1000;
     this.maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
-    this.queue = new Queue(ANALYSIS_QUEUE, {
-      // Fail fast while Redis is away (the request answers 503) instead of queueing commands.
-      connection: { ...options.connection, enableOfflineQueue: false },
-      prefix: options.prefix,
-      defaultJobOptions: DEFAULT_JOB_OPTIONS,
-    });
-    this.queue.on('error', (error) => this.logger.warn({ err: error }, 'analysis queue error'));
-    this.events = new QueueEvents(ANALYSIS_QUEUE, { connection: options.connection, prefix: options.prefix });
-    this.events.on('error', (error) => this.logger.warn({ err: error }, 'analysis queue events error'));
-    this.events.on('completed', ({ jobId }) => this.settle(jobId));
-    this.events.on('failed', ({ jobId, failedReason }) => {
-      const waiter = this.waiters.get(trackKeyOf(jobId));
-      if (waiter) this.finish(trackKeyOf(jobId), waiter, fromJobFailure(failedReason));
-    });
-    this.eventsReady = this.events.waitUntilReady().then(
-      () => undefined,
-      () => undefined,
-    );
+    this.redis = new Redis({ ...options.connection, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.redis.on('error', (error) => this.warn(error, 'analysis queue unreachable; new analyses answer 503 until it returns'));
+    this.subscriber = new Redis({ ...options.connection, maxRetriesPerRequest: null });
+    this.subscriber.on('error', (error) => this.warn(error, 'analysis queue unreachable; new analyses answer 503 until it returns'));
+    this.queue = new Queue(ANALYSIS_QUEUE, { connection: this.redis, prefix: options.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    this.queue.on('error', (error) => this.warn(error, 'analysis queue error'));
+    this.eventsReady = this.listen(this.queue.toKey('events'));
+  }
+
+  /**
+   * Reads the queue's event stream (what BullMQ's QueueEvents reads) from where it stood at
+   * start, and answers waiters on completed and failed events. It resumes from the last event
+   * seen after a reconnection, so none is missed while the stream keeps it.
+   */
+  private listen(stream: string): Promise<void> {
+    let ready!: () => void;
+    const started = new Promise<void>((resolve) => (ready = resolve));
+    const loop = async (): Promise<void> => {
+      let lastId: string | undefined;
+      while (!this.closed) {
+        try {
+          if (lastId === undefined) {
+            const newest = await this.subscriber.xrevrange(stream, '+', '-', 'COUNT', 1);
+            lastId = newest[0]?.[0] ?? '0-0';
+            ready();
+          }
+          const read = await this.subscriber.xread('COUNT', 500, 'BLOCK', 5000, 'STREAMS', stream, lastId);
+          for (const [, entries] of read ?? []) {
+            for (const [id, fields] of entries) {
+              lastId = id;
+              this.onEvent(fields);
+            }
+          }
+        } catch (error) {
+          if (this.closed) return;
+          this.warn(error, 'analysis queue events unreachable');
+          await new Promise((resolve) => setTimeout(resolve, this.pollMs));
+        }
+      }
+    };
+    void loop();
+    return started;
+  }
+
+  private onEvent(fields: string[]): void {
+    const field = (name: string): string | undefined => {
+      const i = fields.indexOf(name);
+      return i >= 0 && i % 2 === 0 ? fields[i + 1] : undefined;
+    };
+    const event = field('event');
+    const jobId = field('jobId');
+    if (!jobId || (event !== 'completed' && event !== 'failed')) return;
+    const key = trackKeyOf(jobId);
+    const waiter = this.waiters.get(key);
+    if (!waiter) return;
+    if (event === 'failed') this.finish(key, waiter, fromJobFailure(field('failedReason')));
+    else void this.settle(jobId);
   }
 
   submit(track: TrackMetadata): Promise<StoredAnalysis> {
@@ -138,35 +213,29 @@ export class BullmqJobs implements AnalysisJobs {
     });
     const waiter: Waiter = { promise, resolve, reject, deadline: Date.now() + this.maxWaitMs, checking: false };
     this.waiters.set(track.trackKey, waiter);
-    this.start(track, waiter).catch((error: unknown) => {
-      this.finish(
-        track.trackKey,
-        waiter,
-        error instanceof AppError
-          ? error
-          : new AppError('SERVICE_UNAVAILABLE', 'the analysis queue is unreachable; try again shortly', { cause: error, retryAfterS: 5 }),
-      );
-    });
+    this.start(track, waiter).catch((error: unknown) => this.finish(track.trackKey, waiter, unreachable(error)));
     return promise;
   }
 
   async status(trackKey: string): Promise<JobStatus | undefined> {
-    const job = await this.queue.getJob(jobIdOf(trackKey));
-    if (!job) return undefined;
-    const state = await job.getState();
-    if (state === 'active') return { state: 'processing', queuePosition: 0 };
-    if (state === 'completed' || state === 'failed' || state === 'unknown') return undefined;
-    return { state: 'queued', queuePosition: await this.position(job.id!) };
+    return bounded(async () => {
+      const job = await this.queue.getJob(jobIdOf(trackKey));
+      if (!job) return undefined;
+      const state = await job.getState();
+      if (state === 'active') return { state: 'processing', queuePosition: 0 };
+      if (state === 'completed' || state === 'failed' || state === 'unknown') return undefined;
+      return { state: 'queued', queuePosition: await this.position(job.id!) };
+    });
   }
 
   async counts(): Promise<JobCounts> {
-    const c = await this.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active');
+    const c = await bounded(() => this.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active'));
     return { waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0 };
   }
 
   async ping(): Promise<void> {
-    // A real round trip: with no offline queue it fails at once while Redis is away.
-    await this.queue.getJobCounts('active');
+    if (this.redis.status !== 'ready') throw new Error(`Redis connection ${this.redis.status}`);
+    await bounded(() => this.queue.getJobCounts('active'));
   }
 
   /** Stops waiting (requests still waiting are told to retry) and closes the connections. */
@@ -175,13 +244,20 @@ export class BullmqJobs implements AnalysisJobs {
     for (const [key, waiter] of this.waiters) {
       this.finish(key, waiter, new AppError('SERVICE_UNAVAILABLE', 'this node is shutting down; try again', { retryAfterS: 1 }));
     }
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    this.subscriber.disconnect();
+    await bounded(() => this.queue.close()).catch(() => undefined);
+    this.redis.disconnect();
   }
 
-  /** Listens first, then adds: a job finishing between the two cannot be missed. */
+  /**
+   * Listens first, then adds: a job finishing between the two cannot be missed. The events
+   * connection is waited for a moment only: if it is not up yet the poll still sees the end.
+   */
   private async start(track: TrackMetadata, waiter: Waiter): Promise<void> {
-    await this.eventsReady;
-    await this.enqueue(track);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.eventsReady, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.pollMs)))]);
+    clearTimeout(timer);
+    await bounded(() => this.enqueue(track));
     waiter.poll = setInterval(() => void this.check(track, waiter), this.pollMs);
     waiter.poll.unref();
   }
@@ -212,12 +288,14 @@ export class BullmqJobs implements AnalysisJobs {
         this.finish(track.trackKey, waiter, new AppError('ANALYSIS_TIMEOUT', 'the analysis did not finish in time; try again later'));
         return;
       }
-      const job = await this.queue.getJob(jobIdOf(track.trackKey));
-      const state = job ? await job.getState() : 'unknown';
+      const { job, state } = await bounded(async () => {
+        const found = await this.queue.getJob(jobIdOf(track.trackKey));
+        return { job: found, state: found ? await found.getState() : 'unknown' };
+      });
       if (state === 'failed') this.finish(track.trackKey, waiter, fromJobFailure(job?.failedReason));
       else if (state === 'completed' || state === 'unknown') {
         // Unknown: removed (retention ended, or by hand); the row may be there, else add it again.
-        if (!(await this.settle(jobIdOf(track.trackKey)))) await this.enqueue(track);
+        if (!(await this.settle(jobIdOf(track.trackKey)))) await bounded(() => this.enqueue(track));
       }
     } catch (error) {
       // Redis or the store away: keep waiting; the next poll tries again.
@@ -249,6 +327,14 @@ export class BullmqJobs implements AnalysisJobs {
     if (waiter.poll) clearInterval(waiter.poll);
     if (outcome instanceof AppError) waiter.reject(outcome);
     else waiter.resolve(outcome);
+  }
+
+  /** Connection errors repeat every reconnection attempt: logged at most every 30 s. */
+  private lastWarn = 0;
+  private warn(error: unknown, msg: string): void {
+    if (Date.now() - this.lastWarn < 30_000) return;
+    this.lastWarn = Date.now();
+    this.logger.warn({ err: error }, msg);
   }
 
   /** Jobs ahead of a waiting one: workers take from the tail of the wait list. */
