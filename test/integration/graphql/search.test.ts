@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { trackKey } from '../../../src/core/track-key';
+import type { MetadataSource } from '../../../src/sources/source';
 import { SearchDocument, TrackKeyDocument } from '../../generated/graphql';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -95,5 +96,35 @@ describe('GraphQL search', () => {
   it('refuses a track key of an empty or over-long name with INVALID_ARGUMENT', async () => {
     expect(onlyError(await graphql(t, TrackKeyDocument, { artist: '', track: 'Money' })).code).toBe('INVALID_ARGUMENT');
     expect(onlyError(await graphql(t, TrackKeyDocument, { artist: 'A', track: 'm'.repeat(301) })).code).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('GraphQL search when sources fail', () => {
+  const failing = (name: string): MetadataSource => ({
+    name,
+    search: async () => {
+      throw new Error('HTTP 500 from upstream at /internal/path');
+    },
+  });
+  const hanging = (name: string): MetadataSource => ({ name, search: () => new Promise(() => undefined) });
+
+  it('when every source fails, then UPSTREAM_UNAVAILABLE without the sources’ details', async () => {
+    const t = await createTestApp({ engine: new FakeEngine(), sources: () => [failing('deezer')] });
+    try {
+      const res = await graphql(t, SearchDocument, { track: 'Money' });
+      expect(onlyError(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', path: ['search'] });
+      expect(JSON.stringify(res.body)).not.toMatch(/HTTP 500|internal\/path/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('when every source times out, then UPSTREAM_TIMEOUT', async () => {
+    const t = await createTestApp({ engine: new FakeEngine(), sources: () => [hanging('deezer')], env: { SOURCE_TIMEOUT_MS: '100' } });
+    try {
+      expect(onlyError(await graphql(t, SearchDocument, { track: 'Money' })).code).toBe('UPSTREAM_TIMEOUT');
+    } finally {
+      await t.close();
+    }
   });
 });
