@@ -62,23 +62,49 @@ export function sniffFormat(bytes: Uint8Array): AudioFormat | undefined {
     offset = 10 + size + ((bytes[5]! & 0x10) !== 0 ? 10 : 0);
     if (ascii(offset, 'fLaC')) return 'flac';
   }
-  // Some files pad between the tag and the first frame: look a little further for a frame sync.
-  const limit = Math.min(bytes.length - 1, offset + 4096);
+  // Some files pad between the tag and the first frame: look a little further for two
+  // consecutive frame headers (one alone turns up by chance every few KB of random bytes).
+  const limit = Math.min(bytes.length - 4, offset + 16384);
   for (let i = offset; i < limit; i++) {
-    if (bytes[i] === 0xff && (bytes[i + 1]! & 0xe0) === 0xe0 && isMpegHeader(bytes, i)) return 'mp3';
+    if (bytes[i] !== 0xff) continue;
+    const first = mpegFrame(bytes, i);
+    if (!first) continue;
+    const next = i + first.length;
+    if (next + 4 > bytes.length) return 'mp3';
+    const second = mpegFrame(bytes, next);
+    if (second && second.signature === first.signature) return 'mp3';
   }
   return undefined;
 }
 
-function isMpegHeader(bytes: Uint8Array, i: number): boolean {
-  const b1 = bytes[i + 1]!;
+const MPEG_BITRATES: Record<string, readonly number[]> = {
+  '1-1': [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+  '1-2': [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+  '1-3': [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+  '2-1': [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+  '2-2': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+  '2-3': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+};
+const MPEG_RATES: Record<number, readonly number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
+
+/** The MPEG audio frame whose header starts at `i`: its length in bytes and what must repeat. */
+function mpegFrame(bytes: Uint8Array, i: number): { length: number; signature: number } | undefined {
+  const b1 = bytes[i + 1];
   const b2 = bytes[i + 2];
-  if (b2 === undefined) return false;
-  const version = (b1 >> 3) & 3;
-  const layer = (b1 >> 1) & 3;
-  const bitrate = b2 >> 4;
-  const rate = (b2 >> 2) & 3;
-  return version !== 1 && layer !== 0 && bitrate !== 0 && bitrate !== 15 && rate !== 3;
+  if (bytes[i] !== 0xff || b1 === undefined || b2 === undefined || (b1 & 0xe0) !== 0xe0) return undefined;
+  const versionBits = (b1 >> 3) & 3;
+  const layer = 4 - ((b1 >> 1) & 3);
+  const bitrateIndex = b2 >> 4;
+  const rateIndex = (b2 >> 2) & 3;
+  if (versionBits === 1 || layer === 4 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return undefined;
+  const bitrate = MPEG_BITRATES[`${versionBits === 3 ? 1 : 2}-${layer}`]![bitrateIndex]! * 1000;
+  const rate = MPEG_RATES[versionBits]![rateIndex]!;
+  const padding = (b2 >> 1) & 1;
+  const length =
+    layer === 1
+      ? (Math.floor((12 * bitrate) / rate) + padding) * 4
+      : Math.floor(((layer === 3 && versionBits !== 3 ? 72 : 144) * bitrate) / rate) + padding;
+  return { length, signature: (b1 & 0xfe) * 4 + rateIndex };
 }
 
 /**
@@ -132,7 +158,7 @@ async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: Win
  *
  * `estimatedSeconds` (from the tags parser) only decides what to keep; when it was wrong the
  * file is decoded a second time keeping the exact window. `declaredSeconds`, when the headers
- * state a length exactly (FLAC, Ogg, MP3 with a Xing/VBRI header), detects truncated files.
+ * state a length exactly (FLAC STREAMINFO, an MP3 LAME/Xing tag), detects truncated files.
  */
 export async function decodeWindow(
   bytes: Uint8Array,
