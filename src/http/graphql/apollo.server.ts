@@ -39,6 +39,10 @@ export interface GraphQLOptions {
   responseCacheAnalyses?: number;
 }
 
+/** Request bodies and documents past these are refused unread or unparsed. */
+const MAX_BODY = '100kb';
+const MAX_TOKENS = 20_000;
+
 /** About 1 KB each: 10 MB of answers. */
 const DEFAULT_RESPONSE_CACHE_ANALYSES = 10_000;
 
@@ -82,6 +86,9 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     includeStacktraceInErrorResponses: false,
     // main.ts owns the process's signals and stops this server through stop().
     stopOnTerminationSignals: false,
+    // Parsing happens before any limit can look at a document: bound its work. The largest
+    // useful document (100 keys, aliases, every field) is a few thousand tokens.
+    parseOptions: { maxTokens: MAX_TOKENS },
     validationRules: [depthLimitRule(options.maxDepth)],
     formatError: formatGraphQLError,
     logger: logger.child({ component: 'apollo' }),
@@ -110,7 +117,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   const router = Router();
   router.use(requireKey(services.apiKeys, options.sandbox));
   // Express 5 parses no body by itself, and Apollo needs req.body.
-  router.use(express.json({ limit: '1mb' }));
+  router.use(express.json({ limit: MAX_BODY }));
   router.use(
     expressMiddleware(server, {
       context: async ({ req, res }) => {

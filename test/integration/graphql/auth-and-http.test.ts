@@ -63,6 +63,15 @@ describe('GraphQL authentication', () => {
     expect(res.body).toEqual({ errors: [{ message: 'the request body is not valid JSON', extensions: { code: 'INVALID_ARGUMENT' } }] });
   });
 
+  it('refuses a body over 100 kB unread, and a document of too many tokens unparsed', async () => {
+    const huge = await post(t, { query: `{ trackKey(artist: "${'a'.repeat(120_000)}", track: "b") }` });
+    expect(huge.status).toBe(400);
+    expect(huge.body).toEqual({ errors: [{ message: 'the request body is too large', extensions: { code: 'INVALID_ARGUMENT' } }] });
+    const tokens = await post(t, { query: `{ ${'a '.repeat(20_001)}}` });
+    expect(tokens.status).toBe(400);
+    expect(onlyError(tokens)).toMatchObject({ code: 'GRAPHQL_PARSE_FAILED', message: expect.stringMatching(/more that 20000 tokens/) });
+  });
+
   it('keeps Apollo’s codes for documents GraphQL itself refuses', async () => {
     const parse = await post(t, { query: '{ search(track: ' });
     expect(parse.status).toBe(400);
