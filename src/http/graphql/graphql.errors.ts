@@ -7,7 +7,7 @@ import type { GraphQLContext } from './graphql.context';
 /** Apollo's code for errors it knows nothing about; ours are masked as INTERNAL instead. */
 const APOLLO_INTERNAL = 'INTERNAL_SERVER_ERROR';
 
-export const INTERNAL_MESSAGE = 'internal error; it has been logged';
+const INTERNAL_MESSAGE = 'internal error; it has been logged';
 
 type Classified = { kind: 'app'; error: AppError } | { kind: 'graphql' } | { kind: 'unexpected'; error: unknown };
 
