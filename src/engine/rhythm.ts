@@ -30,6 +30,10 @@ const MIN_BPM = 50;
 const MAX_BPM = 230;
 /** Normalised autocorrelation below which a candidate period is not a pulse of the signal. */
 const MIN_PULSE_ACF = 0.1;
+/** How many of the strongest autocorrelation peaks join the candidates besides the base's multiples. */
+const EXTRA_PEAKS = 3;
+/** ...and only when they repeat at least half as strongly as the base period does. */
+const EXTRA_PEAK_SHARE = 0.5;
 
 /** Frame-rate envelopes of one analysis window. */
 export interface OnsetEnvelopes {
@@ -180,9 +184,9 @@ export interface TempoCandidate {
 }
 
 /**
- * Candidate tapping levels: the strongest periodicity of the onset envelope and its multiples
- * and fractions by 2, 3 and 4, each refined to its own autocorrelation peak, with features
- * describing how strong that level is against the levels around it.
+ * Candidate tapping levels: the strongest periodicity of the onset envelope, its multiples and
+ * fractions by 2, 3 and 4, and the strongest other autocorrelation peaks, each refined to its
+ * own peak, with features describing how strong that level is against the levels around it.
  */
 export function tempoCandidates(o: Float64Array, fps: number): TempoCandidate[] {
   const maxLag = Math.min(o.length - 2, Math.ceil((fps * 60) / 25));
@@ -206,14 +210,23 @@ export function tempoCandidates(o: Float64Array, fps: number): TempoCandidate[] 
   const meanO = mean(o) || 1;
   const seen: number[] = [];
   const out: TempoCandidate[] = [];
-  for (const ratio of [4, 3, 2, 1, 1 / 2, 1 / 3, 1 / 4]) {
-    const guess = base * ratio;
+  // The strongest other periodicities too: the ladder misses levels related to the base by 3:2.
+  const peaks: number[] = [];
+  for (let lag = Math.floor((fps * 60) / MAX_BPM); lag <= Math.min(maxLag - 1, Math.ceil((fps * 60) / MIN_BPM)); lag++) {
+    if (r[lag]! > r[lag - 1]! && r[lag]! >= r[lag + 1]!) peaks.push(lag);
+  }
+  peaks.sort((a, b) => r[b]! - r[a]!);
+  const guesses = [4, 3, 2, 1, 1 / 2, 1 / 3, 1 / 4].map((ratio) => ({ guess: base * ratio, atOrAboveBase: ratio >= 1 }));
+  for (const lag of peaks.slice(0, EXTRA_PEAKS)) {
+    if (r[lag]! >= EXTRA_PEAK_SHARE * sampleAt(r, base)) guesses.push({ guess: lag, atOrAboveBase: false });
+  }
+  for (const { guess, atOrAboveBase } of guesses) {
     const bpm0 = (fps * 60) / guess;
     if (bpm0 < MIN_BPM * 0.96 || bpm0 > MAX_BPM * 1.04) continue;
     const period = guess * 2 <= maxLag ? refinePeak(r, guess) : guess;
     if (seen.some((p) => Math.abs(p - period) / period < 0.03)) continue;
-    // A fraction of the base period that the envelope does not repeat at is no pulse at all.
-    if (ratio < 1 && sampleAt(r, period) < MIN_PULSE_ACF) continue;
+    // A period shorter than the base that the envelope does not repeat at is no pulse at all.
+    if (!atOrAboveBase && sampleAt(r, period) < MIN_PULSE_ACF) continue;
     seen.push(period);
     const bpm = (fps * 60) / period;
     const self = pulse(o, period);
