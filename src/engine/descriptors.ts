@@ -13,10 +13,6 @@ export interface DescriptorInputs {
   essentia: EssentiaMeasurements;
   tempo: number;
   tempoConfidence: number;
-  /** Onsets per second. */
-  onsetRate: number;
-  /** Mean onset strength at the beats relative to the loudest onsets, 0–1. */
-  beatStrength: number;
   /** 1 major, 0 minor. */
   mode: number;
   modeConfidence: number;
@@ -80,7 +76,7 @@ export function speechiness(s: DescriptorInputs['spectral']): number {
 export function computeDescriptors(m: DescriptorInputs): Descriptors {
   const s = m.spectral;
   const loud = ramp(m.loudness, -30, -6);
-  const busy = ramp(m.onsetRate, 1, 7);
+  const busy = ramp(s.spectralFlux, 0.3, 1);
   const bright = ramp(s.rolloff, 500, 6000);
   const noisy = ramp(s.flatness, 0.005, 0.12);
   const harsh = clamp01(0.5 * noisy + 0.5 * ramp(s.highFrequencyRatio, 0.01, 0.15));
@@ -91,7 +87,7 @@ export function computeDescriptors(m: DescriptorInputs): Descriptors {
 
   const pulse = ramp(m.essentia.danceability, 0.8, 3);
   const danceability = clamp01(
-    0.35 * pulse + 0.25 * clamp01(m.beatStrength) + 0.2 * clamp01(m.tempoConfidence) + 0.2 * tempoComfort(m.tempo),
+    0.5 * pulse + 0.3 * clamp01(m.tempoConfidence) + 0.2 * tempoComfort(m.tempo),
   );
 
   const speech = speechiness(s);
@@ -120,7 +116,7 @@ export function computeDescriptors(m: DescriptorInputs): Descriptors {
   );
 
   const variety = ramp(m.sectionLoudnessSpread, 0.5, 4);
-  const engagement = clamp01(0.35 * danceability + 0.3 * arousal + 0.2 * variety + 0.15 * clamp01(m.beatStrength));
+  const engagement = clamp01(0.35 * danceability + 0.3 * arousal + 0.2 * variety + 0.15 * clamp01(m.tempoConfidence));
 
   return {
     energy: r3(energy),

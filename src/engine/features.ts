@@ -120,8 +120,6 @@ export function featuresFromWindow(essentia: Essentia, audio: WindowAudio, analy
     essentia: essentiaMeasures,
     tempo: rhythm.tempo,
     tempoConfidence: rhythm.tempoConfidence,
-    onsetRate: rhythm.onsetRate,
-    beatStrength: rhythm.beatStrength,
     mode: tonal.mode,
     modeConfidence: tonal.modeConfidence,
     keyStrength: tonal.strength,

@@ -105,7 +105,7 @@ describe('descriptor formulas', () => {
       modulationPeakiness: 80, highFrequencyRatio: 0.05, lowFrequencyRatio: 0.3, spectralFlux: 0.6,
     },
     essentia: { danceability: 1.5, dynamicComplexity: 3 },
-    tempo: 120, tempoConfidence: 0.8, onsetRate: 3, beatStrength: 0.6, mode: 1, modeConfidence: 0.6,
+    tempo: 120, tempoConfidence: 0.8, mode: 1, modeConfidence: 0.6,
     keyStrength: 0.7, sectionLoudnessSpread: 1,
   };
 
