@@ -170,7 +170,8 @@ describe('GraphQL analyses', () => {
 describe('GraphQL analysisStatus', () => {
   it('tells UNKNOWN, then PROCESSING with a retry time while analysing (analysis is null), then DONE', async () => {
     const engine = new FakeEngine();
-    engine.delayMs = 600;
+    // Long enough that the status asked right after is still PROCESSING on a slow machine.
+    engine.delayMs = 1500;
     const t = await createTestApp({ engine, prepareLibrary: library, env: { ANALYSIS_WAIT_MS: '50' } });
     try {
       const unknown = await graphql(t, AnalysisStatusDocument, { trackKey: MONEY });
