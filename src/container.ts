@@ -174,6 +174,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     readiness,
     ...(worker ? { worker } : {}),
     async start() {
+      await cache.ready();
       await registry.start();
       if (worker) {
         await worker.waitUntilReady();

@@ -9,6 +9,11 @@ export interface CacheBackend {
   kind: 'memory' | 'sqlite' | 'redis';
   /** Throws when the cache cannot be reached (readiness). */
   ping(): Promise<void>;
+  /**
+   * Resolves once the cache is connected, or after a short wait if it cannot be: a process
+   * starts either way (the cache is best-effort), but not with writes dropped for nothing.
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,7 +30,8 @@ const REDIS_MAX_RECONNECT_DELAY_MS = 2000;
 export function createCacheBackend(cacheUrl: string | undefined, dataDir: string): CacheBackend {
   const url = cacheUrl ?? `sqlite://${path.join(dataDir, 'cache.sqlite')}`;
   if (url.startsWith('memory://')) {
-    return { store: new Map<string, unknown>(), kind: 'memory', ping: async () => undefined, close: async () => undefined };
+    const none = async (): Promise<void> => undefined;
+    return { store: new Map<string, unknown>(), kind: 'memory', ping: none, ready: none, close: none };
   }
   if (url.startsWith('sqlite://')) {
     const store = new KeyvSqlite({ uri: url, busyTimeout: 5000 });
@@ -35,6 +41,7 @@ export function createCacheBackend(cacheUrl: string | undefined, dataDir: string
       ping: async () => {
         await store.get('__ping__');
       },
+      ready: async () => undefined,
       close: () => store.disconnect(),
     };
   }
@@ -61,7 +68,10 @@ function redisBackend(url: string): CacheBackend {
   // Connection errors are reported through the cache's own error path (and readiness); an
   // 'error' event without a listener would crash the process.
   client.on('error', () => undefined);
-  client.connect().catch(() => undefined);
+  const connected = client.connect().then(
+    () => undefined,
+    () => undefined,
+  );
   const store = new KeyvRedis(client, {
     connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
     throwOnConnectError: true,
@@ -73,6 +83,11 @@ function redisBackend(url: string): CacheBackend {
     ping: async () => {
       if (!client.isReady) throw new Error('Redis is not connected');
       await client.ping();
+    },
+    ready: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([connected, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2 * REDIS_CONNECT_TIMEOUT_MS)))]);
+      clearTimeout(timer);
     },
     close: async () => {
       // destroy(), not quit(): quit waits for a reply that an absent Redis never sends.
