@@ -30,6 +30,7 @@ interface ClipResult {
   mode: 0 | 1;
   timeSignature: number;
   ms: number;
+  cpuMs: number;
 }
 
 const PITCH = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
@@ -81,10 +82,13 @@ async function main(): Promise<void> {
   for (const row of truth) {
     const audio = await decodeWindow(readFileSync(join(dir, row.file)), { windowSeconds });
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const rhythm = analyzeRhythm(essentia, audio.samples, 44100);
     const tonal = analyzeTonal(essentia, audio.samples, 44100);
+    const cpu = process.cpuUsage(cpu0);
     const ms = performance.now() - t0;
-    results.push({ file: row.file, truth: row, tempo: rhythm.tempo, key: tonal.key, mode: tonal.mode, timeSignature: rhythm.timeSignature, ms });
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    results.push({ file: row.file, truth: row, tempo: rhythm.tempo, key: tonal.key, mode: tonal.mode, timeSignature: rhythm.timeSignature, ms, cpuMs });
     if (!json) process.stderr.write('.');
   }
   if (!json) process.stderr.write('\n');
@@ -106,6 +110,7 @@ async function main(): Promise<void> {
     timeSignature: share(withTs, (r) => r.timeSignature === r.truth.timeSignature),
     msMedian: percentile(ms, 0.5),
     msP95: percentile(ms, 0.95),
+    cpuMsMedian: percentile(results.map((r) => r.cpuMs), 0.5),
   };
   const misses = results.filter(
     (r) =>
@@ -122,7 +127,9 @@ async function main(): Promise<void> {
   console.log(`tempo   Acc1 ${pct(summary.tempoAcc1)}   Acc2 ${pct(summary.tempoAcc2)}   (${withBpm.length} with bpm)`);
   console.log(`key     exact ${pct(summary.keyExact)}   MIREX ${Number.isNaN(summary.keyMirex) ? '-' : summary.keyMirex.toFixed(3)}   mode ${pct(summary.mode)}`);
   console.log(`meter   ${pct(summary.timeSignature)}   (${withTs.length} with time signature)`);
-  console.log(`time    rhythm+tonal per clip: median ${summary.msMedian.toFixed(0)} ms, p95 ${summary.msP95.toFixed(0)} ms`);
+  console.log(
+    `time    rhythm+tonal per clip: median ${summary.msMedian.toFixed(0)} ms, p95 ${summary.msP95.toFixed(0)} ms wall; median ${summary.cpuMsMedian.toFixed(0)} ms CPU`,
+  );
   if (misses.length) {
     console.log('\nmisses                 tempo (truth)        key (truth)                      meter (truth)');
     for (const r of misses) {
