@@ -72,7 +72,7 @@ const schema = z.object({
   /** How long a request waits for an analysis before answering 202, ms. */
   ANALYSIS_WAIT_MS: int(0, 600_000).default(20_000),
   /** Requests per minute per API key. */
-  RATE_LIMIT: int(1, 10_000_000).default(600),
+  RATE_LIMIT: int(1, 1_000_000_000).default(600),
   /** GraphQL document cost that counts as one request against RATE_LIMIT. */
   RATE_LIMIT_GRAPHQL_COST: int(1, 1_000_000).default(25),
   /** Serve Apollo Sandbox as the landing page of /graphql. */

@@ -1,0 +1,192 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import { syntheticAnalysis } from './http/seed';
+
+/**
+ * Load on stored analyses (GET /api/audio/analysis/:key over LOAD_SEED keys, picked at random),
+ * embedded and scaled setups side by side in one run:
+ *   embedded: one API process, SQLite store and cache, in-memory rate limits;
+ *   scaled:   two API processes on Postgres (store) and Redis (cache, queue, shared rate limits);
+ *             the load is split evenly between them (one autocannon per node, run together;
+ *             req/s and errors are summed, p99 is the worse of the two).
+ * For each: the unthrottled maximum, then the highest fixed rate (autocannon overallRate)
+ * whose 10 s probe keeps p99 < 100 ms with no errors and no non-2xx, confirmed over --duration s.
+ *
+ *   npm run bench:load -- [--duration 60] [--probe 10] [--connections 100] [--only embedded|scaled]
+ *
+ * Needs Postgres (127.0.0.1:5432/test, trust auth; DATABASE_URL to override) and Redis
+ * (127.0.0.1:6379; REDIS_URL) for the scaled setup; it uses a schema and key prefix of its
+ * own and removes them afterwards.
+ */
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string): string => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1]! : fallback;
+};
+const duration = Number(opt('duration', '60'));
+const probeSeconds = Number(opt('probe', '10'));
+const connections = Number(opt('connections', '100'));
+const only = opt('only', '');
+const KEY = 'load-key-0123456789abcdef';
+const SEED = 1000;
+const P99_LIMIT_MS = 100;
+const KEYS = Array.from({ length: SEED }, (_, i) => syntheticAnalysis(i).trackKey);
+const DATABASE_URL = process.env.DATABASE_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Node {
+  child: ChildProcess;
+  port: number;
+}
+
+function startNode(env: Record<string, string>): Promise<Node> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'load', 'server.ts')], {
+    env: { ...process.env, API_KEYS: KEY, RATE_LIMIT: '100000000', LOAD_SEED: String(SEED), ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /READY (\d+)/.exec(out);
+      if (m) resolve({ child, port: Number(m[1]) });
+    });
+    child.once('exit', (code) => reject(new Error(`load server exited with ${code}`)));
+  });
+}
+
+async function stop(nodes: Node[]): Promise<void> {
+  await Promise.all(
+    nodes.map(
+      (n) =>
+        new Promise<void>((resolve) => {
+          if (n.child.exitCode !== null) return resolve();
+          n.child.once('exit', () => resolve());
+          n.child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  fiveXx: number;
+}
+
+function run(port: number, seconds: number, conns: number, rate?: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: conns,
+    duration: seconds,
+    headers: { authorization: `Bearer ${KEY}` },
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/audio/analysis/${KEYS[Math.floor(Math.random() * KEYS.length)]}` }) }],
+    ...(rate ? { overallRate: rate } : {}),
+  });
+}
+
+/** The same load spread evenly over the nodes, run together. */
+async function load(nodes: Node[], seconds: number, rate?: number): Promise<Result> {
+  const share = Math.max(1, Math.floor(connections / nodes.length));
+  const results = await Promise.all(nodes.map((n) => run(n.port, seconds, share, rate ? rate / nodes.length : undefined)));
+  return {
+    rps: results.reduce((s, r) => s + r.requests.average, 0),
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    errors: results.reduce((s, r) => s + r.errors + r.timeouts, 0),
+    non2xx: results.reduce((s, r) => s + r.non2xx, 0),
+    fiveXx: results.reduce((s, r) => s + r['5xx'], 0),
+  };
+}
+
+const ok = (r: Result): boolean => r.p99 < P99_LIMIT_MS && r.errors === 0 && r.non2xx === 0;
+
+interface Row {
+  setup: string;
+  max: Result;
+  rate: number;
+  sustained: Result;
+}
+
+/** Highest rate (rounded to 50 req/s) whose probe passes, searched by bisection below the unthrottled maximum. */
+async function measure(setup: string, nodes: Node[]): Promise<Row> {
+  await load(nodes, 3); // warm-up: JIT, connection pools, caches
+  const max = await load(nodes, probeSeconds);
+  log(`${setup}: unthrottled ${Math.round(max.rps)} req/s, p99 ${max.p99} ms`);
+  let low = 0;
+  let high = Math.ceil(max.rps / 50) * 50;
+  while (high - low > Math.max(50, high * 0.05)) {
+    const rate = Math.round((low + high) / 100) * 50;
+    const r = await load(nodes, probeSeconds, rate);
+    log(`${setup}: ${rate} req/s -> p99 ${r.p99} ms, errors ${r.errors}, non-2xx ${r.non2xx}`);
+    if (ok(r)) low = rate;
+    else high = rate;
+  }
+  let rate = low;
+  for (;;) {
+    const sustained = await load(nodes, duration, rate);
+    log(`${setup}: ${duration} s at ${rate} req/s -> ${Math.round(sustained.rps)} req/s, p99 ${sustained.p99} ms, errors ${sustained.errors}, non-2xx ${sustained.non2xx}`);
+    if (ok(sustained) || rate <= 50) return { setup, max, rate, sustained };
+    rate = Math.floor((rate * 0.9) / 50) * 50;
+  }
+}
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  if (only !== 'scaled') {
+    const nodes = [await startNode({})];
+    try {
+      rows.push(await measure('embedded: 1 API process, SQLite', nodes));
+    } finally {
+      await stop(nodes);
+    }
+  }
+  if (only !== 'embedded') {
+    const name = `tg_load_${randomBytes(4).toString('hex')}`;
+    const env = { DATABASE_URL, DATABASE_SCHEMA: name, CACHE_URL: REDIS_URL, QUEUE_URL: REDIS_URL, REDIS_PREFIX: name };
+    const nodes = await Promise.all([startNode(env), startNode(env)]);
+    try {
+      rows.push(await measure('scaled: 2 API processes, Postgres + Redis', nodes));
+    } finally {
+      await stop(nodes);
+      const pg = new Client({ connectionString: DATABASE_URL });
+      await pg.connect();
+      await pg.query(`drop schema if exists "${name}" cascade`);
+      await pg.end();
+      const redis = new Redis(REDIS_URL);
+      const keys = await redis.keys(`${name}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
+  }
+  const cpu = os.cpus();
+  process.stdout.write(
+    `\n${cpu.length} cores (${cpu[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ` +
+      `${connections} connections; probes ${probeSeconds} s, sustained ${duration} s; load generator on the same machine\n\n`,
+  );
+  process.stdout.write('| setup | unthrottled req/s | unthrottled p99 ms | highest rate with p99 < 100 ms | sustained req/s | p50 ms | p99 ms | errors | non-2xx | 5xx |\n');
+  process.stdout.write('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+  for (const r of rows) {
+    const s = r.sustained;
+    process.stdout.write(
+      `| ${r.setup} | ${Math.round(r.max.rps)} | ${r.max.p99} | ${r.rate} | ${Math.round(s.rps)} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.non2xx} | ${s.fiveXx} |\n`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});
