@@ -73,8 +73,8 @@ const schema = z.object({
   ANALYSIS_WAIT_MS: int(0, 600_000).default(20_000),
   /** Requests per minute per API key. */
   RATE_LIMIT: int(1, 1_000_000_000).default(600),
-  /** GraphQL document cost that counts as one request against RATE_LIMIT. */
-  RATE_LIMIT_GRAPHQL_COST: int(1, 1_000_000).default(25),
+  /** GraphQL document cost that counts as one request against RATE_LIMIT (one track's full analysis costs 31). */
+  RATE_LIMIT_GRAPHQL_COST: int(1, 1_000_000).default(32),
   /** Serve Apollo Sandbox as the landing page of /graphql. */
   GRAPHQL_SANDBOX: bool.default(true),
   /** Deepest GraphQL document accepted. */
