@@ -107,6 +107,9 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       logger,
     });
 
+  if ((queueUrl || database.dialect === 'postgres') && !config.ARTWORK_SECRET) {
+    logger.warn({}, 'ARTWORK_SECRET is unset in a shared deployment: artwork URLs signed by this node fail on the others');
+  }
   const secret = artworkSecret(config);
   let artwork: ArtworkService | undefined;
   const artworkUrl = (key: string): string => artwork!.url(key);

@@ -34,14 +34,20 @@ async function main(): Promise<void> {
     });
     app.get('/readyz', readinessHandler(container.readiness));
     app.get('/metrics', metricsHandler(container.metrics, config.METRICS_TOKEN));
-    server = app.listen(config.WORKER_PORT, config.HOST);
+    const listening = app.listen(config.WORKER_PORT, config.HOST);
+    server = listening;
+    await new Promise<void>((resolve, reject) => {
+      listening.once('listening', resolve);
+      listening.once('error', reject);
+    });
   }
+  const address = server?.address();
   logger.info(
     {
       concurrency: config.WORKER_CONCURRENCY ?? config.ANALYSIS_WORKERS,
       store: container.database.description,
       sources: container.registry.names,
-      ...(config.WORKER_PORT !== undefined ? { port: config.WORKER_PORT } : {}),
+      ...(typeof address === 'object' && address ? { port: address.port } : {}),
     },
     'trackgraph worker ready',
   );

@@ -100,12 +100,13 @@ describeWith({ redis: true, postgres: true })('two API processes and two workers
       LOG_LEVEL: 'info',
       ANALYSIS_WORKERS: '1',
       RATE_LIMIT: '100000',
+      ARTWORK_SECRET: 'cluster-artwork-secret-0123456789',
     };
     const started = await Promise.all([
       start('main', { ...common, PORT: '0', DATA_DIR: path.join(dir, 'api1'), ANALYSIS_WAIT_MS: '2000' }, 'trackgraph listening'),
       start('main', { ...common, PORT: '0', DATA_DIR: path.join(dir, 'api2'), ANALYSIS_WAIT_MS: '2000' }, 'trackgraph listening'),
       start('worker', { ...common, DATA_DIR: path.join(dir, 'w1'), WORKER_CONCURRENCY: '1' }, 'trackgraph worker ready'),
-      start('worker', { ...common, DATA_DIR: path.join(dir, 'w2'), WORKER_CONCURRENCY: '1' }, 'trackgraph worker ready'),
+      start('worker', { ...common, DATA_DIR: path.join(dir, 'w2'), WORKER_CONCURRENCY: '1', WORKER_PORT: '0' }, 'trackgraph worker ready'),
     ]);
     procs.push(...started);
     const [api1, api2, doomed, survivor] = started as [Proc, Proc, Proc, Proc];
@@ -151,6 +152,17 @@ describeWith({ redis: true, postgres: true })('two API processes and two workers
     } finally {
       await pg.end();
     }
+
+    // The surviving worker reports itself on WORKER_PORT.
+    const workerPort = Number(survivor.lines.find((l) => l.msg === 'trackgraph worker ready')!.port);
+    const ready = await fetch(`http://127.0.0.1:${workerPort}/readyz`);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { store: 'ok', cache: 'ok', queue: 'ok' } });
+    const metrics = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
+    const ran = survivor.lines.filter((l) => l.msg === 'analysis stored').length;
+    const counted = /^trackgraph_analysis_duration_seconds_count\{[^}]*outcome="stored"[^}]*\} (\d+)$/m.exec(metrics);
+    // Jobs it ran: each analysis it stored, plus any it found already stored by the killed worker.
+    expect(Number(counted?.[1])).toBeGreaterThanOrEqual(ran);
+    expect(ran).toBeGreaterThan(0);
 
     // SIGTERM: each remaining process drains and exits cleanly.
     for (const p of [api1, api2, survivor]) p.child.kill('SIGTERM');
