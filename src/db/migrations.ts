@@ -9,6 +9,12 @@ const DESCRIPTOR_COLUMNS = [
   'tempo_confidence', 'key_confidence', 'mode_confidence', 'time_signature_confidence',
 ] as const;
 
+/** Numeric columns tracks() can be ordered by (besides seq); each has an index on (column, seq). */
+export const ORDERABLE_COLUMNS = [
+  'tempo', 'duration_ms', 'loudness', 'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness',
+  'valence', 'arousal', 'approachability', 'engagement', 'mood_happy', 'mood_sad', 'mood_relaxed', 'mood_aggressive',
+] as const;
+
 /**
  * The schema, as ordered migrations written once for both dialects. Kysely's Migrator records
  * what ran in its own table and takes a lock, so several nodes starting at once migrate once.
@@ -52,6 +58,23 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable('api_keys').execute();
         await db.schema.dropTable('analyses').execute();
+      },
+    },
+    '0002_browse_indexes': {
+      // One index per orderable field, on (field, seq): it serves `ORDER BY field, seq` in either
+      // direction and the keyset cursor `(field, seq) > (v, s)` without a sort, and a range filter
+      // on that field. Filters on other fields are checked on the rows the index walks (see
+      // docs/API.md, "Browse"). seq alone already has its unique index.
+      async up(db: Kysely<unknown>) {
+        for (const column of ORDERABLE_COLUMNS) {
+          await db.schema.createIndex(`analyses_by_${column}`).ifNotExists().on('analyses').columns([column, 'seq']).execute();
+        }
+        // similar(): one index range per (key, mode) of the key neighbourhood, within a tempo band.
+        await db.schema.createIndex('analyses_by_key_mode_tempo').ifNotExists().on('analyses').columns(['key', 'mode', 'tempo']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const column of ORDERABLE_COLUMNS) await db.schema.dropIndex(`analyses_by_${column}`).ifExists().execute();
+        await db.schema.dropIndex('analyses_by_key_mode_tempo').ifExists().execute();
       },
     },
   };

@@ -86,7 +86,7 @@ function isConnectionError(error: unknown): boolean {
   return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e?.message ?? '');
 }
 
-function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {
+export function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {
   const f = a.features;
   return {
     track_key: a.trackKey,

@@ -1,0 +1,408 @@
+import { AppError } from '../core/errors';
+import { isTrackKey } from '../core/track-key';
+import type { StoredAnalysis } from '../core/types';
+import type { AnalysisStore } from './store/store';
+import type {
+  ColumnRange,
+  Direction,
+  FeatureRow,
+  OrderColumn,
+  RangeColumn,
+  TracksFilter,
+  TracksPageRequest,
+  TracksQuery,
+} from './store/tracks.query';
+
+/** Default and largest page of tracks(). */
+export const DEFAULT_PAGE = 20;
+export const MAX_PAGE = 100;
+/** Default and largest answer of similar(). */
+export const DEFAULT_SIMILAR = 10;
+export const MAX_SIMILAR = 50;
+/** Longest text filter, in characters (as names elsewhere). */
+const MAX_TEXT = 300;
+
+/** The orderings of tracks(), by name, and the column each reads. */
+export const TRACK_ORDER_FIELDS = {
+  ANALYSED_AT: 'seq',
+  TEMPO: 'tempo',
+  DURATION_MS: 'duration_ms',
+  LOUDNESS: 'loudness',
+  ENERGY: 'energy',
+  LIVENESS: 'liveness',
+  DANCEABILITY: 'danceability',
+  INSTRUMENTALNESS: 'instrumentalness',
+  SPEECHINESS: 'speechiness',
+  VALENCE: 'valence',
+  AROUSAL: 'arousal',
+  APPROACHABILITY: 'approachability',
+  ENGAGEMENT: 'engagement',
+  MOOD_HAPPY: 'mood_happy',
+  MOOD_SAD: 'mood_sad',
+  MOOD_RELAXED: 'mood_relaxed',
+  MOOD_AGGRESSIVE: 'mood_aggressive',
+} as const satisfies Record<string, OrderColumn>;
+
+export type TrackOrderField = keyof typeof TRACK_ORDER_FIELDS;
+
+export interface Range {
+  min?: number | null;
+  max?: number | null;
+}
+
+/** Filters of tracks(); every one given must hold. Ranges are inclusive. */
+export interface TrackFilter {
+  tempo?: Range | null;
+  durationMs?: Range | null;
+  loudness?: Range | null;
+  energy?: Range | null;
+  liveness?: Range | null;
+  danceability?: Range | null;
+  instrumentalness?: Range | null;
+  speechiness?: Range | null;
+  valence?: Range | null;
+  arousal?: Range | null;
+  approachability?: Range | null;
+  engagement?: Range | null;
+  mood?: { happy?: Range | null; sad?: Range | null; relaxed?: Range | null; aggressive?: Range | null } | null;
+  /** Pitch classes 0–11, any of. */
+  key?: readonly number[] | null;
+  /** 1 major, 0 minor. */
+  mode?: number | null;
+  /** Beats per bar, any of. */
+  timeSignature?: readonly number[] | null;
+  /** Case-insensitive substring of the artist. */
+  artist?: string | null;
+  /** Case-insensitive substring of the title. */
+  trackName?: string | null;
+}
+
+export interface TrackOrder {
+  field: TrackOrderField;
+  direction: 'ASC' | 'DESC';
+}
+
+export interface TracksRequest {
+  filter?: TrackFilter | null;
+  orderBy?: Partial<TrackOrder> | null;
+  first?: number | null;
+  after?: string | null;
+}
+
+export interface TrackEdge {
+  cursor: string;
+  node: StoredAnalysis;
+}
+
+export interface TracksPage {
+  edges: TrackEdge[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  /** The filter as validated, for counting matches on demand. */
+  filter: TracksFilter;
+}
+
+export interface SimilarTrack {
+  analysis: StoredAnalysis;
+  distance: number;
+}
+
+const TOP_LEVEL_RANGES: ReadonlyArray<readonly [Exclude<keyof TrackFilter, 'mood'>, RangeColumn]> = [
+  ['tempo', 'tempo'],
+  ['durationMs', 'duration_ms'],
+  ['loudness', 'loudness'],
+  ['energy', 'energy'],
+  ['liveness', 'liveness'],
+  ['danceability', 'danceability'],
+  ['instrumentalness', 'instrumentalness'],
+  ['speechiness', 'speechiness'],
+  ['valence', 'valence'],
+  ['arousal', 'arousal'],
+  ['approachability', 'approachability'],
+  ['engagement', 'engagement'],
+];
+const MOOD_RANGES = [
+  ['happy', 'mood_happy'],
+  ['sad', 'mood_sad'],
+  ['relaxed', 'mood_relaxed'],
+  ['aggressive', 'mood_aggressive'],
+] as const;
+
+/**
+ * Exploring what has been analysed: filtered and ordered pages of stored analyses with cursors
+ * that stay valid while analyses keep arriving, and the tracks nearest to one in feature space.
+ * Reads only the store; starts no analysis.
+ */
+export class BrowseService {
+  constructor(
+    private readonly query: TracksQuery,
+    private readonly store: AnalysisStore,
+  ) {}
+
+  async tracks(request: TracksRequest): Promise<TracksPage> {
+    const page = this.pageRequest(request);
+    const rows = await this.query.page({ ...page, limit: page.limit + 1 });
+    const hasNextPage = rows.length > page.limit;
+    const { field, direction } = page.orderName;
+    const edges = rows.slice(0, page.limit).map((row) => ({
+      cursor: encodeCursor({ field, direction, value: row.value, seq: row.seq }),
+      node: row.analysis,
+    }));
+    return {
+      edges,
+      pageInfo: {
+        hasNextPage,
+        // Forward pagination only: Relay allows false when looking back is not offered.
+        hasPreviousPage: false,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges[edges.length - 1]?.cursor ?? null,
+      },
+      filter: page.filter,
+    };
+  }
+
+  /** Number of stored analyses matching a filter (counts every match: costlier than a page). */
+  count(filter: TracksFilter): Promise<number> {
+    return this.query.count(filter);
+  }
+
+  /** The validated page request tracks() would run (also for showing its query plan). */
+  pageRequest(request: TracksRequest): TracksPageRequest & { orderName: { field: TrackOrderField; direction: 'ASC' | 'DESC' } } {
+    const filter = toColumnFilter(request.filter ?? {});
+    const field = request.orderBy?.field ?? 'ANALYSED_AT';
+    const direction = request.orderBy?.direction ?? 'DESC';
+    if (!Object.hasOwn(TRACK_ORDER_FIELDS, field)) throw new AppError('INVALID_ARGUMENT', `orderBy.field must be one of ${Object.keys(TRACK_ORDER_FIELDS).join(', ')}`);
+    if (direction !== 'ASC' && direction !== 'DESC') throw new AppError('INVALID_ARGUMENT', 'orderBy.direction must be ASC or DESC');
+    const column = TRACK_ORDER_FIELDS[field];
+    const limit = request.first ?? DEFAULT_PAGE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+      throw new AppError('INVALID_ARGUMENT', `first must be a whole number from 1 to ${MAX_PAGE}`);
+    }
+    let after: { value: number; seq: number } | undefined;
+    if (request.after !== undefined && request.after !== null) {
+      const cursor = decodeCursor(request.after);
+      if (cursor.field !== field || cursor.direction !== direction) {
+        throw new AppError('INVALID_ARGUMENT', `after: this cursor belongs to orderBy ${cursor.field} ${cursor.direction}, not ${field} ${direction}`);
+      }
+      after = { value: cursor.value, seq: cursor.seq };
+    }
+    return {
+      filter,
+      order: { column, direction: direction.toLowerCase() as Direction },
+      ...(after ? { after } : {}),
+      limit,
+      orderName: { field, direction },
+    };
+  }
+
+  /** The query plan of tracks(request) on this database. */
+  explain(request: TracksRequest): Promise<string[]> {
+    const page = this.pageRequest(request);
+    return this.query.explainPage({ ...page, limit: page.limit + 1 });
+  }
+
+  /**
+   * The stored tracks nearest to `trackKey` by `featureDistance`, nearest first. Candidates are
+   * read in widening tempo bands around the track, limited to its key neighbourhood (the same or
+   * an adjacent place on the circle of fifths, either mode), and ranked here; see docs/API.md,
+   * "Similarity", for the distance and what this prefilter can miss.
+   */
+  async similar(trackKey: string, first?: number | null): Promise<SimilarTrack[]> {
+    if (!isTrackKey(trackKey)) {
+      throw new AppError('INVALID_ARGUMENT', `trackKey must be 16 lowercase hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
+    }
+    const limit = first ?? DEFAULT_SIMILAR;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIMILAR) {
+      throw new AppError('INVALID_ARGUMENT', `first must be a whole number from 1 to ${MAX_SIMILAR}`);
+    }
+    const seed = await this.store.get(trackKey);
+    if (!seed) throw new AppError('TRACK_NOT_FOUND', `no stored analysis for ${trackKey}: analyse it first`);
+    const origin = featuresOf(seed);
+    const wanted = Math.max(limit * 10, 100);
+    let candidates: FeatureRow[] = [];
+    for (const halfWidth of TEMPO_BANDS_OCTAVES) {
+      candidates = await this.query.candidates({
+        ...tempoBand(origin.tempo, halfWidth),
+        keyModes: keyNeighbourhood(origin.key, origin.mode),
+        excludeTrackKey: trackKey,
+        limit: MAX_CANDIDATES,
+      });
+      if (candidates.length >= wanted) break;
+    }
+    if (candidates.length < limit) {
+      // A sparse neighbourhood: give up the key prefilter rather than answer short.
+      candidates = await this.query.candidates({ ...tempoBand(origin.tempo, 1), excludeTrackKey: trackKey, limit: MAX_CANDIDATES });
+    }
+    const ranked = candidates
+      .map((c) => ({ trackKey: c.trackKey, distance: featureDistance(origin, c) }))
+      .sort((a, b) => a.distance - b.distance || (a.trackKey < b.trackKey ? -1 : 1))
+      .slice(0, limit);
+    const found = await this.store.getMany(ranked.map((r) => r.trackKey));
+    return ranked.flatMap((r) => {
+      const analysis = found.get(r.trackKey);
+      return analysis ? [{ analysis, distance: round(r.distance) }] : [];
+    });
+  }
+}
+
+/** Half-widths (octaves) of the tempo bands similar() reads, narrowest first. */
+const TEMPO_BANDS_OCTAVES = [0.02, 0.06, 0.15, 0.4] as const;
+/** Most candidates ranked per band. */
+const MAX_CANDIDATES = 3000;
+
+function tempoBand(tempo: number, halfWidthOctaves: number): { tempoMin: number; tempoMax: number } {
+  const t = tempo > 0 ? tempo : 1;
+  return { tempoMin: t * 2 ** -halfWidthOctaves, tempoMax: t * 2 ** halfWidthOctaves };
+}
+
+/** Place on the circle of fifths (0–11), a minor key at its relative major (A minor = C major). */
+export function fifthsPosition(key: number, mode: number): number {
+  const major = mode === 1 ? key : key + 3;
+  return (((major * 7) % 12) + 12) % 12;
+}
+
+/** Steps between two keys on the circle of fifths, 0–6. */
+export function fifthsSteps(a: { key: number; mode: number }, b: { key: number; mode: number }): number {
+  const d = Math.abs(fifthsPosition(a.key, a.mode) - fifthsPosition(b.key, b.mode));
+  return Math.min(d, 12 - d);
+}
+
+/** The (key, mode) pairs at most one step away on the circle of fifths, either mode. */
+export function keyNeighbourhood(key: number, mode: number): { key: number; mode: number }[] {
+  const origin = { key, mode };
+  const pairs: { key: number; mode: number }[] = [];
+  for (let k = 0; k < 12; k++) for (const m of [0, 1]) if (fifthsSteps(origin, { key: k, mode: m }) <= 1) pairs.push({ key: k, mode: m });
+  return pairs;
+}
+
+export type SimilarityFeatures = Omit<FeatureRow, 'trackKey'>;
+
+const UNIT_FEATURES = [
+  'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness', 'valence', 'arousal', 'approachability',
+  'engagement', 'happy', 'sad', 'relaxed', 'aggressive',
+] as const;
+
+/**
+ * Distance between two tracks in feature space (0 = identical). Euclidean over:
+ * tempo 2·|log2(tA/tB)| (a tempo ratio, so 60 vs 66 BPM weighs as 120 vs 132; half an octave = 1);
+ * key = steps on the circle of fifths / 6, minor keys placed at their relative major;
+ * mode = 0.5 when major meets minor; and the difference of each 0–1 descriptor and mood.
+ */
+export function featureDistance(a: SimilarityFeatures, b: SimilarityFeatures): number {
+  const tempo = a.tempo > 0 && b.tempo > 0 ? 2 * Math.abs(Math.log2(a.tempo / b.tempo)) : 1;
+  const key = fifthsSteps(a, b) / 6;
+  const mode = a.mode === b.mode ? 0 : 0.5;
+  let sum = tempo * tempo + key * key + mode * mode;
+  for (const f of UNIT_FEATURES) sum += (a[f] - b[f]) ** 2;
+  return Math.sqrt(sum);
+}
+
+function featuresOf(a: StoredAnalysis): SimilarityFeatures {
+  const f = a.features;
+  return {
+    tempo: f.tempo,
+    key: f.key,
+    mode: f.mode,
+    energy: f.energy,
+    liveness: f.liveness,
+    danceability: f.danceability,
+    instrumentalness: f.instrumentalness,
+    speechiness: f.speechiness,
+    valence: f.valence,
+    arousal: f.arousal,
+    approachability: f.approachability,
+    engagement: f.engagement,
+    ...f.mood,
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+function toColumnFilter(filter: TrackFilter): TracksFilter {
+  const ranges: Partial<Record<RangeColumn, ColumnRange>> = {};
+  for (const [name, column] of TOP_LEVEL_RANGES) {
+    const range = checkedRange(name, filter[name] as Range | null | undefined);
+    if (range) ranges[column] = range;
+  }
+  for (const [name, column] of MOOD_RANGES) {
+    const range = checkedRange(`mood.${name}`, filter.mood?.[name]);
+    if (range) ranges[column] = range;
+  }
+  const out: TracksFilter = {};
+  if (Object.keys(ranges).length > 0) out.ranges = ranges;
+  if (filter.key !== undefined && filter.key !== null) {
+    if (filter.key.length === 0 || filter.key.length > 12 || !filter.key.every((k) => Number.isInteger(k) && k >= 0 && k <= 11)) {
+      throw new AppError('INVALID_ARGUMENT', 'filter.key must list 1 to 12 pitch classes, each a whole number 0–11');
+    }
+    out.keys = [...new Set(filter.key)];
+  }
+  if (filter.mode !== undefined && filter.mode !== null) {
+    if (filter.mode !== 0 && filter.mode !== 1) throw new AppError('INVALID_ARGUMENT', 'filter.mode must be 1 (major) or 0 (minor)');
+    out.mode = filter.mode;
+  }
+  if (filter.timeSignature !== undefined && filter.timeSignature !== null) {
+    const ts = filter.timeSignature;
+    if (ts.length === 0 || ts.length > 16 || !ts.every((t) => Number.isInteger(t) && t >= 1 && t <= 16)) {
+      throw new AppError('INVALID_ARGUMENT', 'filter.timeSignature must list 1 to 16 beats-per-bar values, each a whole number 1–16');
+    }
+    out.timeSignatures = [...new Set(ts)];
+  }
+  const artist = checkedText('filter.artist', filter.artist);
+  if (artist !== undefined) out.artist = artist;
+  const trackName = checkedText('filter.trackName', filter.trackName);
+  if (trackName !== undefined) out.trackName = trackName;
+  return out;
+}
+
+function checkedRange(name: string, range: Range | null | undefined): ColumnRange | undefined {
+  if (!range) return undefined;
+  const out: ColumnRange = {};
+  for (const bound of ['min', 'max'] as const) {
+    const v = range[bound];
+    if (v === undefined || v === null) continue;
+    if (!Number.isFinite(v)) throw new AppError('INVALID_ARGUMENT', `filter.${name}.${bound} must be a finite number`);
+    out[bound] = v;
+  }
+  if (out.min !== undefined && out.max !== undefined && out.min > out.max) {
+    throw new AppError('INVALID_ARGUMENT', `filter.${name}: min (${out.min}) is above max (${out.max})`);
+  }
+  return out.min === undefined && out.max === undefined ? undefined : out;
+}
+
+function checkedText(name: string, value: string | null | undefined): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = value.replace(/\s+/g, ' ').trim();
+  if (text.length === 0) throw new AppError('INVALID_ARGUMENT', `${name} must not be empty`);
+  if (text.length > MAX_TEXT) throw new AppError('INVALID_ARGUMENT', `${name} must be at most ${MAX_TEXT} characters`);
+  return text;
+}
+
+interface Cursor {
+  field: TrackOrderField;
+  direction: 'ASC' | 'DESC';
+  value: number;
+  seq: number;
+}
+
+/** Opaque to clients: base64url of the ordering and the last row's (value, seq). */
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.field, c.direction, c.value, c.seq])).toString('base64url');
+}
+
+export function decodeCursor(text: string): Cursor {
+  const invalid = new AppError('INVALID_ARGUMENT', 'after is not a cursor this server gave (use pageInfo.endCursor or an edge cursor)');
+  if (text.length > 200) throw invalid;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
+  const [field, direction, value, seq] = parsed as unknown[];
+  if (typeof field !== 'string' || !Object.hasOwn(TRACK_ORDER_FIELDS, field)) throw invalid;
+  if (direction !== 'ASC' && direction !== 'DESC') throw invalid;
+  if (typeof value !== 'number' || !Number.isFinite(value) || typeof seq !== 'number' || !Number.isSafeInteger(seq)) throw invalid;
+  return { field: field as TrackOrderField, direction, value, seq };
+}

@@ -1,0 +1,17 @@
+import { openDatabase } from '../../../src/db/database';
+import { POSTGRES_URL, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
+import { describeBrowse } from './browse.suite';
+
+describeWith({ postgres: true })('on the real Postgres (a schema of its own per test)', () => {
+  describeBrowse('Postgres', async () => {
+    const schema = uniqueName('browse');
+    const database = openDatabase(POSTGRES_URL, '/nonexistent', schema);
+    return {
+      database,
+      async close() {
+        await database.db.destroy();
+        await dropSchema(schema);
+      },
+    };
+  });
+});
