@@ -57,7 +57,7 @@ describe('analyzeRhythm', () => {
     });
   });
 
-  describe.each([70, 95])('when an isochronous click track plays at %d BPM', (bpm) => {
+  describe.each([70, 95, 120])('when an isochronous click track plays at %d BPM', (bpm) => {
     it('then the tempo is the click rate, not its double', () => {
       const result = analyzeRhythm(essentia, clickTrack({ bpm, seconds: 12 }), SAMPLE_RATE);
       expect(within(result.tempo, bpm)).toBe(true);
