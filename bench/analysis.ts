@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import type { AudioInput } from '../src/core/types';
 import { createEnginePool, type EnginePool } from '../src/engine/engine.pool';
 import { decodeWindow } from '../src/engine/decode';
@@ -142,6 +143,23 @@ async function stages(clips: AudioInput[]): Promise<void> {
   }
 }
 
+/**
+ * What the machine gives right now: the same busy loop in 1 thread and in 2 threads at once
+ * (twice the work). On an idle 2-core machine the speed-up is ~2; a lower figure means other
+ * processes hold the cores, and the pool's speed-up should be read against it.
+ */
+async function parallelismControl(): Promise<number> {
+  const code = 'let x = 0; for (let i = 0; i < 2e8; i++) x += i % 7; require("node:worker_threads").parentPort.postMessage(x);';
+  const run = async (n: number): Promise<number> => {
+    const t = performance.now();
+    await Promise.all(Array.from({ length: n }, () => new Promise((resolve) => new Worker(code, { eval: true }).once('message', resolve))));
+    return performance.now() - t;
+  };
+  const one = await run(1);
+  const two = await run(2);
+  return (2 * one) / two;
+}
+
 async function main(): Promise<void> {
   const clipCount = Number(values.clips);
   const workers = Number(values.workers);
@@ -154,6 +172,7 @@ async function main(): Promise<void> {
   }
   const sampler = new RssSampler();
 
+  console.log(`control: a busy loop in 2 threads runs ${(await parallelismControl()).toFixed(2)}x the work of 1 thread per unit time`);
   const one = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30 });
   const serial = await throughput(one, clips, false);
   await one.close();
@@ -164,9 +183,11 @@ async function main(): Promise<void> {
 
   const pool = createEnginePool({ workers, timeoutMs: 300_000, windowSeconds: 30 });
   const parallel = await throughput(pool, clips, true);
+  const control = await parallelismControl();
   console.log(
     `${workers} workers: ${parallel.perSecond.toFixed(2)} clips/s, speed-up ${(parallel.perSecond / serial.perSecond).toFixed(2)}x, ` +
-      `${parallel.cpuMsPerClip.toFixed(0)} ms CPU per clip; load average ${os.loadavg()[0]!.toFixed(1)}; peak RSS so far ${mb(sampler.peak)}`,
+      `${parallel.cpuMsPerClip.toFixed(0)} ms CPU per clip; load average ${os.loadavg()[0]!.toFixed(1)}; peak RSS so far ${mb(sampler.peak)}; ` +
+      `control right after: ${control.toFixed(2)}x`,
   );
 
   if (values.long || values['long-file']) {
