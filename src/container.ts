@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { AnalysisRunner } from './analysis/analysis.runner';
 import { AnalysisService } from './analysis/analysis.service';
+import { BrowseService } from './analysis/browse.service';
 import { BullmqJobs } from './analysis/jobs/bullmq.jobs';
 import { AnalysisWorker } from './analysis/jobs/bullmq.worker';
 import { InProcessJobs } from './analysis/jobs/in-process.jobs';
@@ -11,6 +12,7 @@ import type { AnalysisJobs } from './analysis/jobs/jobs';
 import { CachedAnalysisStore } from './analysis/store/cached.store';
 import { SqlAnalysisStore } from './analysis/store/sql.store';
 import type { AnalysisStore } from './analysis/store/store';
+import { SqlTracksQuery } from './analysis/store/tracks.query';
 import { ArtworkService, type TrackLookup } from './artwork/artwork.service';
 import { ApiKeyService } from './auth/api-keys';
 import type { Config } from './config';
@@ -40,6 +42,8 @@ export interface Container {
   metadata: MetadataCache;
   search: SearchService;
   analysis: AnalysisService;
+  /** Browsing stored analyses: tracks() and similar(). */
+  browse: BrowseService;
   runner: AnalysisRunner;
   jobs: AnalysisJobs;
   artwork: ArtworkService;
@@ -141,6 +145,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
         )
       : undefined;
   const analysis = new AnalysisService(store, metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS });
+  const browse = new BrowseService(new SqlTracksQuery(database), store);
   const apiKeys = new ApiKeyService(database.db, config.API_KEYS);
   const limiterRedis = isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
   const rateLimiter = new ApiRateLimiter(
@@ -168,6 +173,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     metadata,
     search,
     analysis,
+    browse,
     runner,
     jobs,
     artwork,

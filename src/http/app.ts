@@ -7,6 +7,7 @@ import { metricsHandler, readinessHandler, type DependencyCheck } from '../ops/h
 import type { Metrics } from '../ops/metrics';
 import { isExpected, toClientError } from './errors';
 import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
+import { openApiDocument, packageVersion } from './rest/openapi';
 import { requireApiKey } from './auth';
 
 export interface AppDependencies {
@@ -16,6 +17,8 @@ export interface AppDependencies {
   graphql?: RequestHandler;
   /** Operations: /readyz, /metrics, request metrics and the REST rate limit. */
   ops?: AppOps;
+  /** Base URL clients reach the server at, for the OpenAPI document's `servers`. */
+  publicUrl?: string;
 }
 
 export interface AppOps {
@@ -65,6 +68,11 @@ export function createApp(deps: AppDependencies): Express {
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  // Public like the GraphQL schema: it describes the API and holds no data. Built once.
+  const openApi = openApiDocument({ version: packageVersion(), serverUrl: deps.publicUrl ?? '/' });
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openApi);
   });
   if (deps.ops) {
     app.get('/readyz', readinessHandler(deps.ops.readiness));

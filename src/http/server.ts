@@ -14,7 +14,7 @@ export interface HttpApp {
 export async function buildHttpApp(container: Container): Promise<HttpApp> {
   const { config } = container;
   const graphql = await createGraphQL(
-    { search: container.search, analysis: container.analysis, apiKeys: container.apiKeys },
+    { search: container.search, analysis: container.analysis, browse: container.browse, apiKeys: container.apiKeys },
     {
       sandbox: config.GRAPHQL_SANDBOX,
       maxDepth: config.GRAPHQL_MAX_DEPTH,
@@ -37,6 +37,7 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
       apiKeys: container.apiKeys,
     },
     logger: container.logger,
+    publicUrl: config.publicUrl,
     graphql: graphql.handler,
     ops: {
       metrics: container.metrics,

@@ -48,7 +48,67 @@ export class Confidence {
   timeSignature!: number;
 }
 
-@ObjectType({ description: 'Audio features of one track, computed from its audio (the REST analysis object, plus confidence).' })
+@ObjectType({ description: 'A span of the file, seconds from its start, with how sure the engine is of it.' })
+export class TimeInterval {
+  @Field(() => Float)
+  start!: number;
+
+  @Field(() => Float)
+  duration!: number;
+
+  @Field(() => Float, { description: 'In [0, 1].' })
+  confidence!: number;
+}
+
+@ObjectType({ description: 'A section: a span of similar level, with its own loudness, tempo, key and mode.' })
+export class Section {
+  @Field(() => Float)
+  start!: number;
+
+  @Field(() => Float)
+  duration!: number;
+
+  @Field(() => Float, { description: 'How certain the boundary that starts it is, in [0, 1].' })
+  confidence!: number;
+
+  @Field(() => Float, { description: 'Integrated loudness of the section, LUFS.' })
+  loudness!: number;
+
+  @Field(() => Float)
+  tempo!: number;
+
+  @Field(() => Float)
+  tempoConfidence!: number;
+
+  @Field(() => Int, { description: 'Pitch class 0–11.' })
+  key!: number;
+
+  @Field(() => Float)
+  keyConfidence!: number;
+
+  @Field(() => Int, { description: '1 = major, 0 = minor.' })
+  mode!: number;
+
+  @Field(() => Float)
+  modeConfidence!: number;
+}
+
+@ObjectType({ description: 'Time-resolved analysis of the analysed window (docs/FEATURES.md, "Timeline"), times from the start of the file.' })
+export class Timeline {
+  @Field(() => [TimeInterval])
+  beats!: TimeInterval[];
+
+  @Field(() => [TimeInterval])
+  bars!: TimeInterval[];
+
+  @Field(() => [Section])
+  sections!: Section[];
+}
+
+/** Extra cost of a timeline: a few hundred intervals. */
+export const TIMELINE_COST = 10;
+
+@ObjectType({ description: 'Audio features of one track, computed from its audio (the REST analysis object, plus confidence, loudness and timeline).' })
 export class TrackAnalysis {
   @Field(() => String, { description: 'Performing artist.' })
   artist!: string;
@@ -112,6 +172,15 @@ export class TrackAnalysis {
 
   @Field(() => Confidence, { description: 'Confidence of tempo, key, mode and timeSignature (GraphQL only).' })
   confidence!: Confidence;
+
+  @Field(() => Float, { description: 'Integrated loudness, LUFS (EBU R128) (GraphQL only).' })
+  loudness!: number;
+
+  @Field(() => Timeline, {
+    description: 'Beats, bars and sections (GraphQL; REST: GET /api/audio/analysis/{trackKey}/timeline).',
+    complexity: ({ childComplexity }) => TIMELINE_COST + childComplexity,
+  })
+  timeline!: Timeline;
 }
 
 export enum AnalysisState {
@@ -150,9 +219,14 @@ export class AnalysisStatus {
   analysis!: TrackAnalysis | null;
 }
 
-/** The GraphQL analysis object of a stored analysis: the contract's fields plus confidences. */
+/** The GraphQL analysis object of a stored analysis: the contract's fields plus confidences, loudness and timeline. */
 export function trackAnalysisOf(stored: StoredAnalysis): TrackAnalysis {
-  return { ...toContractAnalysis(stored), confidence: { ...stored.features.confidence } };
+  return {
+    ...toContractAnalysis(stored),
+    confidence: { ...stored.features.confidence },
+    loudness: stored.features.loudness,
+    timeline: stored.features.timeline,
+  };
 }
 
 /** The AnalysisStatus of a key from the service's outcome (undefined: nothing known of it). */

@@ -6,6 +6,7 @@ import express, { Router, type ErrorRequestHandler, type Request, type RequestHa
 import { GraphQLError } from 'graphql';
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
+import type { BrowseService } from '../../analysis/browse.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import { AppError } from '../../core/errors';
 import type { SearchService } from '../../search/search.service';
@@ -19,6 +20,8 @@ import { immutableResponseCachePlugin } from './response.cache';
 
 export interface GraphQLServices {
   search: SearchService;
+  /** Serves tracks and similar; absent, they fail (tests of other fields build the edge without it). */
+  browse?: BrowseService;
   analysis: AnalysisService;
   apiKeys: ApiKeyService;
 }
@@ -79,7 +82,7 @@ function errorBody(code: string, message: string): { errors: { message: string; 
 export async function createGraphQL(services: GraphQLServices, options: GraphQLOptions, logger: PinoLogger): Promise<GraphQLEdge> {
   const responseCacheAnalyses = options.responseCacheAnalyses ?? DEFAULT_RESPONSE_CACHE_ANALYSES;
   const server = new ApolloServer<GraphQLContext>({
-    schema: buildGraphQLSchema({ search: services.search }),
+    schema: buildGraphQLSchema({ search: services.search, ...(services.browse ? { browse: services.browse } : {}) }),
     // The schema is public (schema/schema.graphql) and Sandbox needs it; every request is authenticated anyway.
     introspection: true,
     csrfPrevention: true,

@@ -2,13 +2,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
+import type { BrowseService } from '../../analysis/browse.service';
 import type { SearchService } from '../../search/search.service';
 import { AnalysisResolver } from './analysis.resolver';
+import { BrowseResolver } from './browse.resolver';
 import { TrackResolver } from './track.resolver';
 
 /** The services the resolvers are built with. */
 export interface ResolverServices {
   search: SearchService;
+  /** Absent: tracks and similar are in the schema but not served (tests of other fields). */
+  browse?: BrowseService;
 }
 
 const HEADER = '# Emitted from the type-graphql classes in src/http/graphql by `npm run schema`. Do not edit.\n\n';
@@ -23,9 +27,10 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
   if (services) {
     resolvers.set(TrackResolver, new TrackResolver(services.search));
     resolvers.set(AnalysisResolver, new AnalysisResolver());
+    if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse));
   }
   return buildSchemaSync({
-    resolvers: [TrackResolver, AnalysisResolver],
+    resolvers: [TrackResolver, AnalysisResolver, BrowseResolver],
     validate: false,
     container: {
       get(someClass: Function) {

@@ -3,9 +3,10 @@ import type { AnalysisOutcome, AnalysisService } from '../../analysis/analysis.s
 import { toContractAnalysis } from '../../analysis/contract';
 import type { ArtworkService } from '../../artwork/artwork.service';
 import type { ApiKeyService } from '../../auth/api-keys';
+import type { StoredAnalysis } from '../../core/types';
 import type { SearchService } from '../../search/search.service';
 import { requireApiKey } from '../auth';
-import { analysisParams, parse, searchParams } from './params';
+import { analysisParams, batchParams, parse, searchParams } from './params';
 
 export interface AudioRouteServices {
   search: SearchService;
@@ -14,10 +15,13 @@ export interface AudioRouteServices {
   apiKeys: ApiKeyService;
 }
 
-/** Sends an analysis outcome: 200 with the contract object, or 202 while it is being computed. */
-export function sendOutcome(res: Response, outcome: AnalysisOutcome): void {
+/**
+ * Sends an analysis outcome: 200 with the contract object (or another view of the analysis,
+ * such as its timeline), or 202 while it is being computed.
+ */
+export function sendOutcome(res: Response, outcome: AnalysisOutcome, view: (a: StoredAnalysis) => unknown = toContractAnalysis): void {
   if (outcome.status === 'done') {
-    res.json({ success: true, data: toContractAnalysis(outcome.analysis) });
+    res.json({ success: true, data: view(outcome.analysis) });
     return;
   }
   res
@@ -60,5 +64,24 @@ export function audioRoutes(services: AudioRouteServices): Router {
     sendOutcome(res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q));
   });
 
+  // The same lookup as the analysis (store, else analyse what search found), another view of it.
+  router.get('/analysis/:trackKey/timeline', async (req: Request<{ trackKey: string }>, res) => {
+    const q = parse(analysisParams, req.query);
+    sendOutcome(res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q), timelineOf);
+  });
+
+  // Spotify's batch pattern: stored analyses only, positional, null where a key has none.
+  router.get('/analyses', async (req, res) => {
+    const q = parse(batchParams, req.query);
+    const stored = await services.analysis.storedMany(q.keys);
+    res.json({ success: true, data: stored.map((a) => (a ? toContractAnalysis(a) : null)) });
+  });
+
   return router;
+}
+
+/** The time-resolved view of an analysis (GET /analysis/{trackKey}/timeline). */
+export function timelineOf(a: StoredAnalysis) {
+  const { beats, bars, sections } = a.features.timeline;
+  return { trackKey: a.trackKey, duration_ms: Math.round(a.features.durationMs), beats, bars, sections };
 }

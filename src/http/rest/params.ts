@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
 import { AppError } from '../../core/errors';
 
 /** Longest track or artist name accepted, in characters. */
@@ -36,6 +37,20 @@ export const searchParams = z.object({
 export const analysisParams = z.object({
   artist: name('artist').optional(),
   track: name('track').optional(),
+});
+
+/** Track keys are hex; either case is accepted (as in the path of /analysis/{trackKey}). */
+export const batchParams = z.object({
+  keys: z
+    .string({ error: 'keys must be a single comma-separated string' })
+    .describe(`Up to ${MAX_BATCH_KEYS} trackKeys, comma-separated; the answer keeps their order.`)
+    .transform((v) => v.split(',').map((k) => k.trim().toLowerCase()).filter((k) => k.length > 0))
+    .pipe(
+      z
+        .array(z.string())
+        .min(1, 'keys must name at least one trackKey')
+        .max(MAX_BATCH_KEYS, `at most ${MAX_BATCH_KEYS} track keys per request`),
+    ),
 });
 
 /** Parses with a schema, turning the first problem into INVALID_ARGUMENT with a clear message. */

@@ -1,0 +1,51 @@
+import { Args, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { DEFAULT_PAGE, DEFAULT_SIMILAR, type BrowseService } from '../../analysis/browse.service';
+import { trackAnalysisOf } from './analysis.types';
+import { SimilarArgs, SimilarTrack, TrackConnection, TracksArgs } from './browse.types';
+import { trackKeyArg } from './graphql.args';
+
+/** Extra cost of a tracks() page (an index read) and of similar() (a candidate read and ranking). */
+export const TRACKS_COST = 5;
+export const SIMILAR_COST = 20;
+/** Extra cost of counting every match of a filter. */
+export const TOTAL_COUNT_COST = 20;
+
+/**
+ * Exploring stored analyses. Thin: the arguments go to BrowseService as they are; it validates
+ * them. Answers change as analyses arrive, so they are never in the immutable response cache.
+ */
+@Resolver(() => TrackConnection)
+export class BrowseResolver {
+  constructor(private readonly browse: BrowseService) {}
+
+  @Query(() => TrackConnection, {
+    description:
+      'Stored analyses, filtered and ordered, a page at a time (Relay connection). Cursors stay valid while analyses arrive. Starts no analysis.',
+    complexity: ({ args, childComplexity }) => TRACKS_COST + (typeof args.first === 'number' ? args.first : DEFAULT_PAGE) * childComplexity,
+  })
+  async tracks(@Args(() => TracksArgs) args: TracksArgs): Promise<TrackConnection> {
+    const page = await this.browse.tracks(args);
+    return {
+      edges: page.edges.map((e) => ({ cursor: e.cursor, node: trackAnalysisOf(e.node) })),
+      pageInfo: page.pageInfo,
+      filter: page.filter,
+    };
+  }
+
+  @FieldResolver(() => Int, {
+    description: 'Every stored analysis matching the filter (counts them all: ask only when needed).',
+    complexity: TOTAL_COUNT_COST,
+  })
+  totalCount(@Root() connection: TrackConnection): Promise<number> {
+    return this.browse.count(connection.filter);
+  }
+
+  @Query(() => [SimilarTrack], {
+    description: 'The stored tracks nearest to a stored track in feature space (tempo, key, mode, descriptors, moods), nearest first.',
+    complexity: ({ args, childComplexity }) => SIMILAR_COST + (typeof args.first === 'number' ? args.first : DEFAULT_SIMILAR) * childComplexity,
+  })
+  async similar(@Args(() => SimilarArgs) args: SimilarArgs): Promise<SimilarTrack[]> {
+    const found = await this.browse.similar(trackKeyArg(args.trackKey), args.first);
+    return found.map((s) => ({ distance: s.distance, track: trackAnalysisOf(s.analysis) }));
+  }
+}

@@ -1,0 +1,191 @@
+import { ArgsType, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import {
+  DEFAULT_PAGE,
+  DEFAULT_SIMILAR,
+  MAX_PAGE,
+  MAX_SIMILAR,
+  TRACK_ORDER_FIELDS,
+  type TrackOrderField as TrackOrderFieldName,
+} from '../../analysis/browse.service';
+import type { TracksFilter } from '../../analysis/store/tracks.query';
+import { TrackAnalysis } from './analysis.types';
+
+/*
+ * Browsing as GraphQL types: tracks() is a Relay connection over stored analyses, similar() a
+ * ranked list. Inputs carry the service's names, so resolvers hand them over unchanged.
+ */
+
+export const TrackOrderField = Object.fromEntries(Object.keys(TRACK_ORDER_FIELDS).map((k) => [k, k])) as {
+  [K in TrackOrderFieldName]: K;
+};
+
+registerEnumType(TrackOrderField, {
+  name: 'TrackOrderField',
+  description: 'What tracks() orders by. ANALYSED_AT is the order analyses were stored in; every other value is the field of that name.',
+});
+
+export enum OrderDirection {
+  ASC = 'ASC',
+  DESC = 'DESC',
+}
+
+registerEnumType(OrderDirection, { name: 'OrderDirection' });
+
+@InputType({ description: 'An inclusive range; either bound may be left out.' })
+export class FloatRange {
+  @Field(() => Float, { nullable: true })
+  min?: number | null;
+
+  @Field(() => Float, { nullable: true })
+  max?: number | null;
+}
+
+@InputType({ description: 'Ranges of the mood scores.' })
+export class MoodFilter {
+  @Field(() => FloatRange, { nullable: true })
+  happy?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  sad?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  relaxed?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  aggressive?: FloatRange | null;
+}
+
+@InputType({ description: 'Which stored analyses tracks() returns: every condition given must hold.' })
+export class TrackFilter {
+  @Field(() => FloatRange, { nullable: true, description: 'Beats per minute.' })
+  tempo?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true, description: 'Milliseconds.' })
+  durationMs?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true, description: 'LUFS.' })
+  loudness?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  energy?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  liveness?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  danceability?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  instrumentalness?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  speechiness?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  valence?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  arousal?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  approachability?: FloatRange | null;
+
+  @Field(() => FloatRange, { nullable: true })
+  engagement?: FloatRange | null;
+
+  @Field(() => MoodFilter, { nullable: true })
+  mood?: MoodFilter | null;
+
+  @Field(() => [Int], { nullable: true, description: 'Any of these pitch classes (0 = C … 11 = B).' })
+  key?: number[] | null;
+
+  @Field(() => Int, { nullable: true, description: '1 = major, 0 = minor.' })
+  mode?: number | null;
+
+  @Field(() => [Int], { nullable: true, description: 'Any of these beats-per-bar values.' })
+  timeSignature?: number[] | null;
+
+  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the artist.' })
+  artist?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title.' })
+  trackName?: string | null;
+}
+
+@InputType()
+export class TrackOrder {
+  @Field(() => TrackOrderField)
+  field!: TrackOrderFieldName;
+
+  @Field(() => OrderDirection, { defaultValue: OrderDirection.DESC })
+  direction!: OrderDirection;
+}
+
+@ArgsType()
+export class TracksArgs {
+  @Field(() => TrackFilter, { nullable: true })
+  filter?: TrackFilter | null;
+
+  @Field(() => TrackOrder, { nullable: true, description: 'Default: ANALYSED_AT DESC (newest first). Ties are broken by storage order.' })
+  orderBy?: TrackOrder | null;
+
+  @Field(() => Int, { nullable: true, description: `Page size: 1–${MAX_PAGE}, default ${DEFAULT_PAGE}.` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'endCursor of the previous page (same filter and orderBy).' })
+  after?: string | null;
+}
+
+@ArgsType()
+export class SimilarArgs {
+  @Field(() => String, { description: 'A stored analysis’s key.' })
+  trackKey!: string;
+
+  @Field(() => Int, { nullable: true, description: `How many: 1–${MAX_SIMILAR}, default ${DEFAULT_SIMILAR}.` })
+  first?: number | null;
+}
+
+@ObjectType()
+export class TrackEdge {
+  @Field(() => String, { description: 'Pass as `after` to continue after this track.' })
+  cursor!: string;
+
+  @Field(() => TrackAnalysis)
+  node!: TrackAnalysis;
+}
+
+@ObjectType({ description: 'Relay page information. Pagination is forward only: hasPreviousPage is always false.' })
+export class PageInfo {
+  @Field(() => Boolean)
+  hasNextPage!: boolean;
+
+  @Field(() => Boolean)
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, { nullable: true })
+  startCursor!: string | null;
+
+  @Field(() => String, { nullable: true })
+  endCursor!: string | null;
+}
+
+@ObjectType({ description: 'A page of stored analyses.' })
+export class TrackConnection {
+  @Field(() => [TrackEdge])
+  edges!: TrackEdge[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+
+  /** The validated filter, for totalCount (not a GraphQL field). */
+  filter!: TracksFilter;
+}
+
+@ObjectType({ description: 'A stored track near another in feature space.' })
+export class SimilarTrack {
+  @Field(() => Float, { description: 'Distance in feature space (0 = identical); docs/API.md, "Similarity".' })
+  distance!: number;
+
+  @Field(() => TrackAnalysis)
+  track!: TrackAnalysis;
+}

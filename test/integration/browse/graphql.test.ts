@@ -1,0 +1,84 @@
+import { trackKey } from '../../../src/core/track-key';
+import type { Timeline } from '../../../src/core/types';
+import { AnalysisTimelineDocument, SimilarDocument, TracksCountDocument, TracksDocument } from '../../generated/graphql';
+import { FakeEngine } from '../../helpers/fake-engine';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { graphql, onlyError } from '../graphql/graphql.helpers';
+import { analysisOf } from './browse.suite';
+
+const TIMELINE: Timeline = {
+  beats: [
+    { start: 10, duration: 0.5, confidence: 0.9 },
+    { start: 10.5, duration: 0.5, confidence: 0.8 },
+  ],
+  bars: [{ start: 10, duration: 2, confidence: 0.7 }],
+  sections: [
+    { start: 0, duration: 20, confidence: 1, loudness: -9.5, tempo: 120, tempoConfidence: 0.8, key: 9, keyConfidence: 0.6, mode: 0, modeConfidence: 0.5 },
+  ],
+};
+
+describe('GraphQL tracks, similar and timeline', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ engine: new FakeEngine() });
+    for (let i = 0; i < 12; i++) {
+      await t.container.store.save(analysisOf('Browse Band', `Tune ${i}`, { tempo: 80 + i * 5, mode: i % 2, energy: i / 12 }, i + 1));
+    }
+    await t.container.store.save(analysisOf('Timed', 'Track', { timeline: TIMELINE, loudness: -8.25 }, 99));
+  });
+  afterAll(() => t.close());
+
+  it('pages through a filtered, ordered connection with cursors', async () => {
+    const variables = { filter: { artist: 'browse', mode: 1, tempo: { min: 85 } }, orderBy: { field: 'TEMPO' as const, direction: 'ASC' as const }, first: 2 };
+    const first = await graphql(t, TracksDocument, variables);
+    expect(first.body.errors).toBeUndefined();
+    const page1 = first.body.data!.tracks;
+    expect(page1.edges.map((e) => e.node.tempo)).toEqual([85, 95]);
+    expect(page1.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false, startCursor: page1.edges[0]!.cursor });
+    const second = await graphql(t, TracksDocument, { ...variables, after: page1.pageInfo.endCursor });
+    const third = await graphql(t, TracksDocument, { ...variables, after: second.body.data!.tracks.pageInfo.endCursor });
+    expect(second.body.data!.tracks.edges.map((e) => e.node.tempo)).toEqual([105, 115]);
+    expect(third.body.data!.tracks.edges.map((e) => e.node.tempo)).toEqual([125, 135]);
+    expect(third.body.data!.tracks.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('answers a repeated document afresh: an analysis stored in between is in the next answer (never response-cached)', async () => {
+    const variables = { filter: { trackName: 'fresh' }, first: 10 };
+    expect((await graphql(t, TracksDocument, variables)).body.data!.tracks.edges).toEqual([]);
+    await t.container.store.save(analysisOf('Browse Band', 'Fresh One', {}, 50));
+    expect((await graphql(t, TracksDocument, variables)).body.data!.tracks.edges.map((e) => e.node.trackName)).toEqual(['Fresh One']);
+  });
+
+  it('counts every match with totalCount', async () => {
+    const res = await graphql(t, TracksCountDocument, { filter: { artist: 'Browse Band', mode: 0 } });
+    expect(res.body.data!.tracks.totalCount).toBe(6);
+  });
+
+  it('similar: nearest stored tracks with their distance; unknown keys are TRACK_NOT_FOUND', async () => {
+    const res = await graphql(t, SimilarDocument, { trackKey: trackKey('Browse Band', 'Tune 4').toUpperCase(), first: 3 });
+    expect(res.body.errors).toBeUndefined();
+    const similar = res.body.data!.similar;
+    expect(similar).toHaveLength(3);
+    expect(similar.map((s) => s.track.trackKey)).not.toContain(trackKey('Browse Band', 'Tune 4'));
+    expect(similar.map((s) => s.distance)).toEqual([...similar.map((s) => s.distance)].sort((a, b) => a - b));
+    const missing = await graphql(t, SimilarDocument, { trackKey: trackKey('No', 'Such') });
+    expect(onlyError(missing)).toMatchObject({ code: 'TRACK_NOT_FOUND', path: ['similar'] });
+  });
+
+  it('refuses a bad filter or cursor with INVALID_ARGUMENT', async () => {
+    const bad = await graphql(t, TracksDocument, { filter: { energy: { min: 0.9, max: 0.1 } } });
+    expect(onlyError(bad)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/min \(0.9\) is above max \(0.1\)/) });
+    const cursor = await graphql(t, TracksDocument, { after: 'bogus' });
+    expect(onlyError(cursor).code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('serves the stored timeline (beats, bars, sections), loudness and confidences on TrackAnalysis', async () => {
+    const res = await graphql(t, AnalysisTimelineDocument, { trackKey: trackKey('Timed', 'Track') });
+    expect(res.body.errors).toBeUndefined();
+    const a = res.body.data!.analysis!;
+    expect(a.timeline).toEqual(TIMELINE);
+    expect(a.loudness).toBe(-8.25);
+    expect(Object.keys(a.confidence).sort()).toEqual(['key', 'mode', 'tempo', 'timeSignature']);
+  });
+});
