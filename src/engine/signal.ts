@@ -77,10 +77,3 @@ export function mean(values: ArrayLike<number>): number {
   for (let i = 0; i < values.length; i++) s += values[i]!;
   return s / values.length;
 }
-
-export function median(values: ArrayLike<number>): number {
-  if (values.length === 0) return 0;
-  const sorted = Array.from(values).sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
