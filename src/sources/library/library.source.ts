@@ -92,6 +92,15 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     return entry ? { ...this.toCandidate(entry), trackKey: entry.trackKey } : undefined;
   }
 
+  /** Every indexed track, one per trackKey (the file that wins the key), for the index CLI. */
+  tracks(): TrackMetadata[] {
+    const tracks: TrackMetadata[] = [];
+    for (const entry of this.index.entries()) {
+      if (this.index.byTrackKey(entry.trackKey) === entry) tracks.push({ ...this.toCandidate(entry), trackKey: entry.trackKey });
+    }
+    return tracks.sort((a, b) => (a.audio!.locator < b.audio!.locator ? -1 : 1));
+  }
+
   private toCandidate(entry: LibraryEntry): TrackCandidate {
     return {
       artist: entry.artist,

@@ -1,0 +1,139 @@
+import { parseArgs } from 'node:util';
+import { SingleBar } from 'cli-progress';
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from '../config';
+import { createContainer, type ContainerOverrides } from '../container';
+import { isAppError } from '../core/errors';
+import type { TrackMetadata } from '../core/types';
+import { LibrarySource } from '../sources/library/library.source';
+
+const USAGE = `usage: npm run index -- [dir]
+  Analyses every audio file of a folder (default LIBRARY_DIR) into the analysis store, in
+  parallel on the service's analysis workers, with a progress bar. Resumable: tracks already
+  stored are skipped, and unchanged files (same size and mtime) are not even re-read for tags.
+  Environment: as for the server (DATA_DIR, DATABASE_URL, ANALYSIS_WORKERS, QUEUE_URL, …).
+  Exit status 1 if any file failed.`;
+
+/** Keys read from the store per batch (the store's batch read). */
+const STORE_BATCH = 100;
+
+export interface IndexCliIo {
+  /** Summary lines (stdout). */
+  out: (line: string) => void;
+  /** Where the progress bar is drawn (stderr). */
+  progress: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** Tests replace the engine and logger; the rest is the service's own wiring. */
+  overrides?: ContainerOverrides;
+}
+
+export interface IndexSummary {
+  total: number;
+  stored: number;
+  analysed: number;
+  failed: { file: string; code: string; message: string }[];
+}
+
+/**
+ * `npm run index -- [dir]`: the library source indexes the folder (tags probed only for new or
+ * changed files), tracks already in the store are skipped, the rest are submitted to the same
+ * jobs the API submits to (in-process worker pool, or BullMQ workers with QUEUE_URL).
+ */
+export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<number> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  if (values.help || positionals.length > 1) {
+    io.out(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const dir = positionals[0];
+  const config = loadConfig({
+    ...io.env,
+    ...(dir ? { LIBRARY_DIR: dir } : {}),
+    // Only the folder's files are indexed: no remote source is asked anything.
+    SOURCES: 'library',
+    LIBRARY_WATCH: 'false',
+  });
+  const logger = io.overrides?.logger ?? pino({ level: io.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
+  const container = await createContainer(config, { ...io.overrides, logger });
+  try {
+    await container.start();
+    const library = container.registry.audioSource('library');
+    if (!(library instanceof LibrarySource)) throw new Error('the library source is not enabled');
+    const summary = await indexTracks(library.tracks(), container, io);
+    io.out(
+      `${config.libraryDir}: ${summary.total} tracks, ${summary.stored} already stored, ${summary.analysed} analysed, ${summary.failed.length} failed`,
+    );
+    for (const f of summary.failed) io.out(`  failed: ${f.file}: ${f.code}: ${f.message}`);
+    return summary.failed.length > 0 ? 1 : 0;
+  } finally {
+    await container.close();
+  }
+}
+
+async function indexTracks(
+  tracks: TrackMetadata[],
+  services: { store: { getMany(keys: readonly string[]): Promise<Map<string, unknown>> }; jobs: { submit(t: TrackMetadata): Promise<unknown> } },
+  io: IndexCliIo,
+): Promise<IndexSummary> {
+  const todo: TrackMetadata[] = [];
+  for (let i = 0; i < tracks.length; i += STORE_BATCH) {
+    const batch = tracks.slice(i, i + STORE_BATCH);
+    const stored = await services.store.getMany(batch.map((t) => t.trackKey));
+    todo.push(...batch.filter((t) => !stored.has(t.trackKey)));
+  }
+  const summary: IndexSummary = { total: tracks.length, stored: tracks.length - todo.length, analysed: 0, failed: [] };
+  if (todo.length === 0) return summary;
+
+  const started = Date.now();
+  const bar = new SingleBar({
+    stream: io.progress,
+    format: 'indexing |{bar}| {value}/{total} files | {rate} files/s | ETA {eta_formatted} | {failedCount} failed',
+    // A piped stderr (CI logs) still gets a line now and then, and the final one.
+    noTTYOutput: true,
+    notTTYSchedule: 5000,
+    hideCursor: true,
+    etaBuffer: 20,
+  });
+  const payload = () => ({
+    rate: ((summary.analysed + summary.failed.length) / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(2),
+    failedCount: summary.failed.length,
+  });
+  bar.start(todo.length, 0, payload());
+  // Everything is submitted at once: the jobs run as many as there are workers and queue the rest.
+  await Promise.all(
+    todo.map(async (track) => {
+      try {
+        await services.jobs.submit(track);
+        summary.analysed++;
+      } catch (error) {
+        summary.failed.push({
+          file: track.audio?.locator ?? track.trackKey,
+          code: isAppError(error) ? error.code : 'INTERNAL',
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+      bar.increment(1, payload());
+    }),
+  );
+  bar.update(todo.length, payload());
+  bar.stop();
+  summary.failed.sort((a, b) => (a.file < b.file ? -1 : 1));
+  return summary;
+}
+
+if (require.main === module) {
+  void (async () => {
+    let status: number;
+    try {
+      status = await runIndexCli(process.argv.slice(2), {
+        out: (line) => process.stdout.write(`${line}\n`),
+        progress: process.stderr,
+        env: process.env,
+      });
+    } catch (error) {
+      process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+      status = 2;
+    }
+    process.exitCode = status;
+  })();
+}

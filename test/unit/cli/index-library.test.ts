@@ -1,0 +1,103 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { runIndexCli } from '../../../src/cli/index-library';
+import { AppError } from '../../../src/core/errors';
+import type { AudioFeatures, AudioInput } from '../../../src/core/types';
+import { FakeEngine } from '../../helpers/fake-engine';
+
+/** Fails on files whose name contains "broken", as the real engine does on undecodable audio. */
+class PickyEngine extends FakeEngine {
+  override async analyze(input: AudioInput): Promise<AudioFeatures> {
+    if ('path' in input && input.path.includes('broken')) {
+      this.analyzeCalls++;
+      throw new AppError('AUDIO_UNDECODABLE', 'the file could not be decoded');
+    }
+    return super.analyze(input);
+  }
+}
+
+function capture(): { stream: Writable; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  return { stream, text: () => chunks.join('') };
+}
+
+describe('npm run index -- [dir]', () => {
+  let dir: string;
+  let library: string;
+  let engine: PickyEngine;
+
+  const run = async (args: string[] = [library]) => {
+    const lines: string[] = [];
+    const progress = capture();
+    const status = await runIndexCli(args, {
+      out: (line) => lines.push(line),
+      progress: progress.stream,
+      env: {
+        DATA_DIR: path.join(dir, 'data'),
+        CACHE_URL: `sqlite://${path.join(dir, 'data', 'cache.sqlite')}`,
+        ANALYSIS_WORKERS: '2',
+        LOG_LEVEL: 'silent',
+      },
+      overrides: { engine, logger: pino({ level: 'silent' }) },
+    });
+    return { status, lines, progress: progress.text() };
+  };
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-index-'));
+    library = path.join(dir, 'music');
+    await mkdir(path.join(library, 'Some Artist', 'Album'), { recursive: true });
+    for (let i = 0; i < 48; i++) await writeFile(path.join(library, `Band ${i % 7} - Song ${i}.mp3`), `audio ${i}`);
+    await writeFile(path.join(library, 'Some Artist', 'Album', '01 - Intro.flac'), 'intro');
+    await writeFile(path.join(library, 'Bad Band - broken.mp3'), 'not audio');
+    await writeFile(path.join(library, 'notes.txt'), 'not an audio file');
+    engine = new PickyEngine();
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('analyses every audio file of 50 with a progress bar, summarises the failure and exits 1', async () => {
+    const first = await run();
+    expect(first.status).toBe(1);
+    expect(engine.analyzeCalls).toBe(50);
+    expect(first.progress).toMatch(/indexing \|.*\| 50\/50 files \| [\d.]+ files\/s \| ETA \S+ \| 1 failed/);
+    expect(first.lines[0]).toBe(`${library}: 50 tracks, 0 already stored, 49 analysed, 1 failed`);
+    expect(first.lines[1]).toBe('  failed: Bad Band - broken.mp3: AUDIO_UNDECODABLE: the file could not be decoded');
+  });
+
+  it('a second run skips what is stored and unchanged: only the failed file is tried again, no tags re-read', async () => {
+    await run();
+    const analysed = engine.analyzeCalls;
+    const probed = engine.probeCalls;
+    const second = await run();
+    expect(engine.analyzeCalls - analysed).toBe(1);
+    expect(engine.probeCalls).toBe(probed);
+    expect(second.lines[0]).toBe(`${library}: 50 tracks, 49 already stored, 0 analysed, 1 failed`);
+    expect(second.status).toBe(1);
+  });
+
+  it('when everything is stored, it finishes at once without drawing a bar and exits 0', async () => {
+    await rm(path.join(library, 'Bad Band - broken.mp3'));
+    expect((await run()).status).toBe(0);
+    const analysed = engine.analyzeCalls;
+    const again = await run();
+    expect(again.status).toBe(0);
+    expect(engine.analyzeCalls).toBe(analysed);
+    expect(again.progress).toBe('');
+    expect(again.lines).toEqual([`${library}: 49 tracks, 49 already stored, 0 analysed, 0 failed`]);
+  });
+
+  it('prints its usage with --help', async () => {
+    const help = await run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.lines[0]).toMatch(/^usage: npm run index -- \[dir\]/);
+  });
+});
