@@ -14,9 +14,16 @@ export async function authenticate(header: string | undefined, keys: ApiKeyServi
   return principal;
 }
 
-/** Express middleware: sets res.locals.principal or passes UNAUTHENTICATED to the error handler. */
+/**
+ * Express middleware: sets res.locals.principal or passes UNAUTHENTICATED to the error handler.
+ * A principal already set by an earlier middleware of this request (the rate limiter) is kept.
+ */
 export function requireApiKey(keys: ApiKeyService): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    if (res.locals.principal) {
+      next();
+      return;
+    }
     authenticate(req.get('authorization'), keys).then(
       (principal) => {
         res.locals.principal = principal;

@@ -119,7 +119,11 @@ export function restRateLimit(limiter: ApiRateLimiter, keys: ApiKeyService, onRe
       return;
     }
     authenticate(header, keys)
-      .then((principal) => limiter.consume(principal.id, 1))
+      .then((principal) => {
+        // The route's own check reuses it: one key verification per request.
+        res.locals.principal = principal;
+        return limiter.consume(principal.id, 1);
+      })
       .then(
         (decision) => {
           setHeaders(res, decision);
