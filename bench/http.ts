@@ -8,14 +8,15 @@ import autocannon from 'autocannon';
  * route returning the same JSON, in one run (ratios matter; absolute numbers vary by machine).
  * Each server runs in its own process; the load generator runs in this one.
  *
- *   npm run bench:http -- [--duration 10] [--connections 50]
+ *   npm run bench:http -- [--duration 5] [--rounds 5] [--connections 50]
  */
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number): number => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
-const duration = opt('duration', 10);
+const duration = opt('duration', 5);
+const rounds = opt('rounds', 5);
 const connections = opt('connections', 50);
 const KEY = 'bench-key-0123456789';
 
@@ -43,42 +44,63 @@ interface Row {
   non2xx: number;
 }
 
-async function load(target: string, opts: autocannon.Options): Promise<Row> {
-  // A short warm-up so JIT and caches are hot before measuring.
-  await autocannon({ ...opts, duration: 2 });
+async function measure(opts: autocannon.Options): Promise<Omit<Row, 'target'>> {
   const r = await autocannon({ ...opts, duration, connections });
-  return { target, rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/**
+ * All servers run at once; the targets are loaded one after another in `rounds` rounds, and each
+ * round's ratio is taken against the bare route measured in that same round, so a change in the
+ * machine's background load shifts both sides of a ratio alike. Medians over the rounds.
+ */
 async function main(): Promise<void> {
-  const rows: Row[] = [];
   const bare = await startServer('bare');
-  try {
-    rows.push(await load('bare Express route, same JSON', { url: `http://127.0.0.1:${bare.port}/api/audio/analysis/${bare.trackKey}` }));
-  } finally {
-    bare.child.kill();
-  }
   const app = await startServer('app');
-  try {
-    const headers = { authorization: `Bearer ${KEY}` };
-    rows.push(await load('REST GET /api/audio/analysis/:key', { url: `http://127.0.0.1:${app.port}/api/audio/analysis/${app.trackKey}`, headers }));
-    const query = `query($k: String!) { analysis(trackKey: $k) { artist trackKey trackName duration_ms tempo key keyString mode timeSignature energy liveness danceability instrumentalness speechiness valence arousal approachability engagement mood { happy sad relaxed aggressive } meta { artist track } } }`;
-    rows.push(
-      await load('GraphQL analysis(trackKey)', {
+  const headers = { authorization: `Bearer ${KEY}` };
+  const query = `query($k: String!) { analysis(trackKey: $k) { artist trackKey trackName duration_ms tempo key keyString mode timeSignature energy liveness danceability instrumentalness speechiness valence arousal approachability engagement mood { happy sad relaxed aggressive } meta { artist track } } }`;
+  const targets: { target: string; opts: autocannon.Options }[] = [
+    { target: 'bare Express route, same JSON', opts: { url: `http://127.0.0.1:${bare.port}/api/audio/analysis/${bare.trackKey}` } },
+    { target: 'REST GET /api/audio/analysis/:key', opts: { url: `http://127.0.0.1:${app.port}/api/audio/analysis/${app.trackKey}`, headers } },
+    {
+      target: 'GraphQL analysis(trackKey)',
+      opts: {
         url: `http://127.0.0.1:${app.port}/graphql`,
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables: { k: app.trackKey } }),
-      }),
-    );
+      },
+    },
+  ];
+  const results = targets.map(() => [] as Omit<Row, 'target'>[]);
+  try {
+    // A short warm-up so JIT and caches are hot before measuring.
+    for (const t of targets) await autocannon({ ...t.opts, duration: 2, connections });
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, t] of targets.entries()) results[i]!.push(await measure(t.opts));
+    }
   } finally {
+    bare.child.kill();
     app.child.kill();
   }
-  const base = rows[0]!.rps;
-  process.stdout.write(`\n${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}; ${connections} connections, ${duration} s each\n\n`);
-  process.stdout.write('| target | req/s | p99 ms | errors | non-2xx | vs bare |\n|---|---:|---:|---:|---:|---:|\n');
-  for (const r of rows) {
-    process.stdout.write(`| ${r.target} | ${Math.round(r.rps)} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${(r.rps / base).toFixed(2)} |\n`);
+  process.stdout.write(
+    `\n${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
+      `${connections} connections, ${rounds} rounds of ${duration} s per target (medians)\n\n`,
+  );
+  process.stdout.write('| target | req/s | p99 ms | errors | non-2xx | vs bare (median of per-round ratios) |\n|---|---:|---:|---:|---:|---:|\n');
+  for (const [i, t] of targets.entries()) {
+    const rs = results[i]!;
+    const ratios = rs.map((r, round) => r.rps / results[0]![round]!.rps);
+    process.stdout.write(
+      `| ${t.target} | ${Math.round(median(rs.map((r) => r.rps)))} | ${median(rs.map((r) => r.p99))} | ` +
+        `${rs.reduce((a, r) => a + r.errors, 0)} | ${rs.reduce((a, r) => a + r.non2xx, 0)} | ${median(ratios).toFixed(2)} |\n`,
+    );
   }
 }
 
