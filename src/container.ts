@@ -147,7 +147,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const analysis = new AnalysisService(store, metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS });
   const browse = new BrowseService(new SqlTracksQuery(database), store);
   const apiKeys = new ApiKeyService(database.db, config.API_KEYS);
-  const limiterRedis = isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
+  // Workers serve no API requests: their limiter stays in memory, unused, with no connection.
+  const limiterRedis = role === 'worker' ? undefined : isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
   const rateLimiter = new ApiRateLimiter(
     { pointsPerMinute: config.RATE_LIMIT, prefix: config.REDIS_PREFIX, ...(limiterRedis ? { redisUrl: limiterRedis } : {}) },
     logger,
