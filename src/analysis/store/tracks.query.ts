@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type ExpressionBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { StoredAnalysis } from '../../core/types';
 import type { AnalysesTable, Database, DatabaseSchema } from '../../db/database';
 import { ORDERABLE_COLUMNS } from '../../db/migrations';
@@ -83,6 +83,18 @@ export interface TracksQuery {
 
 /** Matches below which a range filter's index drives a SQLite page (and its matches are sorted). */
 const DRIVING_RANGE_CAP = 2000;
+/** Rows of the order index a SQLite page walks before trying the filters' indexes instead. */
+const WALK_WINDOW = 4000;
+
+type Row = Selectable<AnalysesTable>;
+type PageQuery = SelectQueryBuilder<DatabaseSchema, 'analyses', Row>;
+
+function hasFilter(f: TracksFilter): boolean {
+  return (
+    Object.keys(f.ranges ?? {}).length > 0 || f.keys !== undefined || f.mode !== undefined ||
+    f.timeSignatures !== undefined || f.artist !== undefined || f.trackName !== undefined
+  );
+}
 
 type Select = SelectQueryBuilder<DatabaseSchema, 'analyses', object>;
 type Eb = ExpressionBuilder<DatabaseSchema, 'analyses'>;
@@ -97,7 +109,7 @@ export class SqlTracksQuery implements TracksQuery {
   constructor(private readonly database: Database) {}
 
   async page(request: TracksPageRequest): Promise<TracksPageRow[]> {
-    const rows = await (await this.pageQuery(request)).execute();
+    const rows = await this.pageRows(request, (query) => query.execute());
     const column = request.order.column;
     return rows.map((row) => ({
       analysis: fromRow(row),
@@ -140,65 +152,103 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   async explainPage(request: TracksPageRequest): Promise<string[]> {
-    const compiled = (await this.pageQuery(request)).compile();
-    if (this.database.dialect === 'sqlite') {
-      const result = await this.database.db.executeQuery<{ detail: string }>(
-        CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+    const plans: string[] = [];
+    // The queries page() would run, in order (a bounded walk may be followed by another).
+    await this.pageRows(request, async (query) => {
+      const compiled = query.compile();
+      const explain = this.database.dialect === 'sqlite' ? 'explain query plan' : 'explain';
+      const result = await this.database.db.executeQuery<{ detail?: string; 'QUERY PLAN'?: string }>(
+        CompiledQuery.raw(`${explain} ${compiled.sql}`, [...compiled.parameters]),
       );
-      return result.rows.map((r) => r.detail);
-    }
-    const result = await this.database.db.executeQuery<{ 'QUERY PLAN': string }>(
-      CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
-    );
-    return result.rows.map((r) => r['QUERY PLAN']);
+      if (plans.length > 0) plans.push('then:');
+      plans.push(...result.rows.map((r) => r.detail ?? r['QUERY PLAN'] ?? ''));
+      return query.execute();
+    });
+    return plans;
   }
 
   /**
-   * The page query, with its access path chosen on SQLite. SQLite's planner takes any range
-   * filter as selective (statistics do not tell it how many rows a range holds), so it reads a
-   * loose range's matches and sorts them all. Here the most selective range filter is measured
-   * instead: a count of its index range capped at DRIVING_RANGE_CAP (an index-only read). Under
-   * the cap, that range's index drives and its few matches are sorted; otherwise the order index
-   * is walked and the filters are checked on the way, which finds a page quickly because the
-   * filters are loose. The other terms are written `+column` so the planner cannot use them.
-   * Postgres estimates ranges from its histograms and chooses well by itself.
+   * Runs the page through `run`. Postgres chooses its plan from its statistics. SQLite's planner
+   * takes every range filter as selective (it cannot tell how many rows a range holds), so it
+   * would read a loose range's tens of thousands of matches and sort them; here the access path
+   * is chosen instead, cheapest first:
+   *  1. a range filter whose index range holds fewer than DRIVING_RANGE_CAP rows (counted by an
+   *     index-only read, capped) drives, and its few matches are sorted;
+   *  2. else the order index is walked for at most WALK_WINDOW rows, filters checked on the way:
+   *     loose filters fill a page long before that;
+   *  3. else (filters that are loose alone but rare together, or rare where the order starts) the
+   *     range filter with the fewest rows drives: its matches' (value, seq) are sorted, then the
+   *     page's rows read by seq; with no range filter, the walk goes on.
+   * The terms that must not drive are written `+column`, which the planner cannot use an index for.
    */
-  private async pageQuery(request: TracksPageRequest) {
-    const { column, direction } = request.order;
-    const driver = this.database.dialect === 'sqlite' ? await this.drivingRange(request) : undefined;
-    const pinned = this.database.dialect === 'sqlite';
-    // Which column's index may serve the query: the driving range's, else the order column's.
-    const usable = (c: string): boolean => !pinned || (driver ? c === driver : c === column || c === 'seq');
-    const col = (c: OrderColumn) => (usable(c) ? sql.ref(c) : sql`+${sql.ref(c)}`);
-    let query = this.filtered(this.database.db.selectFrom('analyses'), request.filter, usable).selectAll();
-    const after = request.after;
-    if (after) {
-      const op = sql.raw(direction === 'asc' ? '>' : '<');
-      query =
-        column === 'seq'
-          ? query.where(sql<boolean>`${col('seq')} ${op} ${after.seq}`)
-          : query.where(sql<boolean>`(${col(column)}, ${col('seq')}) ${op} (${after.value}, ${after.seq})`);
-    }
-    if (column !== 'seq') query = query.orderBy(col(column), direction);
-    return query.orderBy(col('seq'), direction).limit(request.limit);
+  private async pageRows(request: TracksPageRequest, run: (query: PageQuery) => Promise<Row[]>): Promise<Row[]> {
+    if (this.database.dialect !== 'sqlite') return run(this.pageQuery(request, { pinned: false }));
+    const ranges = this.otherRanges(request);
+    const selective = await this.smallestRange(ranges, DRIVING_RANGE_CAP);
+    if (selective && selective.rows < DRIVING_RANGE_CAP) return run(this.pageQuery(request, { pinned: true, driver: selective.column }));
+    if (!hasFilter(request.filter)) return run(this.pageQuery(request, { pinned: true }));
+    const walked = await run(this.pageQuery(request, { pinned: true, window: WALK_WINDOW }));
+    if (walked.length >= request.limit) return walked;
+    const driver = await this.smallestRange(ranges, Number.POSITIVE_INFINITY);
+    if (!driver) return run(this.pageQuery(request, { pinned: true }));
+    // Many matches to sort: sort their (value, seq) only, then read the page's rows by seq.
+    const { column } = request.order;
+    const keys = this.pageQuery(request, { pinned: true, driver: driver.column }).clearSelect().select(column === 'seq' ? ['seq'] : ['seq', column]);
+    const seqs = (await run(keys as unknown as PageQuery)).map((r) => Number(r.seq));
+    if (seqs.length === 0) return [];
+    const rows = await run(this.database.db.selectFrom('analyses').selectAll().where('seq', 'in', seqs) as PageQuery);
+    const position = new Map(seqs.map((seq, i) => [seq, i]));
+    return rows.sort((a, b) => position.get(Number(a.seq))! - position.get(Number(b.seq))!);
   }
 
-  /** The range filter whose index should drive a SQLite page, when one is selective enough. */
-  private async drivingRange(request: TracksPageRequest): Promise<RangeColumn | undefined> {
+  /** The page query; pinned (SQLite): only `driver`'s index, else the order index, may be used. */
+  private pageQuery(request: TracksPageRequest, path: { pinned: boolean; driver?: RangeColumn; window?: number }): PageQuery {
+    const { column, direction } = request.order;
+    const usable = (c: string): boolean => !path.pinned || (path.driver ? c === path.driver : c === column || c === 'seq');
+    const col = (c: OrderColumn) => (usable(c) ? sql.ref(c) : sql`+${sql.ref(c)}`);
+    const after = request.after;
+    const op = sql.raw(direction === 'asc' ? '>' : '<');
+    const keyset = (q: Select): Select =>
+      !after
+        ? q
+        : column === 'seq'
+          ? q.where(sql<boolean>`${col('seq')} ${op} ${after.seq}`)
+          : q.where(sql<boolean>`(${col(column)}, ${col('seq')}) ${op} (${after.value}, ${after.seq})`);
+    const ordered = (q: Select): Select =>
+      (column === 'seq' ? q : q.orderBy(col(column), direction)).orderBy(col('seq'), direction);
+    if (path.window !== undefined) {
+      // The next `window` rows of the order index, then the filters on those alone.
+      const window = ordered(keyset(this.database.db.selectFrom('analyses'))).selectAll().limit(path.window);
+      const outer = this.database.db.selectFrom(window.as('walk')) as unknown as Select;
+      return ordered(this.filtered(outer, request.filter)).selectAll().limit(request.limit) as PageQuery;
+    }
+    return ordered(keyset(this.filtered(this.database.db.selectFrom('analyses'), request.filter, usable)))
+      .selectAll()
+      .limit(request.limit) as PageQuery;
+  }
+
+  private otherRanges(request: TracksPageRequest): [RangeColumn, ColumnRange][] {
+    return (Object.entries(request.filter.ranges ?? {}) as [RangeColumn, ColumnRange | undefined][]).filter(
+      (e): e is [RangeColumn, ColumnRange] => e[1] !== undefined && e[0] !== request.order.column,
+    );
+  }
+
+  /** The range filter holding the fewest rows, each counted up to `cap` from its own index. */
+  private async smallestRange(ranges: [RangeColumn, ColumnRange][], cap: number): Promise<{ column: RangeColumn; rows: number } | undefined> {
     let best: { column: RangeColumn; rows: number } | undefined;
-    for (const [column, range] of Object.entries(request.filter.ranges ?? {}) as [RangeColumn, ColumnRange | undefined][]) {
-      if (!range || column === request.order.column) continue;
+    for (const [column, range] of ranges) {
       let probe = this.database.db.selectFrom('analyses').select(sql<number>`1`.as('one'));
       if (range.min !== undefined) probe = probe.where(column, '>=', range.min);
       if (range.max !== undefined) probe = probe.where(column, '<=', range.max);
+      const counted = Number.isFinite(cap) ? probe.limit(cap) : probe;
       const row = await this.database.db
-        .selectFrom(probe.limit(DRIVING_RANGE_CAP).as('matches'))
+        .selectFrom(counted.as('matches'))
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirst();
       const rows = Number(row?.n ?? 0);
-      if (rows < DRIVING_RANGE_CAP && (!best || rows < best.rows)) best = { column, rows };
+      if (!best || rows < best.rows) best = { column, rows };
     }
-    return best?.column;
+    return best;
   }
 
   private filtered<Q extends Select>(query: Q, filter: TracksFilter, usable: (column: string) => boolean = () => true): Q {

@@ -1,0 +1,159 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { Client } from 'pg';
+import { BrowseService, type TracksRequest } from '../src/analysis/browse.service';
+import { SqlAnalysisStore, toRow } from '../src/analysis/store/sql.store';
+import { SqlTracksQuery } from '../src/analysis/store/tracks.query';
+import { openDatabase, type Database } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrations';
+import { syntheticAnalysis } from './http/seed';
+
+/**
+ * Latency of tracks(filter…) and similar() over N synthetic stored analyses, on SQLite (a file,
+ * as embedded) and on Postgres (a schema of its own at 127.0.0.1:5432/test, dropped after),
+ * measured through BrowseService (the GraphQL resolver's one call; GraphQL execution not
+ * included). Prints each query's plan beside its percentiles.
+ *
+ *   npm run bench:browse -- [--rows 100000] [--iterations 200] [--only sqlite|postgres]
+ */
+const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const ROWS = Number(opt('rows') ?? 100_000);
+const ITERATIONS = Number(opt('iterations') ?? 200);
+const ONLY = opt('only');
+const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
+
+/** Each case varies with the iteration, so a run is not one cached query repeated. */
+const CASES: ReadonlyArray<readonly [string, (i: number) => TracksRequest]> = [
+  ['newest first (no filter)', () => ({ first: 20 })],
+  ['happiest (order by mood.happy desc)', () => ({ orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20 })],
+  [
+    'calm minor around a tempo (tempo ±5, mode 0, relaxed ≥ 0.5; by relaxed desc)',
+    (i) => ({
+      filter: { tempo: { min: 80 + (i % 60) - 5, max: 80 + (i % 60) + 5 }, mode: 0, mood: { relaxed: { min: 0.5 } } },
+      orderBy: { field: 'MOOD_RELAXED', direction: 'DESC' },
+      first: 20,
+    }),
+  ],
+  [
+    'energetic and danceable (energy ≥ 0.7, danceability ≥ 0.6; by tempo asc; no synthetic row has both: an empty answer)',
+    () => ({ filter: { energy: { min: 0.7 }, danceability: { min: 0.6 } }, orderBy: { field: 'TEMPO', direction: 'ASC' }, first: 20 }),
+  ],
+  [
+    'narrow tempo + key (tempo ±0.5, key in [k]; by danceability desc)',
+    (i) => ({
+      filter: { tempo: { min: 100 + (i % 50) - 0.5, max: 100 + (i % 50) + 0.5 }, key: [i % 12] },
+      orderBy: { field: 'DANCEABILITY', direction: 'DESC' },
+      first: 20,
+    }),
+  ],
+  [
+    'keys and meter (key in [0,7], 3/4; by valence desc)',
+    () => ({ filter: { key: [0, 7], timeSignature: [3] }, orderBy: { field: 'VALENCE', direction: 'DESC' }, first: 20 }),
+  ],
+  [
+    'artist text (contains "artist 4N"; by energy desc)',
+    (i) => ({ filter: { artist: `artist 4${i % 10}` }, orderBy: { field: 'ENERGY', direction: 'DESC' }, first: 20 }),
+  ],
+];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+interface Result {
+  name: string;
+  p50: number;
+  p99: number;
+  max: number;
+  plan: string;
+}
+
+async function time(name: string, run: (i: number) => Promise<unknown>, plan: string): Promise<Result> {
+  for (let i = 0; i < 20; i++) await run(i);
+  const samples: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    const start = process.hrtime.bigint();
+    await run(i);
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return { name, p50: percentile(samples, 50), p99: percentile(samples, 99), max: samples[samples.length - 1]!, plan };
+}
+
+async function seed(database: Database): Promise<number> {
+  const started = Date.now();
+  const batch = 500;
+  for (let i = 0; i < ROWS; i += batch) {
+    const rows = [];
+    for (let j = i; j < Math.min(ROWS, i + batch); j++) {
+      const row = toRow(syntheticAnalysis(j));
+      rows.push(database.dialect === 'sqlite' ? { ...row, seq: j + 1 } : row);
+    }
+    await database.db.insertInto('analyses').values(rows).execute();
+  }
+  // Postgres plans by statistics that autovacuum would gather shortly; gather them now.
+  if (database.dialect === 'postgres') await sql`analyze analyses`.execute(database.db);
+  return (Date.now() - started) / 1000;
+}
+
+async function measure(label: string, database: Database): Promise<void> {
+  await migrateToLatest(database.db, database.dialect, database.schema);
+  const seconds = await seed(database);
+  const browse = new BrowseService(new SqlTracksQuery(database), new SqlAnalysisStore(database));
+  process.stdout.write(`\n### ${label}: ${ROWS} rows (seeded in ${seconds.toFixed(0)} s), ${ITERATIONS} iterations per query\n\n`);
+  const results: Result[] = [];
+  for (const [name, request] of CASES) {
+    const plan = (await browse.explain(request(0))).map((l) => l.trim()).filter((l) => !/^(Planning|JIT)/.test(l)).join('; ');
+    results.push(await time(name, (i) => browse.tracks(request(i)), plan));
+  }
+  // A page deep into an ordering: the cursor of page 50 (1,000 rows in).
+  let after: string | null = null;
+  for (let p = 0; p < 50; p++) after = (await browse.tracks({ orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after })).pageInfo.endCursor;
+  const deep = { orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after } as const;
+  results.push(await time('page 51 of the happiest (cursor)', () => browse.tracks(deep), (await browse.explain(deep)).join('; ')));
+  results.push(await time('similar(first: 10)', (i) => browse.similar(syntheticAnalysis((i * 7919) % ROWS).trackKey, 10), 'tempo band × key neighbourhood on analyses_by_key_mode_tempo, ranked in JS'));
+  process.stdout.write('| query | p50 ms | p99 ms | max ms | plan |\n|---|---:|---:|---:|---|\n');
+  for (const r of results) {
+    process.stdout.write(`| ${r.name} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.plan.replace(/\|/g, '\\|')} |\n`);
+  }
+  const all = results.slice(0, CASES.length + 1);
+  process.stdout.write(`\nworst tracks() p99: ${Math.max(...all.map((r) => r.p99)).toFixed(2)} ms; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(`Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  if (ONLY !== 'postgres') {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-bench-browse-'));
+    const database = openDatabase(path.join(dir, 'browse.sqlite'), dir);
+    try {
+      await measure('SQLite (file, WAL)', database);
+    } finally {
+      await database.db.destroy();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  if (ONLY !== 'sqlite') {
+    const schema = `tg_bench_browse_${process.pid}`;
+    const database = openDatabase(POSTGRES_URL, '/nonexistent', schema);
+    try {
+      await measure(`Postgres (${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')})`, database);
+    } finally {
+      await database.db.destroy();
+      const client = new Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error instanceof Error ? error.stack : error)}\n`);
+  process.exitCode = 1;
+});
