@@ -53,7 +53,7 @@ describeWith({ redis: true, postgres: true })('analysis jobs on BullMQ, store on
   });
 
   it('when the analysis outlasts ANALYSIS_WAIT_MS, then 202 with the job state, and the next request gets it', async () => {
-    engine.delayMs = 1500;
+    engine.delayMs = 2500;
     const quick = await createTestApp({ engine, prepareLibrary: library, env: { ...setup.env, ANALYSIS_WAIT_MS: '100' } });
     try {
       const pending = await analyse(quick, CYMBALINE, hint('Pink Floyd', 'Cymbaline')).expect(202);
@@ -65,6 +65,13 @@ describeWith({ redis: true, postgres: true })('analysis jobs on BullMQ, store on
         retryAfter: expect.any(Number),
       });
       expect(pending.headers['retry-after']).toBe(String(pending.body.retryAfter));
+      // GraphQL, on another node, sees the same job.
+      const status = await request(b.app)
+        .post('/graphql')
+        .set(b.auth)
+        .send({ query: 'query($k: String!) { analysisStatus(trackKey: $k) { status queuePosition analysis { trackKey } } }', variables: { k: CYMBALINE } })
+        .expect(200);
+      expect(status.body.data.analysisStatus).toEqual({ status: expect.stringMatching(/^(QUEUED|PROCESSING)$/), queuePosition: expect.any(Number), analysis: null });
       // Another node, waiting longer, gets the result of the same job.
       const done = await analyse(a, CYMBALINE, hint('Pink Floyd', 'Cymbaline')).expect(200);
       expect(done.body.data.trackName).toBe('Cymbaline');
