@@ -84,17 +84,10 @@ export interface TracksQuery {
 /** Matches below which a range filter's index drives a SQLite page (and its matches are sorted). */
 const DRIVING_RANGE_CAP = 2000;
 /** Rows of the order index a SQLite page walks before trying the filters' indexes instead. */
-const WALK_WINDOW = 4000;
+const WALK_WINDOW = 2000;
 
 type Row = Selectable<AnalysesTable>;
 type PageQuery = SelectQueryBuilder<DatabaseSchema, 'analyses', Row>;
-
-function hasFilter(f: TracksFilter): boolean {
-  return (
-    Object.keys(f.ranges ?? {}).length > 0 || f.keys !== undefined || f.mode !== undefined ||
-    f.timeSignatures !== undefined || f.artist !== undefined || f.trackName !== undefined
-  );
-}
 
 type Select = SelectQueryBuilder<DatabaseSchema, 'analyses', object>;
 type Eb = ExpressionBuilder<DatabaseSchema, 'analyses'>;
@@ -174,11 +167,12 @@ export class SqlTracksQuery implements TracksQuery {
    * is chosen instead, cheapest first:
    *  1. a range filter whose index range holds fewer than DRIVING_RANGE_CAP rows (counted by an
    *     index-only read, capped) drives, and its few matches are sorted;
-   *  2. else the order index is walked for at most WALK_WINDOW rows, filters checked on the way:
-   *     loose filters fill a page long before that;
-   *  3. else (filters that are loose alone but rare together, or rare where the order starts) the
-   *     range filter with the fewest rows drives: its matches' (value, seq) are sorted, then the
-   *     page's rows read by seq; with no range filter, the walk goes on.
+   *  2. with no range filter on another field, the order index is walked, filters checked on
+   *     the way (there is no other index to fall back on);
+   *  3. else it is walked for at most WALK_WINDOW rows (loose filters fill a page long before),
+   *     and if that does not fill the page (filters loose alone but rare together, rare where
+   *     the order starts, or a last page) the range filter with the fewest rows drives: its
+   *     matches' (value, seq) are sorted, then the page's rows read by seq.
    * The terms that must not drive are written `+column`, which the planner cannot use an index for.
    */
   private async pageRows(request: TracksPageRequest, run: (query: PageQuery) => Promise<Row[]>): Promise<Row[]> {
@@ -186,11 +180,10 @@ export class SqlTracksQuery implements TracksQuery {
     const ranges = this.otherRanges(request);
     const selective = await this.smallestRange(ranges, DRIVING_RANGE_CAP);
     if (selective && selective.rows < DRIVING_RANGE_CAP) return run(this.pageQuery(request, { pinned: true, driver: selective.column }));
-    if (!hasFilter(request.filter)) return run(this.pageQuery(request, { pinned: true }));
+    if (ranges.length === 0) return run(this.pageQuery(request, { pinned: true }));
     const walked = await run(this.pageQuery(request, { pinned: true, window: WALK_WINDOW }));
     if (walked.length >= request.limit) return walked;
-    const driver = await this.smallestRange(ranges, Number.POSITIVE_INFINITY);
-    if (!driver) return run(this.pageQuery(request, { pinned: true }));
+    const driver = (await this.smallestRange(ranges, Number.POSITIVE_INFINITY))!;
     // Many matches to sort: sort their (value, seq) only, then read the page's rows by seq.
     const { column } = request.order;
     const keys = this.pageQuery(request, { pinned: true, driver: driver.column }).clearSelect().select(column === 'seq' ? ['seq'] : ['seq', column]);
