@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger as PinoLogger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { AppError } from '../core/errors';
 import { metricsHandler, readinessHandler, type DependencyCheck } from '../ops/health';
 import type { Metrics } from '../ops/metrics';
 import { isExpected, toClientError } from './errors';
+import { requestLogger } from './request-logger';
 import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
 import { requireApiKey } from './auth';
@@ -33,7 +32,6 @@ export interface AppOps {
 /** Probes hit these every few seconds: they are not worth a log line each. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Express assembly: logging with request ids, the REST contract, GraphQL, one error shape. */
 export function createApp(deps: AppDependencies): Express {
@@ -42,29 +40,7 @@ export function createApp(deps: AppDependencies): Express {
   app.set('etag', false);
 
   if (deps.ops) app.use(deps.ops.metrics.httpMiddleware());
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      autoLogging: { ignore: (req) => PROBES.has((req.url ?? '').split('?')[0] ?? '') },
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // API keys travel in Authorization: never log it (nor cookies).
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.query.sig'], remove: true },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown> }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url.replace(/([?&]sig=)[^&]*/, '$1***'),
-          userAgent: req.headers['user-agent'],
-        }),
-      },
-    }),
-  );
+  app.use(requestLogger(deps.logger, { quietPaths: PROBES }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

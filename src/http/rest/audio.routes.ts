@@ -19,9 +19,21 @@ export interface AudioRouteServices {
  * Sends an analysis outcome: 200 with the contract object (or another view of the analysis,
  * such as its timeline), or 202 while it is being computed.
  */
-export function sendOutcome(res: Response, outcome: AnalysisOutcome, view: (a: StoredAnalysis) => unknown = toContractAnalysis): void {
+export function sendOutcome(
+  res: Response,
+  outcome: AnalysisOutcome,
+  view: (a: StoredAnalysis) => unknown = toContractAnalysis,
+  bodies?: WeakMap<StoredAnalysis, string>,
+): void {
   if (outcome.status === 'done') {
-    res.json({ success: true, data: view(outcome.analysis) });
+    // A stored analysis never changes and the store's LRU hands out one object per key, so a
+    // view's body can be serialised once and reused while that object lives.
+    let body = bodies?.get(outcome.analysis);
+    if (body === undefined) {
+      body = JSON.stringify({ success: true, data: view(outcome.analysis) });
+      bodies?.set(outcome.analysis, body);
+    }
+    res.type('application/json').send(body);
     return;
   }
   res
@@ -40,6 +52,7 @@ export function sendOutcome(res: Response, outcome: AnalysisOutcome, view: (a: S
 export function audioRoutes(services: AudioRouteServices): Router {
   const router = Router();
   const auth = requireApiKey(services.apiKeys);
+  const contractBodies = new WeakMap<StoredAnalysis, string>();
 
   // Artwork URLs are signed (they are loaded by <img> tags, which send no Authorization).
   router.get('/artwork/:trackKey', async (req: Request<{ trackKey: string }>, res, next) => {
@@ -61,7 +74,7 @@ export function audioRoutes(services: AudioRouteServices): Router {
 
   router.get('/analysis/:trackKey', async (req: Request<{ trackKey: string }>, res) => {
     const q = parse(analysisParams, req.query);
-    sendOutcome(res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q));
+    sendOutcome(res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q), toContractAnalysis, contractBodies);
   });
 
   // The same lookup as the analysis (store, else analyse what search found), another view of it.
