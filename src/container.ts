@@ -91,16 +91,18 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const metrics = new Metrics({ role, queueCounts: () => jobs!.counts() });
 
   const cache = createCacheBackend(config.CACHE_URL, config.dataDir);
-  // On a shared Redis the prefix keeps deployments (and test runs) apart.
-  const namespace = cache.kind === 'redis' ? `${config.REDIS_PREFIX}:meta` : 'meta';
-  const metadataCache = new BestEffortCache<TrackMetadata>(
-    cache.store,
-    namespace,
-    config.SEARCH_CACHE_TTL_S * 1000,
-    logger,
-    metrics.cacheObserver(),
-  );
-  const metadata = new MetadataCache(metadataCache);
+  // One namespace per purpose; on a shared Redis the prefix keeps deployments (and test runs) apart.
+  const cacheNamespace = <T>(purpose: string): BestEffortCache<T> =>
+    new BestEffortCache<T>(
+      cache.store,
+      cache.kind === 'redis' ? `${config.REDIS_PREFIX}:${purpose}` : purpose,
+      config.SEARCH_CACHE_TTL_S * 1000,
+      logger,
+      metrics.cacheObserver(),
+    );
+  const metadata = new MetadataCache(cacheNamespace<TrackMetadata>('meta'));
+  // Answers of remote sources per normalised query (the library is cheap to ask and changes).
+  const searchResponses = cacheNamespace<TrackCandidate[]>('search');
 
   const engine =
     overrides.engine ??
@@ -124,7 +126,12 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const lookups = sources.filter((s): s is Source & TrackLookup => typeof (s as Partial<TrackLookup>).lookup === 'function');
   artwork = new ArtworkService(registry, metadata, lookups, secret, config.publicUrl);
 
-  const search = new SearchService(registry, metadata, { sourceTimeoutMs: config.SOURCE_TIMEOUT_MS }, logger);
+  const search = new SearchService(
+    registry,
+    metadata,
+    { sourceTimeoutMs: config.SOURCE_TIMEOUT_MS, responseCache: searchResponses },
+    logger,
+  );
   const runner = new AnalysisRunner(registry, engine, store, { fetchTimeoutMs: config.SOURCE_TIMEOUT_MS * 4 }, logger);
   const task = metrics.timeTask(runner.run);
   const connection = queueUrl ? redisOptions(queueUrl) : undefined;
