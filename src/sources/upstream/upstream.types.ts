@@ -4,53 +4,28 @@
  * send them, others will not.
  */
 
-export interface UpstreamSearchResult {
-  trackName: string;
-  artist: string;
-  thumbnailUrl?: string;
-  trackKey: string;
-  match_score: number;
-}
+import type { Confidences, SearchResult, TrackAnalysis } from '../../core/types';
+
+/** A search result as the contract defines it (thumbnailUrl may be absent). */
+export type UpstreamSearchResult = SearchResult;
 
 export interface UpstreamSearchResponse {
   success: boolean;
   data: UpstreamSearchResult[];
 }
 
-export interface UpstreamMood {
-  happy: number;
-  sad: number;
-  relaxed: number;
-  aggressive: number;
-}
-
-export interface UpstreamAnalysis {
-  artist: string;
-  trackKey: string;
-  trackName: string;
-  duration_ms: number;
-  tempo: number;
-  key: number;
+/**
+ * The contract's analysis object. keyString and meta are derivable and may be missing from a
+ * lax server; the rest is not in the contract and is used when a server of this project sends it.
+ */
+export type UpstreamAnalysis = Omit<TrackAnalysis, 'keyString' | 'meta'> & {
   keyString?: string;
-  mode: number;
-  timeSignature: number;
-  energy: number;
-  liveness: number;
-  danceability: number;
-  instrumentalness: number;
-  speechiness: number;
-  valence: number;
-  arousal: number;
-  approachability: number;
-  engagement: number;
-  mood: UpstreamMood;
-  meta?: { artist: string; track: string };
-  /** Not in the contract; used when present. */
+  meta?: TrackAnalysis['meta'];
   loudness?: number;
-  confidence?: { tempo: number; key: number; mode: number; timeSignature: number };
+  confidence?: Confidences;
   timeline?: unknown;
   engine?: string;
-}
+};
 
 /** 200: the analysis. 202: not ready yet (`data: null`, a status, Retry-After). */
 export interface UpstreamAnalysisResponse {
