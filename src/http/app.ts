@@ -3,7 +3,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { AppError } from '../core/errors';
 import { metricsHandler, readinessHandler, type DependencyCheck } from '../ops/health';
 import type { Metrics } from '../ops/metrics';
-import { isExpected, toClientError } from './errors';
+import { fromBodyParserError, isExpected, toClientError } from './errors';
 import { requestLogger } from './request-logger';
 import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
@@ -68,13 +68,7 @@ export function createApp(deps: AppDependencies): Express {
 }
 
 const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-  const bodyError = error as { type?: string; status?: number };
-  const mapped =
-    bodyError?.type === 'entity.parse.failed'
-      ? toClientError(new AppError('INVALID_ARGUMENT', 'the request body is not valid JSON'))
-      : bodyError?.type === 'entity.too.large'
-        ? toClientError(new AppError('INVALID_ARGUMENT', 'the request body is too large'))
-        : toClientError(error);
+  const mapped = toClientError(fromBodyParserError(error));
   if (isExpected(error)) req.log.warn({ code: mapped.body.error.code, msg: mapped.body.error.message }, 'request failed');
   else if (mapped.status >= 500) req.log.error({ err: error }, 'unexpected error');
   if (res.headersSent) return;

@@ -16,11 +16,12 @@ export async function authenticate(header: string | undefined, keys: ApiKeyServi
 
 /**
  * Express middleware: sets res.locals.principal or passes UNAUTHENTICATED to the error handler.
- * A principal already set by an earlier middleware of this request (the rate limiter) is kept.
+ * A principal already set by an earlier middleware of this request (the rate limiter) is kept;
+ * requests `exempt` says need no key pass without one.
  */
-export function requireApiKey(keys: ApiKeyService): RequestHandler {
+export function requireApiKey(keys: ApiKeyService, exempt?: (req: Request) => boolean): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (res.locals.principal) {
+    if (res.locals.principal || exempt?.(req)) {
       next();
       return;
     }

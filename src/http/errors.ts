@@ -42,3 +42,11 @@ export function toClientError(error: unknown): { status: number; body: ErrorBody
 export function isExpected(error: unknown): boolean {
   return error instanceof AppError && error.code !== 'INTERNAL';
 }
+
+/** express.json()'s failures (unreadable or oversized body) as INVALID_ARGUMENT; other errors as they are. */
+export function fromBodyParserError(error: unknown): unknown {
+  const type = (error as { type?: unknown } | undefined)?.type;
+  if (type === 'entity.parse.failed') return new AppError('INVALID_ARGUMENT', 'the request body is not valid JSON');
+  if (type === 'entity.too.large') return new AppError('INVALID_ARGUMENT', 'the request body is too large');
+  return error;
+}

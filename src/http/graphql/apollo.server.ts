@@ -8,10 +8,9 @@ import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
-import { AppError } from '../../core/errors';
 import type { SearchService } from '../../search/search.service';
-import { authenticate } from '../auth';
-import { isExpected, toClientError } from '../errors';
+import { requireApiKey } from '../auth';
+import { fromBodyParserError, isExpected, toClientError } from '../errors';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin, depthLimitRule } from './graphql.limits';
@@ -148,19 +147,7 @@ function wantsLandingPage(req: Request): boolean {
 
 /** Every /graphql request needs a valid Bearer key, except a browser opening the Sandbox page. */
 function requireKey(keys: ApiKeyService, sandbox: boolean): RequestHandler {
-  return (req: Request, res: Response, next) => {
-    if (sandbox && wantsLandingPage(req)) {
-      next();
-      return;
-    }
-    authenticate(req.get('authorization'), keys).then(
-      (principal) => {
-        res.locals.principal = principal;
-        next();
-      },
-      (error: unknown) => next(error),
-    );
-  };
+  return requireApiKey(keys, (req) => sandbox && wantsLandingPage(req));
 }
 
 /**
@@ -168,13 +155,7 @@ function requireKey(keys: ApiKeyService, sandbox: boolean): RequestHandler {
  * GraphQL response shape with REST's status, code and message for the same failure.
  */
 const graphqlErrorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
-  const type = (error as { type?: unknown } | undefined)?.type;
-  const cause =
-    type === 'entity.parse.failed'
-      ? new AppError('INVALID_ARGUMENT', 'the request body is not valid JSON')
-      : type === 'entity.too.large'
-        ? new AppError('INVALID_ARGUMENT', 'the request body is too large')
-        : error;
+  const cause = fromBodyParserError(error);
   const mapped = toClientError(cause);
   if (isExpected(cause)) req.log.warn({ code: mapped.body.error.code, msg: mapped.body.error.message }, 'request refused');
   else req.log.error({ err: error }, 'unexpected error');
