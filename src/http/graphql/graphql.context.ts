@@ -1,4 +1,4 @@
-import type { Logger as PinoLogger } from 'pino';
+import type { Logger } from '../../core/logger';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { Principal } from '../../auth/api-keys';
 import { AnalysisLoaders } from './analysis.loaders';
@@ -9,7 +9,7 @@ export interface GraphQLContext {
   principal: Principal;
   analyses: AnalysisLoaders;
   /** The request's logger (carries the request id). */
-  log: PinoLogger;
+  log: Logger;
   /**
    * Cost of the operation by the schema's complexity estimators, set before execution
    * (rate limits count documents by it).
@@ -17,6 +17,6 @@ export interface GraphQLContext {
   cost?: number;
 }
 
-export function createContext(deps: { principal: Principal; analysis: AnalysisService; log: PinoLogger }): GraphQLContext {
+export function createContext(deps: { principal: Principal; analysis: AnalysisService; log: Logger }): GraphQLContext {
   return { principal: deps.principal, analyses: new AnalysisLoaders(deps.analysis), log: deps.log };
 }
