@@ -42,8 +42,10 @@ export class ApiKeyService {
     const candidate = hash(presented);
     let match: Principal | undefined;
     // Visit every entry whatever matches, so timing says nothing about which key was close.
-    for (const entry of [...this.envKeys, ...this.known]) {
-      if (timingSafeEqual(entry.hash, candidate) && !match) match = entry.principal;
+    for (const entries of [this.envKeys, this.known]) {
+      for (const entry of entries) {
+        if (timingSafeEqual(entry.hash, candidate) && !match) match = entry.principal;
+      }
     }
     return match;
   }
