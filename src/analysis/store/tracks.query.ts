@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type ExpressionBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { StoredAnalysis } from '../../core/types';
 import type { AnalysesTable, Database, DatabaseSchema } from '../../db/database';
 import { ORDERABLE_COLUMNS } from '../../db/migrations';
@@ -83,14 +83,40 @@ export interface TracksQuery {
 
 /** Matches below which a range filter's index drives a SQLite page (and its matches are sorted). */
 const DRIVING_RANGE_CAP = 2000;
-/** Rows of the order index a SQLite page walks before trying the filters' indexes instead. */
+/** Rows of the order index a page walks before trying the filters' indexes instead. */
 const WALK_WINDOW = 2000;
+/**
+ * Relative cost, on SQLite, of reading one more index entry's rowid into a candidate set versus
+ * checking one candidate row (reading it by rowid and testing the filters): a further set is read
+ * only while it is cheaper than checking the candidates already found (measured: about 0.2 µs
+ * per entry through json_group_array, 1.5 µs per candidate row; BENCHMARKS.md, "Browse").
+ */
+const ENTRY_COST = 1;
+const ROW_COST = 8;
 
 type Row = Selectable<AnalysesTable>;
 type PageQuery = SelectQueryBuilder<DatabaseSchema, 'analyses', Row>;
 
 type Select = SelectQueryBuilder<DatabaseSchema, 'analyses', object>;
 type Eb = ExpressionBuilder<DatabaseSchema, 'analyses'>;
+type Executor = Kysely<DatabaseSchema>;
+/** Runs one statement of a page on `db` (the pool, or a transaction); explainPage also records its plan. */
+type Exec = <R>(query: CompiledQuery<R>, db: Executor) => Promise<R[]>;
+
+/** A node of a Postgres EXPLAIN (FORMAT JSON) plan, the fields read here. */
+interface PlanNode {
+  'Node Type': string;
+  Filter?: string;
+  Plans?: PlanNode[];
+}
+
+/** The rows of one filter's index range: counted, and read as a set of rowids (SQLite). */
+interface IndexedSet {
+  label: string;
+  index: string;
+  where: RawBuilder<boolean>;
+  count: number;
+}
 
 /**
  * TracksQuery on the analyses table, SQLite or Postgres. Pages are keyset-paginated on
@@ -102,7 +128,7 @@ export class SqlTracksQuery implements TracksQuery {
   constructor(private readonly database: Database) {}
 
   async page(request: TracksPageRequest): Promise<TracksPageRow[]> {
-    const rows = await this.pageRows(request, (query) => query.execute());
+    const rows = await this.pageRows(request, async (query, db) => (await db.executeQuery(query)).rows);
     const column = request.order.column;
     return rows.map((row) => ({
       analysis: fromRow(row),
@@ -146,58 +172,165 @@ export class SqlTracksQuery implements TracksQuery {
 
   async explainPage(request: TracksPageRequest): Promise<string[]> {
     const plans: string[] = [];
-    // The queries page() would run, in order (a bounded walk may be followed by another).
-    await this.pageRows(request, async (query) => {
-      const compiled = query.compile();
+    // Every statement page() would run, in order (a bounded walk may be followed by others).
+    await this.pageRows(request, async (query, db) => {
       const explain = this.database.dialect === 'sqlite' ? 'explain query plan' : 'explain';
-      const result = await this.database.db.executeQuery<{ detail?: string; 'QUERY PLAN'?: string }>(
-        CompiledQuery.raw(`${explain} ${compiled.sql}`, [...compiled.parameters]),
+      const result = await db.executeQuery<{ detail?: string; 'QUERY PLAN'?: string }>(
+        CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]),
       );
       if (plans.length > 0) plans.push('then:');
       plans.push(...result.rows.map((r) => r.detail ?? r['QUERY PLAN'] ?? ''));
-      return query.execute();
+      return (await db.executeQuery(query)).rows;
     });
     return plans;
   }
 
   /**
-   * Runs the page through `run`. Postgres chooses its plan from its statistics. SQLite's planner
-   * takes every range filter as selective (it cannot tell how many rows a range holds), so it
-   * would read a loose range's tens of thousands of matches and sort them; here the access path
-   * is chosen instead, cheapest first:
-   *  1. a range filter whose index range holds fewer than DRIVING_RANGE_CAP rows (counted by an
-   *     index-only read, capped) drives, and its few matches are sorted;
-   *  2. with no range filter on another field, the order index is walked, filters checked on
-   *     the way (there is no other index to fall back on);
-   *  3. else it is walked for at most WALK_WINDOW rows (loose filters fill a page long before),
-   *     and if that does not fill the page (filters loose alone but rare together, rare where
-   *     the order starts, or a last page) the range filter with the fewest rows drives: its
-   *     matches' (value, seq) are sorted, then the page's rows read by seq.
-   * The terms that must not drive are written `+column`, which the planner cannot use an index for.
+   * Runs the statements of a page through `exec`, choosing the access path. A page is first an
+   * ordered read of the order index, the filters checked on the rows it walks: loose filters fill
+   * a page within a few rows. When the filters are rare together, or rare where the order starts,
+   * or the page is the last one, that walk would go on through most of the index; so unless no
+   * other filter has an index, it is bounded to WALK_WINDOW rows, and a page it does not fill is
+   * answered from the filters' indexes instead:
+   *  - Postgres: the same query, planned without ordered index scans (`enable_indexscan` off for
+   *    that statement): the planner reads its filters' indexes as bitmaps (ANDed when that pays)
+   *    and sorts the matches. Its own choice would be the ordered scan, as it takes the filters as
+   *    independent and expects matches all along the order.
+   *  - SQLite (see sqlitePage): the filters' index ranges are intersected as rowid sets.
    */
-  private async pageRows(request: TracksPageRequest, run: (query: PageQuery) => Promise<Row[]>): Promise<Row[]> {
-    if (this.database.dialect !== 'sqlite') return run(this.pageQuery(request, { pinned: false }));
-    const ranges = this.otherRanges(request);
-    const selective = await this.smallestRange(ranges, DRIVING_RANGE_CAP);
-    if (selective && selective.rows < DRIVING_RANGE_CAP) return run(this.pageQuery(request, { pinned: true, driver: selective.column }));
-    if (ranges.length === 0) return run(this.pageQuery(request, { pinned: true }));
-    const walked = await run(this.pageQuery(request, { pinned: true, window: WALK_WINDOW }));
+  private async pageRows(request: TracksPageRequest, exec: Exec): Promise<Row[]> {
+    const db = this.database.db;
+    if (this.database.dialect === 'sqlite') return this.sqlitePage(request, exec);
+    const plain = this.pageQuery(request, { pinned: false });
+    if (this.otherRanges(request).length === 0 && !request.filter.keys) return exec(plain.compile(), db);
+    // The planner's own choice, unless it is to walk the order index with the filters checked on
+    // the way: then that walk is bounded, and the filters' indexes answer what it leaves.
+    if (!(await this.postgresWalksOrder(plain.compile()))) return exec(plain.compile(), db);
+    const walked = await exec(this.pageQuery(request, { pinned: false, window: WALK_WINDOW }).compile(), db);
     if (walked.length >= request.limit) return walked;
-    const driver = (await this.smallestRange(ranges, Number.POSITIVE_INFINITY))!;
-    // Many matches to sort: sort their (value, seq) only, then read the page's rows by seq.
-    const { column } = request.order;
-    const keys = this.pageQuery(request, { pinned: true, driver: driver.column }).clearSelect().select(column === 'seq' ? ['seq'] : ['seq', column]);
-    const seqs = (await run(keys as unknown as PageQuery)).map((r) => Number(r.seq));
-    if (seqs.length === 0) return [];
-    const rows = await run(this.database.db.selectFrom('analyses').selectAll().where('seq', 'in', seqs) as PageQuery);
-    const position = new Map(seqs.map((seq, i) => [seq, i]));
-    return rows.sort((a, b) => position.get(Number(a.seq))! - position.get(Number(b.seq))!);
+    return db.transaction().execute(async (trx) => {
+      await sql`set local enable_indexscan = off`.execute(trx);
+      return exec(plain.compile(), trx);
+    });
   }
 
-  /** The page query; pinned (SQLite): only `driver`'s index, else the order index, may be used. */
-  private pageQuery(request: TracksPageRequest, path: { pinned: boolean; driver?: RangeColumn; window?: number }): PageQuery {
+  /** Whether Postgres would answer `query` by an ordered index scan (its plan, not run). */
+  private async postgresWalksOrder(query: CompiledQuery): Promise<boolean> {
+    const result = await this.database.db.executeQuery<{ 'QUERY PLAN': unknown }>(
+      CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
+    );
+    const raw = result.rows[0]?.['QUERY PLAN'];
+    const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
+    let node: PlanNode | undefined = doc[0]?.Plan;
+    while (node && node['Node Type'] === 'Limit') node = node.Plans?.[0];
+    return node?.['Node Type'] === 'Index Scan' && node.Filter !== undefined;
+  }
+
+  /**
+   * SQLite's planner takes every range filter as selective (it cannot tell how many rows a range
+   * holds), so it would read a loose range's tens of thousands of matches and sort them; here the
+   * access path is chosen instead, from index-only counts of each filter that has an index (a
+   * range, the key list) and of the order index from the cursor on. Costs are in index entries
+   * read (ENTRY_COST) and table rows read (ROW_COST), cheapest first:
+   *  1. a range filter whose index range holds fewer than DRIVING_RANGE_CAP rows drives, and its
+   *     few matches are sorted;
+   *  2. with no range filter on another field, the order index is walked, filters checked on the
+   *     way (there is no other index to fall back on);
+   *  3. else the order index is walked for as many rows as the filters' counts say should fill
+   *     the page four times over if they were independent (at most WALK_WINDOW);
+   *  4. if that does not fill the page (filters rare together, or rare where the order starts, or
+   *     a last page), the filters' index ranges are read as rowid sets, smallest first, each an
+   *     index-only read, and intersected here (a bitmap over the smaller), while reading one more
+   *     set costs less than finishing with the candidates found so far. Finishing is the cheaper of:
+   *     reading the candidates' rows by rowid, checking every filter again and sorting them; or
+   *     walking the order index from the cursor on, testing each entry's rowid against the
+   *     candidates before its row is read (an index-only test), until the page is full.
+   * The terms that must not drive are written `+column`, which the planner cannot use an index for.
+   */
+  private async sqlitePage(request: TracksPageRequest, exec: Exec): Promise<Row[]> {
+    const db = this.database.db;
+    const ranges = this.otherRanges(request);
+    if (ranges.length === 0) return exec(this.pageQuery(request, { pinned: true }).compile(), db);
+    const sets: IndexedSet[] = [];
+    for (const [column, range] of ranges) {
+      sets.push(await this.counted({ label: column, index: `analyses_by_${column}`, where: rangeCondition(column, range) }, exec));
+    }
+    const driver = sets.reduce((best, s) => (s.count < best.count ? s : best));
+    if (driver.count < DRIVING_RANGE_CAP) {
+      return exec(this.pageQuery(request, { pinned: true, driver: driver.label as RangeColumn }).compile(), db);
+    }
+    const { keys, mode } = request.filter;
+    if (keys) {
+      const where = mode === undefined
+        ? sql<boolean>`${sql.ref('key')} in (${sql.join(keys)})`
+        : sql<boolean>`${sql.ref('key')} in (${sql.join(keys)}) and ${sql.ref('mode')} = ${mode}`;
+      sets.push(await this.counted({ label: 'key', index: 'analyses_by_key_mode_tempo', where }, exec));
+    }
+    // The table's rows: max(seq), an estimate read from the end of its index.
+    const [last] = await exec(sql<{ n: number | null }>`select max(seq) as n from analyses`.compile(db), db);
+    const total = Number(last?.n ?? 0);
+    const density = sets.reduce((d, s) => d * (total > 0 ? Math.min(1, s.count / total) : 0), 1);
+    const window = density > 0 ? Math.min(WALK_WINDOW, Math.max(request.limit, Math.ceil((4 * request.limit) / density))) : 0;
+    if (window > 0) {
+      const walked = await exec(this.pageQuery(request, { pinned: true, window }).compile(), db);
+      if (walked.length >= request.limit) return walked;
+    }
+    const order = (await this.orderSet(request, exec))?.count ?? total;
+    const ordered = [...sets].sort((a, b) => a.count - b.count);
+    let ids = await this.readIds(ordered[0]!, exec);
+    const finishing = (): number => Math.min(ids.length * ROW_COST, order * ENTRY_COST);
+    for (const next of ordered.slice(1)) {
+      if (ids.length === 0 || next.count * ENTRY_COST >= finishing()) break;
+      ids = intersect(ids, await this.readIds(next, exec));
+    }
+    if (ids.length === 0) return [];
+    const finish = ids.length * ROW_COST <= order * ENTRY_COST ? 'sort' : 'walk';
+    return exec(this.pageQuery(request, { pinned: true, rowids: ids, finish }).compile(), db);
+  }
+
+  /** The order index's rows from the cursor on, within the order field's own range, counted; none if neither is given. */
+  private async orderSet(request: TracksPageRequest, exec: Exec): Promise<IndexedSet | undefined> {
     const { column, direction } = request.order;
-    const usable = (c: string): boolean => !path.pinned || (path.driver ? c === path.driver : c === column || c === 'seq');
+    const own = column === 'seq' ? undefined : request.filter.ranges?.[column];
+    const after = request.after;
+    if (!own && !after) return undefined;
+    const terms: RawBuilder<boolean>[] = [];
+    const op = sql.raw(direction === 'asc' ? '>' : '<');
+    if (own) terms.push(rangeCondition(column as RangeColumn, own));
+    if (after) terms.push(column === 'seq' ? sql<boolean>`seq ${op} ${after.seq}` : sql<boolean>`(${sql.ref(column)}, seq) ${op} (${after.value}, ${after.seq})`);
+    const index = column === 'seq' ? 'analyses_seq' : `analyses_by_${column}`;
+    return this.counted({ label: 'order', index, where: sql.join(terms, sql` and `) as RawBuilder<boolean> }, exec);
+  }
+
+  /** A set counted on its index (index-only). */
+  private async counted(set: Omit<IndexedSet, 'count'>, exec: Exec): Promise<IndexedSet> {
+    const [row] = await exec(
+      sql<{ n: number }>`select count(*) as n from analyses indexed by ${sql.raw(set.index)} where ${set.where}`.compile(this.database.db),
+      this.database.db,
+    );
+    return { ...set, count: Number(row?.n ?? 0) };
+  }
+
+  /** The rowids of a set, from its index alone. */
+  private async readIds(set: IndexedSet, exec: Exec): Promise<number[]> {
+    const [row] = await exec(
+      sql<{ ids: string }>`select json_group_array(rowid) as ids from analyses indexed by ${sql.raw(set.index)} where ${set.where}`.compile(this.database.db),
+      this.database.db,
+    );
+    return JSON.parse(row?.ids ?? '[]') as number[];
+  }
+
+  /**
+   * The page query; pinned (SQLite): only `driver`'s index, else the order index, may be used;
+   * with `rowids`, no index but the table's own: those rows are read and sorted.
+   */
+  private pageQuery(
+    request: TracksPageRequest,
+    path: { pinned: boolean; driver?: RangeColumn; window?: number; rowids?: number[]; finish?: 'sort' | 'walk' },
+  ): PageQuery {
+    const { column, direction } = request.order;
+    const usable = (c: string): boolean =>
+      !path.pinned || (path.finish === 'sort' ? false : path.driver ? c === path.driver : c === column || c === 'seq');
     const col = (c: OrderColumn) => (usable(c) ? sql.ref(c) : sql`+${sql.ref(c)}`);
     const after = request.after;
     const op = sql.raw(direction === 'asc' ? '>' : '<');
@@ -215,7 +348,11 @@ export class SqlTracksQuery implements TracksQuery {
       const outer = this.database.db.selectFrom(window.as('walk')) as unknown as Select;
       return ordered(this.filtered(outer, request.filter)).selectAll().limit(request.limit) as PageQuery;
     }
-    return ordered(keyset(this.filtered(this.database.db.selectFrom('analyses'), request.filter, usable)))
+    let base = this.database.db.selectFrom('analyses') as Select;
+    // Sort: the candidates are looked up by rowid. Walk: `+rowid`, tested on each order index entry.
+    const rowid = path.finish === 'walk' ? sql`+rowid` : sql`rowid`;
+    if (path.rowids) base = base.where(sql<boolean>`${rowid} in (select value from json_each(${JSON.stringify(path.rowids)}))`);
+    return ordered(keyset(this.filtered(base, request.filter, usable)))
       .selectAll()
       .limit(request.limit) as PageQuery;
   }
@@ -224,24 +361,6 @@ export class SqlTracksQuery implements TracksQuery {
     return (Object.entries(request.filter.ranges ?? {}) as [RangeColumn, ColumnRange | undefined][]).filter(
       (e): e is [RangeColumn, ColumnRange] => e[1] !== undefined && e[0] !== request.order.column,
     );
-  }
-
-  /** The range filter holding the fewest rows, each counted up to `cap` from its own index. */
-  private async smallestRange(ranges: [RangeColumn, ColumnRange][], cap: number): Promise<{ column: RangeColumn; rows: number } | undefined> {
-    let best: { column: RangeColumn; rows: number } | undefined;
-    for (const [column, range] of ranges) {
-      let probe = this.database.db.selectFrom('analyses').select(sql<number>`1`.as('one'));
-      if (range.min !== undefined) probe = probe.where(column, '>=', range.min);
-      if (range.max !== undefined) probe = probe.where(column, '<=', range.max);
-      const counted = Number.isFinite(cap) ? probe.limit(cap) : probe;
-      const row = await this.database.db
-        .selectFrom(counted.as('matches'))
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirst();
-      const rows = Number(row?.n ?? 0);
-      if (!best || rows < best.rows) best = { column, rows };
-    }
-    return best;
   }
 
   private filtered<Q extends Select>(query: Q, filter: TracksFilter, usable: (column: string) => boolean = () => true): Q {
@@ -268,4 +387,23 @@ export class SqlTracksQuery implements TracksQuery {
     const op = this.database.dialect === 'postgres' ? sql.raw('ilike') : sql.raw('like');
     return sql<boolean>`${eb.ref(column)} ${op} ${pattern} escape '\\'`;
   }
+}
+
+function rangeCondition(column: RangeColumn, range: ColumnRange): RawBuilder<boolean> {
+  const terms: RawBuilder<boolean>[] = [];
+  if (range.min !== undefined) terms.push(sql<boolean>`${sql.ref(column)} >= ${range.min}`);
+  if (range.max !== undefined) terms.push(sql<boolean>`${sql.ref(column)} <= ${range.max}`);
+  return sql.join(terms, sql` and `) as RawBuilder<boolean>;
+}
+
+/** The ids in both lists (in b's order), through a bitmap over the smaller one. */
+function intersect(a: number[], b: number[]): number[] {
+  const [small, large] = a.length <= b.length ? [a, b] : [b, a];
+  let max = 0;
+  for (const id of small) if (id > max) max = id;
+  const bits = new Uint8Array(max + 1);
+  for (const id of small) bits[id] = 1;
+  const out: number[] = [];
+  for (const id of large) if (id <= max && bits[id] === 1) out.push(id);
+  return out;
 }
