@@ -192,10 +192,11 @@ export class SqlTracksQuery implements TracksQuery {
    * or the page is the last one, that walk would go on through most of the index; so unless no
    * other filter has an index, it is bounded to WALK_WINDOW rows, and a page it does not fill is
    * answered from the filters' indexes instead:
-   *  - Postgres: the same query, planned without ordered index scans (`enable_indexscan` off for
-   *    that statement): the planner reads its filters' indexes as bitmaps (ANDed when that pays)
-   *    and sorts the matches. Its own choice would be the ordered scan, as it takes the filters as
-   *    independent and expects matches all along the order.
+   *  - Postgres: the same query, planned without ordered index scans or a sequential scan
+   *    (`enable_indexscan`, `enable_seqscan` off for that statement): the planner reads its
+   *    filters' indexes as bitmaps (ANDed when that pays) and sorts the matches. Its own choice
+   *    would be the ordered scan, as it takes the filters as independent and expects matches all
+   *    along the order (the bounded walk is only run when that is its choice).
    *  - SQLite (see sqlitePage): the filters' index ranges are intersected as rowid sets.
    */
   private async pageRows(request: TracksPageRequest, exec: Exec): Promise<Row[]> {
@@ -209,7 +210,9 @@ export class SqlTracksQuery implements TracksQuery {
     const walked = await exec(this.pageQuery(request, { pinned: false, window: WALK_WINDOW }).compile(), db);
     if (walked.length >= request.limit) return walked;
     return db.transaction().execute(async (trx) => {
+      // Neither the ordered walk again nor a read of the whole table: a filter here has an index.
       await sql`set local enable_indexscan = off`.execute(trx);
+      await sql`set local enable_seqscan = off`.execute(trx);
       return exec(plain.compile(), trx);
     });
   }

@@ -334,5 +334,70 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       }
       expect(got.pages.length).toBeGreaterThan(2);
     });
+
+    it('loose range filters rare together, or rare where the order starts: the exact answer from the filters’ indexes, no full scan', async () => {
+      // energy = x, danceability = x + 0.5 (mod 1), tempo rises with x, relaxed falls with it:
+      // energy ≥ 0.6 and danceability ≥ 0.6 are each 40% of the rows and never true together,
+      // except for 7 rows made so, at the far end of the tempo order; tempo ≥ 114 holds where
+      // relaxed is lowest.
+      const rows = [];
+      for (let i = 0; i < 6000; i++) {
+        const x = ((i * 37) % 1000) / 1000;
+        const special = i % 857 === 5;
+        const a = analysisOf(`Corr ${i % 40}`, `Corr ${i}`, {
+          energy: special ? 0.9 : x,
+          danceability: special ? 0.95 : (x + 0.5) % 1,
+          tempo: special ? 175 + (i % 5) : 60 + x * 120,
+          mood: { happy: 0.5, sad: 0.5, relaxed: 1 - x, aggressive: 0.5 },
+          mode: i % 2,
+        }, 5000 + i);
+        seeded.push(a);
+        rows.push(toRow(a));
+      }
+      const sqlite = fixture.database.dialect === 'sqlite';
+      for (let i = 0; i < rows.length; i += 500) {
+        await fixture.database.db.insertInto('analyses').values(rows.slice(i, i + 500).map((r, j) => (sqlite ? { ...r, seq: 20_000 + i + j } : r))).execute();
+      }
+      if (!sqlite) await sql`analyze analyses`.execute(fixture.database.db);
+
+      const rare: TracksRequest = { filter: { energy: { min: 0.6 }, danceability: { min: 0.6 } }, orderBy: { field: 'TEMPO', direction: 'ASC' }, first: 3 };
+      const rareWant = expected((a) => a.features.energy >= 0.6 && a.features.danceability >= 0.6, 'TEMPO', 'ASC');
+      expect(rareWant.length).toBeGreaterThanOrEqual(7);
+      expect((await all(rare)).keys).toEqual(rareWant);
+      const rarePlan = (await browse.explain(rare)).join('\n');
+
+      const tail: TracksRequest = { filter: { tempo: { min: 114 }, mode: 0 }, orderBy: { field: 'MOOD_RELAXED', direction: 'DESC' }, first: 100 };
+      const tailWant = expected((a) => a.features.tempo >= 114 && a.features.mode === 0, 'MOOD_RELAXED', 'DESC');
+      expect(tailWant.length).toBeGreaterThan(1000);
+      const got = await all(tail);
+      expect(got.keys).toEqual(tailWant);
+      expect(got.pages.length).toBeGreaterThan(10);
+      const tailPlan = (await browse.explain(tail)).join('\n');
+
+      if (sqlite) {
+        // Both ranges read index-only as rowid sets, the few candidates then read by rowid and sorted.
+        expect(rarePlan).toMatch(/SEARCH analyses USING COVERING INDEX analyses_by_energy \(energy>\?\)/);
+        expect(rarePlan).toMatch(/SEARCH analyses USING COVERING INDEX analyses_by_danceability \(danceability>\?\)/);
+        expect(rarePlan).toMatch(/SEARCH analyses USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+        // Many candidates: the order index is walked, each entry's rowid tested before its row is read.
+        expect(tailPlan).toMatch(/SEARCH analyses USING COVERING INDEX analyses_by_tempo \(tempo>\?\)/);
+        expect(tailPlan).toMatch(/then:\nSCAN analyses USING INDEX analyses_by_mood_relaxed\nLIST SUBQUERY/);
+      } else {
+        // The bounded walk of the order index, then bitmap reads of the filters' indexes.
+        expect(rarePlan).toMatch(/Index Scan using analyses_by_tempo[\s\S]*then:[\s\S]*Bitmap Index Scan on analyses_by_(energy|danceability)/);
+        expect(tailPlan).toMatch(/Index Scan Backward using analyses_by_mood_relaxed[\s\S]*then:[\s\S]*Bitmap Index Scan on analyses_by_tempo/);
+      }
+      expect(`${rarePlan}\n${tailPlan}`).not.toMatch(/^(SCAN analyses$|.*Seq Scan)/m);
+
+      // A cursor from this path stays a keyset position: a rare match stored before it is passed,
+      // one stored after it comes next.
+      const page1 = await browse.tracks({ ...rare, first: 2 });
+      const cursorTempo = page1.edges[1]!.node.features.tempo;
+      await save(analysisOf('Late', 'Before', { energy: 0.99, danceability: 0.99, tempo: cursorTempo - 0.01 }, 9001));
+      await save(analysisOf('Late', 'After', { energy: 0.99, danceability: 0.99, tempo: cursorTempo + 0.001 }, 9002));
+      const page2 = await browse.tracks({ ...rare, first: 2, after: page1.pageInfo.endCursor });
+      expect(page2.edges[0]!.node.trackKey).toBe(trackKey('Late', 'After'));
+      expect(page2.edges.map((e) => e.node.trackKey)).not.toContain(trackKey('Late', 'Before'));
+    });
   });
 }
