@@ -14,8 +14,13 @@ export interface AppDependencies {
   logger: PinoLogger;
   /** The /graphql handler (Apollo), when GraphQL is served. */
   graphql?: RequestHandler;
-  /** Operations: /readyz, /metrics, request metrics and the REST rate limit. */
+  /** Operations: /readyz, /metrics, request metrics. */
   ops?: AppOps;
+  /**
+   * Runs before every REST route but the signed artwork: the key check, and the per-key rate
+   * limit when there is one (server.ts passes restGate). Default: the key check alone.
+   */
+  gate?: RequestHandler;
   /** Base URL clients reach the server at, for the OpenAPI document's `servers`. */
   publicUrl?: string;
 }
@@ -25,8 +30,6 @@ export interface AppOps {
   readiness: readonly DependencyCheck[];
   /** METRICS_TOKEN: when set, /metrics wants it as a Bearer token. */
   metricsToken?: string;
-  /** Per-API-key request limit on /api (REST); GraphQL is limited by cost in its own plugin. */
-  rateLimit?: RequestHandler;
 }
 
 /** Probes hit these every few seconds: they are not worth a log line each. */
@@ -39,8 +42,18 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  if (deps.ops) app.use(deps.ops.metrics.httpMiddleware());
-  app.use(requestLogger(deps.logger, { quietPaths: PROBES }));
+  const metrics = deps.ops?.metrics;
+  app.use(
+    requestLogger(deps.logger, {
+      quietPaths: PROBES,
+      ...(metrics ? { observe: (req, res, seconds) => metrics.observeHttp(req, res, seconds) } : {}),
+    }),
+  );
+  const gate = deps.gate ?? requireApiKey(deps.services.apiKeys);
+
+  // The contract's routes first: they are nearly all of the traffic.
+  app.use(audioRoutes(deps.services, gate));
+  if (deps.graphql) app.use('/graphql', deps.graphql);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -53,13 +66,9 @@ export function createApp(deps: AppDependencies): Express {
   if (deps.ops) {
     app.get('/readyz', readinessHandler(deps.ops.readiness));
     app.get('/metrics', metricsHandler(deps.ops.metrics, deps.ops.metricsToken));
-    if (deps.ops.rateLimit) app.use('/api', deps.ops.rateLimit);
   }
 
-  app.use('/api/audio', audioRoutes(deps.services));
-  if (deps.graphql) app.use('/graphql', deps.graphql);
-
-  app.use('/api', requireApiKey(deps.services.apiKeys), (req) => {
+  app.use('/api', gate, (req) => {
     throw new AppError('NOT_FOUND', `no such route: ${req.method} ${req.baseUrl}${req.path}`);
   });
 

@@ -4,20 +4,53 @@ import { AppError } from '../core/errors';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
-/** The Bearer key of a request, or an UNAUTHENTICATED error saying what is wrong with it. */
-export async function authenticate(header: string | undefined, keys: ApiKeyService): Promise<Principal> {
+/** The key of an Authorization header, or an UNAUTHENTICATED error saying what is wrong with it. */
+function bearerKey(header: string | undefined): string {
   if (!header) throw new AppError('UNAUTHENTICATED', 'missing Authorization header; send "Authorization: Bearer <API key>"');
   const m = BEARER.exec(header.trim());
   if (!m) throw new AppError('UNAUTHENTICATED', 'malformed Authorization header; expected "Bearer <API key>"');
-  const principal = await keys.verify(m[1]!);
+  return m[1]!;
+}
+
+/** The principal of a key, checked against the keys as loaded (the caller made sure they are fresh). */
+function principalOf(key: string, keys: ApiKeyService): Principal {
+  const principal = keys.match(key);
+  if (!principal) throw new AppError('UNAUTHENTICATED', 'unknown or revoked API key');
+  return principal;
+}
+
+/** The Bearer key of a request, or an UNAUTHENTICATED error saying what is wrong with it. */
+export async function authenticate(header: string | undefined, keys: ApiKeyService): Promise<Principal> {
+  const key = bearerKey(header);
+  const principal = await keys.verify(key);
   if (!principal) throw new AppError('UNAUTHENTICATED', 'unknown or revoked API key');
   return principal;
 }
 
 /**
+ * Calls `then` with the request's principal, or `next` with UNAUTHENTICATED. Synchronous while
+ * the loaded keys are fresh (nearly every request: no promise, no extra tick); after the refresh
+ * interval it waits for the keys to be read again.
+ */
+export function withPrincipal(req: Request, keys: ApiKeyService, next: NextFunction, then: (principal: Principal) => void): void {
+  const header = req.headers.authorization;
+  if (keys.stale()) {
+    authenticate(header, keys).then(then, next);
+    return;
+  }
+  let principal: Principal;
+  try {
+    principal = principalOf(bearerKey(header), keys);
+  } catch (error) {
+    next(error);
+    return;
+  }
+  then(principal);
+}
+
+/**
  * Express middleware: sets res.locals.principal or passes UNAUTHENTICATED to the error handler.
- * A principal already set by an earlier middleware of this request (the rate limiter) is kept;
- * requests `exempt` says need no key pass without one.
+ * Requests `exempt` says need no key pass without one.
  */
 export function requireApiKey(keys: ApiKeyService, exempt?: (req: Request) => boolean): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -25,12 +58,9 @@ export function requireApiKey(keys: ApiKeyService, exempt?: (req: Request) => bo
       next();
       return;
     }
-    authenticate(req.get('authorization'), keys).then(
-      (principal) => {
-        res.locals.principal = principal;
-        next();
-      },
-      (error: unknown) => next(error),
-    );
+    withPrincipal(req, keys, next, (principal) => {
+      res.locals.principal = principal;
+      next();
+    });
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger as PinoLogger } from 'pino';
 import type { Logger } from '../core/logger';
 
@@ -50,15 +50,19 @@ class RequestLog implements Logger {
 export interface RequestLoggerOptions {
   /** Paths not worth a log line each when they succeed (health probes, metrics scrapes). */
   quietPaths?: ReadonlySet<string>;
+  /** Told of every finished request with its duration (request metrics), from the same listener. */
+  observe?: (req: Request, res: Response, seconds: number) => void;
 }
 
 /**
- * Gives each request an id (echoed in X-Request-Id) and a logger bound to it, and logs one line
- * when the response is finished: info for 2xx/3xx, warn for 4xx, error for 5xx. The Authorization
- * header is never read here, and signed URLs have their signature masked.
+ * Gives each request an id (echoed in X-Request-Id) and a logger bound to it, and when the
+ * response is finished, tells `observe` and logs one line: info for 2xx/3xx, warn for 4xx, error
+ * for 5xx. The Authorization header is never read here, and signed URLs have their signature
+ * masked. One 'finish' listener per request serves both (this runs on every request).
  */
 export function requestLogger(logger: PinoLogger, options: RequestLoggerOptions = {}): RequestHandler {
   const quiet = options.quietPaths ?? new Set<string>();
+  const observe = options.observe;
   return (req, res, next) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -66,7 +70,9 @@ export function requestLogger(logger: PinoLogger, options: RequestLoggerOptions 
     req.id = id;
     req.log = new RequestLog(logger, id);
     const started = performance.now();
-    res.once('finish', () => {
+    res.on('finish', () => {
+      const ms = performance.now() - started;
+      observe?.(req, res, ms / 1000);
       const status = res.statusCode;
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
@@ -76,7 +82,7 @@ export function requestLogger(logger: PinoLogger, options: RequestLoggerOptions 
         {
           req: { id, method: req.method, url: url.replace(/([?&]sig=)[^&]*/, '$1***'), userAgent: req.headers['user-agent'] },
           res: { statusCode: status },
-          responseTime: Math.round(performance.now() - started),
+          responseTime: Math.round(ms),
         },
         'request completed',
       );

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Container } from '../container';
 import { createApp } from './app';
-import { graphqlRateLimitPlugin, restRateLimit } from '../ops/rate-limit';
+import { graphqlRateLimitPlugin, restGate } from '../ops/rate-limit';
 import { createGraphQL } from './graphql/apollo.server';
 
 export interface HttpApp {
@@ -43,8 +43,8 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
       metrics: container.metrics,
       readiness: container.readiness,
       ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
-      rateLimit: restRateLimit(container.rateLimiter, container.apiKeys, () => container.metrics.countRateLimited('rest')),
     },
+    gate: restGate(container.rateLimiter, container.apiKeys, () => container.metrics.countRateLimited('rest')),
   });
   return { app, stop: () => graphql.stop() };
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { JobCounts } from '../analysis/jobs/jobs';
 import type { AnalysisTask } from '../analysis/jobs/jobs';
@@ -15,6 +15,8 @@ const SOURCE_CALLS = new Set(['search', 'fetchAudio', 'findAudio', 'fetchAnalysi
 export class Metrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Bounded: methods, route templates and statuses are finite sets. */
+  private readonly httpChildren = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
   private readonly analysisDuration: Histogram<'outcome'>;
   private readonly cacheLookups: Counter<'namespace' | 'result'>;
   private readonly sourceErrors: Counter<'source' | 'operation'>;
@@ -76,16 +78,20 @@ export class Metrics {
     }
   }
 
-  /** Express middleware recording every request's latency by route template and status. */
-  httpMiddleware(): RequestHandler {
-    return (req, res, next) => {
-      const started = process.hrtime.bigint();
-      res.once('finish', () => {
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        this.httpDuration.observe({ method: req.method, route: routeOf(req), status: String(res.statusCode) }, seconds);
-      });
-      next();
-    };
+  /**
+   * Records a finished request's latency by route template and status (the request logger calls
+   * it). The labelled child of each (method, route, status) is kept: prom-client would otherwise
+   * hash the label object on every request.
+   */
+  observeHttp(req: Request, res: Response, seconds: number): void {
+    const route = routeOf(req);
+    const id = `${req.method} ${route} ${res.statusCode}`;
+    let child = this.httpChildren.get(id);
+    if (!child) {
+      child = this.httpDuration.labels({ method: req.method, route, status: String(res.statusCode) });
+      this.httpChildren.set(id, child);
+    }
+    child.observe(seconds);
   }
 
   countRateLimited(edge: 'rest' | 'graphql'): void {
@@ -145,18 +151,12 @@ export class Metrics {
 }
 
 /** The route template of a request (never its raw path: keys in paths would explode the labels). */
-function routeOf(req: { baseUrl: string; originalUrl: string; route?: { path?: unknown } }): string {
+function routeOf(req: { originalUrl: string; route?: { path?: unknown } }): string {
+  // Routes are registered with their full paths (no mount prefix to add back).
   const template = req.route?.path;
-  if (typeof template === 'string') {
-    const base = req.baseUrl || baseOf(req.originalUrl);
-    return `${base}${template}`;
-  }
+  if (typeof template === 'string') return template;
   const path = req.originalUrl.split('?')[0] ?? '';
   if (path === '/graphql' || path.startsWith('/graphql/')) return '/graphql';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') return path;
   return 'unmatched';
-}
-
-function baseOf(url: string): string {
-  return url.startsWith('/api/audio/') ? '/api/audio' : '';
 }

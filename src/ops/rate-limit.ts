@@ -6,7 +6,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { ApiKeyService } from '../auth/api-keys';
 import { AppError } from '../core/errors';
 import type { Logger } from '../core/logger';
-import { authenticate } from '../http/auth';
+import { withPrincipal } from '../http/auth';
 import type { GraphQLContext } from '../http/graphql/graphql.context';
 import { redisOptions } from './redis';
 
@@ -92,14 +92,19 @@ export class ApiRateLimiter {
   }
 }
 
-/** The IETF draft's RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers), as names and values. */
+/** The IETF draft's RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers), each given to `set`. */
+export function eachRateLimitHeader(d: RateLimitDecision, set: (name: string, value: string) => void): void {
+  set('RateLimit-Limit', String(d.limit));
+  set('RateLimit-Remaining', String(d.remaining));
+  set('RateLimit-Reset', String(d.resetS));
+  if (!d.allowed) set('Retry-After', String(d.resetS));
+}
+
+/** The same headers as names and values. */
 export function rateLimitHeaders(d: RateLimitDecision): [string, string][] {
-  return [
-    ['RateLimit-Limit', String(d.limit)],
-    ['RateLimit-Remaining', String(d.remaining)],
-    ['RateLimit-Reset', String(d.resetS)],
-    ...(d.allowed ? [] : ([['Retry-After', String(d.resetS)]] as [string, string][])),
-  ];
+  const headers: [string, string][] = [];
+  eachRateLimitHeader(d, (name, value) => headers.push([name, value]));
+  return headers;
 }
 
 function refusal(d: RateLimitDecision): string {
@@ -107,39 +112,29 @@ function refusal(d: RateLimitDecision): string {
 }
 
 /**
- * REST: one point per request of a known key, counted before the route runs. Requests without
- * a valid key pass untouched: the route refuses them with its own 401 (and signed artwork URLs
- * carry no key at all).
+ * The REST gate, run before a route: the Bearer key is checked (UNAUTHENTICATED without a valid
+ * one) and one point is charged to it (RATE_LIMITED past the limit), with the RateLimit-* headers
+ * on the answer. One middleware for both keeps a request to one key verification and one pass
+ * through the router for its edge work.
  */
-export function restRateLimit(limiter: ApiRateLimiter, keys: ApiKeyService, onRefused?: () => void): RequestHandler {
+export function restGate(limiter: ApiRateLimiter, keys: ApiKeyService, onRefused?: () => void): RequestHandler {
   return (req, res, next) => {
-    const header = req.get('authorization');
-    if (!header) {
-      next();
-      return;
-    }
-    authenticate(header, keys)
-      .then((principal) => {
-        // The route's own check reuses it: one key verification per request.
-        res.locals.principal = principal;
-        return limiter.consume(principal.id, 1);
-      })
-      .then(
-        (decision) => {
-          setHeaders(res, decision);
-          if (decision.allowed) next();
-          else {
-            onRefused?.();
-            next(new AppError('RATE_LIMITED', refusal(decision), { retryAfterS: decision.resetS }));
-          }
-        },
-        () => next(),
-      );
+    withPrincipal(req, keys, next, (principal) => {
+      res.locals.principal = principal;
+      limiter.consume(principal.id, 1).then((decision) => {
+        setHeaders(res, decision);
+        if (decision.allowed) next();
+        else {
+          onRefused?.();
+          next(new AppError('RATE_LIMITED', refusal(decision), { retryAfterS: decision.resetS }));
+        }
+      }, next);
+    });
   };
 }
 
 function setHeaders(res: Response, d: RateLimitDecision): void {
-  for (const [name, value] of rateLimitHeaders(d)) res.setHeader(name, value);
+  eachRateLimitHeader(d, (name, value) => res.setHeader(name, value));
 }
 
 export interface GraphQLRateLimitOptions {

@@ -1,4 +1,5 @@
-import { Router, type Request, type Response } from 'express';
+import { hash } from 'node:crypto';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AnalysisOutcome, AnalysisService } from '../../analysis/analysis.service';
 import { toContractAnalysis } from '../../analysis/contract';
 import type { ArtworkService } from '../../artwork/artwork.service';
@@ -15,25 +16,57 @@ export interface AudioRouteServices {
   apiKeys: ApiKeyService;
 }
 
+/** A serialised answer and its entity tag. */
+interface Body {
+  bytes: Buffer;
+  etag: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function bodyOf(value: unknown): Body {
+  const bytes = Buffer.from(JSON.stringify(value));
+  return { bytes, etag: `"${hash('sha1', bytes, 'base64url')}"` };
+}
+
+/** Does If-None-Match name this entity tag (or `*`)? Weak comparison, as RFC 9110 asks for GET. */
+function notModified(req: Request, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
 /**
  * Sends an analysis outcome: 200 with the contract object (or another view of the analysis,
- * such as its timeline), or 202 while it is being computed.
+ * such as its timeline), or 202 while it is being computed. A stored analysis never changes, so
+ * its answer carries a strong ETag and a request naming it in If-None-Match gets 304.
  */
 export function sendOutcome(
+  req: Request,
   res: Response,
   outcome: AnalysisOutcome,
   view: (a: StoredAnalysis) => unknown = toContractAnalysis,
-  bodies?: WeakMap<StoredAnalysis, string>,
+  bodies?: WeakMap<StoredAnalysis, Body>,
 ): void {
   if (outcome.status === 'done') {
-    // A stored analysis never changes and the store's LRU hands out one object per key, so a
-    // view's body can be serialised once and reused while that object lives.
+    // The store's LRU hands out one object per key, so a view's body is serialised (and
+    // tagged) once and reused while that object lives.
     let body = bodies?.get(outcome.analysis);
     if (body === undefined) {
-      body = JSON.stringify({ success: true, data: view(outcome.analysis) });
+      body = bodyOf({ success: true, data: view(outcome.analysis) });
       bodies?.set(outcome.analysis, body);
     }
-    res.type('application/json').send(body);
+    res.setHeader('ETag', body.etag);
+    if (notModified(req, body.etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('Content-Type', JSON_TYPE);
+    res.setHeader('Content-Length', body.bytes.length);
+    res.end(body.bytes);
     return;
   }
   res
@@ -48,46 +81,48 @@ export function sendOutcome(
     });
 }
 
-/** The contract's routes under /api/audio. Thin: parse, call one service method, shape. */
-export function audioRoutes(services: AudioRouteServices): Router {
+/**
+ * The contract's routes, registered with their full paths (/api/audio/...) so a request reaches
+ * its route without a mounted router rewriting its URL. Thin: parse, call one service method,
+ * shape. `gate` (key check and rate limit) runs first on each, but not on a signed artwork URL.
+ */
+export function audioRoutes(services: AudioRouteServices, gate: RequestHandler = requireApiKey(services.apiKeys)): Router {
   const router = Router();
-  const auth = requireApiKey(services.apiKeys);
-  const contractBodies = new WeakMap<StoredAnalysis, string>();
+  const contractBodies = new WeakMap<StoredAnalysis, Body>();
+  const timelineBodies = new WeakMap<StoredAnalysis, Body>();
 
-  // Artwork URLs are signed (they are loaded by <img> tags, which send no Authorization).
-  router.get('/artwork/:trackKey', async (req: Request<{ trackKey: string }>, res, next) => {
-    const sig = typeof req.query.sig === 'string' ? req.query.sig : undefined;
-    if (sig !== undefined && services.artwork.verify(req.params.trackKey, sig)) return next();
-    auth(req, res, next);
-  }, async (req: Request<{ trackKey: string }>, res) => {
-    const art = await services.artwork.artwork(req.params.trackKey);
-    res.set('Cache-Control', 'private, max-age=86400').type(art.mime).send(Buffer.from(art.data));
+  router.get('/api/audio/analysis/:trackKey', gate, async (req: Request<{ trackKey: string }>, res) => {
+    const q = parse(analysisParams, req.query);
+    sendOutcome(req, res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q), toContractAnalysis, contractBodies);
   });
 
-  router.use(auth);
-
-  router.get('/search', async (req, res) => {
+  router.get('/api/audio/search', gate, async (req, res) => {
     const q = parse(searchParams, req.query);
     const data = await services.search.search({ track: q.track, limit: q.limit, ...(q.artist ? { artist: q.artist } : {}) });
     res.json({ success: true, data });
   });
 
-  router.get('/analysis/:trackKey', async (req: Request<{ trackKey: string }>, res) => {
-    const q = parse(analysisParams, req.query);
-    sendOutcome(res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q), toContractAnalysis, contractBodies);
-  });
-
   // The same lookup as the analysis (store, else analyse what search found), another view of it.
-  router.get('/analysis/:trackKey/timeline', async (req: Request<{ trackKey: string }>, res) => {
+  router.get('/api/audio/analysis/:trackKey/timeline', gate, async (req: Request<{ trackKey: string }>, res) => {
     const q = parse(analysisParams, req.query);
-    sendOutcome(res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q), timelineOf);
+    sendOutcome(req, res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q), timelineOf, timelineBodies);
   });
 
   // Spotify's batch pattern: stored analyses only, positional, null where a key has none.
-  router.get('/analyses', async (req, res) => {
+  router.get('/api/audio/analyses', gate, async (req, res) => {
     const q = parse(batchParams, req.query);
     const stored = await services.analysis.storedMany(q.keys);
     res.json({ success: true, data: stored.map((a) => (a ? toContractAnalysis(a) : null)) });
+  });
+
+  // Artwork URLs are signed (they are loaded by <img> tags, which send no Authorization).
+  router.get('/api/audio/artwork/:trackKey', (req: Request<{ trackKey: string }>, res, next) => {
+    const sig = typeof req.query.sig === 'string' ? req.query.sig : undefined;
+    if (sig !== undefined && services.artwork.verify(req.params.trackKey, sig)) return next();
+    gate(req, res, next);
+  }, async (req: Request<{ trackKey: string }>, res) => {
+    const art = await services.artwork.artwork(req.params.trackKey);
+    res.set('Cache-Control', 'private, max-age=86400').type(art.mime).send(Buffer.from(art.data));
   });
 
   return router;

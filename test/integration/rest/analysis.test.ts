@@ -49,6 +49,30 @@ describe('GET /api/audio/analysis/:trackKey', () => {
     },
   );
 
+  it('a stored analysis carries a strong ETag: If-None-Match naming it gets 304 without a body, another tag 200', async () => {
+    await search('track=Money&artist=Pink+Floyd').expect(200);
+    const first = await analysis('bc24aaa5a97c70ed').expect(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{20,}"$/);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(first.headers['content-length'])).toBe(Buffer.byteLength(first.text));
+
+    const again = await analysis('bc24aaa5a97c70ed').set('If-None-Match', etag).expect(304);
+    expect(again.text).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    await analysis('bc24aaa5a97c70ed').set('If-None-Match', `"other", W/${etag}`).expect(304);
+    const changed = await analysis('bc24aaa5a97c70ed').set('If-None-Match', '"other"').expect(200);
+    expect(changed.body).toEqual(first.body);
+
+    // Another stored analysis has another tag; HEAD answers the headers only.
+    await search('track=Cymbaline&artist=Pink+Floyd').expect(200);
+    const other = await analysis('f63116f780b3b1eb').expect(200);
+    expect(other.headers.etag).not.toBe(etag);
+    const head = await request(t.app).head('/api/audio/analysis/bc24aaa5a97c70ed').set(t.auth).expect(200);
+    expect(head.headers.etag).toBe(etag);
+    expect(head.text ?? '').toBe('');
+  });
+
   it('after a search, analyses the file, answers every contract field, and serves the store afterwards', async () => {
     await search('track=Money&artist=Pink+Floyd').expect(200);
     const first = await analysis('bc24aaa5a97c70ed').expect(200);
