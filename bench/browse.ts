@@ -8,7 +8,7 @@ import { SqlAnalysisStore, toRow } from '../src/analysis/store/sql.store';
 import { SqlTracksQuery } from '../src/analysis/store/tracks.query';
 import { openDatabase, type Database } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrations';
-import { syntheticAnalysis } from './http/seed';
+import { realisticAnalysis, syntheticAnalysis } from './http/seed';
 
 /**
  * Latency of tracks(filter…) and similar() over N synthetic stored analyses, on SQLite (a file,
@@ -16,7 +16,12 @@ import { syntheticAnalysis } from './http/seed';
  * measured through BrowseService (the GraphQL resolver's one call; GraphQL execution not
  * included). Prints each query's plan beside its percentiles.
  *
- *   npm run bench:browse -- [--rows 100000] [--iterations 200] [--only sqlite|postgres]
+ * `--data synthetic` (the default) stores syntheticAnalysis(i): every descriptor an exact function
+ * of i mod 1000, so filters are perfectly correlated (the worst case for a planner assuming
+ * independence: "energetic and danceable" matches no row at all). `--data realistic` stores
+ * realisticAnalysis(i): seeded random values with a catalogue's correlations.
+ *
+ *   npm run bench:browse -- [--rows 100000] [--iterations 200] [--only sqlite|postgres] [--data synthetic|realistic]
  */
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -26,6 +31,9 @@ const opt = (name: string): string | undefined => {
 const ROWS = Number(opt('rows') ?? 100_000);
 const ITERATIONS = Number(opt('iterations') ?? 200);
 const ONLY = opt('only');
+const DATA = opt('data') ?? 'synthetic';
+if (DATA !== 'synthetic' && DATA !== 'realistic') throw new Error('--data must be synthetic or realistic');
+const analysisAt = DATA === 'realistic' ? realisticAnalysis : syntheticAnalysis;
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
 
 /** Each case varies with the iteration, so a run is not one cached query repeated. */
@@ -71,19 +79,24 @@ interface Result {
   p50: number;
   p99: number;
   max: number;
+  /** CPU time of this process per call (all of SQLite's work; only the client's for Postgres). */
+  cpu: number;
   plan: string;
 }
 
 async function time(name: string, run: (i: number) => Promise<unknown>, plan: string): Promise<Result> {
   for (let i = 0; i < 20; i++) await run(i);
   const samples: number[] = [];
+  const cpu = process.cpuUsage();
   for (let i = 0; i < ITERATIONS; i++) {
     const start = process.hrtime.bigint();
     await run(i);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
+  const used = process.cpuUsage(cpu);
   samples.sort((a, b) => a - b);
-  return { name, p50: percentile(samples, 50), p99: percentile(samples, 99), max: samples[samples.length - 1]!, plan };
+  const max = samples[samples.length - 1]!;
+  return { name, p50: percentile(samples, 50), p99: percentile(samples, 99), max, cpu: (used.user + used.system) / 1000 / ITERATIONS, plan };
 }
 
 async function seed(database: Database): Promise<number> {
@@ -92,7 +105,7 @@ async function seed(database: Database): Promise<number> {
   for (let i = 0; i < ROWS; i += batch) {
     const rows = [];
     for (let j = i; j < Math.min(ROWS, i + batch); j++) {
-      const row = toRow(syntheticAnalysis(j));
+      const row = toRow(analysisAt(j));
       rows.push(database.dialect === 'sqlite' ? { ...row, seq: j + 1 } : row);
     }
     await database.db.insertInto('analyses').values(rows).execute();
@@ -106,7 +119,7 @@ async function measure(label: string, database: Database): Promise<void> {
   await migrateToLatest(database.db, database.dialect, database.schema);
   const seconds = await seed(database);
   const browse = new BrowseService(new SqlTracksQuery(database), new SqlAnalysisStore(database));
-  process.stdout.write(`\n### ${label}: ${ROWS} rows (seeded in ${seconds.toFixed(0)} s), ${ITERATIONS} iterations per query\n\n`);
+  process.stdout.write(`\n### ${label}: ${ROWS} ${DATA} rows (seeded in ${seconds.toFixed(0)} s), ${ITERATIONS} iterations per query\n\n`);
   const results: Result[] = [];
   for (const [name, request] of CASES) {
     const plan = (await browse.explain(request(0))).map((l) => l.trim()).filter((l) => !/^(Planning|JIT)/.test(l)).join('; ');
@@ -117,10 +130,10 @@ async function measure(label: string, database: Database): Promise<void> {
   for (let p = 0; p < 50; p++) after = (await browse.tracks({ orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after })).pageInfo.endCursor;
   const deep = { orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after } as const;
   results.push(await time('page 51 of the happiest (cursor)', () => browse.tracks(deep), (await browse.explain(deep)).join('; ')));
-  results.push(await time('similar(first: 10)', (i) => browse.similar(syntheticAnalysis((i * 7919) % ROWS).trackKey, 10), 'tempo band × key neighbourhood on analyses_by_key_mode_tempo, ranked in JS'));
-  process.stdout.write('| query | p50 ms | p99 ms | max ms | plan |\n|---|---:|---:|---:|---|\n');
+  results.push(await time('similar(first: 10)', (i) => browse.similar(analysisAt((i * 7919) % ROWS).trackKey, 10), 'tempo band × key neighbourhood on analyses_by_key_mode_tempo, ranked in JS'));
+  process.stdout.write('| query | p50 ms | p99 ms | max ms | CPU ms/call | plan |\n|---|---:|---:|---:|---:|---|\n');
   for (const r of results) {
-    process.stdout.write(`| ${r.name} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.plan.replace(/\|/g, '\\|')} |\n`);
+    process.stdout.write(`| ${r.name} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(2)} | ${r.plan.replace(/\|/g, '\\|')} |\n`);
   }
   const all = results.slice(0, CASES.length + 1);
   process.stdout.write(`\nworst tracks() p99: ${Math.max(...all.map((r) => r.p99)).toFixed(2)} ms; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);

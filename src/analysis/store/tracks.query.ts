@@ -88,13 +88,17 @@ const WALK_WINDOW = 2000;
 /**
  * Relative cost, on SQLite, of reading one more index entry's rowid into a candidate set versus
  * checking one candidate row (reading it by rowid and testing the filters): a further set is read
- * only while it is cheaper than checking the candidates already found (measured: about 0.2 µs
- * per entry through json_group_array, 1.5 µs per candidate row; BENCHMARKS.md, "Browse").
+ * only while it is cheaper than checking the candidates already found (measured at 100,000
+ * rows: about 0.1 µs of CPU per entry through json_group_array, 2–3 µs per candidate row read by
+ * rowid, filtered and sorted; BENCHMARKS.md, "Browse").
  */
 const ENTRY_COST = 1;
-const ROW_COST = 8;
+const ROW_COST = 20;
 
 type Row = Selectable<AnalysesTable>;
+
+/** What filters and orders read: every column but the stored timeline and provenance. */
+const NARROW_COLUMNS = [...ORDERABLE_COLUMNS, 'key', 'mode', 'time_signature', 'artist', 'track_name', 'seq'] as const;
 type PageQuery = SelectQueryBuilder<DatabaseSchema, 'analyses', Row>;
 
 type Select = SelectQueryBuilder<DatabaseSchema, 'analyses', object>;
@@ -260,7 +264,7 @@ export class SqlTracksQuery implements TracksQuery {
     }
     const driver = sets.reduce((best, s) => (s.count < best.count ? s : best));
     if (driver.count < DRIVING_RANGE_CAP) {
-      return exec(this.pageQuery(request, { pinned: true, driver: driver.label as RangeColumn }).compile(), db);
+      return this.byRowid(this.pageQuery(request, { pinned: true, driver: driver.label as RangeColumn, narrow: true }), exec);
     }
     const { keys, mode } = request.filter;
     if (keys) {
@@ -275,7 +279,7 @@ export class SqlTracksQuery implements TracksQuery {
     const density = sets.reduce((d, s) => d * (total > 0 ? Math.min(1, s.count / total) : 0), 1);
     const window = density > 0 ? Math.min(WALK_WINDOW, Math.max(request.limit, Math.ceil((4 * request.limit) / density))) : 0;
     if (window > 0) {
-      const walked = await exec(this.pageQuery(request, { pinned: true, window }).compile(), db);
+      const walked = await this.byRowid(this.pageQuery(request, { pinned: true, window, narrow: true }), exec);
       if (walked.length >= request.limit) return walked;
     }
     const order = (await this.orderSet(request, exec))?.count ?? total;
@@ -287,8 +291,10 @@ export class SqlTracksQuery implements TracksQuery {
       ids = intersect(ids, await this.readIds(next, exec));
     }
     if (ids.length === 0) return [];
-    const finish = ids.length * ROW_COST <= order * ENTRY_COST ? 'sort' : 'walk';
-    return exec(this.pageQuery(request, { pinned: true, rowids: ids, finish }).compile(), db);
+    if (ids.length * ROW_COST <= order * ENTRY_COST) {
+      return this.byRowid(this.pageQuery(request, { pinned: true, rowids: ids, finish: 'sort', narrow: true }), exec);
+    }
+    return exec(this.pageQuery(request, { pinned: true, rowids: ids, finish: 'walk' }).compile(), db);
   }
 
   /** The order index's rows from the cursor on, within the order field's own range, counted; none if neither is given. */
@@ -329,7 +335,7 @@ export class SqlTracksQuery implements TracksQuery {
    */
   private pageQuery(
     request: TracksPageRequest,
-    path: { pinned: boolean; driver?: RangeColumn; window?: number; rowids?: number[]; finish?: 'sort' | 'walk' },
+    path: { pinned: boolean; driver?: RangeColumn; window?: number; rowids?: number[]; finish?: 'sort' | 'walk'; narrow?: boolean },
   ): PageQuery {
     const { column, direction } = request.order;
     const usable = (c: string): boolean =>
@@ -347,17 +353,33 @@ export class SqlTracksQuery implements TracksQuery {
       (column === 'seq' ? q : q.orderBy(col(column), direction)).orderBy(col('seq'), direction);
     if (path.window !== undefined) {
       // The next `window` rows of the order index, then the filters on those alone.
-      const window = ordered(keyset(this.database.db.selectFrom('analyses'))).selectAll().limit(path.window);
-      const outer = this.database.db.selectFrom(window.as('walk')) as unknown as Select;
-      return ordered(this.filtered(outer, request.filter)).selectAll().limit(request.limit) as PageQuery;
+      const inner = ordered(keyset(this.database.db.selectFrom('analyses')));
+      const window = (path.narrow ? inner.select([sql<number>`rowid`.as('rid'), ...NARROW_COLUMNS]) : inner.selectAll()).limit(path.window);
+      const outer = ordered(this.filtered(this.database.db.selectFrom(window.as('walk')) as unknown as Select, request.filter));
+      return (path.narrow ? outer.select('rid' as never) : outer.selectAll()).limit(request.limit) as PageQuery;
     }
     let base = this.database.db.selectFrom('analyses') as Select;
     // Sort: the candidates are looked up by rowid. Walk: `+rowid`, tested on each order index entry.
     const rowid = path.finish === 'walk' ? sql`+rowid` : sql`rowid`;
     if (path.rowids) base = base.where(sql<boolean>`${rowid} in (select value from json_each(${JSON.stringify(path.rowids)}))`);
-    return ordered(keyset(this.filtered(base, request.filter, usable)))
-      .selectAll()
-      .limit(request.limit) as PageQuery;
+    const query = ordered(keyset(this.filtered(base, request.filter, usable)));
+    return (path.narrow ? query.select(sql<number>`rowid`.as('rid')) : query.selectAll()).limit(request.limit) as PageQuery;
+  }
+
+  /**
+   * Runs a `narrow` page query (the page's rowids, in order), then reads those rows: a query that
+   * sorts, or walks a window, then carries only the columns it tests, not the stored timeline.
+   */
+  private async byRowid(query: PageQuery, exec: Exec): Promise<Row[]> {
+    const db = this.database.db;
+    const rids = (await exec(query.compile(), db)).map((r) => Number((r as unknown as { rid: number }).rid));
+    if (rids.length === 0) return [];
+    const rows = await exec(
+      sql<Row & { rid: number }>`select rowid as rid, * from analyses where rowid in (${sql.join(rids)})`.compile(db),
+      db,
+    );
+    const position = new Map(rids.map((rid, i) => [rid, i]));
+    return rows.sort((a, b) => position.get(Number(a.rid))! - position.get(Number(b.rid))!).map(({ rid: _rid, ...row }) => row as Row);
   }
 
   private otherRanges(request: TracksPageRequest): [RangeColumn, ColumnRange][] {
