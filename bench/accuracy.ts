@@ -1,11 +1,13 @@
 /**
  * Accuracy of the musical measurements against a folder of audio files with known answers.
  *
- *   npm run bench:accuracy -- <dir> [--json] [--window 30]
+ *   npm run bench:accuracy -- <dir> [--json] [--window 30] [--no-context]
  *
  * `<dir>/truth.json` is an array of `{file, bpm, tonic, modeBinary, timeSignature, ...}` (the
  * format of ../shared/corpus/synth); rows missing a field are skipped for that metric.
  * Decoding goes through the engine's own `decodeWindow`, so the figures cover the service's path.
+ * Key and mode get the rhythm stage's beats as the service does; `--no-context` measures them
+ * without (profiles only, no phrase-start bass), for comparison.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,11 +71,12 @@ function keyName(key: number, mode: 0 | 1): string {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
+  const withContext = !args.includes('--no-context');
   const wi = args.indexOf('--window');
   const windowSeconds = wi >= 0 ? Number(args[wi + 1]) : 30;
   const dir = args.find((a, i) => !a.startsWith('--') && !(wi >= 0 && i === wi + 1));
   if (!dir) {
-    console.error('usage: npm run bench:accuracy -- <dir with audio and truth.json> [--json] [--window 30]');
+    console.error('usage: npm run bench:accuracy -- <dir with audio and truth.json> [--json] [--window 30] [--no-context]');
     process.exit(2);
   }
   const truth = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as TruthRow[];
@@ -84,7 +87,8 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const rhythm = analyzeRhythm(essentia, audio.samples, 44100);
-    const tonal = analyzeTonal(essentia, audio.samples, 44100);
+    const context = { beats: rhythm.beats, timeSignature: rhythm.timeSignature, fromStart: audio.offsetSeconds === 0 };
+    const tonal = analyzeTonal(essentia, audio.samples, 44100, withContext ? context : undefined);
     const cpu = process.cpuUsage(cpu0);
     const ms = performance.now() - t0;
     const cpuMs = (cpu.user + cpu.system) / 1000;

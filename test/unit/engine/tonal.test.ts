@@ -52,3 +52,44 @@ describe('analyzeTonal', () => {
     expect(result.modeConfidence).toBe(0);
   });
 });
+
+describe('analyzeTonal with the rhythm context (phrase-start bass)', () => {
+  const bpm = 100;
+  const seconds = 20;
+  const beats = Array.from({ length: Math.floor((seconds * bpm) / 60) }, (_, i) => (i * 60) / bpm);
+  const context = { beats, timeSignature: 4, fromStart: true };
+  const name = (r: { key: number; mode: 0 | 1 }): string => `${NAMES[r.key]} ${r.mode === 1 ? 'major' : 'minor'}`;
+
+  describe('when a natural-minor loop i-VI-III-VII in A minor (the pitch content of C major) is played', () => {
+    const signal = chordProgression({ tonic: 9, mode: 'minor', seconds, bpm, degrees: [0, 5, 2, 6] });
+
+    it('then with the beats of a window that starts the song, the tonic of its phrases wins: A minor', () => {
+      expect(name(analyzeTonal(essentia, signal, SAMPLE_RATE, context))).toBe('A minor');
+    });
+
+    it('then without the context the profiles alone read the relative major', () => {
+      expect(name(analyzeTonal(essentia, signal, SAMPLE_RATE))).toBe('C major');
+    });
+
+    it('then a window from the middle of a file does not use phrase positions', () => {
+      expect(analyzeTonal(essentia, signal, SAMPLE_RATE, { ...context, fromStart: false })).toEqual(analyzeTonal(essentia, signal, SAMPLE_RATE));
+    });
+  });
+
+  it.each([
+    [0, 'major', [0, 4, 5, 3]],
+    [2, 'minor', [0, 2, 6, 3]],
+    [4, 'minor', [0, 3, 0, 4]],
+  ] as const)('when a loop in %i %s starts its phrases on the tonic, then the context keeps that key', (tonic, mode, degrees) => {
+    const signal = chordProgression({ tonic, mode, seconds, bpm, degrees: [...degrees] });
+    const result = analyzeTonal(essentia, signal, SAMPLE_RATE, context);
+    expect(name(result)).toBe(`${NAMES[tonic]} ${mode}`);
+    expect(result.modeConfidence).toBeGreaterThanOrEqual(0);
+    expect(result.modeConfidence).toBeLessThanOrEqual(1);
+  });
+
+  it('when the same samples and beats are analysed twice, then the results are identical', () => {
+    const signal = chordProgression({ tonic: 9, mode: 'minor', seconds, bpm, degrees: [0, 5, 2, 6] });
+    expect(analyzeTonal(essentia, signal, SAMPLE_RATE, context)).toEqual(analyzeTonal(essentia, Float32Array.from(signal), SAMPLE_RATE, { ...context }));
+  });
+});
