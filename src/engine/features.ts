@@ -5,7 +5,7 @@ import { SUB_BLOCK_SECONDS, integratedLoudness } from './loudness';
 import { keyOfChroma, measureSpectrum, measureWithEssentia } from './measurements';
 import type { RhythmResult } from './rhythm';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
-import type { TonalResult } from './tonal';
+import type { TonalContext, TonalResult } from './tonal';
 import { ENGINE_ID } from './version';
 import { ANALYSIS_RATE } from './window';
 
@@ -25,7 +25,7 @@ export interface WindowAudio {
 /** The rhythm and tonal measurements (src/engine/rhythm.ts, tonal.ts), injected so tests can count calls. */
 export interface Analyzers {
   analyzeRhythm(essentia: Essentia, signal: Float32Array, sampleRate: 44100): RhythmResult;
-  analyzeTonal(essentia: Essentia, signal: Float32Array, sampleRate: 44100): TonalResult;
+  analyzeTonal(essentia: Essentia, signal: Float32Array, sampleRate: 44100, context?: TonalContext): TonalResult;
 }
 
 /** Sections shorter than this get the window's key instead of one measured on too little audio. */
@@ -75,7 +75,12 @@ export function featuresFromWindow(essentia: Essentia, audio: WindowAudio, analy
   const { samples, offsetSeconds } = audio;
   const windowSeconds = samples.length / ANALYSIS_RATE;
   const rhythm = analyzers.analyzeRhythm(essentia, samples, ANALYSIS_RATE);
-  const tonal = analyzers.analyzeTonal(essentia, samples, ANALYSIS_RATE);
+  // The beats let the key stage read the bass at phrase starts (src/engine/tonal.ts).
+  const tonal = analyzers.analyzeTonal(essentia, samples, ANALYSIS_RATE, {
+    beats: rhythm.beats,
+    timeSignature: rhythm.timeSignature,
+    fromStart: offsetSeconds === 0,
+  });
   const { frameDb, frameRate, frameChroma, spectralFrameRate, ...spectral } = measureSpectrum(samples, ANALYSIS_RATE);
   const essentiaMeasures = measureWithEssentia(essentia, decimate4(samples), ANALYSIS_RATE / 4);
 
