@@ -201,11 +201,18 @@ export interface TonalContext {
   fromStart: boolean;
 }
 
+interface PhraseBass {
+  /** The window's first bass note. */
+  opening: Float64Array;
+  /** The first bass note of every phrase: the opening, then every 4 bars along the beats. */
+  phrases: Float64Array;
+}
+
 /**
- * Bass pitch-class profile of the phrase starts: the first bass note of the window and the bass
+ * Bass pitch-class profiles of the phrase starts: the first bass note of the window and the bass
  * every 4 bars after it, counted along the tracked beats (so tempo drift does not move the grid).
  */
-function phraseStartBass(bass: ReturnType<typeof bassFrames>, context: TonalContext): Float64Array | undefined {
+function phraseStartBass(bass: ReturnType<typeof bassFrames>, context: TonalContext): PhraseBass | undefined {
   const { profiles, levels, fps } = bass;
   const frames = levels.length;
   const sorted = Float64Array.from(levels).sort();
@@ -221,13 +228,26 @@ function phraseStartBass(bass: ReturnType<typeof bassFrames>, context: TonalCont
   }
   const step = PHRASE_BARS * (context.timeSignature || 4);
   const span = Math.max(1, Math.round(PHRASE_NOTE_SECONDS * fps));
-  const out = new Float64Array(12);
+  const opening = new Float64Array(12);
+  const phrases = new Float64Array(12);
   for (let i = b0; i < context.beats.length; i += step) {
     const start = i === b0 ? Math.min(context.beats[i]!, onset) : context.beats[i]!;
     const f0 = Math.max(0, Math.round(start * fps));
-    for (let f = f0; f < Math.min(frames, f0 + span); f++) for (let pc = 0; pc < 12; pc++) out[pc]! += profiles[f * 12 + pc]!;
+    for (let f = f0; f < Math.min(frames, f0 + span); f++) {
+      for (let pc = 0; pc < 12; pc++) {
+        phrases[pc]! += profiles[f * 12 + pc]!;
+        if (i === b0) opening[pc]! += profiles[f * 12 + pc]!;
+      }
+    }
   }
-  return out;
+  return { opening, phrases };
+}
+
+/** Share of the profile on the minor tonic minus the share on the relative major's tonic. */
+function minorShare(profile: Float64Array, minorTonic: number, majorTonic: number): number {
+  let total = 0;
+  for (let pc = 0; pc < 12; pc++) total += profile[pc]!;
+  return total > 0 ? (profile[minorTonic]! - profile[majorTonic]!) / total : 0;
 }
 
 function correlation(chroma: ArrayLike<number>, profile: readonly number[], tonic: number): number {
@@ -256,21 +276,23 @@ function correlation(chroma: ArrayLike<number>, profile: readonly number[], toni
  * A natural-minor song (i-VI-III-VII, no raised leading tone) has the pitch content of its
  * relative major, so profiles cannot tell them apart; where the tonic sits in time can: songs
  * start their phrases on the tonic. When the bass at the phrase starts favours the relative
- * key's tonic and the key profiles do not clearly favour the first reading, the relative key wins.
+ * key's tonic (both the window's first bass note and the phrase starts together) and the key
+ * profiles do not clearly favour the first reading, the relative key wins.
  * Returns the key to report and the evidence used (positive: minor), or undefined to keep it.
  */
 function resolveRelative(
   key: number,
   mode: 0 | 1,
   chroma: ArrayLike<number>,
-  phraseBass: Float64Array,
+  phraseBass: PhraseBass,
 ): { key: number; mode: 0 | 1; evidence: number } | undefined {
   const majorTonic = mode === 1 ? key : (key + 3) % 12;
   const minorTonic = (majorTonic + 9) % 12;
-  let total = 0;
-  for (let pc = 0; pc < 12; pc++) total += phraseBass[pc]!;
-  if (!(total > 0)) return undefined;
-  const evidence = (phraseBass[minorTonic]! - phraseBass[majorTonic]!) / total;
+  // The opening note and the phrase starts must agree; the weaker of the two counts. (The
+  // opening alone is one note; the phrase grid alone can slip where the beat tracking does.)
+  const opening = minorShare(phraseBass.opening, minorTonic, majorTonic);
+  const phrases = minorShare(phraseBass.phrases, minorTonic, majorTonic);
+  const evidence = Math.sign(opening) === Math.sign(phrases) ? Math.sign(opening) * Math.min(Math.abs(opening), Math.abs(phrases)) : 0;
   const profileMargin = correlation(chroma, KK_MINOR, minorTonic) - correlation(chroma, KK_MAJOR, majorTonic);
   const towardFirst = mode === 0 ? 1 : -1;
   if (-towardFirst * evidence > PHRASE_EVIDENCE && towardFirst * profileMargin < PROFILE_GUARD) {
