@@ -215,8 +215,7 @@ export class SqlTracksQuery implements TracksQuery {
     if (walked.length >= request.limit) return walked;
     return db.transaction().execute(async (trx) => {
       // Neither the ordered walk again nor a read of the whole table: a filter here has an index.
-      await sql`set local enable_indexscan = off`.execute(trx);
-      await sql`set local enable_seqscan = off`.execute(trx);
+      await sql`select set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(trx);
       return exec(plain.compile(), trx);
     });
   }
