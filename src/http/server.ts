@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Container } from '../container';
 import { createApp } from './app';
-import { graphqlRateLimitPlugin, restGate } from '../ops/rate-limit';
+import { chargeGraphQL, graphqlRateLimitPlugin, restGate } from '../ops/rate-limit';
 import { createGraphQL } from './graphql/apollo.server';
 
 export interface HttpApp {
@@ -13,19 +13,19 @@ export interface HttpApp {
 /** The HTTP application of a container: REST contract and GraphQL on one Express app. */
 export async function buildHttpApp(container: Container): Promise<HttpApp> {
   const { config } = container;
+  const rateLimit = {
+    costPerPoint: config.RATE_LIMIT_GRAPHQL_COST,
+    maxCost: config.GRAPHQL_MAX_COST,
+    onRefused: () => container.metrics.countRateLimited('graphql'),
+  };
   const graphql = await createGraphQL(
     { search: container.search, analysis: container.analysis, browse: container.browse, apiKeys: container.apiKeys },
     {
       sandbox: config.GRAPHQL_SANDBOX,
       maxDepth: config.GRAPHQL_MAX_DEPTH,
       maxCost: config.GRAPHQL_MAX_COST,
-      plugins: [
-        graphqlRateLimitPlugin(container.rateLimiter, {
-          costPerPoint: config.RATE_LIMIT_GRAPHQL_COST,
-          maxCost: config.GRAPHQL_MAX_COST,
-          onRefused: () => container.metrics.countRateLimited('graphql'),
-        }),
-      ],
+      plugins: [graphqlRateLimitPlugin(container.rateLimiter, rateLimit)],
+      edgeCharge: (principal, cost) => chargeGraphQL(container.rateLimiter, rateLimit, principal.id, cost),
     },
     container.logger,
   );

@@ -154,10 +154,9 @@ export function graphqlRateLimitPlugin(limiter: ApiRateLimiter, options: GraphQL
     async requestDidStart() {
       return {
         async didResolveOperation({ contextValue, response }) {
-          const cost = contextValue.cost ?? 1;
-          if (cost > options.maxCost) return;
-          const points = Math.max(1, Math.ceil(cost / options.costPerPoint));
-          const decision = await limiter.consume(contextValue.principal.id, points);
+          // The edge cache may have charged this request already (it then fell through to be refused here).
+          const decision = contextValue.charged ?? (await chargeGraphQL(limiter, options, contextValue.principal.id, contextValue.cost ?? 1));
+          if (!decision) return;
           const headers = rateLimitHeaders(decision);
           for (const [name, value] of headers) response.http.headers.set(name.toLowerCase(), value);
           if (decision.allowed) return;
@@ -173,4 +172,18 @@ export function graphqlRateLimitPlugin(limiter: ApiRateLimiter, options: GraphQL
       };
     },
   };
+}
+
+/**
+ * Charges a GraphQL operation of `cost` to a key: ceil(cost / costPerPoint) points, at least one.
+ * Undefined (nothing charged) for a document over the cost limit: that limit refuses it.
+ */
+export async function chargeGraphQL(
+  limiter: ApiRateLimiter,
+  options: Pick<GraphQLRateLimitOptions, 'costPerPoint' | 'maxCost'>,
+  keyId: string,
+  cost: number,
+): Promise<RateLimitDecision | undefined> {
+  if (cost > options.maxCost) return undefined;
+  return limiter.consume(keyId, Math.max(1, Math.ceil(cost / options.costPerPoint)));
 }

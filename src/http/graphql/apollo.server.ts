@@ -16,6 +16,7 @@ import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin, depthLimitRule } from './graphql.limits';
 import { buildGraphQLSchema } from './graphql.schema';
 import { immutableResponseCachePlugin } from './response.cache';
+import { GraphQLEdgeCache, type EdgeCharge } from './edge.cache';
 
 export interface GraphQLServices {
   search: SearchService;
@@ -37,8 +38,13 @@ export interface GraphQLOptions {
    * didResolveOperation starts, `contextValue.cost` already holds the operation's cost.
    */
   plugins?: ApolloServerPlugin<GraphQLContext>[];
-  /** Analyses kept in complete answers of repeated documents (0: no response cache). */
+  /** Analyses kept in complete answers of repeated documents (0: no response caches). */
   responseCacheAnalyses?: number;
+  /**
+   * Charges the rate limit for an answer the edge cache gives without Apollo (the rate-limit
+   * plugin does it for the rest); absent, such answers are not charged.
+   */
+  edgeCharge?: EdgeCharge;
 }
 
 /** Request bodies and documents past these are refused unread or unparsed. */
@@ -116,10 +122,12 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   });
   await server.start();
 
+  const edge = responseCacheAnalyses > 0 ? new GraphQLEdgeCache(responseCacheAnalyses, options.edgeCharge) : undefined;
   const router = Router();
   router.use(requireKey(services.apiKeys, options.sandbox));
   // Express 5 parses no body by itself, and Apollo needs req.body.
-  router.use(express.json({ limit: MAX_BODY }));
+  router.use(express.json({ limit: MAX_BODY, ...(edge ? { verify: GraphQLEdgeCache.keepRawBody } : {}) }));
+  if (edge) router.use(edge.middleware());
   router.use(
     expressMiddleware(server, {
       context: async ({ req, res }) => {
@@ -131,7 +139,13 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
             extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="trackgraph"']]) } },
           });
         }
-        return createContext({ principal, analysis: services.analysis, log: req.log });
+        return createContext({
+          principal,
+          analysis: services.analysis,
+          log: req.log,
+          charged: GraphQLEdgeCache.charged(res),
+          edge: edge?.recorder(res),
+        });
       },
     }),
   );

@@ -1,6 +1,8 @@
 import type { Logger } from '../../core/logger';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { Principal } from '../../auth/api-keys';
+import type { RateLimitDecision } from '../../ops/rate-limit';
+import type { EdgeRecorder } from './edge.cache';
 import { AnalysisLoaders } from './analysis.loaders';
 
 /** What every resolver of one request sees. Built per request; nothing in it is shared. */
@@ -15,8 +17,24 @@ export interface GraphQLContext {
    * (rate limits count documents by it).
    */
   cost?: number;
+  /** The rate limit's decision when the edge cache already charged this request. */
+  charged?: RateLimitDecision;
+  /** Present when the edge cache may keep this request's answer: told when it is complete. */
+  edge?: EdgeRecorder;
 }
 
-export function createContext(deps: { principal: Principal; analysis: AnalysisService; log: Logger }): GraphQLContext {
-  return { principal: deps.principal, analyses: new AnalysisLoaders(deps.analysis), log: deps.log };
+export function createContext(deps: {
+  principal: Principal;
+  analysis: AnalysisService;
+  log: Logger;
+  charged?: RateLimitDecision | undefined;
+  edge?: EdgeRecorder | undefined;
+}): GraphQLContext {
+  return {
+    principal: deps.principal,
+    analyses: new AnalysisLoaders(deps.analysis),
+    log: deps.log,
+    ...(deps.charged ? { charged: deps.charged } : {}),
+    ...(deps.edge ? { edge: deps.edge } : {}),
+  };
 }

@@ -26,6 +26,8 @@ interface Cached {
  * field immutable, no error, no analysis missing (a null may be an analysis still running).
  * Execution is about a quarter of a GraphQL request's CPU; a hit skips it. Everything before
  * execution still runs for every request: authentication, depth and cost limits, rate limits.
+ * A complete answer is also announced to the HTTP edge cache (contextValue.edge), which keeps
+ * the bytes sent for a byte-identical repeat of the request.
  */
 export function immutableResponseCachePlugin(maxAnalyses: number): ApolloServerPlugin<GraphQLContext> {
   const cache = new LRUCache<string, Cached>({ maxSize: maxAnalyses, sizeCalculation: (entry) => entry.size });
@@ -45,20 +47,25 @@ export function immutableResponseCachePlugin(maxAnalyses: number): ApolloServerP
       let key: string | undefined;
       let roots: RootField[] | null = null;
       return {
-        async responseForOperation({ operation, queryHash, request, response }) {
+        async responseForOperation({ operation, queryHash, request, response, contextValue }) {
           roots = cacheableRoots(operation);
           if (!roots) return null;
           key = `${queryHash}\u0000${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
           const hit = cache.get(key);
+          if (!hit) return null;
+          contextValue.edge?.complete(contextValue.cost ?? 1, hit.size);
           // A new result object each time: later plugins may add extensions to it.
-          return hit ? { http: response.http, body: { kind: 'single', singleResult: { data: hit.data } } } : null;
+          return { http: response.http, body: { kind: 'single', singleResult: { data: hit.data } } };
         },
-        async willSendResponse({ response }) {
+        async willSendResponse({ response, contextValue }) {
           if (key === undefined || !roots || response.body.kind !== 'single' || cache.has(key)) return;
           const { data, errors } = response.body.singleResult;
           if (errors || !data) return;
           const size = completeSize(data, roots);
-          if (size !== undefined) cache.set(key, { data, size });
+          if (size === undefined) return;
+          cache.set(key, { data, size });
+          // The HTTP edge may keep the bytes of this answer too (edge.cache.ts).
+          contextValue.edge?.complete(contextValue.cost ?? 1, size);
         },
       };
     },

@@ -1,0 +1,131 @@
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler, Response } from 'express';
+import { LRUCache } from 'lru-cache';
+import type { Principal } from '../../auth/api-keys';
+import type { RateLimitDecision } from '../../ops/rate-limit';
+import { eachRateLimitHeader } from '../../ops/rate-limit';
+
+/** Bodies longer than this are never keys (a document asking for 100 tracks by alias is ~10 KB). */
+const MAX_KEY_BYTES = 16 * 1024;
+
+/** What the response-cache plugin tells the edge about an answer it found complete. */
+export interface EdgeRecorder {
+  complete(cost: number, analyses: number): void;
+}
+
+/** Charges an answered operation's cost to a key; undefined when there is no rate limit. */
+export type EdgeCharge = (principal: Principal, cost: number) => Promise<RateLimitDecision | undefined>;
+
+interface Entry {
+  /** The bytes Apollo sent, as it sent them. */
+  body: Buffer;
+  contentType: string;
+  /** The operation's cost, charged again on every answer from here. */
+  cost: number;
+  /** Analyses in the answer (the cache's size unit, shared with the plugin's cache). */
+  analyses: number;
+}
+
+interface Pending {
+  key: string;
+}
+
+type WithRawBody = IncomingMessage & { rawBody?: Buffer };
+
+/**
+ * Complete, immutable GraphQL answers kept as the bytes Apollo sent, keyed by the request body
+ * exactly as received (and the Accept header, which chooses the response's content type).
+ *
+ * The response-cache plugin decides what may be kept: a query made only of immutable root
+ * fields (analysis, analyses, trackKey) whose answer has no error and no missing analysis. Its
+ * own cache skips execution; this one, in front of Apollo, skips the whole request pipeline for
+ * a byte-identical repeat — parsing, hashing, plugins, serialisation — which is most of a
+ * repeated request's cost. The key check has run before (requireKey), and the rate limit still
+ * charges the operation's remembered cost on every answer; a refusal falls through to Apollo so
+ * the 429 is the same one Apollo gives. Only JSON POST bodies are keys: Apollo's CSRF rule needs
+ * nothing more of them.
+ */
+export class GraphQLEdgeCache {
+  private readonly entries: LRUCache<string, Entry>;
+
+  constructor(
+    maxAnalyses: number,
+    private readonly charge?: EdgeCharge,
+  ) {
+    this.entries = new LRUCache<string, Entry>({ maxSize: maxAnalyses, sizeCalculation: (e) => e.analyses });
+  }
+
+  /** express.json's `verify`: keeps the raw body of a request small enough to be a key. */
+  static keepRawBody(req: IncomingMessage, _res: unknown, buf: Buffer): void {
+    if (buf.length <= MAX_KEY_BYTES) (req as WithRawBody).rawBody = buf;
+  }
+
+  /** Before Apollo, after the key check and express.json. */
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      const raw = (req as WithRawBody).rawBody;
+      const principal = res.locals.principal as Principal | undefined;
+      if (req.method !== 'POST' || raw === undefined || !principal) {
+        next();
+        return;
+      }
+      // latin1 maps bytes to characters one to one: an exact key, cheaper than utf-8 decoding.
+      const key = `${req.headers.accept ?? ''}\u0000${raw.toString('latin1')}`;
+      const hit = this.entries.get(key);
+      if (!hit) {
+        (res.locals as { graphqlEdge?: Pending }).graphqlEdge = { key };
+        next();
+        return;
+      }
+      if (!this.charge) {
+        send(res, hit);
+        return;
+      }
+      this.charge(principal, hit.cost).then((decision) => {
+        if (decision && !decision.allowed) {
+          // Apollo answers the refusal, with this decision rather than a second charge.
+          (res.locals as { graphqlCharged?: RateLimitDecision }).graphqlCharged = decision;
+          next();
+          return;
+        }
+        if (decision) eachRateLimitHeader(decision, (name, value) => res.setHeader(name, value));
+        send(res, hit);
+      }, next);
+    };
+  }
+
+  /**
+   * For the request's context: when the plugin says the answer is complete, what Apollo sends
+   * next (a 200 with a string body) is kept. Undefined when this request cannot be kept.
+   */
+  recorder(res: Response): EdgeRecorder | undefined {
+    const pending = (res.locals as { graphqlEdge?: Pending }).graphqlEdge;
+    if (!pending) return undefined;
+    return {
+      complete: (cost, analyses) => {
+        const send = res.send;
+        // Apollo's Express integration answers with one res.send(string) after setting headers.
+        res.send = (body?: unknown) => {
+          res.send = send;
+          const contentType = res.getHeader('content-type');
+          if (res.statusCode === 200 && typeof body === 'string' && typeof contentType === 'string') {
+            this.entries.set(pending.key, { body: Buffer.from(body), contentType, cost, analyses });
+          }
+          return send.call(res, body);
+        };
+      },
+    };
+  }
+
+  /** The rate-limit decision the middleware made for a request it passed on to be refused. */
+  static charged(res: Response): RateLimitDecision | undefined {
+    return (res.locals as { graphqlCharged?: RateLimitDecision }).graphqlCharged;
+  }
+}
+
+function send(res: Response, entry: Entry): void {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', entry.contentType);
+  res.setHeader('Content-Length', entry.body.length);
+  res.end(entry.body);
+}
