@@ -137,6 +137,9 @@ const BASS_ONSET_SHARE = 0.1;
  */
 const PHRASE_EVIDENCE = 0.2;
 const PROFILE_GUARD = 0.2;
+/** The same for a key a fifth away: stronger phrase evidence, profiles within 0.1 of each other. */
+const FIFTH_EVIDENCE = 0.3;
+const FIFTH_GUARD = 0.1;
 
 /** Krumhansl-Kessler probe-tone profiles (C first), for the relative-key margin. */
 const KK_MAJOR = [6.35, 2.23, 3.48, 2.33, 4.38, 4.09, 2.52, 5.19, 2.39, 3.66, 2.29, 2.88];
@@ -243,11 +246,11 @@ function phraseStartBass(bass: ReturnType<typeof bassFrames>, context: TonalCont
   return { opening, phrases };
 }
 
-/** Share of the profile on the minor tonic minus the share on the relative major's tonic. */
-function minorShare(profile: Float64Array, minorTonic: number, majorTonic: number): number {
+/** Share of the profile on pitch class `a` minus its share on `b`. */
+function shareDifference(profile: Float64Array, a: number, b: number): number {
   let total = 0;
   for (let pc = 0; pc < 12; pc++) total += profile[pc]!;
-  return total > 0 ? (profile[minorTonic]! - profile[majorTonic]!) / total : 0;
+  return total > 0 ? (profile[a]! - profile[b]!) / total : 0;
 }
 
 function correlation(chroma: ArrayLike<number>, profile: readonly number[], tonic: number): number {
@@ -288,17 +291,33 @@ function resolveRelative(
 ): { key: number; mode: 0 | 1; evidence: number } | undefined {
   const majorTonic = mode === 1 ? key : (key + 3) % 12;
   const minorTonic = (majorTonic + 9) % 12;
-  // The opening note and the phrase starts must agree; the weaker of the two counts. (The
-  // opening alone is one note; the phrase grid alone can slip where the beat tracking does.)
-  const opening = minorShare(phraseBass.opening, minorTonic, majorTonic);
-  const phrases = minorShare(phraseBass.phrases, minorTonic, majorTonic);
-  const evidence = Math.sign(opening) === Math.sign(phrases) ? Math.sign(opening) * Math.min(Math.abs(opening), Math.abs(phrases)) : 0;
+  const evidence = phraseEvidence(phraseBass, minorTonic, majorTonic);
   const profileMargin = correlation(chroma, KK_MINOR, minorTonic) - correlation(chroma, KK_MAJOR, majorTonic);
   const towardFirst = mode === 0 ? 1 : -1;
   if (-towardFirst * evidence > PHRASE_EVIDENCE && towardFirst * profileMargin < PROFILE_GUARD) {
     return mode === 0 ? { key: majorTonic, mode: 1, evidence } : { key: minorTonic, mode: 0, evidence };
   }
+  // A key a fifth away in the same mode shares six of seven scale tones (I-IV-V in F# has the
+  // pitch content of IV-I-ii in C#): the phrase starts decide when the profiles nearly tie.
+  const profile = mode === 1 ? KK_MAJOR : KK_MINOR;
+  const own = correlation(chroma, profile, key);
+  for (const step of [5, 7]) {
+    const other = (key + step) % 12;
+    const toward = phraseEvidence(phraseBass, other, key);
+    if (toward > FIFTH_EVIDENCE && own - correlation(chroma, profile, other) < FIFTH_GUARD) return { key: other, mode, evidence: toward };
+  }
   return undefined;
+}
+
+/**
+ * Share of the phrase-start bass on tonic `a` minus the share on tonic `b`, from the opening note
+ * and the phrase starts, which must agree; the weaker of the two counts. (The opening alone is
+ * one note; the phrase grid alone can slip where the beat tracking does.)
+ */
+function phraseEvidence(phraseBass: PhraseBass, a: number, b: number): number {
+  const opening = shareDifference(phraseBass.opening, a, b);
+  const phrases = shareDifference(phraseBass.phrases, a, b);
+  return Math.sign(opening) === Math.sign(phrases) ? Math.sign(opening) * Math.min(Math.abs(opening), Math.abs(phrases)) : 0;
 }
 
 interface KeyEstimate {
