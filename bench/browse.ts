@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -81,22 +81,50 @@ interface Result {
   max: number;
   /** CPU time of this process per call (all of SQLite's work; only the client's for Postgres). */
   cpu: number;
+  /** CPU time of the Postgres server processes per call (10 ms clock ticks over all iterations). */
+  serverCpu: number | undefined;
   plan: string;
 }
 
-async function time(name: string, run: (i: number) => Promise<unknown>, plan: string): Promise<Result> {
+/** This run's Postgres connections carry this application_name, to find their server processes. */
+const APPLICATION = `tg_bench_browse_${process.pid}`;
+
+/**
+ * CPU seconds (user + system) used so far by this run's Postgres server processes, read from
+ * /proc (Postgres on this machine); undefined where that cannot be read.
+ */
+async function serverCpu(database: Database): Promise<number | undefined> {
+  if (database.dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = ${APPLICATION}`.execute(database.db);
+  let ticks = 0;
+  try {
+    for (const { pid } of rows) {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    return undefined;
+  }
+  return ticks / 100;
+}
+
+async function time(name: string, run: (i: number) => Promise<unknown>, plan: string, database: Database): Promise<Result> {
   for (let i = 0; i < 20; i++) await run(i);
   const samples: number[] = [];
   const cpu = process.cpuUsage();
+  const server = await serverCpu(database);
   for (let i = 0; i < ITERATIONS; i++) {
     const start = process.hrtime.bigint();
     await run(i);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   const used = process.cpuUsage(cpu);
+  const serverAfter = await serverCpu(database);
+  const serverMs = server !== undefined && serverAfter !== undefined ? ((serverAfter - server) * 1000) / ITERATIONS : undefined;
   samples.sort((a, b) => a - b);
   const max = samples[samples.length - 1]!;
-  return { name, p50: percentile(samples, 50), p99: percentile(samples, 99), max, cpu: (used.user + used.system) / 1000 / ITERATIONS, plan };
+  return { name, p50: percentile(samples, 50), p99: percentile(samples, 99), max, cpu: (used.user + used.system) / 1000 / ITERATIONS, serverCpu: serverMs, plan };
 }
 
 async function seed(database: Database): Promise<number> {
@@ -123,17 +151,19 @@ async function measure(label: string, database: Database): Promise<void> {
   const results: Result[] = [];
   for (const [name, request] of CASES) {
     const plan = (await browse.explain(request(0))).map((l) => l.trim()).filter((l) => !/^(Planning|JIT)/.test(l)).join('; ');
-    results.push(await time(name, (i) => browse.tracks(request(i)), plan));
+    results.push(await time(name, (i) => browse.tracks(request(i)), plan, database));
   }
   // A page deep into an ordering: the cursor of page 50 (1,000 rows in).
   let after: string | null = null;
   for (let p = 0; p < 50; p++) after = (await browse.tracks({ orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after })).pageInfo.endCursor;
   const deep = { orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after } as const;
-  results.push(await time('page 51 of the happiest (cursor)', () => browse.tracks(deep), (await browse.explain(deep)).join('; ')));
-  results.push(await time('similar(first: 10)', (i) => browse.similar(analysisAt((i * 7919) % ROWS).trackKey, 10), 'tempo band × key neighbourhood on analyses_by_key_mode_tempo, ranked in JS'));
-  process.stdout.write('| query | p50 ms | p99 ms | max ms | CPU ms/call | plan |\n|---|---:|---:|---:|---:|---|\n');
+  results.push(await time('page 51 of the happiest (cursor)', () => browse.tracks(deep), (await browse.explain(deep)).join('; '), database));
+  results.push(await time('similar(first: 10)', (i) => browse.similar(analysisAt((i * 7919) % ROWS).trackKey, 10), 'tempo band × key neighbourhood on analyses_by_key_mode_tempo, ranked in JS', database));
+  const pg = database.dialect === 'postgres';
+  process.stdout.write(`| query | p50 ms | p99 ms | max ms | CPU ms/call${pg ? ' (client + server)' : ''} | plan |\n|---|---:|---:|---:|---:|---|\n`);
   for (const r of results) {
-    process.stdout.write(`| ${r.name} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(2)} | ${r.plan.replace(/\|/g, '\\|')} |\n`);
+    const cpu = pg ? `${r.cpu.toFixed(2)} + ${r.serverCpu?.toFixed(2) ?? 'n/a'}` : r.cpu.toFixed(2);
+    process.stdout.write(`| ${r.name} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${cpu} | ${r.plan.replace(/\|/g, '\\|')} |\n`);
   }
   const all = results.slice(0, CASES.length + 1);
   process.stdout.write(`\nworst tracks() p99: ${Math.max(...all.map((r) => r.p99)).toFixed(2)} ms; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
@@ -153,7 +183,8 @@ async function main(): Promise<void> {
   }
   if (ONLY !== 'sqlite') {
     const schema = `tg_bench_browse_${process.pid}`;
-    const database = openDatabase(POSTGRES_URL, '/nonexistent', schema);
+    const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}application_name=${APPLICATION}`;
+    const database = openDatabase(url, '/nonexistent', schema);
     try {
       await measure(`Postgres (${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')})`, database);
     } finally {
