@@ -20,7 +20,7 @@ import type { AnalysisEngine, TrackCandidate, TrackMetadata } from './core/types
 import { openDatabase, type Database } from './db/database';
 import { migrateToLatest } from './db/migrations';
 import { createEnginePool } from './engine/engine.pool';
-import type { DependencyCheck } from './ops/health';
+import { StillStarting, type DependencyCheck } from './ops/health';
 import { Metrics } from './ops/metrics';
 import { ApiRateLimiter } from './ops/rate-limit';
 import { isRedisUrl, redisOptions } from './ops/redis';
@@ -29,7 +29,7 @@ import { MetadataCache } from './search/metadata-cache';
 import { SearchService } from './search/search.service';
 import { createSources } from './sources/factory';
 import { SourceRegistry } from './sources/registry';
-import type { Source } from './sources/source';
+import type { Source, StartOptions } from './sources/source';
 
 /** Everything a process needs, built once from the validated config. */
 export interface Container {
@@ -56,8 +56,11 @@ export interface Container {
   readiness: DependencyCheck[];
   /** The BullMQ consumer, in the worker role only. */
   worker?: AnalysisWorker;
-  /** Indexes the library and starts watchers (and, in the worker role, starts taking jobs). */
-  start(): Promise<void>;
+  /**
+   * Indexes the library and starts watchers (and, in the worker role, starts taking jobs). With
+   * `background`, the library is indexed after start() returns (readiness says how far it got).
+   */
+  start(options?: StartOptions): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -164,6 +167,14 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const readiness: DependencyCheck[] = [
     { name: 'store', essential: true, ping: () => store.ping() },
     { name: 'cache', essential: false, ping: () => cache.ping() },
+    {
+      name: 'sources',
+      essential: false,
+      ping: async () => {
+        const pending = registry.pending();
+        if (pending.length > 0) throw new StillStarting(pending.join('; '));
+      },
+    },
     ...(worker
       ? [{ name: 'queue', essential: true, ping: () => worker.ping() }]
       : connection
@@ -190,9 +201,9 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     rateLimiter,
     readiness,
     ...(worker ? { worker } : {}),
-    async start() {
+    async start(options?: StartOptions) {
       await cache.ready();
-      await registry.start();
+      await registry.start(options);
       if (worker) {
         await worker.waitUntilReady();
         worker.start();

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   }
   const container = await createContainer(config);
   const { logger } = container;
-  await container.start();
+  // The library is indexed while the server answers (a first start on a large folder takes a
+  // while); /readyz says "indexing: n of m files" meanwhile.
+  await container.start({ background: true });
   const http = await buildHttpApp(container);
   const server: Server = http.app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {

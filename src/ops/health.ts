@@ -15,9 +15,12 @@ export interface DependencyCheck {
   ping(): Promise<void>;
 }
 
+/** A dependency that works but is not complete yet (a library being indexed): reported as it says, not as unreachable. */
+export class StillStarting extends Error {}
+
 export interface Readiness {
   status: 'ready' | 'degraded' | 'not ready';
-  /** "ok", or "unreachable: <why>", per dependency. */
+  /** "ok", "unreachable: <why>", or what a dependency still starting says, per dependency. */
   checks: Record<string, string>;
 }
 
@@ -37,14 +40,15 @@ export async function checkReadiness(checks: readonly DependencyCheck[]): Promis
         ]);
         return { c, error: undefined };
       } catch (error) {
-        return { c, error: error instanceof Error ? error.message || error.name : String(error) };
+        if (error instanceof StillStarting) return { c, error: error.message, starting: true };
+        return { c, error: `unreachable: ${error instanceof Error ? error.message || error.name : String(error)}` };
       } finally {
         clearTimeout(timer);
       }
     }),
   );
   const out: Record<string, string> = {};
-  for (const r of results) out[r.c.name] = r.error === undefined ? 'ok' : `unreachable: ${r.error}`;
+  for (const r of results) out[r.c.name] = r.error ?? 'ok';
   const failed = results.filter((r) => r.error !== undefined);
   const status = failed.some((r) => r.c.essential) ? 'not ready' : failed.length > 0 ? 'degraded' : 'ready';
   return { status, checks: out };

@@ -9,6 +9,7 @@ import {
   type AudioSource,
   type MetadataSource,
   type Source,
+  type StartOptions,
 } from './source';
 
 /**
@@ -54,8 +55,18 @@ export class SourceRegistry {
     return i === -1 ? this.sources.length : i;
   }
 
-  async start(): Promise<void> {
-    for (const s of this.sources) if (isStartableSource(s)) await s.start();
+  async start(options: StartOptions = {}): Promise<void> {
+    for (const s of this.sources) if (isStartableSource(s)) await s.start(options);
+  }
+
+  /** Sources still getting ready (a library being indexed), with why; empty when all are. */
+  pending(): string[] {
+    const out: string[] = [];
+    for (const s of this.sources) {
+      const why = isStartableSource(s) ? s.pending?.() : undefined;
+      if (why) out.push(`${s.name}: ${why}`);
+    }
+    return out;
   }
 
   async close(): Promise<void> {

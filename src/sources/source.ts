@@ -42,10 +42,17 @@ export interface AnalysisSource extends Source {
   fetchAnalysis(track: TrackMetadata, context: SourceCallContext): Promise<StoredAnalysis>;
 }
 
+/** How sources start: `background` lets slow start-up work (indexing a folder) go on after start() returns. */
+export interface StartOptions {
+  background?: boolean;
+}
+
 /** Lifecycle hooks a source may need (the library indexes and watches its folder). */
 export interface StartableSource extends Source {
-  start(): Promise<void>;
+  start(options?: StartOptions): Promise<void>;
   close(): Promise<void>;
+  /** Why the source cannot fully answer yet (e.g. "indexing: 120 of 5000 files"), or undefined. */
+  pending?(): string | undefined;
 }
 
 export const isMetadataSource = (s: Source): s is MetadataSource => typeof (s as MetadataSource).search === 'function';

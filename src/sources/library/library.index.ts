@@ -34,6 +34,7 @@ export type Probe = (absolutePath: string) => Promise<AudioProbe>;
 export class LibraryIndex {
   private readonly byPath = new Map<string, LibraryEntry>();
   private byKey = new Map<string, LibraryEntry>();
+  private scanning: { done: number; total: number } | undefined;
 
   constructor(
     readonly root: string,
@@ -63,8 +64,11 @@ export class LibraryIndex {
     return abs;
   }
 
-  /** Brings the index in line with the folder: probes new and changed files, drops removed ones. */
-  async scan(): Promise<{ added: number; removed: number; total: number }> {
+  /**
+   * Brings the index in line with the folder: probes new and changed files, drops removed ones.
+   * Once `signal` aborts, no further file is probed; what was probed is kept (and snapshotted).
+   */
+  async scan(signal?: AbortSignal): Promise<{ added: number; removed: number; total: number }> {
     await this.loadSnapshot();
     const files = await this.listAudioFiles();
     const present = new Set(files);
@@ -77,16 +81,28 @@ export class LibraryIndex {
     }
     let added = 0;
     let next = 0;
+    const progress = { done: 0, total: files.length };
+    this.scanning = progress;
     const worker = async (): Promise<void> => {
-      while (next < files.length) {
+      while (next < files.length && !signal?.aborted) {
         const rel = files[next++]!;
         if (await this.refresh(rel)) added++;
+        progress.done++;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, files.length) }, worker));
-    this.rebuildKeys();
-    await this.saveSnapshot();
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.concurrency, files.length) }, worker));
+      this.rebuildKeys();
+      await this.saveSnapshot();
+    } finally {
+      if (this.scanning === progress) this.scanning = undefined;
+    }
     return { added, removed, total: this.byPath.size };
+  }
+
+  /** Files checked so far by the scan under way, or undefined when none is. */
+  progress(): { done: number; total: number } | undefined {
+    return this.scanning ? { ...this.scanning } : undefined;
   }
 
   /** Re-reads one file (added or changed); returns true when the index changed. */

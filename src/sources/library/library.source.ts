@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { AnalysisEngine, AudioInput, TrackCandidate, TrackMetadata } from '../../core/types';
 import { matchScore } from '../../search/ranking';
-import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource } from '../source';
+import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource, StartOptions } from '../source';
 import { AUDIO_EXTENSIONS, LibraryIndex, type LibraryEntry } from './library.index';
 
 export interface LibrarySourceOptions {
@@ -25,6 +25,9 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
   readonly name = 'library';
   private readonly index: LibraryIndex;
   private watcher: FSWatcher | undefined;
+  private readonly stopping = new AbortController();
+  /** The background index, while one runs (its errors are logged, never thrown). */
+  private initial: Promise<void> | undefined;
   private readonly minScore: number;
 
   constructor(
@@ -41,10 +44,27 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     this.minScore = options.minScore ?? 0.35;
   }
 
-  async start(): Promise<void> {
-    const result = await this.index.scan();
-    this.logger.info({ dir: this.index.root, ...result }, 'library indexed');
-    if (this.options.watch) this.watch();
+  /**
+   * Indexes the folder, then watches it. With `background`, returns at once and indexes while
+   * the server answers: files already in the index snapshot are searchable from the start, new
+   * ones as each is probed; `pending()` says how far it got (readiness shows it).
+   */
+  async start(options: StartOptions = {}): Promise<void> {
+    const initial = this.index.scan(this.stopping.signal).then((result) => {
+      this.logger.info({ dir: this.index.root, ...result }, 'library indexed');
+      if (this.options.watch && !this.stopping.signal.aborted) this.watch();
+    });
+    if (!options.background) {
+      await initial;
+      return;
+    }
+    this.logger.info({ dir: this.index.root }, 'library: indexing in the background');
+    this.initial = initial.catch((error: unknown) => this.logger.error({ err: error, dir: this.index.root }, 'library indexing failed'));
+  }
+
+  pending(): string | undefined {
+    const p = this.index.progress();
+    return p ? `indexing: ${p.done} of ${p.total} files` : undefined;
   }
 
   /** Re-scans the folder now (also used by tests and the index CLI). */
@@ -53,6 +73,10 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
   }
 
   async close(): Promise<void> {
+    // A background index stops taking files and finishes the probes under way while the engine
+    // is still open: a probe failing because the pool closed would be kept as the file's tags.
+    this.stopping.abort();
+    await this.initial;
     await this.watcher?.close();
     this.watcher = undefined;
   }

@@ -104,7 +104,7 @@ describeWith({ redis: true, postgres: true })('analysis jobs on BullMQ, store on
 
   it('reports the queue in /readyz and its depth in /metrics', async () => {
     const ready = await request(a.app).get('/readyz').expect(200);
-    expect(ready.body).toEqual({ status: 'ready', checks: { store: 'ok', cache: 'ok', queue: 'ok' } });
+    expect(ready.body).toEqual({ status: 'ready', checks: { store: 'ok', cache: 'ok', sources: 'ok', queue: 'ok' } });
     const metrics = await request(a.app).get('/metrics').expect(200);
     expect(metrics.text).toMatch(/trackgraph_analysis_queue_jobs\{state="waiting",role="api"\} 0/);
   });

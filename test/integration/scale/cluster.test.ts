@@ -27,7 +27,8 @@ interface Proc {
   exited: Promise<number | null>;
 }
 
-function start(entry: 'main' | 'worker', env: Record<string, string>, readyMsg: string): Promise<Proc> {
+/** Starts src/<entry>.ts; resolves once it has logged every message of `readyMsgs`. */
+function start(entry: 'main' | 'worker', env: Record<string, string>, readyMsgs: readonly string[]): Promise<Proc> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', `${entry}.ts`)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -44,7 +45,7 @@ function start(entry: 'main' | 'worker', env: Record<string, string>, readyMsg: 
         if (!part.startsWith('{')) continue;
         const line = JSON.parse(part) as Record<string, unknown>;
         proc.lines.push(line);
-        if (line.msg === readyMsg) resolve(proc);
+        if (readyMsgs.every((m) => proc.lines.some((l) => l.msg === m))) resolve(proc);
       }
     });
     void proc.exited.then((code) => reject(new Error(`${entry} exited with ${code} before it was ready`)));
@@ -52,6 +53,9 @@ function start(entry: 'main' | 'worker', env: Record<string, string>, readyMsg: 
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An API process serves at once and indexes its library meanwhile: the test starts when both are done. */
+const LISTENING_AND_INDEXED = ['trackgraph listening', 'library indexed'];
 
 /** Asks until the answer is 200 (following 202 + Retry-After); returns every status seen and the last body. */
 async function analyse(port: number, key: string, artist: string, track: string): Promise<{ statuses: number[]; body: any }> {
@@ -103,10 +107,10 @@ describeWith({ redis: true, postgres: true })('two API processes and two workers
       ARTWORK_SECRET: 'cluster-artwork-secret-0123456789',
     };
     const started = await Promise.all([
-      start('main', { ...common, PORT: '0', DATA_DIR: path.join(dir, 'api1'), ANALYSIS_WAIT_MS: '2000' }, 'trackgraph listening'),
-      start('main', { ...common, PORT: '0', DATA_DIR: path.join(dir, 'api2'), ANALYSIS_WAIT_MS: '2000' }, 'trackgraph listening'),
-      start('worker', { ...common, DATA_DIR: path.join(dir, 'w1'), WORKER_CONCURRENCY: '1' }, 'trackgraph worker ready'),
-      start('worker', { ...common, DATA_DIR: path.join(dir, 'w2'), WORKER_CONCURRENCY: '1', WORKER_PORT: '0' }, 'trackgraph worker ready'),
+      start('main', { ...common, PORT: '0', DATA_DIR: path.join(dir, 'api1'), ANALYSIS_WAIT_MS: '2000' }, LISTENING_AND_INDEXED),
+      start('main', { ...common, PORT: '0', DATA_DIR: path.join(dir, 'api2'), ANALYSIS_WAIT_MS: '2000' }, LISTENING_AND_INDEXED),
+      start('worker', { ...common, DATA_DIR: path.join(dir, 'w1'), WORKER_CONCURRENCY: '1' }, ['trackgraph worker ready']),
+      start('worker', { ...common, DATA_DIR: path.join(dir, 'w2'), WORKER_CONCURRENCY: '1', WORKER_PORT: '0' }, ['trackgraph worker ready']),
     ]);
     procs.push(...started);
     const [api1, api2, doomed, survivor] = started as [Proc, Proc, Proc, Proc];
@@ -156,7 +160,7 @@ describeWith({ redis: true, postgres: true })('two API processes and two workers
     // The surviving worker reports itself on WORKER_PORT.
     const workerPort = Number(survivor.lines.find((l) => l.msg === 'trackgraph worker ready')!.port);
     const ready = await fetch(`http://127.0.0.1:${workerPort}/readyz`);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { store: 'ok', cache: 'ok', queue: 'ok' } });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { store: 'ok', cache: 'ok', sources: 'ok', queue: 'ok' } });
     const metrics = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
     const ran = survivor.lines.filter((l) => l.msg === 'analysis stored').length;
     const counted = /^trackgraph_analysis_duration_seconds_count\{[^}]*outcome="stored"[^}]*\} (\d+)$/m.exec(metrics);

@@ -31,14 +31,14 @@ describe('operations endpoints (embedded)', () => {
     t = await createTestApp({ engine: new FakeEngine() });
     await request(t.app).get('/healthz').expect(200, { status: 'ok' });
     const ready = await request(t.app).get('/readyz').expect(200);
-    expect(ready.body).toEqual({ status: 'ready', checks: { store: 'ok', cache: 'ok' } });
+    expect(ready.body).toEqual({ status: 'ready', checks: { store: 'ok', cache: 'ok', sources: 'ok' } });
   });
 
   it('when the store is gone, then /readyz answers 503 naming it', async () => {
     t = await createTestApp({ engine: new FakeEngine() });
     await t.container.store.close();
     const res = await request(t.app).get('/readyz').expect(503);
-    expect(res.body).toEqual({ status: 'not ready', checks: { store: expect.stringMatching(/^unreachable: /), cache: 'ok' } });
+    expect(res.body).toEqual({ status: 'not ready', checks: { store: expect.stringMatching(/^unreachable: /), cache: 'ok', sources: 'ok' } });
   });
 
   it('/metrics counts requests by route template and status, cache lookups, analyses and source errors', async () => {
