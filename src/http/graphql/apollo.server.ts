@@ -53,6 +53,8 @@ const MAX_TOKENS = 20_000;
 
 /** About 1 KB each: 10 MB of answers. */
 const DEFAULT_RESPONSE_CACHE_ANALYSES = 10_000;
+/** The edge cache's bound in bytes (keys and bodies) per analysis of the plugin's bound: 20 MB by default. */
+const EDGE_BYTES_PER_ANALYSIS = 2048;
 
 export interface GraphQLEdge {
   /** Mount at /graphql: authentication, JSON body, Apollo. */
@@ -122,7 +124,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   });
   await server.start();
 
-  const edge = responseCacheAnalyses > 0 ? new GraphQLEdgeCache(responseCacheAnalyses, options.edgeCharge) : undefined;
+  const edge = responseCacheAnalyses > 0 ? new GraphQLEdgeCache(responseCacheAnalyses * EDGE_BYTES_PER_ANALYSIS, options.edgeCharge) : undefined;
   const router = Router();
   router.use(requireKey(services.apiKeys, options.sandbox));
   // Express 5 parses no body by itself, and Apollo needs req.body.

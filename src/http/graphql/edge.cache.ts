@@ -10,7 +10,7 @@ const MAX_KEY_BYTES = 16 * 1024;
 
 /** What the response-cache plugin tells the edge about an answer it found complete. */
 export interface EdgeRecorder {
-  complete(cost: number, analyses: number): void;
+  complete(cost: number): void;
 }
 
 /** Charges an answered operation's cost to a key; undefined when there is no rate limit. */
@@ -22,8 +22,6 @@ interface Entry {
   contentType: string;
   /** The operation's cost, charged again on every answer from here. */
   cost: number;
-  /** Analyses in the answer (the cache's size unit, shared with the plugin's cache). */
-  analyses: number;
 }
 
 interface Pending {
@@ -48,11 +46,12 @@ type WithRawBody = IncomingMessage & { rawBody?: Buffer };
 export class GraphQLEdgeCache {
   private readonly entries: LRUCache<string, Entry>;
 
+  /** `maxBytes` bounds keys and bodies together (a key may be larger than its answer). */
   constructor(
-    maxAnalyses: number,
+    maxBytes: number,
     private readonly charge?: EdgeCharge,
   ) {
-    this.entries = new LRUCache<string, Entry>({ maxSize: maxAnalyses, sizeCalculation: (e) => e.analyses });
+    this.entries = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e, key) => key.length + e.body.length });
   }
 
   /** express.json's `verify`: keeps the raw body of a request small enough to be a key. */
@@ -102,14 +101,14 @@ export class GraphQLEdgeCache {
     const pending = (res.locals as { graphqlEdge?: Pending }).graphqlEdge;
     if (!pending) return undefined;
     return {
-      complete: (cost, analyses) => {
+      complete: (cost) => {
         const send = res.send;
         // Apollo's Express integration answers with one res.send(string) after setting headers.
         res.send = (body?: unknown) => {
           res.send = send;
           const contentType = res.getHeader('content-type');
           if (res.statusCode === 200 && typeof body === 'string' && typeof contentType === 'string') {
-            this.entries.set(pending.key, { body: Buffer.from(body), contentType, cost, analyses });
+            this.entries.set(pending.key, { body: Buffer.from(body), contentType, cost });
           }
           return send.call(res, body);
         };

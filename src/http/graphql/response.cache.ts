@@ -53,7 +53,7 @@ export function immutableResponseCachePlugin(maxAnalyses: number): ApolloServerP
           key = `${queryHash}\u0000${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
           const hit = cache.get(key);
           if (!hit) return null;
-          contextValue.edge?.complete(contextValue.cost ?? 1, hit.size);
+          contextValue.edge?.complete(contextValue.cost ?? 1);
           // A new result object each time: later plugins may add extensions to it.
           return { http: response.http, body: { kind: 'single', singleResult: { data: hit.data } } };
         },
@@ -65,7 +65,7 @@ export function immutableResponseCachePlugin(maxAnalyses: number): ApolloServerP
           if (size === undefined) return;
           cache.set(key, { data, size });
           // The HTTP edge may keep the bytes of this answer too (edge.cache.ts).
-          contextValue.edge?.complete(contextValue.cost ?? 1, size);
+          contextValue.edge?.complete(contextValue.cost ?? 1);
         },
       };
     },
