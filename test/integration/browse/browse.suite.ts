@@ -385,7 +385,8 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       } else {
         // The bounded walk of the order index, then bitmap reads of the filters' indexes.
         expect(rarePlan).toMatch(/Index Scan using analyses_by_tempo[\s\S]*then:[\s\S]*Bitmap Index Scan on analyses_by_(energy|danceability)/);
-        expect(tailPlan).toMatch(/Index Scan Backward using analyses_by_mood_relaxed[\s\S]*then:[\s\S]*Bitmap Index Scan on analyses_by_tempo/);
+        // (mode and tempo are both in (key, mode, tempo): the planner may read that index instead.)
+        expect(tailPlan).toMatch(/Index Scan Backward using analyses_by_mood_relaxed[\s\S]*then:[\s\S]*Bitmap Index Scan on analyses_by_(tempo|key_mode_tempo)/);
       }
       expect(`${rarePlan}\n${tailPlan}`).not.toMatch(/^(SCAN analyses$|.*Seq Scan)/m);
 
