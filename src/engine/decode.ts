@@ -173,7 +173,9 @@ export async function decodeWindow(
   }
 
   const estimated = options.estimatedSeconds;
-  let collector = new WindowCollector((rate) => keepRangeFor(estimated, rate, options.windowSeconds));
+  // Room for the estimated length and a little more, so that the kept samples are not copied over.
+  const expected = (rate: number): number | undefined => (estimated === undefined ? undefined : (estimated * 1.05 + 1) * rate);
+  let collector = new WindowCollector((rate) => keepRangeFor(estimated, rate, options.windowSeconds), expected);
   await decodeInto(bytes, format, collector);
 
   const total = collector.totalSamples;

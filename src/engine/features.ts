@@ -39,14 +39,19 @@ function round(x: number, digits: number): number {
   return Math.round(x * f) / f;
 }
 
+/** decimate4's output buffer, reused from clip to clip (essentia copies it into its own heap). */
+let decimated = new Float32Array(0);
+
 /**
  * Decimates by 4 (mean of 4 samples: a crude low-pass that suffices for level envelopes) for
  * essentia's Danceability and DynamicComplexity, which only look at the level over time and cost
  * several times more at 44.1 kHz.
  */
 function decimate4(signal: Float32Array): Float32Array {
-  const out = new Float32Array(Math.floor(signal.length / 4));
-  for (let i = 0; i < out.length; i++) {
+  const length = Math.floor(signal.length / 4);
+  if (decimated.length < length) decimated = new Float32Array(length);
+  const out = decimated.subarray(0, length);
+  for (let i = 0; i < length; i++) {
     const j = i * 4;
     out[i] = (signal[j]! + signal[j + 1]! + signal[j + 2]! + signal[j + 3]!) * 0.25;
   }
@@ -70,6 +75,23 @@ function localTempo(beats: readonly number[], from: number, to: number, confiden
   return { tempo: round(60 / period, 1), confidence: round(confidence * Math.max(0, 1 - 4 * spread), 3) };
 }
 
+interface SectionKey {
+  key: number;
+  mode: 0 | 1;
+  keyConfidence: number;
+  modeConfidence: number;
+}
+
+/** Key of the section [from, to) (seconds) from the spectral frames' chroma. */
+function sectionKey(essentia: Essentia, frameChroma: Float32Array, frameRate: number, from: number, to: number): SectionKey {
+  const chroma = new Float64Array(12);
+  const first = Math.floor(from * frameRate);
+  const last = Math.min(frameChroma.length / 12, Math.ceil(to * frameRate));
+  for (let f = first; f < last; f++) for (let pc = 0; pc < 12; pc++) chroma[pc]! += frameChroma[f * 12 + pc]!;
+  const k = keyOfChroma(essentia, chroma);
+  return { key: k.key, mode: k.mode, keyConfidence: k.strength, modeConfidence: k.strength };
+}
+
 /** Every field of AudioFeatures from one decoded window. */
 export function featuresFromWindow(essentia: Essentia, audio: WindowAudio, analyzers: Analyzers): AudioFeatures {
   const { samples, offsetSeconds } = audio;
@@ -84,15 +106,7 @@ export function featuresFromWindow(essentia: Essentia, audio: WindowAudio, analy
   const { frameDb, frameRate, frameChroma, spectralFrameRate, ...spectral } = measureSpectrum(samples, ANALYSIS_RATE);
   const essentiaMeasures = measureWithEssentia(essentia, decimate4(samples), ANALYSIS_RATE / 4);
 
-  const windowKey = { key: tonal.key, mode: tonal.mode, keyConfidence: tonal.keyConfidence, modeConfidence: tonal.modeConfidence };
-  const sectionKey = (from: number, to: number): typeof windowKey => {
-    const chroma = new Float64Array(12);
-    const first = Math.floor(from * spectralFrameRate);
-    const last = Math.min(frameChroma.length / 12, Math.ceil(to * spectralFrameRate));
-    for (let f = first; f < last; f++) for (let pc = 0; pc < 12; pc++) chroma[pc]! += frameChroma[f * 12 + pc]!;
-    const k = keyOfChroma(essentia, chroma);
-    return { key: k.key, mode: k.mode, keyConfidence: k.strength, modeConfidence: k.strength };
-  };
+  const windowKey: SectionKey = { key: tonal.key, mode: tonal.mode, keyConfidence: tonal.keyConfidence, modeConfidence: tonal.modeConfidence };
   const boundaries = sectionBoundaries(frameDb, frameRate, rhythm.downbeats, windowSeconds);
   const starts = [{ at: 0, confidence: 1 }, ...boundaries];
   const sections: Section[] = starts.map((b, i) => {
@@ -101,7 +115,10 @@ export function featuresFromWindow(essentia: Essentia, audio: WindowAudio, analy
     const toBlock = Math.round(end / SUB_BLOCK_SECONDS);
     const lufs = integratedLoudness(audio.subBlockPowers, fromBlock, toBlock);
     const local = localTempo(rhythm.beats, b.at, end, rhythm.tempoConfidence);
-    const key = starts.length > 1 && end - b.at >= MIN_KEYED_SECTION_SECONDS ? sectionKey(b.at, end) : windowKey;
+    const key =
+      starts.length > 1 && end - b.at >= MIN_KEYED_SECTION_SECONDS
+        ? sectionKey(essentia, frameChroma, spectralFrameRate, b.at, end)
+        : windowKey;
     return {
       start: round(offsetSeconds + b.at, 3),
       duration: round(end - b.at, 3),

@@ -47,6 +47,37 @@ function kWeighting(sampleRate: number): [Biquad, Biquad] {
 }
 
 /**
+ * Runs x[from, to) through the two K-weighting stages (transposed direct form II) from the filter
+ * state at state[base … base + 3], stores the new state there and returns the sum of the squared
+ * output. Called per sub-block and channel, so that it is optimised once and stays so (one long
+ * loop in a function called a few times per clip is recompiled for every clip, see signal.ts).
+ */
+function kWeightedEnergy(x: Float32Array, from: number, to: number, state: Float64Array, base: number, s: Biquad, h: Biquad): number {
+  const { b0, b1, b2, a1, a2 } = s;
+  const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = h;
+  let z1 = state[base]!;
+  let z2 = state[base + 1]!;
+  let w1 = state[base + 2]!;
+  let w2 = state[base + 3]!;
+  let sum = 0;
+  for (let i = from; i < to; i++) {
+    const xi = x[i]!;
+    const y = b0 * xi + z1;
+    z1 = b1 * xi - a1 * y + z2;
+    z2 = b2 * xi - a2 * y;
+    const v = c0 * y + w1;
+    w1 = c1 * y - d1 * v + w2;
+    w2 = c2 * y - d2 * v;
+    sum += v * v;
+  }
+  state[base] = z1;
+  state[base + 1] = z2;
+  state[base + 2] = w1;
+  state[base + 3] = w2;
+  return sum;
+}
+
+/**
  * Streams channels through the K-weighting filters and keeps the K-weighted power of every
  * 100 ms sub-block (summed over channels, every channel weighted 1 as for L/R/C). Holds a few
  * numbers per channel plus one float per 100 ms, so a whole file can pass through it.
@@ -88,36 +119,12 @@ export class LoudnessMeter {
     const length = channelData[0]!.length;
     const channels = channelData.length;
     this.currentBlockChannels = Math.max(this.currentBlockChannels, channels);
-    const [s, h] = this.filters;
-    const { b0, b1, b2, a1, a2 } = s;
-    const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = h;
+    const [shelf, highPass] = this.filters;
     let offset = 0;
     while (offset < length) {
       const n = Math.min(length - offset, this.subBlockSize - this.filled);
       for (let c = 0; c < channels; c++) {
-        const x = channelData[c]!;
-        const base = c * 4;
-        let z1 = this.state[base]!;
-        let z2 = this.state[base + 1]!;
-        let w1 = this.state[base + 2]!;
-        let w2 = this.state[base + 3]!;
-        let sum = 0;
-        for (let i = offset; i < offset + n; i++) {
-          // Transposed direct form II, two cascaded stages.
-          const xi = x[i]!;
-          const y = b0 * xi + z1;
-          z1 = b1 * xi - a1 * y + z2;
-          z2 = b2 * xi - a2 * y;
-          const v = c0 * y + w1;
-          w1 = c1 * y - d1 * v + w2;
-          w2 = c2 * y - d2 * v;
-          sum += v * v;
-        }
-        this.state[base] = z1;
-        this.state[base + 1] = z2;
-        this.state[base + 2] = w1;
-        this.state[base + 3] = w2;
-        this.accumulator += sum;
+        this.accumulator += kWeightedEnergy(channelData[c]!, offset, offset + n, this.state, c * 4, shelf, highPass);
       }
       this.filled += n;
       offset += n;

@@ -2,6 +2,7 @@ import type { Essentia } from 'essentia.js';
 import FFT = require('fft.js');
 import { pitchClassOf } from '../core/music';
 import { withVector } from './essentia';
+import { hann } from './signal';
 
 /**
  * Signal measurements the descriptors are built from, other than rhythm and key: spectral shape,
@@ -72,56 +73,77 @@ const ENVELOPE_HOP = 512;
 /** Frames quieter than this below the loud level are left out of the timbre means. */
 const AUDIBLE_DB = 40;
 
+/** Sum of squares of signal[from, to). */
+function sumOfSquares(signal: Float32Array, from: number, to: number): number {
+  let sumSq = 0;
+  for (let i = from; i < to; i++) sumSq += signal[i]! * signal[i]!;
+  return sumSq;
+}
+
 /** Level in dB (mean power) of every `hop` samples. */
 function levelEnvelope(signal: Float32Array, hop: number): Float64Array {
   const frames = Math.max(1, Math.floor(signal.length / hop));
   const db = new Float64Array(frames);
   for (let f = 0; f < frames; f++) {
-    let sumSq = 0;
     const end = Math.min(signal.length, (f + 1) * hop);
-    for (let i = f * hop; i < end; i++) sumSq += signal[i]! * signal[i]!;
-    db[f] = 10 * log10(sumSq / hop + 1e-12);
+    db[f] = 10 * log10(sumOfSquares(signal, f * hop, end) / hop + 1e-12);
   }
   return db;
 }
 
-/** Measures spectral shape and level statistics of a mono 44.1 kHz signal. */
-export function measureSpectrum(signal: Float32Array, sampleRate: number): SpectralMeasurements {
-  const frames = Math.max(1, Math.floor((signal.length - FRAME) / SPECTRAL_HOP) + 1);
-  const fft = new FFT(FRAME);
-  const out = new Float64Array(FRAME * 2);
-  const input = new Float64Array(FRAME);
-  const window = new Float64Array(FRAME);
-  for (let i = 0; i < FRAME; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME);
-  const binHz = sampleRate / FRAME;
-  const half = FRAME / 2;
-  const loBin = Math.max(1, Math.round(50 / binHz));
-  const hiBin = Math.min(half, Math.round(16000 / binHz));
-  const bins = hiBin - loBin + 1;
-  const bin200 = Math.round(200 / binHz);
-  const bin4k = Math.round(4000 / binHz);
-  const chromaLo = Math.round(250 / binHz);
-  const chromaHi = Math.round(5000 / binHz);
-  const binPitchClass = new Int8Array(half + 1).fill(-1);
-  for (let k = chromaLo; k <= chromaHi; k++) {
-    binPitchClass[k] = (((Math.round(69 + 12 * Math.log2((k * binHz) / 440)) % 12) + 12) % 12);
+/** Per-frame series of one window's spectral frames. */
+interface SpectralSeries {
+  spectralDb: Float64Array;
+  centroid: Float64Array;
+  rolloff: Float64Array;
+  flatness: Float64Array;
+  zcr: Float64Array;
+  flux: Float64Array;
+  frameChroma: Float32Array;
+  /** Summed power below 200 Hz, above 4 kHz and in all bins, over the frames so far. */
+  energy: Float64Array;
+}
+
+/**
+ * The FFT, window, bin tables and scratch buffers of the spectral frames at one sample rate,
+ * built once per thread. The per-frame work is `frame`, a method called once per frame, so that
+ * it is optimised once and stays optimised from clip to clip (see signal.ts).
+ */
+class SpectralFrames {
+  private readonly fft = new FFT(FRAME);
+  private readonly out = new Float64Array(FRAME * 2);
+  private readonly input = new Float64Array(FRAME);
+  private readonly window = hann(FRAME);
+  private readonly power = new Float64Array(FRAME / 2 + 1);
+  /** Normalised log spectra of the previous and the current frame (swapped every frame). */
+  private previousLog = new Float64Array(FRAME / 2 + 1);
+  private currentLog = new Float64Array(FRAME / 2 + 1);
+  private readonly binHz: number;
+  private readonly loBin: number;
+  private readonly hiBin: number;
+  private readonly bin200: number;
+  private readonly bin4k: number;
+  private readonly binPitchClass = new Int8Array(FRAME / 2 + 1).fill(-1);
+
+  constructor(sampleRate: number) {
+    const binHz = sampleRate / FRAME;
+    this.binHz = binHz;
+    this.loBin = Math.max(1, Math.round(50 / binHz));
+    this.hiBin = Math.min(FRAME / 2, Math.round(16000 / binHz));
+    this.bin200 = Math.round(200 / binHz);
+    this.bin4k = Math.round(4000 / binHz);
+    const chromaLo = Math.round(250 / binHz);
+    const chromaHi = Math.round(5000 / binHz);
+    for (let k = chromaLo; k <= chromaHi; k++) {
+      this.binPitchClass[k] = (((Math.round(69 + 12 * Math.log2((k * binHz) / 440)) % 12) + 12) % 12);
+    }
   }
-  const frameChroma = new Float32Array(frames * 12);
 
-  const spectralDb = new Float64Array(frames);
-  const centroid = new Float64Array(frames);
-  const rolloff = new Float64Array(frames);
-  const flatness = new Float64Array(frames);
-  const zcr = new Float64Array(frames);
-  const flux = new Float64Array(frames);
-  let lowEnergy = 0;
-  let highEnergy = 0;
-  let totalEnergy = 0;
-  const power = new Float64Array(half + 1);
-  let previousLog = new Float64Array(half + 1);
-  let currentLog = new Float64Array(half + 1);
-
-  for (let f = 0; f < frames; f++) {
+  /** Measures frame `f` (starting at sample f * SPECTRAL_HOP) into `series`. */
+  frame(signal: Float32Array, f: number, series: SpectralSeries): void {
+    const { input, window, power, binHz, loBin, hiBin, bin200, bin4k, binPitchClass } = this;
+    const half = FRAME / 2;
+    const bins = hiBin - loBin + 1;
     const start = f * SPECTRAL_HOP;
     const available = Math.min(FRAME, signal.length - start);
     let sumSq = 0;
@@ -135,11 +157,16 @@ export function measureSpectrum(signal: Float32Array, sampleRate: number): Spect
       input[i] = x * window[i]!;
     }
     input.fill(0, Math.max(0, available));
-    spectralDb[f] = 10 * log10(sumSq / FRAME + 1e-12);
-    zcr[f] = crossings / FRAME;
-    fft.realTransform(out, input);
+    series.spectralDb[f] = 10 * log10(sumSq / FRAME + 1e-12);
+    series.zcr[f] = crossings / FRAME;
+    this.fft.realTransform(this.out, input);
+    const out = this.out;
+    const frameChroma = series.frameChroma;
     let sum = 0;
     let weighted = 0;
+    // Running totals over the frames, added to bin by bin as before (same rounding).
+    let lowEnergy = series.energy[0]!;
+    let highEnergy = series.energy[1]!;
     for (let k = 0; k <= half; k++) {
       const re = out[2 * k]!;
       const im = out[2 * k + 1]!;
@@ -152,15 +179,19 @@ export function measureSpectrum(signal: Float32Array, sampleRate: number): Spect
       const pc = binPitchClass[k]!;
       if (pc >= 0) frameChroma[f * 12 + pc]! += sqrt(p);
     }
-    totalEnergy += sum;
-    centroid[f] = sum > 0 ? (weighted / sum) * binHz : 0;
+    series.energy[0] = lowEnergy;
+    series.energy[1] = highEnergy;
+    series.energy[2]! += sum;
+    series.centroid[f] = sum > 0 ? (weighted / sum) * binHz : 0;
     const target = 0.85 * sum;
     let acc = 0;
     let k85 = 0;
     while (k85 < half && acc + power[k85]! < target) acc += power[k85++]!;
-    rolloff[f] = k85 * binHz;
+    series.rolloff[f] = k85 * binHz;
     // Flatness and flux share one log per bin; flux is of the level-normalised log spectrum,
     // so it measures change of texture, not of loudness.
+    const currentLog = this.currentLog;
+    const previousLog = this.previousLog;
     const norm = log(sum / (half + 1) + 1e-12);
     let logSum = 0;
     let bandSum = 0;
@@ -175,10 +206,39 @@ export function measureSpectrum(signal: Float32Array, sampleRate: number): Spect
       const d = l - previousLog[k]!;
       if (d > 0) fl += d;
     }
-    flatness[f] = bandSum > 0 ? exp(logSum / bins) / (bandSum / bins + 1e-12) : 0;
-    flux[f] = f > 0 ? fl / bins : 0;
-    [previousLog, currentLog] = [currentLog, previousLog];
+    series.flatness[f] = bandSum > 0 ? exp(logSum / bins) / (bandSum / bins + 1e-12) : 0;
+    // At f = 0 the previous log spectrum is another clip's (or zeros): its flux is not used.
+    series.flux[f] = f > 0 ? fl / bins : 0;
+    this.previousLog = currentLog;
+    this.currentLog = previousLog;
   }
+}
+
+const spectralFramesByRate = new Map<number, SpectralFrames>();
+
+/** Measures spectral shape and level statistics of a mono 44.1 kHz signal. */
+export function measureSpectrum(signal: Float32Array, sampleRate: number): SpectralMeasurements {
+  const frames = Math.max(1, Math.floor((signal.length - FRAME) / SPECTRAL_HOP) + 1);
+  let kit = spectralFramesByRate.get(sampleRate);
+  if (!kit) {
+    kit = new SpectralFrames(sampleRate);
+    spectralFramesByRate.set(sampleRate, kit);
+  }
+  const series: SpectralSeries = {
+    spectralDb: new Float64Array(frames),
+    centroid: new Float64Array(frames),
+    rolloff: new Float64Array(frames),
+    flatness: new Float64Array(frames),
+    zcr: new Float64Array(frames),
+    flux: new Float64Array(frames),
+    frameChroma: new Float32Array(frames * 12),
+    energy: new Float64Array(3),
+  };
+  for (let f = 0; f < frames; f++) kit.frame(signal, f, series);
+  const { spectralDb, centroid, rolloff, flatness, zcr, flux, frameChroma } = series;
+  const lowEnergy = series.energy[0]!;
+  const highEnergy = series.energy[1]!;
+  const totalEnergy = series.energy[2]!;
 
   const spectralLoud = percentile(spectralDb, 0.9);
   const audible: number[] = [];
@@ -225,6 +285,9 @@ export function measureWithEssentia(essentia: Essentia, signal: Float32Array, sa
   });
 }
 
+/** FFTs of the modulation spectrum by size (one per window length), built once per thread. */
+const modulationFfts = new Map<number, { fft: InstanceType<typeof FFT>; out: Float64Array }>();
+
 /**
  * Modulation spectrum of the level envelope (dB, mean removed, clamped 50 dB below the peak so
  * that pauses count as dips, not as -120 dB cliffs): where its energy lies and how peaked it is.
@@ -240,8 +303,12 @@ function modulationSpectrum(frameDb: Float64Array, frameRate: number): { syllabi
     const hannW = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / Math.max(1, frameDb.length - 1));
     env[i] = (Math.max(frameDb[i]!, top - 50) - mean) * hannW;
   }
-  const fft = new FFT(size);
-  const out = new Float64Array(size * 2);
+  let transform = modulationFfts.get(size);
+  if (!transform) {
+    transform = { fft: new FFT(size), out: new Float64Array(size * 2) };
+    modulationFfts.set(size, transform);
+  }
+  const { fft, out } = transform;
   fft.realTransform(out, env);
   const hz = frameRate / size;
   let total = 0;

@@ -1,5 +1,5 @@
 import type { Essentia } from 'essentia.js';
-import { clamp01, forEachSpectrum, mean } from './signal';
+import { SpectrumFrames, clamp01, mean, spectrumFrames } from './signal';
 
 /**
  * Tempo, beats, bars and time signature, measured in JS from one short-time spectrum pass.
@@ -46,45 +46,64 @@ export interface OnsetEnvelopes {
   chroma: Float64Array;
 }
 
-export function onsetEnvelopes(signal: Float32Array): OnsetEnvelopes {
-  const binHz = SAMPLE_RATE / FRAME;
-  const maxBin = Math.min(FRAME / 2, Math.round(11000 / binHz));
-  const lowBin = Math.round(200 / binHz);
-  const chromaLo = Math.round(110 / binHz);
-  const chromaHi = Math.round(3000 / binHz);
-  const binPc = new Int8Array(maxBin);
-  for (let k = 0; k < maxBin; k++) {
-    const midi = 69 + 12 * Math.log2(Math.max(k, 1) * binHz / 440);
+/** Pitch class (C = 0) of every bin below `maxBin` within 110 Hz–3 kHz, -1 elsewhere; built once. */
+const BIN_HZ = SAMPLE_RATE / FRAME;
+const MAX_BIN = Math.min(FRAME / 2, Math.round(11000 / BIN_HZ));
+const LOW_BIN = Math.round(200 / BIN_HZ);
+const BIN_PC = (() => {
+  const chromaLo = Math.round(110 / BIN_HZ);
+  const chromaHi = Math.round(3000 / BIN_HZ);
+  const binPc = new Int8Array(MAX_BIN);
+  for (let k = 0; k < MAX_BIN; k++) {
+    const midi = 69 + 12 * Math.log2(Math.max(k, 1) * BIN_HZ / 440);
     binPc[k] = k >= chromaLo && k <= chromaHi ? ((Math.round(midi) % 12) + 12) % 12 : -1;
   }
-  const frames = Math.max(1, Math.ceil(signal.length / HOP));
-  const flux = new Float64Array(frames);
-  const low = new Float64Array(frames);
-  const chroma = new Float64Array(frames * 12);
-  let prev = new Float64Array(maxBin);
-  let cur = new Float64Array(maxBin);
-  forEachSpectrum(signal, FRAME, HOP, (f, mags) => {
-    let s = 0;
-    let l = 0;
-    for (let k = 1; k < maxBin; k++) {
-      const m = mags[k]!;
-      const c = Math.log1p(1000 * m);
-      cur[k] = c;
-      const pc = binPc[k]!;
-      if (pc >= 0) chroma[f * 12 + pc]! += m * m;
-      const d = c - prev[k]!;
-      if (d > 0 && f > 0) {
-        s += d;
-        if (k <= lowBin) l += d;
-      }
+  return binPc;
+})();
+
+/**
+ * One frame of the onset envelopes: writes the log-compressed magnitudes into `cur`, adds the
+ * frame's chroma, and stores the positive flux against `prev` (all bins and < 200 Hz).
+ * A function of its own, called per frame, so that it stays optimised from clip to clip.
+ */
+function onsetFrame(f: number, mags: Float64Array, prev: Float64Array, cur: Float64Array, env: OnsetEnvelopes): void {
+  const chroma = env.chroma;
+  let s = 0;
+  let l = 0;
+  for (let k = 1; k < MAX_BIN; k++) {
+    const m = mags[k]!;
+    const c = Math.log1p(1000 * m);
+    cur[k] = c;
+    const pc = BIN_PC[k]!;
+    if (pc >= 0) chroma[f * 12 + pc]! += m * m;
+    const d = c - prev[k]!;
+    if (d > 0 && f > 0) {
+      s += d;
+      if (k <= LOW_BIN) l += d;
     }
-    flux[f] = s;
-    low[f] = l;
+  }
+  env.flux[f] = s;
+  env.low[f] = l;
+}
+
+export function onsetEnvelopes(signal: Float32Array): OnsetEnvelopes {
+  const spectra = spectrumFrames(FRAME);
+  const frames = SpectrumFrames.count(signal.length, HOP);
+  const env: OnsetEnvelopes = {
+    fps: FPS,
+    flux: new Float64Array(frames),
+    low: new Float64Array(frames),
+    chroma: new Float64Array(frames * 12),
+  };
+  let prev = new Float64Array(MAX_BIN);
+  let cur = new Float64Array(MAX_BIN);
+  for (let f = 0; f < frames; f++) {
+    onsetFrame(f, spectra.at(signal, f * HOP), prev, cur, env);
     const t = prev;
     prev = cur;
     cur = t;
-  });
-  return { fps: FPS, flux, low, chroma };
+  }
+  return env;
 }
 
 /** Removes the slowly varying part (loudness changes) so only onsets remain, half-wave rectified. */
@@ -100,13 +119,16 @@ function highPass(x: Float64Array, radius: number): Float64Array {
   return y;
 }
 
+/** Sum of x[i] * x[i + lag]. */
+function lagProduct(x: Float64Array, lag: number): number {
+  let s = 0;
+  for (let i = 0; i + lag < x.length; i++) s += x[i]! * x[i + lag]!;
+  return s;
+}
+
 function autocorrelation(x: Float64Array, maxLag: number): Float64Array {
   const r = new Float64Array(maxLag + 1);
-  for (let lag = 0; lag <= maxLag; lag++) {
-    let s = 0;
-    for (let i = 0; i + lag < x.length; i++) s += x[i]! * x[i + lag]!;
-    r[lag] = s / Math.max(1, x.length - lag);
-  }
+  for (let lag = 0; lag <= maxLag; lag++) r[lag] = lagProduct(x, lag) / Math.max(1, x.length - lag);
   const r0 = r[0]! || 1;
   for (let lag = 0; lag <= maxLag; lag++) r[lag] = r[lag]! / r0;
   return r;
@@ -276,27 +298,40 @@ function chooseLevel(cands: TempoCandidate[]): { best: TempoCandidate; confidenc
   return { best: cands[bi]!, confidence: 1 / z };
 }
 
+/** Score of reaching frame `t` from a beat at `p`: its score less the penalty for a period off `period`. */
+function transitionScore(score: Float64Array, t: number, p: number, period: number, tightness: number): number {
+  const d = Math.log((t - p) / period);
+  return score[p]! - tightness * d * d;
+}
+
+/** The first frame in [t - hi, t - lo] (>= 0) with the best transition score to `t`; -1 if none. */
+function bestPredecessor(score: Float64Array, t: number, lo: number, hi: number, period: number, tightness: number): number {
+  let best = 0;
+  let bestP = -1;
+  for (let p = Math.max(0, t - hi); p <= t - lo; p++) {
+    const v = transitionScore(score, t, p, period, tightness);
+    if (bestP < 0 || v > best) {
+      best = v;
+      bestP = p;
+    }
+  }
+  return bestP;
+}
+
 /** Beat positions (frames) for a known period by dynamic programming (Ellis 2007). */
 function trackBeats(o: Float64Array, period: number): number[] {
   const n = o.length;
   const tightness = 100;
-  const norm = Math.sqrt(mean(Array.from(o, (v) => v * v))) || 1;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += o[i]! * o[i]!;
+  const norm = Math.sqrt(n > 0 ? squares / n : 0) || 1;
   const score = new Float64Array(n);
   const back = new Int32Array(n).fill(-1);
   const lo = Math.round(period / 2);
   const hi = Math.round(period * 2);
   for (let t = 0; t < n; t++) {
-    let best = 0;
-    let bestP = -1;
-    for (let p = t - hi; p <= t - lo; p++) {
-      if (p < 0) continue;
-      const d = Math.log((t - p) / period);
-      const v = score[p]! - tightness * d * d;
-      if (bestP < 0 || v > best) {
-        best = v;
-        bestP = p;
-      }
-    }
+    const bestP = bestPredecessor(score, t, lo, hi, period, tightness);
+    const best = bestP >= 0 ? transitionScore(score, t, bestP, period, tightness) : 0;
     const local = o[t]! / norm;
     if (bestP >= 0 && best > 0) {
       score[t] = local + best;
@@ -320,7 +355,7 @@ function localPeak(o: Float64Array, t: number, radius: number): number {
 }
 
 function countOnsets(o: Float64Array, fps: number): number {
-  const sorted = Array.from(o).sort((a, b) => a - b);
+  const sorted = Float64Array.from(o).sort();
   const threshold = Math.max(1e-9, (sorted[Math.floor(sorted.length * 0.5)] ?? 0) * 1.5, (sorted[Math.floor(sorted.length * 0.98)] ?? 0) * 0.1);
   const minGap = Math.round(fps * 0.05);
   let count = 0;
@@ -373,7 +408,8 @@ function measureMeter(env: OnsetEnvelopes, beats: number[]): Meter {
     const sd = Math.sqrt(mean(Array.from(x, (v) => (v - m) ** 2))) || 1;
     return Array.from(x, (v) => (v - m) / sd);
   };
-  const accent = z(lowAcc).map((v, i) => v + z(change)[i]!);
+  const changeZ = z(change);
+  const accent = z(lowAcc).map((v, i) => v + changeZ[i]!);
   let best: { m: number; p: number; s: number } = { m: 4, p: 0, s: -Infinity };
   const byMeter = new Map<number, number>();
   for (const m of [3, 4]) {
@@ -426,7 +462,7 @@ export function analyzeRhythm(_essentia: Essentia, signal: Float32Array, sampleR
   const beats = beatFrames.map((t) => t / fps);
   const meter = measureMeter(env, beatFrames);
   const downbeats = beats.filter((_, i) => i >= meter.phase && (i - meter.phase) % meter.beatsPerBar === 0);
-  const flat = Array.from(o).sort((a, b) => a - b);
+  const flat = Float64Array.from(o).sort();
   const typical = flat[Math.floor(flat.length * 0.95)] || 1;
   return {
     tempo: Math.round(choice.best.bpm * 10) / 10,

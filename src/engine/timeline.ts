@@ -73,6 +73,15 @@ export interface Boundary {
   confidence: number;
 }
 
+/** Mean level (dB, floored at -90) of frames [from, to). */
+function meanDb(frameDb: Float64Array, from: number, to: number): number {
+  const a = Math.max(0, from);
+  const b = Math.min(frameDb.length, to);
+  let sum = 0;
+  for (let i = a; i < b; i++) sum += Math.max(frameDb[i]!, -90);
+  return b > a ? sum / (b - a) : -90;
+}
+
 /**
  * Section boundaries by level novelty: at each candidate time (downbeats, or every 2 s without
  * bars) the difference of the mean level (dB) of the 4 s after and before; the largest changes
@@ -87,18 +96,11 @@ export function sectionBoundaries(
 ): Boundary[] {
   const times = candidates.length >= 2 ? candidates : Array.from({ length: Math.floor(windowSeconds / 2) }, (_, i) => i * 2);
   const span = Math.round(4 * frameRate);
-  const meanDb = (from: number, to: number): number => {
-    const a = Math.max(0, from);
-    const b = Math.min(frameDb.length, to);
-    let sum = 0;
-    for (let i = a; i < b; i++) sum += Math.max(frameDb[i]!, -90);
-    return b > a ? sum / (b - a) : -90;
-  };
   const scored = times
     .filter((t) => t >= MIN_SECTION_SECONDS && t <= windowSeconds - MIN_SECTION_SECONDS)
     .map((t) => {
       const f = Math.round(t * frameRate);
-      return { at: t, change: Math.abs(meanDb(f, f + span) - meanDb(f - span, f)) };
+      return { at: t, change: Math.abs(meanDb(frameDb, f, f + span) - meanDb(frameDb, f - span, f)) };
     })
     .sort((a, b) => b.change - a.change || a.at - b.at);
   const chosen: Boundary[] = [];

@@ -42,13 +42,37 @@ export function keepRangeFor(
   return { start: Math.max(0, window.start - margin), end: window.end + margin };
 }
 
+/** Samples mixed per call of `mixInto`: small calls keep that loop optimised from clip to clip. */
+const MIX_BLOCK = 8192;
+
+/** out[at + i] = mean of the channels' sample i, for i in [from, to) of the chunk. */
+function mixInto(channels: readonly Float32Array[], from: number, to: number, out: Float32Array, at: number): void {
+  const left = channels[0]!;
+  const right = channels[1];
+  if (channels.length === 1) {
+    out.set(left.subarray(from, to), at);
+  } else if (channels.length === 2 && right) {
+    for (let i = from; i < to; i++) out[at + i - from] = (left[i]! + right[i]!) * 0.5;
+  } else {
+    const gain = 1 / channels.length;
+    for (const channel of channels) {
+      for (let i = from; i < to; i++) out[at + i - from] = out[at + i - from]! + channel[i]! * gain;
+    }
+  }
+}
+
 /**
  * Receives decoded chunks one after the other and keeps, as mono, only the samples inside
  * `keep`: a long file never exists as full-rate PCM in memory, only the current decoder chunk
  * and the kept span. The kept span also goes, channel by channel, through the loudness meter.
+ *
+ * The kept mono samples go into one buffer, sized from `expectedSamples` when the caller knows
+ * roughly how many there will be and doubled when it runs out; when the window is the whole
+ * kept span (every file up to 45 s) `cut` returns it without copying.
  */
 export class WindowCollector {
-  private readonly parts: Float32Array[] = [];
+  private buffer: Float32Array;
+  private length = 0;
   private position = 0;
   private meter: LoudnessMeter | undefined;
   private rate = 0;
@@ -58,9 +82,15 @@ export class WindowCollector {
   /**
    * `keep`: the span to keep, or a function giving it from the sample rate of the first chunk
    * (decoders report their rate only with the first samples). Undefined keeps everything.
+   * `expectedSamples`: how many samples (at the source rate) the kept span will probably hold,
+   * from the same rate; only sizes the first buffer.
    */
-  constructor(private readonly plan: SampleRange | ((sampleRate: number) => SampleRange | undefined) | undefined) {
+  constructor(
+    private readonly plan: SampleRange | ((sampleRate: number) => SampleRange | undefined) | undefined,
+    private readonly expectedSamples?: (sampleRate: number) => number | undefined,
+  ) {
     this.keep = typeof plan === 'function' ? undefined : plan;
+    this.buffer = new Float32Array(0);
   }
 
   get sampleRate(): number {
@@ -82,9 +112,7 @@ export class WindowCollector {
   }
 
   get keptLength(): number {
-    let n = 0;
-    for (const p of this.parts) n += p.length;
-    return n;
+    return this.length;
   }
 
   push(channelData: readonly Float32Array[], sampleRate: number): void {
@@ -95,6 +123,8 @@ export class WindowCollector {
       this.channelCount = channelData.length;
       this.meter = new LoudnessMeter(sampleRate);
       if (typeof this.plan === 'function') this.keep = this.plan(sampleRate);
+      const expected = this.keep ? this.keep.end - this.keep.start : this.expectedSamples?.(sampleRate);
+      if (expected !== undefined && Number.isFinite(expected) && expected > 0) this.buffer = new Float32Array(Math.ceil(expected));
     } else if (sampleRate !== this.rate) {
       throw new Error(`sample rate changed from ${this.rate} to ${sampleRate} Hz within the stream`);
     }
@@ -108,19 +138,18 @@ export class WindowCollector {
     if (to <= from) return;
     const kept = channelData.map((c) => c.subarray(from - chunkStart, to - chunkStart));
     this.meter!.push(kept);
-    const mono = new Float32Array(to - from);
-    const left = kept[0]!;
-    const right = kept[1];
-    if (kept.length === 1) mono.set(left);
-    else if (kept.length === 2 && right) {
-      for (let i = 0; i < mono.length; i++) mono[i] = (left[i]! + right[i]!) * 0.5;
-    } else {
-      const gain = 1 / kept.length;
-      for (const channel of kept) {
-        for (let i = 0; i < mono.length; i++) mono[i] = mono[i]! + channel[i]! * gain;
-      }
-    }
-    this.parts.push(mono);
+    const n = to - from;
+    this.reserve(this.length + n);
+    for (let i = 0; i < n; i += MIX_BLOCK) mixInto(kept, i, Math.min(n, i + MIX_BLOCK), this.buffer, this.length + i);
+    this.length += n;
+  }
+
+  /** Grows the buffer (zero-filled beyond the kept samples) to hold at least `samples`. */
+  private reserve(samples: number): void {
+    if (samples <= this.buffer.length) return;
+    const grown = new Float32Array(Math.max(samples, 2 * this.buffer.length, 65536));
+    grown.set(this.buffer.subarray(0, this.length));
+    this.buffer = grown;
   }
 
   /** Whether the kept span covers `range` of the file. */
@@ -130,18 +159,16 @@ export class WindowCollector {
 
   /**
    * The mono samples of `range` (which `covers` must accept) and the integrated loudness of the
-   * sub-blocks inside it. The collector's parts are released: call once.
+   * sub-blocks inside it. The collector's samples are handed over or released: call once.
    */
   cut(range: SampleRange): { mono: Float32Array; loudness: number; subBlockPowers: Float64Array } {
-    const mono = new Float32Array(range.end - range.start);
-    let partStart = this.keptStart;
-    for (const part of this.parts) {
-      const from = Math.max(range.start, partStart);
-      const to = Math.min(range.end, partStart + part.length);
-      if (to > from) mono.set(part.subarray(from - partStart, to - partStart), from - range.start);
-      partStart += part.length;
-    }
-    this.parts.length = 0;
+    const from = Math.max(0, range.start - this.keptStart);
+    const to = Math.max(from, Math.min(this.length, range.end - this.keptStart));
+    const kept = this.buffer.subarray(from, to);
+    // The whole buffer, or most of it: no copy (the spare capacity lives as long as the window).
+    const mono = to - from >= 0.75 * this.buffer.length ? kept : kept.slice();
+    this.buffer = new Float32Array(0);
+    this.length = 0;
     const powers = this.meter?.subBlockPowers() ?? new Float64Array(0);
     const subBlock = Math.round(this.rate * SUB_BLOCK_SECONDS);
     const first = Math.max(0, Math.round((range.start - this.keptStart) / subBlock));
