@@ -62,10 +62,20 @@ const ERROR_MEANINGS: Record<number, string> = {
   504: 'UPSTREAM_TIMEOUT or ANALYSIS_TIMEOUT.',
 };
 
+const ifNoneMatch = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'The ETag of an answer already held: 304 without a body when it is still the answer.',
+  schema: { type: 'string' },
+};
+
 /** The document served at GET /api/openapi.json. */
 export function openApiDocument(options: { version: string; serverUrl: string }): JsonSchema {
+  const etag = { ETag: { description: 'Strong entity tag of the stored answer (it never changes).', schema: { type: 'string' } } };
   const analysisOutcome = (data: z.ZodType, what: string) => ({
-    '200': json(ok(data), what),
+    '200': { ...json(ok(data), what), headers: etag },
+    '304': { description: 'Not modified: If-None-Match named the ETag of the stored answer.', headers: etag },
     '202': {
       ...json(pendingSchema, 'Being analysed: ask again after retryAfter seconds.'),
       headers: { 'Retry-After': { schema: { type: 'integer' } } },
@@ -96,7 +106,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
         get: {
           operationId: 'analysis',
           summary: 'The analysis of a track: stored, or computed from the audio search found.',
-          parameters: [trackKeyPath, ...queryParameters(analysisParams)],
+          parameters: [trackKeyPath, ...queryParameters(analysisParams), ifNoneMatch],
           responses: { ...analysisOutcome(analysisSchema, 'The analysis.'), ...errors(400, 401, 404, 422, 429, 503, 504) },
         },
       },
@@ -104,7 +114,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
         get: {
           operationId: 'timeline',
           summary: 'Beats, bars and sections of a track (found or computed as for its analysis).',
-          parameters: [trackKeyPath, ...queryParameters(analysisParams)],
+          parameters: [trackKeyPath, ...queryParameters(analysisParams), ifNoneMatch],
           responses: { ...analysisOutcome(timelineSchema, 'The timeline.'), ...errors(400, 401, 404, 422, 429, 503, 504) },
         },
       },

@@ -128,7 +128,12 @@ describe('REST batch and timeline, and the OpenAPI document checked against real
       const names = (p: string) => doc.paths[p]!.get.parameters.map((x) => `${x.in}:${x.name}${x.required ? '!' : ''}`);
       expect(names('/api/audio/search')).toEqual(['query:track!', 'query:artist', 'query:limit']);
       expect(names('/api/audio/analyses')).toEqual(['query:keys!']);
-      expect(names('/api/audio/analysis/{trackKey}/timeline')).toEqual(['path:trackKey!', 'query:artist', 'query:track']);
+      expect(names('/api/audio/analysis/{trackKey}/timeline')).toEqual(['path:trackKey!', 'query:artist', 'query:track', 'header:If-None-Match']);
+      expect(names('/api/audio/analysis/{trackKey}')).toEqual(['path:trackKey!', 'query:artist', 'query:track', 'header:If-None-Match']);
+      // A stored answer's ETag, and the 304 a client holding it gets.
+      const analysis = doc.paths['/api/audio/analysis/{trackKey}']!.get as unknown as { responses: Record<string, { headers?: Record<string, unknown> }> };
+      expect(analysis.responses['200']!.headers).toHaveProperty('ETag');
+      expect(analysis.responses['304']!.headers).toHaveProperty('ETag');
     });
 
     it('describes real responses: search, analysis (200 and 202), timeline, batch and errors', async () => {
