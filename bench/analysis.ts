@@ -11,7 +11,7 @@
  *
  * RSS is the whole process (main thread + worker threads + WASM heaps), sampled every 25 ms.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -81,28 +81,101 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] ?? 0;
 }
 
-async function throughput(
-  pool: EnginePool,
-  clips: AudioInput[],
-  concurrent: boolean,
-): Promise<{ perSecond: number; medianMs: number; cpuMsPerClip: number }> {
-  // Warm-up: every thread loads essentia.js and the decoders once.
-  await Promise.all(Array.from({ length: pool.threads }, () => pool.analyze(clips[0]!)));
+/** Clips each thread analyses before the timed run. */
+const WARM_UP_CLIPS = 4;
+
+/** CPU ms of every thread of this process so far, by thread id (Linux /proc; empty elsewhere). */
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  let ids: string[] = [];
+  try {
+    ids = readdirSync('/proc/self/task');
+  } catch {
+    return out;
+  }
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  for (const id of ids) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${id}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(id, (Number(fields[11]) + Number(fields[12])) * tick);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+interface Throughput {
+  perSecond: number;
+  medianMs: number;
+  cpuMsPerClip: number;
+  /** CPU ms per clip of the `threads` busiest threads but the main one (the analysis threads) and of the others (V8's GC and compiler helpers, libuv). */
+  analysisThreadsMsPerClip?: number;
+  otherThreadsMsPerClip?: number;
+  /** CPU ms per clip of this (the pool's) main thread. */
+  mainThreadMsPerClip?: number;
+  /**
+   * Analysis threads' CPU over threads x wall time: below 1 when they waited (for a core held by
+   * other processes, between tasks, or at the end of the run with fewer clips left than threads).
+   */
+  onCpu?: number;
+}
+
+async function throughput(pool: EnginePool, clips: AudioInput[], concurrent: boolean): Promise<Throughput> {
+  // Warm-up, not timed: every thread loads essentia.js and the decoders and analyses WARM_UP_CLIPS
+  // clips, by which time V8 has optimised the analysis code (the first clip of a thread costs
+  // ~2x the CPU of later ones, the next few still ~10 % more). Every thread gets the same warm-up,
+  // so the timed clips run on equally warm threads in both modes.
+  for (let round = 0; round < WARM_UP_CLIPS; round++) {
+    await Promise.all(Array.from({ length: pool.threads }, () => pool.analyze(clips[round % clips.length]!)));
+  }
   const times: number[] = [];
   const timed = async (input: AudioInput): Promise<void> => {
     const t = performance.now();
     await pool.analyze(input);
     times.push(performance.now() - t);
   };
+  const threadsBefore = threadCpu();
   const start = performance.now();
   const cpu = process.cpuUsage();
   if (concurrent) await Promise.all(clips.map(timed));
   else for (const c of clips) await timed(c);
   const used = process.cpuUsage(cpu);
-  const seconds = (performance.now() - start) / 1000;
-  // Process CPU (all threads): if it stays the same per clip with more workers, the threads do
-  // not get in each other's way and throughput scales with the free cores.
-  return { perSecond: clips.length / seconds, medianMs: median(times), cpuMsPerClip: (used.user + used.system) / 1000 / clips.length };
+  const wallMs = performance.now() - start;
+  const seconds = wallMs / 1000;
+  const threadsAfter = threadCpu();
+  const mainMs = (threadsAfter.get(String(process.pid)) ?? 0) - (threadsBefore.get(String(process.pid)) ?? 0);
+  const perThread = [...threadsAfter]
+    .filter(([id]) => id !== String(process.pid))
+    .map(([id, ms]) => ms - (threadsBefore.get(id) ?? 0))
+    .sort((a, b) => b - a);
+  const analysis = perThread.slice(0, pool.threads).reduce((a, b) => a + b, 0);
+  const others = perThread.slice(pool.threads).reduce((a, b) => a + b, 0);
+  return {
+    perSecond: clips.length / seconds,
+    medianMs: median(times),
+    // Process CPU (all threads): if it stays the same per clip with more workers, the threads do
+    // not get in each other's way and throughput scales with the free cores.
+    cpuMsPerClip: (used.user + used.system) / 1000 / clips.length,
+    ...(perThread.length > 0
+      ? {
+          analysisThreadsMsPerClip: analysis / clips.length,
+          otherThreadsMsPerClip: others / clips.length,
+          mainThreadMsPerClip: mainMs / clips.length,
+          onCpu: analysis / (pool.threads * wallMs),
+        }
+      : {}),
+  };
+}
+
+/** The per-thread split, when /proc gave it: analysis thread(s), V8 helper threads (GC, JIT), the pool's main thread. */
+function threadSplit(t: Throughput): string {
+  if (t.analysisThreadsMsPerClip === undefined) return '';
+  return (
+    ` (analysis thread(s) ${t.analysisThreadsMsPerClip.toFixed(0)} + helper threads ${t.otherThreadsMsPerClip!.toFixed(0)} + main thread ${t.mainThreadMsPerClip!.toFixed(0)}; ` +
+    `analysis threads on a CPU ${(100 * t.onCpu!).toFixed(0)} % of the run)`
+  );
 }
 
 /**
@@ -178,7 +251,7 @@ async function main(): Promise<void> {
   await one.close();
   console.log(
     `1 worker : ${serial.perSecond.toFixed(2)} clips/s, median ${serial.medianMs.toFixed(0)} ms per clip (decode + all features), ` +
-      `${serial.cpuMsPerClip.toFixed(0)} ms CPU per clip; load average ${os.loadavg()[0]!.toFixed(1)}`,
+      `${serial.cpuMsPerClip.toFixed(0)} ms CPU per clip${threadSplit(serial)}; load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
 
   const pool = createEnginePool({ workers, timeoutMs: 300_000, windowSeconds: 30 });
@@ -186,9 +259,18 @@ async function main(): Promise<void> {
   const control = await parallelismControl();
   console.log(
     `${workers} workers: ${parallel.perSecond.toFixed(2)} clips/s, speed-up ${(parallel.perSecond / serial.perSecond).toFixed(2)}x, ` +
-      `${parallel.cpuMsPerClip.toFixed(0)} ms CPU per clip; load average ${os.loadavg()[0]!.toFixed(1)}; peak RSS so far ${mb(sampler.peak)}; ` +
-      `control right after: ${control.toFixed(2)}x`,
+      `${parallel.cpuMsPerClip.toFixed(0)} ms CPU per clip${threadSplit(parallel)}; load average ${os.loadavg()[0]!.toFixed(1)}; ` +
+      `peak RSS so far ${mb(sampler.peak)}; control right after: ${control.toFixed(2)}x`,
   );
+  if (serial.analysisThreadsMsPerClip !== undefined) {
+    // Wall time per clip of 1 worker on a free core = its analysis thread's CPU per clip; N workers
+    // on N free cores finish at most N cores / (process CPU per clip) clips per second.
+    const bound = (workers * serial.analysisThreadsMsPerClip) / parallel.cpuMsPerClip;
+    console.log(
+      `CPU-time estimate of the speed-up on ${workers} free cores: ${workers} x ${serial.analysisThreadsMsPerClip.toFixed(0)} ms (1 worker's analysis thread per clip) / ` +
+        `${parallel.cpuMsPerClip.toFixed(0)} ms (process CPU per clip with ${workers} workers) = ${bound.toFixed(2)}x (little affected by load; the wall ratio above can reach it only on an otherwise idle machine)`,
+    );
+  }
 
   if (values.long || values['long-file']) {
     const bytes = values['long-file'] ? new Uint8Array(readFileSync(values['long-file'])) : longWav(10);
