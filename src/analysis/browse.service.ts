@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors';
+import { foldForSearch } from '../core/fold';
 import { isTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
 import type { AnalysisStore } from './store/store';
@@ -71,9 +72,9 @@ export interface TrackFilter {
   mode?: number | null;
   /** Beats per bar, any of. */
   timeSignature?: readonly number[] | null;
-  /** Case-insensitive substring of the artist. */
+  /** Substring of the artist, ignoring case, accents and compatibility forms (foldForSearch). */
   artist?: string | null;
-  /** Case-insensitive substring of the title. */
+  /** Substring of the title, folded alike. */
   trackName?: string | null;
 }
 
@@ -85,8 +86,12 @@ export interface TrackOrder {
 export interface TracksRequest {
   filter?: TrackFilter | null;
   orderBy?: Partial<TrackOrder> | null;
+  /** Forward: the first `first` tracks after the cursor `after` (or from the start). */
   first?: number | null;
   after?: string | null;
+  /** Backward: the last `last` tracks before the cursor `before` (or up to the end), in the same order. */
+  last?: number | null;
+  before?: string | null;
 }
 
 export interface TrackEdge {
@@ -138,21 +143,30 @@ export class BrowseService {
     private readonly store: AnalysisStore,
   ) {}
 
+  /**
+   * A page: forward (first/after) or backward (last/before). A backward page is the forward query
+   * in the opposite direction from the `before` position, its rows put back in the requested
+   * order: the same keyset and the same access paths, so it stays stable while analyses arrive.
+   * As Relay allows, the flag away from the cursor is only known one way: paging forward,
+   * hasPreviousPage is false; paging backward, hasNextPage is false (the way forward from a page
+   * is its endCursor as `after`).
+   */
   async tracks(request: TracksRequest): Promise<TracksPage> {
     const page = this.pageRequest(request);
     const rows = await this.query.page({ ...page, limit: page.limit + 1 });
-    const hasNextPage = rows.length > page.limit;
+    const more = rows.length > page.limit;
     const { field, direction } = page.orderName;
-    const edges = rows.slice(0, page.limit).map((row) => ({
+    const taken = rows.slice(0, page.limit);
+    if (page.backward) taken.reverse();
+    const edges = taken.map((row) => ({
       cursor: encodeCursor({ field, direction, value: row.value, seq: row.seq }),
       node: row.analysis,
     }));
     return {
       edges,
       pageInfo: {
-        hasNextPage,
-        // Forward pagination only: Relay allows false when looking back is not offered.
-        hasPreviousPage: false,
+        hasNextPage: page.backward ? false : more,
+        hasPreviousPage: page.backward ? more : false,
         startCursor: edges[0]?.cursor ?? null,
         endCursor: edges[edges.length - 1]?.cursor ?? null,
       },
@@ -165,32 +179,52 @@ export class BrowseService {
     return this.query.count(filter);
   }
 
-  /** The validated page request tracks() would run (also for showing its query plan). */
-  pageRequest(request: TracksRequest): TracksPageRequest & { orderName: { field: TrackOrderField; direction: 'ASC' | 'DESC' } } {
+  /**
+   * The validated page request tracks() would run (also for showing its query plan). Backward
+   * (`backward`): the query runs in the opposite direction from the `before` position.
+   */
+  pageRequest(
+    request: TracksRequest,
+  ): TracksPageRequest & { orderName: { field: TrackOrderField; direction: 'ASC' | 'DESC' }; backward: boolean } {
     const filter = toColumnFilter(request.filter ?? {});
     const field = request.orderBy?.field ?? 'ANALYSED_AT';
     const direction = request.orderBy?.direction ?? 'DESC';
     if (!Object.hasOwn(TRACK_ORDER_FIELDS, field)) throw new AppError('INVALID_ARGUMENT', `orderBy.field must be one of ${Object.keys(TRACK_ORDER_FIELDS).join(', ')}`);
     if (direction !== 'ASC' && direction !== 'DESC') throw new AppError('INVALID_ARGUMENT', 'orderBy.direction must be ASC or DESC');
-    const column = TRACK_ORDER_FIELDS[field];
-    const limit = request.first ?? DEFAULT_PAGE;
+    const given = (v: unknown): boolean => v !== undefined && v !== null;
+    if (given(request.first) && given(request.last)) {
+      throw new AppError('INVALID_ARGUMENT', 'first and last cannot be used together: first (with after) pages forward, last (with before) pages backward');
+    }
+    if (given(request.after) && given(request.before)) {
+      throw new AppError('INVALID_ARGUMENT', 'after and before cannot be used together: after (with first) pages forward, before (with last) pages backward');
+    }
+    const backward = given(request.last) || given(request.before);
+    if (backward && given(request.first)) throw new AppError('INVALID_ARGUMENT', 'before pages backward: use it with last, not first');
+    if (given(request.last) && given(request.after)) throw new AppError('INVALID_ARGUMENT', 'after pages forward: use it with first, not last');
+    const sizeName = backward ? 'last' : 'first';
+    const limit = (backward ? request.last : request.first) ?? DEFAULT_PAGE;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-      throw new AppError('INVALID_ARGUMENT', `first must be a whole number from 1 to ${MAX_PAGE}`);
+      throw new AppError('INVALID_ARGUMENT', `${sizeName} must be a whole number from 1 to ${MAX_PAGE}`);
     }
-    let after: { value: number; seq: number } | undefined;
-    if (request.after !== undefined && request.after !== null) {
-      const cursor = decodeCursor(request.after);
+    const cursorName = backward ? 'before' : 'after';
+    const text = backward ? request.before : request.after;
+    let position: { value: number; seq: number } | undefined;
+    if (text !== undefined && text !== null) {
+      const cursor = decodeCursor(text, cursorName);
       if (cursor.field !== field || cursor.direction !== direction) {
-        throw new AppError('INVALID_ARGUMENT', `after: this cursor belongs to orderBy ${cursor.field} ${cursor.direction}, not ${field} ${direction}`);
+        throw new AppError('INVALID_ARGUMENT', `${cursorName}: this cursor belongs to orderBy ${cursor.field} ${cursor.direction}, not ${field} ${direction}`);
       }
-      after = { value: cursor.value, seq: cursor.seq };
+      position = { value: cursor.value, seq: cursor.seq };
     }
+    // Backward: the rows before the position in this order are the rows after it in the other.
+    const runDirection = backward ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
     return {
       filter,
-      order: { column, direction: direction.toLowerCase() as Direction },
-      ...(after ? { after } : {}),
+      order: { column: TRACK_ORDER_FIELDS[field], direction: runDirection.toLowerCase() as Direction },
+      ...(position ? { after: position } : {}),
       limit,
       orderName: { field, direction },
+      backward,
     };
   }
 
@@ -202,7 +236,7 @@ export class BrowseService {
 
   /**
    * The stored tracks nearest to `trackKey` by `featureDistance`, nearest first. Candidates are
-   * read in widening tempo bands around the track, limited to its key neighbourhood (the same or
+   * read in widening tempo bands around the track and around half and double its tempo, limited to its key neighbourhood (the same or
    * an adjacent place on the circle of fifths, either mode), and ranked here; see docs/API.md,
    * "Similarity", for the distance and what this prefilter can miss.
    */
@@ -221,7 +255,7 @@ export class BrowseService {
     let candidates: FeatureRow[] = [];
     for (const halfWidth of TEMPO_BANDS_OCTAVES) {
       candidates = await this.query.candidates({
-        ...tempoBand(origin.tempo, halfWidth),
+        tempo: tempoBands(origin.tempo, halfWidth),
         keyModes: keyNeighbourhood(origin.key, origin.mode),
         excludeTrackKey: trackKey,
         limit: MAX_CANDIDATES,
@@ -230,7 +264,7 @@ export class BrowseService {
     }
     if (candidates.length < limit) {
       // A sparse neighbourhood: give up the key prefilter rather than answer short.
-      candidates = await this.query.candidates({ ...tempoBand(origin.tempo, 1), excludeTrackKey: trackKey, limit: MAX_CANDIDATES });
+      candidates = await this.query.candidates({ tempo: tempoBands(origin.tempo, 0.5), excludeTrackKey: trackKey, limit: MAX_CANDIDATES });
     }
     const ranked = candidates
       .map((c) => ({ trackKey: c.trackKey, distance: featureDistance(origin, c) }))
@@ -244,14 +278,51 @@ export class BrowseService {
   }
 }
 
-/** Half-widths (octaves) of the tempo bands similar() reads, narrowest first. */
-const TEMPO_BANDS_OCTAVES = [0.02, 0.06, 0.15, 0.4] as const;
+/**
+ * Half-widths (octaves) of the tempo bands similar() reads, narrowest first, each around the
+ * tempo and around half and double it. At 0.5 the three bands meet: every tempo from t/2.83 to
+ * 2.83·t.
+ */
+const TEMPO_BANDS_OCTAVES = [0.02, 0.06, 0.15, 0.5] as const;
 /** Most candidates ranked per band. */
 const MAX_CANDIDATES = 3000;
 
-function tempoBand(tempo: number, halfWidthOctaves: number): { tempoMin: number; tempoMax: number } {
+function tempoBand(tempo: number, halfWidthOctaves: number): { min: number; max: number } {
   const t = tempo > 0 ? tempo : 1;
-  return { tempoMin: t * 2 ** -halfWidthOctaves, tempoMax: t * 2 ** halfWidthOctaves };
+  return { min: t * 2 ** -halfWidthOctaves, max: t * 2 ** halfWidthOctaves };
+}
+
+/**
+ * The band around the tempo and the same band around half and double the tempo (where octave-
+ * folded matches sit, see featureDistance), in ascending order, overlapping bands merged.
+ */
+export function tempoBands(tempo: number, halfWidthOctaves: number): { min: number; max: number }[] {
+  const t = tempo > 0 ? tempo : 1;
+  const bands = [t / 2, t, t * 2].map((centre) => tempoBand(centre, halfWidthOctaves));
+  const merged: { min: number; max: number }[] = [];
+  for (const band of bands) {
+    const last = merged[merged.length - 1];
+    if (last && band.min <= last.max) last.max = Math.max(last.max, band.max);
+    else merged.push({ ...band });
+  }
+  return merged;
+}
+
+/**
+ * Added to the tempo term when a track matches at half or double the other's tempo rather than
+ * at the same tempo: 0.15, about what a 5 % tempo difference (2·log2(1.05) = 0.14) or one step on
+ * the circle of fifths (1/6) adds. Half/double time feels alike, not the same.
+ */
+export const OCTAVE_PENALTY = 0.15;
+
+/**
+ * The tempo term of featureDistance: 2·|log2(tA/tB) − k| for the nearest of the ratios 1, 2 and
+ * 1/2 (k = 0, 1, −1), plus OCTAVE_PENALTY when k ≠ 0. 70 vs 140 BPM is 0.15; 70 vs 100 BPM 1.03.
+ */
+export function tempoTerm(a: number, b: number): number {
+  if (!(a > 0 && b > 0)) return 1;
+  const r = Math.log2(a / b);
+  return Math.min(2 * Math.abs(r), 2 * Math.abs(r - 1) + OCTAVE_PENALTY, 2 * Math.abs(r + 1) + OCTAVE_PENALTY);
 }
 
 /** Place on the circle of fifths (0–11), a minor key at its relative major (A minor = C major). */
@@ -283,12 +354,14 @@ const UNIT_FEATURES = [
 
 /**
  * Distance between two tracks in feature space (0 = identical). Euclidean over:
- * tempo 2·|log2(tA/tB)| (a tempo ratio, so 60 vs 66 BPM weighs as 120 vs 132; half an octave = 1);
+ * tempo 2·|log2(tA/tB)| (a tempo ratio, so 60 vs 66 BPM weighs as 120 vs 132; half an octave = 1),
+ * folded at octaves: the ratio is taken to the nearest of 1, 2 and 1/2, a fold costing
+ * OCTAVE_PENALTY (tempoTerm);
  * key = steps on the circle of fifths / 6, minor keys placed at their relative major;
  * mode = 0.5 when major meets minor; and the difference of each 0–1 descriptor and mood.
  */
 export function featureDistance(a: SimilarityFeatures, b: SimilarityFeatures): number {
-  const tempo = a.tempo > 0 && b.tempo > 0 ? 2 * Math.abs(Math.log2(a.tempo / b.tempo)) : 1;
+  const tempo = tempoTerm(a.tempo, b.tempo);
   const key = fifthsSteps(a, b) / 6;
   const mode = a.mode === b.mode ? 0 : 0.5;
   let sum = tempo * tempo + key * key + mode * mode;
@@ -375,6 +448,8 @@ function checkedText(name: string, value: string | null | undefined): string | u
   const text = value.replace(/\s+/g, ' ').trim();
   if (text.length === 0) throw new AppError('INVALID_ARGUMENT', `${name} must not be empty`);
   if (text.length > MAX_TEXT) throw new AppError('INVALID_ARGUMENT', `${name} must be at most ${MAX_TEXT} characters`);
+  // Matched folded (the store folds it again: folding is idempotent); marks alone fold to nothing.
+  if (foldForSearch(text).length === 0) throw new AppError('INVALID_ARGUMENT', `${name} has no letters to match once accents and marks are set aside`);
   return text;
 }
 
@@ -390,8 +465,9 @@ export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify([c.field, c.direction, c.value, c.seq])).toString('base64url');
 }
 
-export function decodeCursor(text: string): Cursor {
-  const invalid = new AppError('INVALID_ARGUMENT', 'after is not a cursor this server gave (use pageInfo.endCursor or an edge cursor)');
+export function decodeCursor(text: string, name: 'after' | 'before' = 'after'): Cursor {
+  const from = name === 'after' ? 'pageInfo.endCursor' : 'pageInfo.startCursor';
+  const invalid = new AppError('INVALID_ARGUMENT', `${name} is not a cursor this server gave (use ${from} or an edge cursor)`);
   if (text.length > 200) throw invalid;
   let parsed: unknown;
   try {

@@ -36,6 +36,10 @@ export interface AnalysesTable {
   engine: string;
   source: string;
   analysed_at: string;
+  /** foldForSearch(artist) (src/core/fold.ts): what the artist text filter matches. Migration 0003. */
+  artist_fold: string;
+  /** foldForSearch(track_name): what the title text filter matches. Migration 0003. */
+  title_fold: string;
   /** Insertion order, for stable cursors over analyses that keep arriving. */
   seq: Generated<number>;
 }

@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { foldForSearch } from '../core/fold';
 import type { Dialect } from './database';
 
 const REAL = 'double precision' as const;
@@ -77,7 +78,41 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropIndex('analyses_by_key_mode_tempo').ifExists().execute();
       },
     },
+    '0003_folded_names': {
+      // artist_fold, title_fold: the names as text filters match them (foldForSearch: NFKD, case
+      // folded, diacritics removed), written with each analysis (SqlAnalysisStore, toRow) and
+      // back-filled here for the rows already stored, in JS (neither database can fold Unicode
+      // the same way as the other), a batch of rows per statement in seq order. No index: a
+      // substring cannot use a b-tree; text filters are checked on the rows a page reads.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('analyses').addColumn('artist_fold', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('analyses').addColumn('title_fold', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await backFillFolds(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('analyses').dropColumn('title_fold').execute();
+        await db.schema.alterTable('analyses').dropColumn('artist_fold').execute();
+      },
+    },
   };
+}
+
+/** Rows folded per statement of the back-fill (3 parameters each). */
+const FOLD_BATCH = 500;
+
+async function backFillFolds(db: Kysely<unknown>): Promise<void> {
+  let after = Number.MIN_SAFE_INTEGER;
+  for (;;) {
+    const { rows } = await sql<{ seq: number | string; track_key: string; artist: string; track_name: string }>`
+      select seq, track_key, artist, track_name from analyses where seq > ${after} order by seq limit ${FOLD_BATCH}`.execute(db);
+    if (rows.length === 0) return;
+    const values = rows.map((r) => sql`(${r.track_key}, ${foldForSearch(r.artist)}, ${foldForSearch(r.track_name)})`);
+    // UPDATE … FROM a VALUES list: SQLite ≥ 3.33 and Postgres both take it.
+    await sql`with folded (k, a, t) as (values ${sql.join(values)})
+      update analyses set artist_fold = folded.a, title_fold = folded.t from folded where analyses.track_key = folded.k`.execute(db);
+    after = Number(rows[rows.length - 1]!.seq);
+    if (rows.length < FOLD_BATCH) return;
+  }
 }
 
 class InlineProvider implements MigrationProvider {
@@ -93,15 +128,19 @@ class InlineProvider implements MigrationProvider {
  * believe this one migrated.
  */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect, schema?: string): Promise<void> {
+  await migrateTo(db, dialect, undefined, schema);
+}
+
+/** Migrates up (or down) to the named migration; the latest when none is named (tests run older schemas with it). */
+export async function migrateTo(db: Kysely<any>, dialect: Dialect, target: string | undefined, schema?: string): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: new InlineProvider(dialect),
     ...(schema && dialect === 'postgres' ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
 }
-

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { AppError } from '../../core/errors';
+import { foldForSearch } from '../../core/fold';
 import type { StoredAnalysis, Timeline } from '../../core/types';
 import type { AnalysesTable, Database } from '../../db/database';
 import type { AnalysisStore } from './store';
@@ -119,6 +120,9 @@ export function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {
     engine: f.engine,
     source: a.source,
     analysed_at: a.analysedAt,
+    // What the artist/title text filters of tracks() match (migration 0003).
+    artist_fold: foldForSearch(a.artist),
+    title_fold: foldForSearch(a.trackName),
   };
 }
 

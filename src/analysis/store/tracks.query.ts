@@ -1,4 +1,5 @@
 import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { foldForSearch } from '../../core/fold';
 import type { StoredAnalysis } from '../../core/types';
 import type { AnalysesTable, Database, DatabaseSchema } from '../../db/database';
 import { ORDERABLE_COLUMNS } from '../../db/migrations';
@@ -21,9 +22,9 @@ export interface TracksFilter {
   keys?: readonly number[];
   mode?: number;
   timeSignatures?: readonly number[];
-  /** Case-insensitive substring of the artist. */
+  /** Substring of the artist, both folded by foldForSearch (case, accents, compatibility forms). */
   artist?: string;
-  /** Case-insensitive substring of the title. */
+  /** Substring of the title, both folded by foldForSearch. */
   trackName?: string;
 }
 
@@ -64,8 +65,8 @@ export interface FeatureRow {
 }
 
 export interface CandidatesRequest {
-  tempoMin: number;
-  tempoMax: number;
+  /** Inclusive tempo bands, any of (similar() reads one around the tempo, half and double it). */
+  tempo: readonly { min: number; max: number }[];
   /** Only these (key, mode) pairs; absent: any. */
   keyModes?: readonly { key: number; mode: number }[];
   excludeTrackKey: string;
@@ -98,7 +99,7 @@ const ROW_COST = 20;
 type Row = Selectable<AnalysesTable>;
 
 /** What filters and orders read: every column but the stored timeline and provenance. */
-const NARROW_COLUMNS = [...ORDERABLE_COLUMNS, 'key', 'mode', 'time_signature', 'artist', 'track_name', 'seq'] as const;
+const NARROW_COLUMNS = [...ORDERABLE_COLUMNS, 'key', 'mode', 'time_signature', 'artist_fold', 'title_fold', 'seq'] as const;
 type PageQuery = SelectQueryBuilder<DatabaseSchema, 'analyses', Row>;
 
 type Select = SelectQueryBuilder<DatabaseSchema, 'analyses', object>;
@@ -156,14 +157,24 @@ export class SqlTracksQuery implements TracksQuery {
         'speechiness', 'valence', 'arousal', 'approachability', 'engagement', 'mood_happy as happy',
         'mood_sad as sad', 'mood_relaxed as relaxed', 'mood_aggressive as aggressive',
       ])
-      .where('tempo', '>=', request.tempoMin)
-      .where('tempo', '<=', request.tempoMax)
       .where('track_key', '!=', request.excludeTrackKey);
     const pairs = request.keyModes;
-    if (pairs) {
-      if (pairs.length === 0) return [];
-      query = query.where((eb) => eb.or(pairs.map((p) => eb.and([eb('key', '=', p.key), eb('mode', '=', p.mode)]))));
-    }
+    const bands = request.tempo;
+    if (bands.length === 0 || pairs?.length === 0) return [];
+    // One term per (key, mode) pair and tempo band: each an index range of (key, mode, tempo).
+    query = query.where((eb) =>
+      eb.or(
+        (pairs ?? [undefined]).flatMap((p) =>
+          bands.map((b) =>
+            eb.and([
+              ...(p ? [eb('key', '=', p.key), eb('mode', '=', p.mode)] : []),
+              eb('tempo', '>=', b.min),
+              eb('tempo', '<=', b.max),
+            ]),
+          ),
+        ),
+      ),
+    );
     // No ORDER BY: with one, the planner would walk the tempo index to avoid a sort instead of
     // reading one (key, mode, tempo) range per pair; the caller ranks the candidates itself.
     const rows = await query.limit(request.limit).execute();
@@ -408,13 +419,15 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   /**
-   * Case-insensitive substring: ILIKE on Postgres (every letter), LIKE on SQLite (case-insensitive
-   * for ASCII letters only). The text's own % _ \ are escaped, so they match themselves.
+   * Substring of a folded name: the text is folded as the stored column was (foldForSearch: case,
+   * diacritics, compatibility forms), so both databases match alike, every script included. LIKE
+   * on text already folded (no ILIKE, no collation involved); the text's own % _ \ are escaped,
+   * so they match themselves.
    */
-  private contains(eb: Eb, column: keyof AnalysesTable & ('artist' | 'track_name'), text: string) {
-    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const op = this.database.dialect === 'postgres' ? sql.raw('ilike') : sql.raw('like');
-    return sql<boolean>`${eb.ref(column)} ${op} ${pattern} escape '\\'`;
+  private contains(eb: Eb, column: 'artist' | 'track_name', text: string) {
+    const folded = column === 'artist' ? 'artist_fold' : 'title_fold';
+    const pattern = `%${foldForSearch(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql<boolean>`${eb.ref(folded)} like ${pattern} escape '\\'`;
   }
 }
 

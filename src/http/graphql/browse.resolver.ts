@@ -20,8 +20,9 @@ export class BrowseResolver {
 
   @Query(() => TrackConnection, {
     description:
-      'Stored analyses, filtered and ordered, a page at a time (Relay connection). Cursors stay valid while analyses arrive. Starts no analysis.',
-    complexity: ({ args, childComplexity }) => TRACKS_COST + (typeof args.first === 'number' ? args.first : DEFAULT_PAGE) * childComplexity,
+      'Stored analyses, filtered and ordered, a page at a time (Relay connection: first/after forward, last/before backward). Cursors stay valid while analyses arrive. Starts no analysis.',
+    complexity: ({ args, childComplexity }) =>
+      TRACKS_COST + (typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : DEFAULT_PAGE) * childComplexity,
   })
   async tracks(@Args(() => TracksArgs) args: TracksArgs): Promise<TrackConnection> {
     const page = await this.browse.tracks(args);

@@ -105,10 +105,13 @@ export class TrackFilter {
   @Field(() => [Int], { nullable: true, description: 'Any of these beats-per-bar values.' })
   timeSignature?: number[] | null;
 
-  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the artist.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Substring of the artist, ignoring case, accents and compatibility forms ("beyonce" finds "Beyoncé").',
+  })
   artist?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title.' })
+  @Field(() => String, { nullable: true, description: 'Substring of the title, ignoring case, accents and compatibility forms.' })
   trackName?: string | null;
 }
 
@@ -129,11 +132,20 @@ export class TracksArgs {
   @Field(() => TrackOrder, { nullable: true, description: 'Default: ANALYSED_AT DESC (newest first). Ties are broken by storage order.' })
   orderBy?: TrackOrder | null;
 
-  @Field(() => Int, { nullable: true, description: `Page size: 1–${MAX_PAGE}, default ${DEFAULT_PAGE}.` })
+  @Field(() => Int, { nullable: true, description: `Page size, paging forward: 1–${MAX_PAGE}, default ${DEFAULT_PAGE}. Not with last.` })
   first?: number | null;
 
-  @Field(() => String, { nullable: true, description: 'endCursor of the previous page (same filter and orderBy).' })
+  @Field(() => String, { nullable: true, description: 'endCursor of the previous page (same filter and orderBy): the tracks after it.' })
   after?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: `Page size, paging backward: the last 1–${MAX_PAGE} tracks (before \`before\`, or of the whole order), in the same order. Not with first.`,
+  })
+  last?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'startCursor of the following page (same filter and orderBy): the tracks before it. With last.' })
+  before?: string | null;
 }
 
 @ArgsType()
@@ -147,14 +159,17 @@ export class SimilarArgs {
 
 @ObjectType()
 export class TrackEdge {
-  @Field(() => String, { description: 'Pass as `after` to continue after this track.' })
+  @Field(() => String, { description: 'Pass as `after` to continue after this track, or as `before` for the tracks before it.' })
   cursor!: string;
 
   @Field(() => TrackAnalysis)
   node!: TrackAnalysis;
 }
 
-@ObjectType({ description: 'Relay page information. Pagination is forward only: hasPreviousPage is always false.' })
+@ObjectType({
+  description:
+    'Relay page information. Paging forward (first/after), hasPreviousPage is always false; paging backward (last/before), hasNextPage is always false.',
+})
 export class PageInfo {
   @Field(() => Boolean)
   hasNextPage!: boolean;

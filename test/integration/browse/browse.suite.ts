@@ -1,12 +1,20 @@
 import { sql } from 'kysely';
-import { BrowseService, TRACK_ORDER_FIELDS, type TrackFilter, type TrackOrderField, type TracksRequest } from '../../../src/analysis/browse.service';
+import {
+  BrowseService,
+  featureDistance,
+  OCTAVE_PENALTY,
+  TRACK_ORDER_FIELDS,
+  type TrackFilter,
+  type TrackOrderField,
+  type TracksRequest,
+} from '../../../src/analysis/browse.service';
 import { SqlAnalysisStore, toRow } from '../../../src/analysis/store/sql.store';
 import { SqlTracksQuery } from '../../../src/analysis/store/tracks.query';
 import { isAppError } from '../../../src/core/errors';
 import { trackKey } from '../../../src/core/track-key';
 import type { StoredAnalysis } from '../../../src/core/types';
 import type { Database } from '../../../src/db/database';
-import { migrateToLatest } from '../../../src/db/migrations';
+import { migrateTo, migrateToLatest } from '../../../src/db/migrations';
 
 /*
  * One suite for browsing (tracks, similar) run on SQLite and on Postgres. Expected answers are
@@ -126,6 +134,26 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       throw new Error('pagination did not end');
     };
 
+    /**
+     * Every page of a request walked backward (last/before) from the end, each page in the
+     * request's order; keys returned in that order too (pages concatenated back to front).
+     */
+    const allBackward = async (request: TracksRequest, last: number): Promise<{ keys: string[]; pages: string[][] }> => {
+      const pages: string[][] = [];
+      let before: string | null = null;
+      for (let guard = 0; guard < 100; guard++) {
+        const page = await browse.tracks({ ...request, first: undefined, last, before });
+        const keys = page.edges.map((e) => e.node.trackKey);
+        pages.unshift(keys);
+        expect(page.pageInfo.hasNextPage).toBe(false);
+        expect(page.pageInfo.startCursor).toBe(page.edges[0]?.cursor ?? null);
+        expect(page.pageInfo.endCursor).toBe(page.edges[page.edges.length - 1]?.cursor ?? null);
+        if (!page.pageInfo.hasPreviousPage) return { keys: pages.flat(), pages };
+        before = page.pageInfo.startCursor;
+      }
+      throw new Error('backward pagination did not end');
+    };
+
     /** What a request should answer, computed in JS: filter, then (value, seq) order. */
     const expected = (keep: (a: StoredAnalysis) => boolean, field: TrackOrderField, direction: 'ASC' | 'DESC'): string[] => {
       const sign = direction === 'ASC' ? 1 : -1;
@@ -225,6 +253,64 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       expect((await all({ filter: { artist: '_' }, first: 100 })).keys).toEqual([trackKey('50%_off\\band', 'Percent')]);
     });
 
+    it('matches text ignoring case, accents and compatibility forms in every script, alike on both databases', async () => {
+      await save(analysisOf('Beyoncé', 'Halo', {}, 401));
+      await save(analysisOf('Sigur Rós', 'Hoppípolla', {}, 402));
+      await save(analysisOf('坂本龍一', 'Merry Christmas Mr. Lawrence', {}, 403));
+      await save(analysisOf('Straße  der   Lieder', 'ΣΊΣΥΦΟΣ', {}, 404));
+      await save(analysisOf('Mø', 'Ｆｕｌｌ Ｗｉｄｔｈ ﬁre', {}, 405));
+      await save(analysisOf('くるり', 'ばらの花', {}, 406));
+      const artist = async (text: string): Promise<string[]> =>
+        (await all({ filter: { artist: text }, first: 100 })).keys.map((k) => seeded.find((a) => a.trackKey === k)!.artist);
+      const title = async (text: string): Promise<string[]> =>
+        (await all({ filter: { trackName: text }, first: 100 })).keys.map((k) => seeded.find((a) => a.trackKey === k)!.trackName);
+      for (const text of ['beyonce', 'BEYONCÉ', 'Beyonce\u0301', 'yonc', 'ＢＥＹＯＮＣＥ']) expect({ text, got: await artist(text) }).toEqual({ text, got: ['Beyoncé'] });
+      expect(await artist('sigur ros')).toEqual(['Sigur Rós']);
+      expect(await artist('SIGUR  RÓS')).toEqual(['Sigur Rós']);
+      expect(await artist('坂本')).toEqual(['坂本龍一']);
+      expect(await artist('龍一')).toEqual(['坂本龍一']);
+      expect(await artist('strasse der lieder')).toEqual(['Straße  der   Lieder']);
+      expect(await artist('mo')).toEqual(['Mø']);
+      expect(await title('hoppipolla')).toEqual(['Hoppípolla']);
+      expect(await title('σίσυφος')).toEqual(['ΣΊΣΥΦΟΣ']);
+      expect(await title('φοσ')).toEqual(['ΣΊΣΥΦΟΣ']);
+      expect(await title('full width fire')).toEqual(['Ｆｕｌｌ Ｗｉｄｔｈ ﬁre']);
+      expect(await title('mr. lawrence')).toEqual(['Merry Christmas Mr. Lawrence']);
+      // Japanese voicing marks belong to the letter: ばら is not はら.
+      expect(await title('ばら')).toEqual(['ばらの花']);
+      expect(await title('はら')).toEqual([]);
+      expect(await artist('beyonce x')).toEqual([]);
+      expect(await browse.count({ artist: 'BEYONCE' })).toBe(1);
+      expect(await invalid({ filter: { artist: '\u0301\u0301' } })).toMatch(/artist has no letters to match/);
+    });
+
+    it('migration 0003 folds the names of analyses stored before it, in batches', async () => {
+      // A fresh schema at 0002, rows written as 0002 knew them, then migrated to the latest.
+      await fixture.close();
+      fixture = await open();
+      const { db, dialect, schema } = fixture.database;
+      await migrateTo(db, dialect, '0002_browse_indexes', schema);
+      const names = ['Beyoncé', 'Sigur Rós', '坂本龍一', 'Plain'];
+      const rows = [];
+      for (let i = 0; i < 1203; i++) {
+        const { artist_fold: _a, title_fold: _t, ...row } = toRow(analysisOf(names[i % 4]!, `Tïtle ${i}`, {}, 7000 + i));
+        rows.push(dialect === 'sqlite' ? { ...row, seq: i + 1 } : row);
+      }
+      for (let i = 0; i < rows.length; i += 300) await db.insertInto('analyses').values(rows.slice(i, i + 300) as never).execute();
+      await migrateToLatest(db, dialect, schema);
+      store = new SqlAnalysisStore(fixture.database);
+      browse = new BrowseService(new SqlTracksQuery(fixture.database), store);
+      expect(await browse.count({ artist: 'beyonce' })).toBe(301);
+      expect(await browse.count({ artist: 'SIGUR ROS' })).toBe(301);
+      expect(await browse.count({ artist: '坂本' })).toBe(301);
+      expect(await browse.count({ trackName: 'title 120' })).toBe(4); // 120 and 1200–1202
+      const empty = await db.selectFrom('analyses').select((eb) => eb.fn.countAll<string | number>().as('n')).where('artist_fold', '=', '').executeTakeFirst();
+      expect(Number(empty?.n)).toBe(0);
+      // Saved after the migration: folded on insert.
+      await store.save(analysisOf('Ólafur Arnalds', 'Saman', {}, 9999));
+      expect(await browse.count({ artist: 'olafur' })).toBe(1);
+    });
+
     it('when nothing matches, then no edges, no next page and null cursors', async () => {
       const page = await browse.tracks({ filter: { tempo: { min: 500 } } });
       expect(page.edges).toEqual([]);
@@ -282,6 +368,125 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       expect(await invalid({ after: 'not-a-cursor' })).toMatch(/not a cursor/);
       const page = await browse.tracks({ orderBy: { field: 'TEMPO', direction: 'ASC' }, first: 2 });
       expect(await invalid({ orderBy: { field: 'ENERGY', direction: 'ASC' }, after: page.pageInfo.endCursor })).toMatch(/belongs to orderBy TEMPO ASC/);
+    });
+
+    it('pages backward with last/before: the last page, and every page back equal to the forward pages', async () => {
+      for (const field of Object.keys(TRACK_ORDER_FIELDS) as TrackOrderField[]) {
+        for (const direction of ['ASC', 'DESC'] as const) {
+          const want = expected(() => true, field, direction);
+          const lastPage = await browse.tracks({ orderBy: { field, direction }, last: 5 });
+          expect({ field, direction, keys: lastPage.edges.map((e) => e.node.trackKey) }).toEqual({ field, direction, keys: want.slice(-5) });
+          expect(lastPage.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false, startCursor: lastPage.edges[0]!.cursor });
+          // Walking back from the last forward page's start cursor gives the forward pages, reversed.
+          const forward: { keys: string[]; start: string | null }[] = [];
+          let after: string | null = null;
+          for (;;) {
+            const page = await browse.tracks({ orderBy: { field, direction }, first: 5, after });
+            forward.push({ keys: page.edges.map((e) => e.node.trackKey), start: page.pageInfo.startCursor });
+            if (!page.pageInfo.hasNextPage) break;
+            after = page.pageInfo.endCursor;
+          }
+          const back: string[][] = [];
+          let before = forward[forward.length - 1]!.start;
+          for (;;) {
+            const page = await browse.tracks({ orderBy: { field, direction }, last: 5, before });
+            back.push(page.edges.map((e) => e.node.trackKey));
+            // The cursors of a backward page are those of the same rows paged forward.
+            if (back.length === 1) expect(page.pageInfo.startCursor).toBe(forward[forward.length - 2]!.start);
+            if (!page.pageInfo.hasPreviousPage) break;
+            before = page.pageInfo.startCursor;
+          }
+          expect({ field, direction, back }).toEqual({ field, direction, back: forward.slice(0, -1).map((p) => p.keys).reverse() });
+          expect((await allBackward({ orderBy: { field, direction } }, 5)).keys).toEqual(want);
+        }
+      }
+    });
+
+    it('pages backward through filters, and answers an empty page before the first row or with no match', async () => {
+      const request = { filter: { mode: 1, tempo: { min: 80 } }, orderBy: { field: 'ENERGY', direction: 'ASC' } } as const;
+      const want = expected((a) => a.features.mode === 1 && a.features.tempo >= 80, 'ENERGY', 'ASC');
+      expect(want.length).toBeGreaterThan(4);
+      const back = await allBackward(request, 2);
+      expect(back.keys).toEqual(want);
+      expect(back.pages.slice(1).every((p) => p.length === 2)).toBe(true);
+      const none = await browse.tracks({ filter: { tempo: { min: 500 } }, last: 5 });
+      expect(none.edges).toEqual([]);
+      expect(none.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null });
+      const first = await browse.tracks({ ...request, first: 1 });
+      const beforeFirst = await browse.tracks({ ...request, last: 3, before: first.pageInfo.startCursor });
+      expect(beforeFirst.edges).toEqual([]);
+      expect(beforeFirst.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null });
+      // Exactly the whole answer: no previous page.
+      const whole = await browse.tracks({ ...request, last: want.length });
+      expect(whole.edges.map((e) => e.node.trackKey)).toEqual(want);
+      expect(whole.pageInfo.hasPreviousPage).toBe(false);
+      // Default page size when only before is given.
+      const defaults = await browse.tracks({ orderBy: { field: 'TEMPO', direction: 'ASC' }, before: (await browse.tracks({ orderBy: { field: 'TEMPO', direction: 'ASC' }, last: 1 })).pageInfo.startCursor });
+      expect(defaults.edges.map((e) => e.node.trackKey)).toEqual(expected(() => true, 'TEMPO', 'ASC').slice(-21, -1));
+    });
+
+    it('when analyses arrive between backward pages, then the next page back continues before the cursor: nothing repeated or skipped', async () => {
+      const request = { filter: { energy: { min: 0.1 } }, orderBy: { field: 'ENERGY', direction: 'DESC' } } as const;
+      const page1 = await browse.tracks({ ...request, last: 6 });
+      const cursorEnergy = page1.edges[0]!.node.features.energy;
+      // Already passed going back (after the cursor in this order): must not appear. Not yet
+      // reached (before it): must. Tied with it: newer seq sorts first in DESC, so before it: must.
+      await save(analysisOf('New', 'Quiet', { energy: cursorEnergy - 0.0001 }, 211));
+      await save(analysisOf('New', 'Loud', { energy: Math.min(1, cursorEnergy + 0.05) }, 212));
+      await save(analysisOf('New', 'Tied', { energy: cursorEnergy }, 213));
+      const rest: string[][] = [];
+      let before = page1.pageInfo.startCursor;
+      for (;;) {
+        const page = await browse.tracks({ ...request, last: 6, before });
+        rest.unshift(page.edges.map((e) => e.node.trackKey));
+        if (!page.pageInfo.hasPreviousPage) break;
+        before = page.pageInfo.startCursor;
+      }
+      const seen = [...rest.flat(), ...page1.edges.map((e) => e.node.trackKey)];
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).not.toContain(trackKey('New', 'Quiet'));
+      expect(seen).toContain(trackKey('New', 'Loud'));
+      expect(seen).toContain(trackKey('New', 'Tied'));
+      expect(seen).toEqual(expected((a) => a.features.energy >= 0.1, 'ENERGY', 'DESC').filter((k) => k !== trackKey('New', 'Quiet')));
+    });
+
+    it('refuses first with last, after with before, and mixed directions, with INVALID_ARGUMENT', async () => {
+      const page = await browse.tracks({ orderBy: { field: 'TEMPO', direction: 'ASC' }, first: 2 });
+      const cursor = page.pageInfo.endCursor;
+      expect(await invalid({ first: 2, last: 2 })).toMatch(/first and last cannot be used together/);
+      expect(await invalid({ orderBy: { field: 'TEMPO', direction: 'ASC' }, after: cursor, before: cursor })).toMatch(/after and before cannot be used together/);
+      expect(await invalid({ orderBy: { field: 'TEMPO', direction: 'ASC' }, first: 2, before: cursor })).toMatch(/before pages backward: use it with last/);
+      expect(await invalid({ orderBy: { field: 'TEMPO', direction: 'ASC' }, last: 2, after: cursor })).toMatch(/after pages forward: use it with first/);
+      expect(await invalid({ last: 0 })).toMatch(/last must be a whole number from 1 to 100/);
+      expect(await invalid({ last: 101 })).toMatch(/last/);
+      expect(await invalid({ last: 2, before: 'not-a-cursor' })).toMatch(/before is not a cursor/);
+      expect(await invalid({ orderBy: { field: 'TEMPO', direction: 'DESC' }, last: 2, before: cursor })).toMatch(/before: this cursor belongs to orderBy TEMPO ASC/);
+    });
+
+    it('similar: half and double time count as near (tempo folded at octaves, with a small penalty)', async () => {
+      const base = { tempo: 70, key: 2, mode: 1, energy: 0.5, liveness: 0.1, danceability: 0.6, instrumentalness: 0.2, speechiness: 0.05,
+        valence: 0.6, arousal: 0.5, approachability: 0.7, engagement: 0.5, mood: { happy: 0.6, sad: 0.2, relaxed: 0.3, aggressive: 0.1 } };
+      await save(analysisOf('Octave', 'Seed 70', base, 501));
+      await save(analysisOf('Octave', 'Double 140', { ...base, tempo: 140 }, 502));
+      await save(analysisOf('Octave', 'Between 100', { ...base, tempo: 100 }, 503));
+      await save(analysisOf('Octave', 'Half 35.7', { ...base, tempo: 35.7 }, 504));
+      await save(analysisOf('Octave', 'Quadruple 280', { ...base, tempo: 280 }, 505));
+      // The key-neighbourhood bands (first few: enough candidates without the fallback).
+      const near = await browse.similar(trackKey('Octave', 'Seed 70'), 2);
+      expect(near.map((s) => s.analysis.trackName)).toEqual(['Double 140', 'Half 35.7']);
+      expect(near[0]!.distance).toBeCloseTo(OCTAVE_PENALTY, 6);
+      expect(near[1]!.distance).toBeCloseTo(OCTAVE_PENALTY + 2 * Math.abs(Math.log2(35.7 / 35)), 6);
+      const got = await browse.similar(trackKey('Octave', 'Seed 70'), 50);
+      const names = got.map((s) => s.analysis.trackName);
+      expect(names.indexOf('Double 140')).toBe(0);
+      expect(names.indexOf('Between 100')).toBeGreaterThan(names.indexOf('Half 35.7'));
+      expect(got.find((s) => s.analysis.trackName === 'Between 100')!.distance).toBeCloseTo(2 * Math.log2(100 / 70), 6);
+      // Only 1, 2 and 1/2 fold: four times the tempo is an octave plus the penalty away.
+      const seed = { ...base, ...base.mood };
+      expect(featureDistance(seed, { ...seed, tempo: 280 })).toBeCloseTo(2 + OCTAVE_PENALTY, 6);
+      expect(featureDistance(seed, { ...seed, tempo: 140 })).toBeCloseTo(OCTAVE_PENALTY, 6);
+      expect(featureDistance({ ...seed, tempo: 140 }, seed)).toBeCloseTo(OCTAVE_PENALTY, 6);
+      expect(featureDistance(seed, { ...seed, tempo: 73.5 })).toBeCloseTo(2 * Math.log2(1.05), 6);
     });
 
     it('similar: nearest first by the documented distance, never the track itself, relative keys close', async () => {
@@ -373,6 +578,9 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       expect(got.keys).toEqual(tailWant);
       expect(got.pages.length).toBeGreaterThan(10);
       const tailPlan = (await browse.explain(tail)).join('\n');
+      // Backward over the same paths: the same answers.
+      expect((await allBackward(rare, 3)).keys).toEqual(rareWant);
+      expect((await allBackward(tail, 100)).keys).toEqual(tailWant);
 
       if (sqlite) {
         // Both ranges read index-only as rowid sets, the few candidates then read by rowid and sorted.

@@ -43,11 +43,33 @@ describe('GraphQL tracks, similar and timeline', () => {
     expect(third.body.data!.tracks.pageInfo.hasNextPage).toBe(false);
   });
 
+  it('pages backward with last/before: the same pages as forward, hasPreviousPage and startCursor set', async () => {
+    const variables = { filter: { artist: 'browse', mode: 1, tempo: { min: 85 } }, orderBy: { field: 'TEMPO' as const, direction: 'ASC' as const } };
+    const last = await graphql(t, TracksDocument, { ...variables, last: 2 });
+    expect(last.body.errors).toBeUndefined();
+    const page3 = last.body.data!.tracks;
+    expect(page3.edges.map((e) => e.node.tempo)).toEqual([125, 135]);
+    expect(page3.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true, startCursor: page3.edges[0]!.cursor });
+    const page2 = (await graphql(t, TracksDocument, { ...variables, last: 2, before: page3.pageInfo.startCursor })).body.data!.tracks;
+    const page1 = (await graphql(t, TracksDocument, { ...variables, last: 2, before: page2.pageInfo.startCursor })).body.data!.tracks;
+    expect(page2.edges.map((e) => e.node.tempo)).toEqual([105, 115]);
+    expect(page1.edges.map((e) => e.node.tempo)).toEqual([85, 95]);
+    expect(page1.pageInfo.hasPreviousPage).toBe(false);
+    const both = await graphql(t, TracksDocument, { ...variables, first: 2, last: 2 });
+    expect(onlyError(both)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/first and last cannot be used together/) });
+  });
+
   it('answers a repeated document afresh: an analysis stored in between is in the next answer (never response-cached)', async () => {
     const variables = { filter: { trackName: 'fresh' }, first: 10 };
     expect((await graphql(t, TracksDocument, variables)).body.data!.tracks.edges).toEqual([]);
     await t.container.store.save(analysisOf('Browse Band', 'Fresh One', {}, 50));
     expect((await graphql(t, TracksDocument, variables)).body.data!.tracks.edges.map((e) => e.node.trackName)).toEqual(['Fresh One']);
+  });
+
+  it('matches artist text without regard to case or accents', async () => {
+    await t.container.store.save(analysisOf('Björk', 'Jóga', {}, 60));
+    const res = await graphql(t, TracksDocument, { filter: { artist: 'BJORK', trackName: 'joga' }, first: 5 });
+    expect(res.body.data!.tracks.edges.map((e) => e.node.trackName)).toEqual(['Jóga']);
   });
 
   it('counts every match with totalCount', async () => {
