@@ -21,6 +21,32 @@ function expectWellFormed(result: RhythmResult, seconds: number): void {
   expect(Number.isFinite(result.beatStrength)).toBe(true);
 }
 
+/** A song without drums: a plucked bass note on every beat (root, fifth) and a chord per bar (I-vi-IV-V). */
+function drumlessSong(bpm: number, beatsPerBar: number, seconds: number): Float32Array {
+  const out = new Float32Array(Math.round(seconds * SAMPLE_RATE));
+  const beat = 60 / bpm;
+  const roots = [48, 45, 41, 43]; // C3, A2, F2, G2 (MIDI)
+  const hz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
+  const note = (start: number, dur: number, midi: number, gain: number, decay: number) => {
+    const f = hz(midi);
+    const s0 = Math.round(start * SAMPLE_RATE);
+    const n = Math.min(out.length - s0, Math.round(dur * SAMPLE_RATE));
+    for (let i = 0; i < n; i++) {
+      const t = i / SAMPLE_RATE;
+      const env = Math.min(1, t / 0.01) * Math.exp(-t / decay);
+      out[s0 + i]! += gain * env * (Math.sin(2 * Math.PI * f * t) + 0.5 * Math.sin(4 * Math.PI * f * t) + 0.25 * Math.sin(6 * Math.PI * f * t));
+    }
+  };
+  for (let bar = 0; bar * beatsPerBar * beat < seconds; bar++) {
+    const t0 = bar * beatsPerBar * beat;
+    const root = roots[bar % roots.length]!;
+    const minor = bar % 4 === 1;
+    for (const iv of [12, minor ? 15 : 16, 19]) note(t0, beatsPerBar * beat * 0.98, root + 12 + iv, 0.08, 1.5);
+    for (let b = 0; b < beatsPerBar; b++) note(t0 + b * beat, beat * 0.9, b % 2 === 0 ? root : root + 7, 0.3, 0.25);
+  }
+  return out;
+}
+
 describe('analyzeRhythm', () => {
   describe.each([70, 120, 170])('when a 4/4 drum groove plays at %d BPM', (bpm) => {
     const seconds = 12;
@@ -62,6 +88,19 @@ describe('analyzeRhythm', () => {
       const result = analyzeRhythm(essentia, clickTrack({ bpm, seconds: 12 }), SAMPLE_RATE);
       expect(within(result.tempo, bpm)).toBe(true);
       expectWellFormed(result, 12);
+    });
+  });
+
+  describe.each([
+    [75, 4],
+    [110, 4],
+    [165, 4],
+    [100, 3],
+  ])('when a song without drums (bass on every beat, a chord per bar) plays at %d BPM in %d/4', (bpm, beatsPerBar) => {
+    const result = analyzeRhythm(essentia, drumlessSong(bpm, beatsPerBar, 16), SAMPLE_RATE);
+
+    it('then the tempo is the beat the bass plays, not half or double', () => {
+      expect(within(result.tempo, bpm)).toBe(true);
     });
   });
 
