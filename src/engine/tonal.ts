@@ -38,14 +38,34 @@ const NAMES: Record<string, number> = {
   C: 0, 'C#': 1, Db: 1, D: 2, 'D#': 3, Eb: 3, E: 4, F: 5, 'F#': 6, Gb: 6, G: 7, 'G#': 8, Ab: 8, A: 9, 'A#': 10, Bb: 10, B: 11,
 };
 
-interface Peak {
-  hz: number;
-  mag: number;
+/**
+ * The peaks of one spectrum, in reused flat arrays (a clip has ~300 frames of up to a few
+ * hundred peaks each: objects per peak were most of this stage's garbage).
+ */
+class PeakList {
+  hz = new Float64Array(512);
+  mag = new Float64Array(512);
+  count = 0;
+
+  push(hz: number, mag: number): void {
+    if (this.count === this.hz.length) {
+      const grow = (a: Float64Array) => {
+        const b = new Float64Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.hz = grow(this.hz);
+      this.mag = grow(this.mag);
+    }
+    this.hz[this.count] = hz;
+    this.mag[this.count] = mag;
+    this.count++;
+  }
 }
 
 /** Local maxima of one magnitude spectrum, frequency refined by parabolic interpolation on dB. */
-function spectralPeaks(mags: Float64Array, binHz: number, floor: number, out: Peak[]): void {
-  out.length = 0;
+function spectralPeaks(mags: Float64Array, binHz: number, floor: number, out: PeakList): void {
+  out.count = 0;
   const lo = Math.max(2, Math.floor(MIN_HZ / binHz));
   const hi = Math.min(mags.length - 2, Math.ceil(MAX_HZ / binHz));
   for (let k = lo; k <= hi; k++) {
@@ -56,7 +76,7 @@ function spectralPeaks(mags: Float64Array, binHz: number, floor: number, out: Pe
     const c = 20 * Math.log10(mags[k + 1]! + 1e-12);
     const den = a - 2 * bd + c;
     const delta = den < 0 ? (0.5 * (a - c)) / den : 0;
-    out.push({ hz: (k + delta) * binHz, mag: b });
+    out.push((k + delta) * binHz, b);
   }
 }
 
@@ -65,43 +85,79 @@ export function pitchProfile(signal: Float32Array): Float64Array {
   return tunedPitchProfile(signal).chroma;
 }
 
-function tunedPitchProfile(signal: Float32Array): { chroma: Float64Array; tuning: number } {
+/**
+ * The loudest MAX_PEAKS peaks of every frame, loudest first (ties in frequency order), with
+ * magnitudes relative to the frame's loudest bin: frame f's peaks are [start[f], start[f+1]).
+ */
+interface FramePeaks {
+  hz: Float64Array;
+  mag: Float64Array;
+  start: Int32Array;
+  frames: number;
+}
+
+function loudestPeaks(signal: Float32Array): FramePeaks {
   const binHz = SAMPLE_RATE / FRAME;
-  const framesPeaks: Peak[][] = [];
-  const scratch: Peak[] = [];
+  const maxFrames = Math.max(1, Math.ceil(signal.length / HOP));
+  const hz = new Float64Array(maxFrames * MAX_PEAKS);
+  const mag = new Float64Array(maxFrames * MAX_PEAKS);
+  const start = new Int32Array(maxFrames + 1);
+  const scratch = new PeakList();
+  let order = new Int32Array(512);
+  let frames = 0;
+  let n = 0;
   forEachSpectrum(signal, FRAME, HOP, (_f, mags) => {
     let max = 0;
     for (let k = 0; k < mags.length; k++) if (mags[k]! > max) max = mags[k]!;
     if (max <= 1e-6) return;
     // 60 dB below the loudest bin: quieter peaks are window sidelobes or noise.
     spectralPeaks(mags, binHz, max * 1e-3, scratch);
-    const loudest = [...scratch].sort((a, b) => b.mag - a.mag).slice(0, MAX_PEAKS);
-    framesPeaks.push(loudest.map((p) => ({ hz: p.hz, mag: p.mag / max })));
+    if (order.length < scratch.count) order = new Int32Array(scratch.count * 2);
+    const idx = order.subarray(0, scratch.count);
+    for (let i = 0; i < idx.length; i++) idx[i] = i;
+    const m = scratch.mag;
+    // Loudest first; equal magnitudes keep their frequency order (as a stable sort would).
+    idx.sort((a, b) => m[b]! - m[a]! || a - b);
+    const keep = Math.min(MAX_PEAKS, idx.length);
+    for (let i = 0; i < keep; i++) {
+      hz[n] = scratch.hz[idx[i]!]!;
+      mag[n] = m[idx[i]!]! / max;
+      n++;
+    }
+    frames++;
+    start[frames] = n;
   });
+  return { hz, mag, start, frames };
+}
+
+function tunedPitchProfile(signal: Float32Array): { chroma: Float64Array; tuning: number } {
+  const peaks = loudestPeaks(signal);
+  const total = peaks.start[peaks.frames]!;
   // Deviation of the peaks from equal temperament at A = 440 Hz, as a circular mean in cents.
   let sx = 0;
   let sy = 0;
-  for (const peaks of framesPeaks) {
-    for (const p of peaks) {
-      const semis = 12 * Math.log2(p.hz / 440);
-      const phase = 2 * Math.PI * (semis - Math.round(semis));
-      sx += p.mag * Math.cos(phase);
-      sy += p.mag * Math.sin(phase);
-    }
+  for (let i = 0; i < total; i++) {
+    const semis = 12 * Math.log2(peaks.hz[i]! / 440);
+    const phase = 2 * Math.PI * (semis - Math.round(semis));
+    sx += peaks.mag[i]! * Math.cos(phase);
+    sy += peaks.mag[i]! * Math.sin(phase);
   }
   const offset = sx === 0 && sy === 0 ? 0 : Math.atan2(sy, sx) / (2 * Math.PI);
   const chroma = new Float64Array(12);
-  for (const peaks of framesPeaks) {
-    const frame = new Float64Array(12);
-    for (const p of peaks) {
+  const frame = new Float64Array(12);
+  for (let f = 0; f < peaks.frames; f++) {
+    frame.fill(0);
+    for (let i = peaks.start[f]!; i < peaks.start[f + 1]!; i++) {
+      const hz = peaks.hz[i]!;
+      const pmag = peaks.mag[i]!;
       for (let h = 1; h <= HARMONICS; h++) {
-        const pitch = 69 + 12 * Math.log2(p.hz / h / 440) - offset;
+        const pitch = 69 + 12 * Math.log2(hz / h / 440) - offset;
         const nearest = Math.round(pitch);
         const d = pitch - nearest;
         // Cosine weighting over one semitone, as in HPCP: energy near a tempered pitch counts most.
         const w = Math.cos(Math.PI * d) ** 2 * 0.6 ** (h - 1);
         const pc = ((nearest % 12) + 12) % 12;
-        frame[pc]! += w * p.mag;
+        frame[pc]! += w * pmag;
       }
     }
     let fmax = 0;
