@@ -85,9 +85,19 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       // the same way as the other), a batch of rows per statement in seq order. No index: a
       // substring cannot use a b-tree; text filters are checked on the rows a page reads.
       async up(db: Kysely<unknown>) {
-        await db.schema.alterTable('analyses').addColumn('artist_fold', 'text', (c) => c.notNull().defaultTo('')).execute();
-        await db.schema.alterTable('analyses').addColumn('title_fold', 'text', (c) => c.notNull().defaultTo('')).execute();
+        for (const column of ['artist_fold', 'title_fold']) {
+          // SQLite adds a NOT NULL column only with a default. Postgres gets none (a default would
+          // stay in its catalogue as the column's "missing value", for no row's benefit: every row
+          // is written by the back-fill); NOT NULL is set after the back-fill instead.
+          await db.schema
+            .alterTable('analyses')
+            .addColumn(column, 'text', (c) => (dialect === 'sqlite' ? c.notNull().defaultTo('') : c))
+            .execute();
+        }
         await backFillFolds(db);
+        if (dialect === 'postgres') {
+          for (const column of ['artist_fold', 'title_fold']) await db.schema.alterTable('analyses').alterColumn(column, (c) => c.setNotNull()).execute();
+        }
       },
       async down(db: Kysely<unknown>) {
         await db.schema.alterTable('analyses').dropColumn('title_fold').execute();
