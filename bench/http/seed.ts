@@ -1,5 +1,7 @@
 import { trackKey } from '../../src/core/track-key';
 import type { StoredAnalysis } from '../../src/core/types';
+// The tests' seeded PRNG (mulberry32): the same stream for the same seed.
+import { seeded } from '../../test/helpers/signals';
 
 /**
  * A synthetic stored analysis for load benchmarks (the shape of a real one, values made up: a
@@ -39,18 +41,6 @@ export function syntheticAnalysis(i: number): StoredAnalysis {
   };
 }
 
-/** A small seeded PRNG (mulberry32): the same stream for the same seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A synthetic stored analysis with a catalogue's spread and correlations instead of
  * syntheticAnalysis's exact functions of i mod 1000: values drawn from a PRNG seeded by i
@@ -59,7 +49,7 @@ function mulberry32(seed: number): () => number {
  * a benchmark measures serving, not analysing).
  */
 export function realisticAnalysis(i: number): StoredAnalysis {
-  const r = mulberry32(i * 2654435761 + 1);
+  const r = seeded(i * 2654435761 + 1);
   const clamp = (x: number, lo = 0, hi = 1): number => Math.min(hi, Math.max(lo, x));
   const normal = (): number => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
   const unit = (x: number): number => Math.round(clamp(x) * 1000) / 1000;
