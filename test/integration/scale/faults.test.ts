@@ -113,7 +113,14 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
     expect(refused.headers['retry-after']).toBeDefined();
 
     await proxy.start();
-    expect(await eventually(async () => (await request(api!.app).get('/readyz')).body.status === 'ready')).toBe(true);
+    // The last readiness answer is part of the expectation, so a failure says which check stayed down.
+    let last: unknown;
+    const recovered = await eventually(async () => {
+      const r = await request(api!.app).get('/readyz');
+      last = r.body;
+      return r.body.status === 'ready';
+    });
+    expect({ recovered, last }).toMatchObject({ recovered: true });
     const analysed = await get(`/api/audio/analysis/${MONEY}${MONEY_HINT}`).expect(200);
     expect(analysed.body.data.trackName).toBe('Money');
     expect(engine.analyzeCalls).toBe(1);
