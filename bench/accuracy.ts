@@ -11,7 +11,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { keyString } from '../src/core/music';
 import { decodeWindow } from '../src/engine/decode';
+import { headerFacts } from '../src/engine/probe';
 import { loadEssentia } from '../src/engine/essentia';
 import { analyzeRhythm } from '../src/engine/rhythm';
 import { analyzeTonal } from '../src/engine/tonal';
@@ -35,19 +37,18 @@ interface ClipResult {
   cpuMs: number;
 }
 
-const PITCH = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
 
-export function tempoWithin(estimate: number, truth: number, tolerance = 0.04): boolean {
+function tempoWithin(estimate: number, truth: number, tolerance = 0.04): boolean {
   return Math.abs(estimate - truth) <= tolerance * truth;
 }
 
 /** Acc2: right up to a factor of 2, 3, 1/2 or 1/3. */
-export function tempoWithinOctave(estimate: number, truth: number): boolean {
+function tempoWithinOctave(estimate: number, truth: number): boolean {
   return [1, 2, 3, 1 / 2, 1 / 3].some((f) => tempoWithin(estimate, truth * f));
 }
 
 /** MIREX key score: same 1, fifth 0.5, relative 0.3, parallel 0.2, else 0. */
-export function mirexKeyScore(key: number, mode: 0 | 1, trueKey: number, trueMode: 0 | 1): number {
+function mirexKeyScore(key: number, mode: 0 | 1, trueKey: number, trueMode: 0 | 1): number {
   if (key === trueKey && mode === trueMode) return 1;
   if (mode === trueMode && (key === (trueKey + 7) % 12 || key === (trueKey + 5) % 12)) return 0.5;
   if (mode !== trueMode) {
@@ -62,10 +63,6 @@ function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
-function keyName(key: number, mode: 0 | 1): string {
-  return `${PITCH[key] ?? '?'} ${mode === 1 ? 'major' : 'minor'}`;
 }
 
 async function main(): Promise<void> {
@@ -83,7 +80,9 @@ async function main(): Promise<void> {
   const essentia = loadEssentia();
   const results: ClipResult[] = [];
   for (const row of truth) {
-    const audio = await decodeWindow(readFileSync(join(dir, row.file)), { windowSeconds });
+    const bytes = readFileSync(join(dir, row.file));
+    // The header facts, as the service passes them: what to keep while decoding, truncation checks.
+    const audio = await decodeWindow(bytes, { windowSeconds, ...(await headerFacts(bytes)) });
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const rhythm = analyzeRhythm(essentia, audio.samples, 44100);
@@ -142,7 +141,7 @@ async function main(): Promise<void> {
       const key =
         t.tonic === undefined || t.modeBinary === undefined
           ? ''
-          : `${keyName(r.key, r.mode)} (${keyName(t.tonic, t.modeBinary)})${r.key === t.tonic && r.mode === t.modeBinary ? '' : ' x'}`;
+          : `${keyString(r.key, r.mode)} (${keyString(t.tonic, t.modeBinary)})${r.key === t.tonic && r.mode === t.modeBinary ? '' : ' x'}`;
       const meter = t.timeSignature === undefined ? '' : `${r.timeSignature} (${t.timeSignature})${r.timeSignature === t.timeSignature ? '' : ' x'}`;
       console.log(`${r.file.padEnd(22)} ${tempo.padEnd(20)} ${key.padEnd(32)} ${meter}`);
     }

@@ -1,5 +1,6 @@
 import type { Mood } from '../core/types';
 import type { EssentiaMeasurements, SpectralMeasurements } from './measurements';
+import { clamp01 } from './signal';
 
 /**
  * The 0–1 descriptors and moods, each a documented formula over measurements (docs/FEATURES.md
@@ -40,11 +41,6 @@ export function ramp(x: number, lo: number, hi: number): number {
   if (!Number.isFinite(x)) return 0;
   const t = (x - lo) / (hi - lo);
   return t < 0 ? 0 : t > 1 ? 1 : t;
-}
-
-function clamp01(x: number): number {
-  if (!Number.isFinite(x)) return 0;
-  return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
 /** Rounds to 3 decimals: more digits than that would claim a precision these formulas lack. */

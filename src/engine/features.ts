@@ -6,6 +6,7 @@ import { keyOfChroma, measureSpectrum, measureWithEssentia } from './measurement
 import type { RhythmResult } from './rhythm';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
 import type { TonalContext, TonalResult } from './tonal';
+import { median } from './signal';
 import { ENGINE_ID } from './version';
 import { ANALYSIS_RATE } from './window';
 
@@ -56,13 +57,6 @@ function decimate4(signal: Float32Array): Float32Array {
     out[i] = (signal[j]! + signal[j + 1]! + signal[j + 2]! + signal[j + 3]!) * 0.25;
   }
   return out;
-}
-
-function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Tempo of the beats inside [from, to) and how regular they are there (1 - spread of the periods). */

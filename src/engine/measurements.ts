@@ -2,7 +2,7 @@ import type { Essentia } from 'essentia.js';
 import FFT = require('fft.js');
 import { pitchClassOf } from '../core/music';
 import { withVector } from './essentia';
-import { hann } from './signal';
+import { hann, mean } from './signal';
 
 /**
  * Signal measurements the descriptors are built from, other than rhythm and key: spectral shape,
@@ -253,21 +253,21 @@ export function measureSpectrum(signal: Float32Array, sampleRate: number): Spect
   const loud = percentile(frameDb, 0.9);
   const modulation = modulationSpectrum(frameDb, frameRate);
   return {
-    centroid: meanOf(pick(centroid)),
-    rolloff: meanOf(pick(rolloff)),
-    flatness: meanOf(pick(flatness)),
-    zcr: meanOf(pick(zcr)),
+    centroid: mean(pick(centroid)),
+    rolloff: mean(pick(rolloff)),
+    flatness: mean(pick(flatness)),
+    zcr: mean(pick(zcr)),
     zcrVariation: variation(pick(zcr)),
     centroidVariation: variation(pick(centroid)),
     lowEnergyRatio: lowEnergyRatio(frameDb, Math.round(frameRate)),
     pauseRatio: frameDb.filter((db) => db < loud - 30).length / frameDb.length,
     floorDb: Math.min(0, percentile(frameDb, 0.1) - loud),
-    floorFlatness: meanOf(quietest.map((f) => flatness[f]!)),
+    floorFlatness: mean(quietest.map((f) => flatness[f]!)),
     syllabicModulation: modulation.syllabic,
     modulationPeakiness: modulation.peakiness,
     highFrequencyRatio: totalEnergy > 0 ? highEnergy / totalEnergy : 0,
     lowFrequencyRatio: totalEnergy > 0 ? lowEnergy / totalEnergy : 0,
-    spectralFlux: meanOf(pick(flux)),
+    spectralFlux: mean(pick(flux)),
     frameChroma,
     spectralFrameRate: sampleRate / SPECTRAL_HOP,
     frameDb,
@@ -345,15 +345,8 @@ export function percentile(values: ArrayLike<number>, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1))))]!;
 }
 
-function meanOf(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  let s = 0;
-  for (const v of values) s += v;
-  return s / values.length;
-}
-
 function variation(values: readonly number[]): number {
-  const m = meanOf(values);
+  const m = mean(values);
   if (m <= 0) return 0;
   let s = 0;
   for (const v of values) s += (v - m) ** 2;

@@ -14,13 +14,6 @@
  */
 import FFT = require('fft.js');
 
-/** A real-input FFT of one fixed size (fft.js, radix-4); tables are built once per instance. */
-export interface Fft {
-  readonly size: number;
-  /** Magnitude spectrum (size / 2 + 1 bins) of `frame` (length `size`, already windowed). */
-  magnitudes(frame: Float64Array, out: Float64Array): void;
-}
-
 /** |X[k]| for k = 0 … half from fft.js's interleaved complex output. */
 function magnitudesOf(complex: Float64Array, half: number, out: Float64Array): void {
   for (let k = 0; k <= half; k++) {
@@ -28,20 +21,6 @@ function magnitudesOf(complex: Float64Array, half: number, out: Float64Array): v
     const im = complex[2 * k + 1]!;
     out[k] = Math.sqrt(re * re + im * im);
   }
-}
-
-export function createFft(size: number): Fft {
-  if (size < 4 || (size & (size - 1)) !== 0) throw new Error(`FFT size must be a power of two, got ${size}`);
-  const fft = new FFT(size);
-  const complex = new Float64Array(size * 2);
-  const half = size >> 1;
-  return {
-    size,
-    magnitudes(frame, out) {
-      fft.realTransform(complex, frame);
-      magnitudesOf(complex, half, out);
-    },
-  };
 }
 
 export function hann(size: number): Float64Array {
@@ -139,4 +118,11 @@ export function mean(values: ArrayLike<number>): number {
   let s = 0;
   for (let i = 0; i < values.length; i++) s += values[i]!;
   return s / values.length;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -1,4 +1,5 @@
 import type { Essentia } from 'essentia.js';
+import { pitchClassOf } from '../core/music';
 import { withVector } from './essentia';
 import { clamp01, forEachSpectrum } from './signal';
 
@@ -33,10 +34,6 @@ const HARMONICS = 4;
 const PCP_THRESHOLD = 0.2;
 /** Measured on 120 rendered songs: shaath best for both KeyExtractor and the JS chroma (see BENCHMARKS.md). */
 const PROFILE = 'shaath';
-
-const NAMES: Record<string, number> = {
-  C: 0, 'C#': 1, Db: 1, D: 2, 'D#': 3, Eb: 3, E: 4, F: 5, 'F#': 6, Gb: 6, G: 7, 'G#': 8, Ab: 8, A: 9, 'A#': 10, Bb: 10, B: 11,
-};
 
 /**
  * The peaks of one spectrum, in reused flat arrays (a clip has ~300 frames of up to a few
@@ -387,33 +384,25 @@ function estimateKey(essentia: Essentia, chroma: ArrayLike<number>, profile: str
   // essentia's profiles, like its HPCP, start at A.
   const fromA = new Float32Array(12);
   for (let i = 0; i < 12; i++) fromA[i] = chroma[(i + 9) % 12]!;
-  const vector = essentia.arrayToVector(fromA);
-  try {
-    const out = essentia.Key(vector, 4, 12, profile, 0.6, false, false, false) as {
-      key: string;
-      scale: string;
-      strength: number;
-      firstToSecondRelativeStrength: number;
-    };
-    return {
-      key: NAMES[out.key] ?? 0,
-      mode: out.scale === 'major' ? 1 : 0,
-      strength: out.strength,
-      relative: out.firstToSecondRelativeStrength,
-    };
-  } catch (error) {
-    if (error instanceof Error) throw error;
-    throw new Error(`essentia Key failed with native error ${String(error)}`);
-  } finally {
-    vector.delete();
-  }
+  const out = withVector(essentia, fromA, (v) => essentia.Key(v, 4, 12, profile, 0.6, false, false, false)) as {
+    key: string;
+    scale: string;
+    strength: number;
+    firstToSecondRelativeStrength: number;
+  };
+  return {
+    key: pitchClassOf(out.key) ?? 0,
+    mode: out.scale === 'major' ? 1 : 0,
+    strength: out.strength,
+    relative: out.firstToSecondRelativeStrength,
+  };
 }
 
 function extractKey(essentia: Essentia, signal: Float32Array): Omit<KeyEstimate, 'relative'> {
   const out = withVector(essentia, signal, (v) =>
     essentia.KeyExtractor(v, true, 4096, 4096, 12, 3500, 60, 25, 0.2, PROFILE, SAMPLE_RATE),
   ) as { key: string; scale: string; strength: number };
-  return { key: NAMES[out.key] ?? 0, mode: out.scale === 'major' ? 1 : 0, strength: out.strength };
+  return { key: pitchClassOf(out.key) ?? 0, mode: out.scale === 'major' ? 1 : 0, strength: out.strength };
 }
 
 function normalizeMax(x: Float64Array): number[] {
