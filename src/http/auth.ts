@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ApiKeyService, Principal } from '../auth/api-keys';
 import { AppError } from '../core/errors';
+import { refusal, setRateLimitHeaders, type ApiRateLimiter } from '../ops/rate-limit';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
@@ -20,7 +21,7 @@ function principalOf(key: string, keys: ApiKeyService): Principal {
 }
 
 /** The Bearer key of a request, or an UNAUTHENTICATED error saying what is wrong with it. */
-export async function authenticate(header: string | undefined, keys: ApiKeyService): Promise<Principal> {
+async function authenticate(header: string | undefined, keys: ApiKeyService): Promise<Principal> {
   const key = bearerKey(header);
   const principal = await keys.verify(key);
   if (!principal) throw new AppError('UNAUTHENTICATED', 'unknown or revoked API key');
@@ -61,6 +62,28 @@ export function requireApiKey(keys: ApiKeyService, exempt?: (req: Request) => bo
     withPrincipal(req, keys, next, (principal) => {
       res.locals.principal = principal;
       next();
+    });
+  };
+}
+
+/**
+ * The REST gate, run before a route: the Bearer key is checked (UNAUTHENTICATED without a valid
+ * one) and one point is charged to it (RATE_LIMITED past the limit), with the RateLimit-* headers
+ * on the answer. One middleware for both keeps a request to one key verification and one pass
+ * through the router for its edge work.
+ */
+export function restGate(limiter: ApiRateLimiter, keys: ApiKeyService, onRefused?: () => void): RequestHandler {
+  return (req, res, next) => {
+    withPrincipal(req, keys, next, (principal) => {
+      res.locals.principal = principal;
+      limiter.consume(principal.id, 1).then((decision) => {
+        setRateLimitHeaders(res, decision);
+        if (decision.allowed) next();
+        else {
+          onRefused?.();
+          next(new AppError('RATE_LIMITED', refusal(decision), { retryAfterS: decision.resetS }));
+        }
+      }, next);
     });
   };
 }

@@ -1,3 +1,4 @@
+import type { ErrorRequestHandler } from 'express';
 import { AppError, type ErrorCode } from '../core/errors';
 
 /** HTTP status of each error code: the one place REST maps codes to statuses. */
@@ -49,4 +50,26 @@ export function fromBodyParserError(error: unknown): unknown {
   if (type === 'entity.parse.failed') return new AppError('INVALID_ARGUMENT', 'the request body is not valid JSON');
   if (type === 'entity.too.large') return new AppError('INVALID_ARGUMENT', 'the request body is too large');
   return error;
+}
+
+/**
+ * The Express error handler of an edge: maps the failure (body-parser's included) to its status
+ * and code, logs expected failures as warnings and the rest as errors, sets the challenge and
+ * retry headers, and answers with `body` of the mapped error (REST's shape or GraphQL's).
+ */
+export function clientErrorHandler(options: { body: (error: ErrorBody) => unknown; logMessage: string }): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    const cause = fromBodyParserError(error);
+    const mapped = toClientError(cause);
+    if (isExpected(cause)) req.log.warn({ code: mapped.body.error.code, msg: mapped.body.error.message }, options.logMessage);
+    else if (mapped.status >= 500) req.log.error({ err: error }, 'unexpected error');
+    if (res.headersSent) {
+      // Too late for an error answer: Express's own handler closes the connection.
+      next(error);
+      return;
+    }
+    if (mapped.status === 401) res.set('WWW-Authenticate', 'Bearer realm="trackgraph"');
+    if (mapped.retryAfterS !== undefined) res.set('Retry-After', String(mapped.retryAfterS));
+    res.status(mapped.status).json(options.body(mapped.body));
+  };
 }

@@ -1,7 +1,9 @@
 import type { Express } from 'express';
 import type { Container } from '../container';
 import { createApp } from './app';
-import { chargeGraphQL, graphqlRateLimitPlugin, restGate } from '../ops/rate-limit';
+import { chargeGraphQL } from '../ops/rate-limit';
+import { restGate } from './auth';
+import { graphqlRateLimitPlugin } from './graphql/rate-limit.plugin';
 import { createGraphQL } from './graphql/apollo.server';
 
 export interface HttpApp {
@@ -34,7 +36,6 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
       search: container.search,
       analysis: container.analysis,
       artwork: container.artwork,
-      apiKeys: container.apiKeys,
     },
     logger: container.logger,
     publicUrl: config.publicUrl,

@@ -1,13 +1,7 @@
-import type { ApolloServerPlugin } from '@apollo/server';
-import type { RequestHandler, Response } from 'express';
-import { GraphQLError } from 'graphql';
+import type { Response } from 'express';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { ApiKeyService } from '../auth/api-keys';
-import { AppError } from '../core/errors';
 import type { Logger } from '../core/logger';
-import { withPrincipal } from '../http/auth';
-import type { GraphQLContext } from '../http/graphql/graphql.context';
 import { redisOptions } from './redis';
 
 const WINDOW_S = 60;
@@ -93,7 +87,7 @@ export class ApiRateLimiter {
 }
 
 /** The IETF draft's RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers), each given to `set`. */
-export function eachRateLimitHeader(d: RateLimitDecision, set: (name: string, value: string) => void): void {
+function eachRateLimitHeader(d: RateLimitDecision, set: (name: string, value: string) => void): void {
   set('RateLimit-Limit', String(d.limit));
   set('RateLimit-Remaining', String(d.remaining));
   set('RateLimit-Reset', String(d.resetS));
@@ -107,33 +101,13 @@ export function rateLimitHeaders(d: RateLimitDecision): [string, string][] {
   return headers;
 }
 
-function refusal(d: RateLimitDecision): string {
+/** The message of a RATE_LIMITED refusal. */
+export function refusal(d: RateLimitDecision): string {
   return `rate limit of ${d.limit} requests per minute for this API key exceeded; retry in ${d.resetS} s`;
 }
 
-/**
- * The REST gate, run before a route: the Bearer key is checked (UNAUTHENTICATED without a valid
- * one) and one point is charged to it (RATE_LIMITED past the limit), with the RateLimit-* headers
- * on the answer. One middleware for both keeps a request to one key verification and one pass
- * through the router for its edge work.
- */
-export function restGate(limiter: ApiRateLimiter, keys: ApiKeyService, onRefused?: () => void): RequestHandler {
-  return (req, res, next) => {
-    withPrincipal(req, keys, next, (principal) => {
-      res.locals.principal = principal;
-      limiter.consume(principal.id, 1).then((decision) => {
-        setHeaders(res, decision);
-        if (decision.allowed) next();
-        else {
-          onRefused?.();
-          next(new AppError('RATE_LIMITED', refusal(decision), { retryAfterS: decision.resetS }));
-        }
-      }, next);
-    });
-  };
-}
-
-function setHeaders(res: Response, d: RateLimitDecision): void {
+/** Sets the RateLimit-* headers of a decision on an Express response (REST, and GraphQL answers given before Apollo). */
+export function setRateLimitHeaders(res: Response, d: RateLimitDecision): void {
   eachRateLimitHeader(d, (name, value) => res.setHeader(name, value));
 }
 
@@ -143,35 +117,6 @@ export interface GraphQLRateLimitOptions {
   /** GRAPHQL_MAX_COST: a document over it is refused by the cost limit and charged nothing. */
   maxCost: number;
   onRefused?: () => void;
-}
-
-/**
- * GraphQL: each operation is charged by its cost (set on the context by the cost-limit plugin
- * before this one runs): ceil(cost / costPerPoint) points, at least one.
- */
-export function graphqlRateLimitPlugin(limiter: ApiRateLimiter, options: GraphQLRateLimitOptions): ApolloServerPlugin<GraphQLContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ contextValue, response }) {
-          // The edge cache may have charged this request already (it then fell through to be refused here).
-          const decision = contextValue.charged ?? (await chargeGraphQL(limiter, options, contextValue.principal.id, contextValue.cost ?? 1));
-          if (!decision) return;
-          const headers = rateLimitHeaders(decision);
-          for (const [name, value] of headers) response.http.headers.set(name.toLowerCase(), value);
-          if (decision.allowed) return;
-          options.onRefused?.();
-          throw new GraphQLError(refusal(decision), {
-            extensions: {
-              code: 'RATE_LIMITED',
-              retryAfter: decision.resetS,
-              http: { status: 429, headers: new Map(headers.map(([n, v]) => [n.toLowerCase(), v])) },
-            },
-          });
-        },
-      };
-    },
-  };
 }
 
 /**

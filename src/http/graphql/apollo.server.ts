@@ -2,7 +2,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import { GraphQLError } from 'graphql';
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
@@ -10,7 +10,7 @@ import type { BrowseService } from '../../analysis/browse.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
 import { requireApiKey } from '../auth';
-import { fromBodyParserError, isExpected, toClientError } from '../errors';
+import { clientErrorHandler } from '../errors';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin, depthLimitRule } from './graphql.limits';
@@ -170,16 +170,7 @@ function requireKey(keys: ApiKeyService, sandbox: boolean): RequestHandler {
  * Errors raised before Apollo runs (authentication, an unreadable body), answered in the
  * GraphQL response shape with REST's status, code and message for the same failure.
  */
-const graphqlErrorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
-  const cause = fromBodyParserError(error);
-  const mapped = toClientError(cause);
-  if (isExpected(cause)) req.log.warn({ code: mapped.body.error.code, msg: mapped.body.error.message }, 'request refused');
-  else req.log.error({ err: error }, 'unexpected error');
-  if (res.headersSent) {
-    next(error);
-    return;
-  }
-  if (mapped.status === 401) res.set('WWW-Authenticate', 'Bearer realm="trackgraph"');
-  if (mapped.retryAfterS !== undefined) res.set('Retry-After', String(mapped.retryAfterS));
-  res.status(mapped.status).json(errorBody(mapped.body.error.code, mapped.body.error.message));
-};
+const graphqlErrorHandler = clientErrorHandler({
+  body: (e) => errorBody(e.error.code, e.error.message),
+  logMessage: 'request refused',
+});

@@ -2,8 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/api-keys';
-import type { RateLimitDecision } from '../../ops/rate-limit';
-import { eachRateLimitHeader } from '../../ops/rate-limit';
+import { setRateLimitHeaders, type RateLimitDecision } from '../../ops/rate-limit';
 
 /** Bodies longer than this are never keys (a document asking for 100 tracks by alias is ~10 KB). */
 const MAX_KEY_BYTES = 16 * 1024;
@@ -87,7 +86,7 @@ export class GraphQLEdgeCache {
           next();
           return;
         }
-        if (decision) eachRateLimitHeader(decision, (name, value) => res.setHeader(name, value));
+        if (decision) setRateLimitHeaders(res, decision);
         send(res, hit);
       }, next);
     };

@@ -1,19 +1,16 @@
 import { hash } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { AnalysisOutcome, AnalysisService } from '../../analysis/analysis.service';
+import type { AnalysisService } from '../../analysis/analysis.service';
 import { toContractAnalysis } from '../../analysis/contract';
 import type { ArtworkService } from '../../artwork/artwork.service';
-import type { ApiKeyService } from '../../auth/api-keys';
 import type { StoredAnalysis } from '../../core/types';
 import type { SearchService } from '../../search/search.service';
-import { requireApiKey } from '../auth';
 import { analysisParams, batchParams, parse, searchParams } from './params';
 
 export interface AudioRouteServices {
   search: SearchService;
   analysis: AnalysisService;
   artwork: ArtworkService;
-  apiKeys: ApiKeyService;
 }
 
 /** A serialised answer and its entity tag. */
@@ -40,24 +37,28 @@ function notModified(req: Request, etag: string): boolean {
 }
 
 /**
- * Sends an analysis outcome: 200 with the contract object (or another view of the analysis,
- * such as its timeline), or 202 while it is being computed. A stored analysis never changes, so
- * its answer carries a strong ETag and a request naming it in If-None-Match gets 304.
+ * A handler answering an analysis lookup (store, else analyse what search found) with one view
+ * of it: 200 with the view (the contract object, or the timeline), or 202 while it is computed.
+ * A stored analysis never changes and the store's LRU hands out one object per key, so each
+ * view's body is serialised and tagged once and reused while that object lives; a request
+ * naming the tag in If-None-Match gets 304.
  */
-export function sendOutcome(
-  req: Request,
-  res: Response,
-  outcome: AnalysisOutcome,
-  view: (a: StoredAnalysis) => unknown = toContractAnalysis,
-  bodies?: WeakMap<StoredAnalysis, Body>,
-): void {
-  if (outcome.status === 'done') {
-    // The store's LRU hands out one object per key, so a view's body is serialised (and
-    // tagged) once and reused while that object lives.
-    let body = bodies?.get(outcome.analysis);
+function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => unknown) {
+  const bodies = new WeakMap<StoredAnalysis, Body>();
+  return async (req: Request<{ trackKey: string }>, res: Response): Promise<void> => {
+    const q = parse(analysisParams, req.query);
+    const outcome = await analysis.analysis(req.params.trackKey.toLowerCase(), q);
+    if (outcome.status !== 'done') {
+      res
+        .status(202)
+        .set('Retry-After', String(outcome.retryAfterS))
+        .json({ success: true, data: null, status: outcome.status, queuePosition: outcome.queuePosition, retryAfter: outcome.retryAfterS });
+      return;
+    }
+    let body = bodies.get(outcome.analysis);
     if (body === undefined) {
       body = bodyOf({ success: true, data: view(outcome.analysis) });
-      bodies?.set(outcome.analysis, body);
+      bodies.set(outcome.analysis, body);
     }
     res.setHeader('ETag', body.etag);
     if (notModified(req, body.etag)) {
@@ -67,18 +68,7 @@ export function sendOutcome(
     res.setHeader('Content-Type', JSON_TYPE);
     res.setHeader('Content-Length', body.bytes.length);
     res.end(body.bytes);
-    return;
-  }
-  res
-    .status(202)
-    .set('Retry-After', String(outcome.retryAfterS))
-    .json({
-      success: true,
-      data: null,
-      status: outcome.status,
-      queuePosition: outcome.queuePosition,
-      retryAfter: outcome.retryAfterS,
-    });
+  };
 }
 
 /**
@@ -86,15 +76,10 @@ export function sendOutcome(
  * its route without a mounted router rewriting its URL. Thin: parse, call one service method,
  * shape. `gate` (key check and rate limit) runs first on each, but not on a signed artwork URL.
  */
-export function audioRoutes(services: AudioRouteServices, gate: RequestHandler = requireApiKey(services.apiKeys)): Router {
+export function audioRoutes(services: AudioRouteServices, gate: RequestHandler): Router {
   const router = Router();
-  const contractBodies = new WeakMap<StoredAnalysis, Body>();
-  const timelineBodies = new WeakMap<StoredAnalysis, Body>();
 
-  router.get('/api/audio/analysis/:trackKey', gate, async (req: Request<{ trackKey: string }>, res) => {
-    const q = parse(analysisParams, req.query);
-    sendOutcome(req, res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q), toContractAnalysis, contractBodies);
-  });
+  router.get('/api/audio/analysis/:trackKey', gate, analysisView(services.analysis, toContractAnalysis));
 
   router.get('/api/audio/search', gate, async (req, res) => {
     const q = parse(searchParams, req.query);
@@ -103,10 +88,7 @@ export function audioRoutes(services: AudioRouteServices, gate: RequestHandler =
   });
 
   // The same lookup as the analysis (store, else analyse what search found), another view of it.
-  router.get('/api/audio/analysis/:trackKey/timeline', gate, async (req: Request<{ trackKey: string }>, res) => {
-    const q = parse(analysisParams, req.query);
-    sendOutcome(req, res, await services.analysis.analysis(req.params.trackKey.toLowerCase(), q), timelineOf, timelineBodies);
-  });
+  router.get('/api/audio/analysis/:trackKey/timeline', gate, analysisView(services.analysis, timelineOf));
 
   // Spotify's batch pattern: stored analyses only, positional, null where a key has none.
   router.get('/api/audio/analyses', gate, async (req, res) => {
@@ -129,7 +111,7 @@ export function audioRoutes(services: AudioRouteServices, gate: RequestHandler =
 }
 
 /** The time-resolved view of an analysis (GET /analysis/{trackKey}/timeline). */
-export function timelineOf(a: StoredAnalysis) {
+function timelineOf(a: StoredAnalysis) {
   const { beats, bars, sections } = a.features.timeline;
   return { trackKey: a.trackKey, duration_ms: Math.round(a.features.durationMs), beats, bars, sections };
 }
