@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
 import { Pool } from 'pg';
+import { AppError } from '../core/errors';
 
 export interface AnalysesTable {
   track_key: string;
@@ -104,4 +105,31 @@ export function openDatabase(databaseUrl: string | undefined, dataDir: string, s
     dialect: 'sqlite',
     description: file,
   };
+}
+
+/**
+ * Runs a database call, turning a lost connection (Postgres down, SQLite locked or unreadable)
+ * into SERVICE_UNAVAILABLE with a retry hint; other failures pass unchanged. Every reader of
+ * the analyses goes through it, so an outage answers 503 wherever it is met.
+ */
+export async function guardConnection<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isConnectionError(error)) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'the analysis store is unreachable; try again shortly', { cause: error, retryAfterS: 5 });
+    }
+    throw error;
+  }
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03',
+  '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_IOERR',
+]);
+
+function isConnectionError(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  if (e?.code && CONNECTION_CODES.has(e.code)) return true;
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e?.message ?? '');
 }

@@ -172,9 +172,6 @@ export class BestEffortCache<T> {
     }
   }
 
-  async disconnect(): Promise<void> {
-    await this.keyv.disconnect().catch(() => undefined);
-  }
 
   private failed(error: unknown, msg: string): void {
     this.observer?.error(this.namespace);

@@ -20,11 +20,6 @@ export interface SearchServiceOptions {
   responseCache?: BestEffortCache<TrackCandidate[]>;
 }
 
-/** A metadata source may declare that its answers are worth caching (remote, quota-bound). */
-export interface SearchCachePolicy {
-  readonly cacheSearches?: boolean;
-}
-
 interface Ranked {
   track: TrackMetadata;
   score: number;
@@ -144,7 +139,7 @@ export class SearchService {
    * 100 identical searches arriving together make one call.
    */
   private searchOne(source: MetadataSource, query: SearchQuery): Promise<TrackCandidate[]> {
-    const cached = this.options.responseCache !== undefined && (source as SearchCachePolicy).cacheSearches === true;
+    const cached = this.options.responseCache !== undefined && source.cacheSearches === true;
     const key = `${source.name}:${queryCacheKey(query)}`;
     const pending = this.inFlight.get(key);
     if (pending) return pending;

@@ -20,6 +20,8 @@ export interface Source {
 /** A source that can be searched for recordings. */
 export interface MetadataSource extends Source {
   search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]>;
+  /** Optional: this source's answers are worth caching per query (remote, quota-bound); the library's are not. */
+  readonly cacheSearches?: boolean;
 }
 
 /** A source that can turn cached metadata whose `audio.source` is its name into audio. */
@@ -47,10 +49,14 @@ export interface StartOptions {
   background?: boolean;
 }
 
-/** Lifecycle hooks a source may need (the library indexes and watches its folder). */
-export interface StartableSource extends Source {
-  start(options?: StartOptions): Promise<void>;
+/** A source holding something to release at shutdown (HTTP clients and their limiters, watchers). */
+export interface ClosableSource extends Source {
   close(): Promise<void>;
+}
+
+/** Lifecycle hooks a source may need (the library indexes and watches its folder). */
+export interface StartableSource extends ClosableSource {
+  start(options?: StartOptions): Promise<void>;
   /** Why the source cannot fully answer yet (e.g. "indexing: 120 of 5000 files"), or undefined. */
   pending?(): string | undefined;
 }
@@ -62,6 +68,7 @@ export const isAnalysisSource = (s: Source): s is AnalysisSource =>
   typeof (s as AnalysisSource).fetchAnalysis === 'function';
 export const isStartableSource = (s: Source): s is StartableSource =>
   typeof (s as StartableSource).start === 'function';
+export const isClosableSource = (s: Source): s is ClosableSource => typeof (s as ClosableSource).close === 'function';
 
 /** What a source factory may use; the container builds one per process. */
 export interface SourceDependencies {

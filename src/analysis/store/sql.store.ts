@@ -1,8 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import { AppError } from '../../core/errors';
 import { foldForSearch } from '../../core/fold';
 import type { StoredAnalysis, Timeline } from '../../core/types';
-import type { AnalysesTable, Database } from '../../db/database';
+import { guardConnection, type AnalysesTable, type Database } from '../../db/database';
 import type { AnalysisStore } from './store';
 
 type Row = Selectable<AnalysesTable>;
@@ -16,7 +15,7 @@ export class SqlAnalysisStore implements AnalysisStore {
   constructor(private readonly database: Database) {}
 
   async get(trackKey: string): Promise<StoredAnalysis | undefined> {
-    const row = await this.guard(() =>
+    const row = await guardConnection(() =>
       this.database.db.selectFrom('analyses').selectAll().where('track_key', '=', trackKey).executeTakeFirst(),
     );
     return row ? fromRow(row) : undefined;
@@ -26,7 +25,7 @@ export class SqlAnalysisStore implements AnalysisStore {
     const unique = [...new Set(trackKeys)];
     const found = new Map<string, StoredAnalysis>();
     if (unique.length === 0) return found;
-    const rows = await this.guard(() =>
+    const rows = await guardConnection(() =>
       this.database.db.selectFrom('analyses').selectAll().where('track_key', 'in', unique).execute(),
     );
     for (const row of rows) found.set(row.track_key, fromRow(row));
@@ -35,7 +34,7 @@ export class SqlAnalysisStore implements AnalysisStore {
 
   async save(analysis: StoredAnalysis): Promise<boolean> {
     const values = toRow(analysis);
-    const result = await this.guard(() => {
+    const result = await guardConnection(() => {
       const insert = this.database.db.insertInto('analyses');
       const query =
         this.database.dialect === 'sqlite'
@@ -47,44 +46,19 @@ export class SqlAnalysisStore implements AnalysisStore {
   }
 
   async count(): Promise<number> {
-    const row = await this.guard(() =>
+    const row = await guardConnection(() =>
       this.database.db.selectFrom('analyses').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
     );
     return Number(row?.n ?? 0);
   }
 
   async ping(): Promise<void> {
-    await this.guard(() => sql`select 1`.execute(this.database.db));
+    await guardConnection(() => sql`select 1`.execute(this.database.db));
   }
 
   async close(): Promise<void> {
     await this.database.db.destroy();
   }
-
-  private async guard<T>(run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (isConnectionError(error)) {
-        throw new AppError('SERVICE_UNAVAILABLE', 'the analysis store is unreachable; try again shortly', {
-          cause: error,
-          retryAfterS: 5,
-        });
-      }
-      throw error;
-    }
-  }
-}
-
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03',
-  '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_IOERR',
-]);
-
-function isConnectionError(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  if (e?.code && CONNECTION_CODES.has(e.code)) return true;
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e?.message ?? '');
 }
 
 export function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {

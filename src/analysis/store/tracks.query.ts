@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { foldForSearch } from '../../core/fold';
 import type { StoredAnalysis } from '../../core/types';
-import type { AnalysesTable, Database, DatabaseSchema } from '../../db/database';
+import { guardConnection, type AnalysesTable, type Database, type DatabaseSchema } from '../../db/database';
 import { ORDERABLE_COLUMNS } from '../../db/migrations';
 import { fromRow } from './sql.store';
 
@@ -115,7 +115,6 @@ const PAGE_COLUMNS = [
 // Every column is either returned or a folded name (a new column must be placed here).
 const _pageColumnsComplete: Exclude<keyof AnalysesTable, (typeof PAGE_COLUMNS)[number] | 'artist_fold' | 'title_fold'> extends never ? true : never = true;
 void _pageColumnsComplete;
-const FOLD_COLUMNS = ['artist_fold', 'title_fold'] as const;
 type PageQuery = SelectQueryBuilder<DatabaseSchema, 'analyses', Row>;
 
 type Select = SelectQueryBuilder<DatabaseSchema, 'analyses', object>;
@@ -149,7 +148,7 @@ export class SqlTracksQuery implements TracksQuery {
   constructor(private readonly database: Database) {}
 
   async page(request: TracksPageRequest): Promise<TracksPageRow[]> {
-    const rows = await this.pageRows(request, async (query, db) => (await db.executeQuery(query)).rows);
+    const rows = await guardConnection(() => this.pageRows(request, async (query, db) => (await db.executeQuery(query)).rows));
     const column = request.order.column;
     return rows.map((row) => ({
       analysis: fromRow(row),
@@ -159,9 +158,11 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   async count(filter: TracksFilter): Promise<number> {
-    const row = await this.filtered(this.database.db.selectFrom('analyses'), filter)
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirst();
+    const row = await guardConnection(() =>
+      this.filtered(this.database.db.selectFrom('analyses'), filter)
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirst(),
+    );
     return Number(row?.n ?? 0);
   }
 
@@ -193,7 +194,7 @@ export class SqlTracksQuery implements TracksQuery {
     );
     // No ORDER BY: with one, the planner would walk the tempo index to avoid a sort instead of
     // reading one (key, mode, tempo) range per pair; the caller ranks the candidates itself.
-    const rows = await query.limit(request.limit).execute();
+    const rows = await guardConnection(() => query.limit(request.limit).execute());
     return rows.map((r) => {
       const out = {} as Record<string, unknown>;
       for (const [k, v] of Object.entries(r)) out[k] = k === 'trackKey' ? v : Number(v);
@@ -233,11 +234,11 @@ export class SqlTracksQuery implements TracksQuery {
   private async pageRows(request: TracksPageRequest, exec: Exec): Promise<Row[]> {
     const db = this.database.db;
     if (this.database.dialect === 'sqlite') return this.sqlitePage(request, exec);
-    const plain = this.pageQuery(request, { pinned: false });
-    if (this.otherRanges(request).length === 0 && !request.filter.keys) return exec(plain.compile(), db);
+    const plain = this.pageQuery(request, { pinned: false }).compile();
+    if (this.otherRanges(request).length === 0 && !request.filter.keys) return exec(plain, db);
     // The planner's own choice, unless it is to walk the order index with the filters checked on
     // the way: then that walk is bounded, and the filters' indexes answer what it leaves.
-    if (!(await this.postgresWalksOrder(plain.compile()))) return exec(plain.compile(), db);
+    if (!(await this.postgresWalksOrder(plain))) return exec(plain, db);
     const walked = await exec(this.pageQuery(request, { pinned: false, window: WALK_WINDOW }).compile(), db);
     if (walked.length >= request.limit) return walked;
     return db.transaction().execute(async (trx) => {
@@ -248,7 +249,7 @@ export class SqlTracksQuery implements TracksQuery {
       // empty case at 100,000 rows: 4 ms of server CPU instead of 18). No parallel workers for a page.
       await sql`select set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true),
         set_config('cpu_tuple_cost', '0.1', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(trx);
-      return exec(plain.compile(), trx);
+      return exec(plain, trx);
     });
   }
 
@@ -385,14 +386,8 @@ export class SqlTracksQuery implements TracksQuery {
     if (path.window !== undefined) {
       // The next `window` rows of the order index, then the filters on those alone.
       const inner = ordered(keyset(this.database.db.selectFrom('analyses')));
-      const texts = request.filter.artist !== undefined || request.filter.trackName !== undefined;
-      const window = (
-        path.narrow
-          ? inner.select([sql<number>`rowid`.as('rid'), ...NARROW_COLUMNS])
-          : this.database.dialect === 'postgres'
-            ? inner.selectAll()
-            : inner.select(texts ? [...PAGE_COLUMNS, ...FOLD_COLUMNS] : PAGE_COLUMNS)
-      ).limit(path.window);
+      // Windows are narrow on SQLite (rowids and the filtered columns) and whole rows on Postgres.
+      const window = (path.narrow ? inner.select([sql<number>`rowid`.as('rid'), ...NARROW_COLUMNS]) : inner.selectAll()).limit(path.window);
       const outer = ordered(this.filtered(this.database.db.selectFrom(window.as('walk')) as unknown as Select, request.filter));
       return (path.narrow ? outer.select('rid' as never) : this.returned(outer)).limit(request.limit) as unknown as PageQuery;
     }
