@@ -7,6 +7,7 @@ import { keyString } from '../core/music';
 import { trackKey } from '../core/track-key';
 import type { AnalysisEngine, AudioProbe, TrackAnalysis } from '../core/types';
 import { createEnginePool } from '../engine/engine.pool';
+import { nameFromPath } from '../sources/library/library.index';
 
 const USAGE = `usage: npm run analyze -- [--json] <file...>
   Analyses local audio files (MP3, Ogg Vorbis/Opus, FLAC, WAV) on the service's engine pool.
@@ -14,7 +15,6 @@ const USAGE = `usage: npm run analyze -- [--json] <file...>
   Environment: ANALYSIS_WORKERS, ANALYSIS_TIMEOUT_MS, ANALYSIS_WINDOW_S (as for the server).
   Exit status 1 if any file failed.`;
 
-const UNKNOWN_ARTIST = 'Unknown Artist';
 
 export type FileOutcome =
   | { file: string; data: TrackAnalysis }
@@ -22,13 +22,9 @@ export type FileOutcome =
 
 /** Artist and title from the tags, else from an "Artist - Title.ext" file name. */
 export function identify(file: string, probe: AudioProbe | undefined): { artist: string; trackName: string } {
-  const base = path.basename(file, path.extname(file)).trim();
-  const m = /^(.+?)\s+-\s+(.+)$/.exec(base);
-  const fromName = m && !/^\d{1,3}$/.test(m[1]!.trim()) ? { artist: m[1]!.trim(), trackName: m[2]!.trim() } : undefined;
-  return {
-    artist: probe?.artist ?? fromName?.artist ?? UNKNOWN_ARTIST,
-    trackName: probe?.title ?? fromName?.trackName ?? (m ? m[2]!.trim() : base),
-  };
+  // The library's rule for a file name alone (no folder artist: the CLI's files stand by themselves).
+  const fromName = nameFromPath(path.basename(file));
+  return { artist: probe?.artist ?? fromName.artist, trackName: probe?.title ?? fromName.trackName };
 }
 
 /** Analyses one file: tags and audio in parallel on the pool, shaped as the contract's object. */

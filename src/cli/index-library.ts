@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { pino } from 'pino';
+import { MAX_BATCH_KEYS } from '../analysis/analysis.service';
 import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
 import { isAppError } from '../core/errors';
@@ -14,8 +15,8 @@ const USAGE = `usage: npm run index -- [dir]
   Environment: as for the server (DATA_DIR, DATABASE_URL, ANALYSIS_WORKERS, QUEUE_URL, …).
   Exit status 1 if any file failed.`;
 
-/** Keys read from the store per batch (the store's batch read). */
-const STORE_BATCH = 100;
+/** Keys read from the store per batch: the service's batch bound. */
+const STORE_BATCH = MAX_BATCH_KEYS;
 
 export interface IndexCliIo {
   /** Summary lines (stdout). */

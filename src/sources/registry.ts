@@ -2,6 +2,7 @@ import {
   isAnalysisSource,
   isArtworkSource,
   isAudioSource,
+  isClosableSource,
   isMetadataSource,
   isStartableSource,
   type AnalysisSource,
@@ -70,6 +71,6 @@ export class SourceRegistry {
   }
 
   async close(): Promise<void> {
-    for (const s of this.sources) if (isStartableSource(s)) await s.close();
+    for (const s of this.sources) if (isClosableSource(s)) await s.close();
   }
 }

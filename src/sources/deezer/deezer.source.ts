@@ -4,7 +4,7 @@ import type { AudioInput, AudioRef, TrackCandidate, TrackMetadata } from '../../
 import { matchScore, normaliseText } from '../../search/ranking';
 import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
 import { httpStatusOf } from '../http/http.errors';
-import type { AudioSource, MetadataSource, SearchQuery, SourceCallContext, StartableSource } from '../source';
+import type { AudioSource, MetadataSource, SearchQuery, SourceCallContext, ClosableSource } from '../source';
 import { DeezerClient } from './deezer.client';
 import { DEEZER, searchQuery, toCandidate, toCandidates } from './deezer.mapper';
 
@@ -33,7 +33,7 @@ const EXPIRED = new Set([403, 410]);
  * Also finds the preview of a recording another source described (MusicBrainz), by artist,
  * title and duration.
  */
-export class DeezerSource implements MetadataSource, AudioSource, StartableSource {
+export class DeezerSource implements MetadataSource, AudioSource, ClosableSource {
   readonly name = DEEZER;
   /** Search answers are worth caching: they cost quota and time. */
   readonly cacheSearches = true;
@@ -99,10 +99,6 @@ export class DeezerSource implements MetadataSource, AudioSource, StartableSourc
       .filter((s) => s.score >= minScore)
       .sort((a, b) => b.score - a.score || b.sameTitle - a.sameTitle || a.gap - b.gap);
     return scored[0]?.c.audio;
-  }
-
-  async start(): Promise<void> {
-    // Nothing to prepare; being startable lets the registry close the rate limiter.
   }
 
   async close(): Promise<void> {

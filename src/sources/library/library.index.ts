@@ -35,6 +35,8 @@ export class LibraryIndex {
   private readonly byPath = new Map<string, LibraryEntry>();
   private byKey = new Map<string, LibraryEntry>();
   private scanning: { done: number; total: number } | undefined;
+  /** File reads under way, so a shutdown can wait for them while the engine is still open. */
+  private readonly inFlight = new Set<Promise<boolean>>();
 
   constructor(
     readonly root: string,
@@ -106,7 +108,20 @@ export class LibraryIndex {
   }
 
   /** Re-reads one file (added or changed); returns true when the index changed. */
-  async refresh(relPath: string, rebuild = false): Promise<boolean> {
+  refresh(relPath: string, rebuild = false): Promise<boolean> {
+    const running = this.refreshNow(relPath, rebuild);
+    this.inFlight.add(running);
+    const done = (): void => void this.inFlight.delete(running);
+    running.then(done, done);
+    return running;
+  }
+
+  /** Waits for every file read under way (the scan's and the watcher's) to be recorded. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async refreshNow(relPath: string, rebuild: boolean): Promise<boolean> {
     const rel = relPath.split(path.sep).join('/');
     if (!AUDIO_EXTENSIONS.has(path.extname(rel).toLowerCase())) return false;
     let stat;

@@ -67,18 +67,15 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     return p ? `indexing: ${p.done} of ${p.total} files` : undefined;
   }
 
-  /** Re-scans the folder now (also used by tests and the index CLI). */
-  rescan(): Promise<{ added: number; removed: number; total: number }> {
-    return this.index.scan();
-  }
-
   async close(): Promise<void> {
-    // A background index stops taking files and finishes the probes under way while the engine
-    // is still open: a probe failing because the pool closed would be kept as the file's tags.
+    // Indexing stops taking files (scan and watcher alike) and the reads under way finish while
+    // the engine is still open: a probe failing because the pool closed would be kept as the
+    // file's tags.
     this.stopping.abort();
-    await this.initial;
     await this.watcher?.close();
     this.watcher = undefined;
+    await this.initial;
+    await this.index.settled();
   }
 
   async search(query: SearchQuery): Promise<TrackCandidate[]> {

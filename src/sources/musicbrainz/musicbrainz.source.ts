@@ -1,7 +1,7 @@
 import type { Logger } from '../../core/logger';
 import type { TrackCandidate } from '../../core/types';
 import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
-import type { MetadataSource, SearchQuery, SourceCallContext, StartableSource } from '../source';
+import type { MetadataSource, SearchQuery, SourceCallContext, ClosableSource } from '../source';
 import { MusicBrainzClient } from './musicbrainz.client';
 import { MUSICBRAINZ, luceneQuery, toCandidates } from './musicbrainz.mapper';
 
@@ -23,7 +23,7 @@ export interface MusicBrainzSourceOptions {
  * Archive. It has no audio: analysis finds the recording's audio through the audio sources'
  * findAudio (Deezer's, for one).
  */
-export class MusicBrainzSource implements MetadataSource, StartableSource {
+export class MusicBrainzSource implements MetadataSource, ClosableSource {
   readonly name = MUSICBRAINZ;
   readonly cacheSearches = true;
   private readonly http: HttpClient;
@@ -49,10 +49,6 @@ export class MusicBrainzSource implements MetadataSource, StartableSource {
   async search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]> {
     const recordings = await this.client.searchRecordings(luceneQuery(query.track, query.artist), query.limit, context.signal);
     return toCandidates(recordings, this.options.coverArtBaseUrl).slice(0, query.limit);
-  }
-
-  async start(): Promise<void> {
-    // Nothing to prepare; being startable lets the registry close the rate limiter.
   }
 
   async close(): Promise<void> {
