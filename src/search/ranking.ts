@@ -11,10 +11,30 @@ import type { SearchQuery } from '../sources/source';
  * the score is 0.7 x title + 0.3 x artist; without one it is the title similarity alone.
  */
 export function matchScore(query: Pick<SearchQuery, 'track' | 'artist'>, candidate: { trackName: string; artist: string }): number {
-  const title = similarity(normaliseTitle(query.track), normaliseTitle(candidate.trackName));
-  if (!query.artist || query.artist.trim() === '') return round(title);
-  const artist = similarity(normaliseArtist(query.artist), normaliseArtist(candidate.artist));
-  return round(0.7 * title + 0.3 * artist);
+  return matchScorer(query)(normalisedNames(candidate));
+}
+
+/** A candidate's title and artist as matchScore compares them. */
+export interface NormalisedNames {
+  title: string;
+  artist: string;
+}
+
+export function normalisedNames(candidate: { trackName: string; artist: string }): NormalisedNames {
+  return { title: normaliseTitle(candidate.trackName), artist: normaliseArtist(candidate.artist) };
+}
+
+/**
+ * matchScore for one query against many candidates (the library's search): the query is
+ * normalised once, and the candidates' normalised names can be kept between searches.
+ */
+export function matchScorer(query: Pick<SearchQuery, 'track' | 'artist'>): (candidate: NormalisedNames) => number {
+  const title = normaliseTitle(query.track);
+  const artist = query.artist && query.artist.trim() !== '' ? normaliseArtist(query.artist) : undefined;
+  return (c) => {
+    const t = similarity(title, c.title);
+    return artist === undefined ? round(t) : round(0.7 * t + 0.3 * similarity(artist, c.artist));
+  };
 }
 
 const SUFFIX_WORDS =

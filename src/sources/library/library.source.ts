@@ -3,7 +3,7 @@ import chokidar, { type FSWatcher } from 'chokidar';
 import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { AnalysisEngine, AudioInput, TrackCandidate, TrackMetadata } from '../../core/types';
-import { matchScore } from '../../search/ranking';
+import { matchScorer, normalisedNames, type NormalisedNames } from '../../search/ranking';
 import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource, StartOptions } from '../source';
 import { AUDIO_EXTENSIONS, LibraryIndex, type LibraryEntry } from './library.index';
 
@@ -29,6 +29,8 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
   /** The background index, while one runs (its errors are logged, never thrown). */
   private initial: Promise<void> | undefined;
   private readonly minScore: number;
+  /** Each entry's names as search compares them (an entry object is replaced when its file changes). */
+  private readonly names = new WeakMap<LibraryEntry, NormalisedNames>();
 
   constructor(
     private readonly options: LibrarySourceOptions,
@@ -80,9 +82,12 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
 
   async search(query: SearchQuery): Promise<TrackCandidate[]> {
     const scored: { entry: LibraryEntry; score: number }[] = [];
+    const score = matchScorer(query);
     for (const entry of this.index.entries()) {
-      const score = matchScore(query, entry);
-      if (score >= this.minScore) scored.push({ entry, score });
+      let names = this.names.get(entry);
+      if (!names) this.names.set(entry, (names = normalisedNames(entry)));
+      const entryScore = score(names);
+      if (entryScore >= this.minScore) scored.push({ entry, score: entryScore });
     }
     scored.sort((a, b) => b.score - a.score || a.entry.relPath.localeCompare(b.entry.relPath));
     return scored.slice(0, query.limit).map(({ entry }) => this.toCandidate(entry));

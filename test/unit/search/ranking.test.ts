@@ -1,4 +1,4 @@
-import { matchScore, normaliseArtist, normaliseTitle } from '../../../src/search/ranking';
+import { matchScore, matchScorer, normaliseArtist, normalisedNames, normaliseTitle } from '../../../src/search/ranking';
 
 describe('match_score', () => {
   it.each([
@@ -40,5 +40,28 @@ describe('match_score', () => {
     const longer = matchScore({ track: 'Money' }, { trackName: 'Money Money Money', artist: 'A' });
     expect(longer).toBeLessThan(exact);
     expect(longer).toBeGreaterThanOrEqual(0.85);
+  });
+});
+
+describe('matchScorer (one query against many candidates, names normalised once)', () => {
+  it('gives every candidate the score matchScore gives it, with and without an artist', () => {
+    const candidates = [
+      { trackName: 'Money (2011 Remastered Version)', artist: 'Pink Floyd' },
+      { trackName: 'Money', artist: 'The Flying Lizards' },
+      { trackName: 'Hoppípolla', artist: 'Sigur Rós' },
+      { trackName: "Don't Stop Me Now - Live", artist: 'Queen' },
+      { trackName: 'Forgive', artist: 'Brian Adams' },
+    ];
+    const queries: [{ track: string; artist?: string }, number][] = [
+      [{ track: 'money', artist: 'pink floyd' }, 0],
+      [{ track: 'Hoppipolla' }, 2],
+      [{ track: 'dont stop me now', artist: '  ' }, 3],
+    ];
+    for (const [query, best] of queries) {
+      const score = matchScorer(query);
+      const scores = candidates.map((c) => score(normalisedNames(c)));
+      expect(scores).toEqual(candidates.map((c) => matchScore(query, c)));
+      expect(scores.indexOf(Math.max(...scores))).toBe(best);
+    }
   });
 });
