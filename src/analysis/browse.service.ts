@@ -253,10 +253,11 @@ export class BrowseService {
     const origin = featuresOf(seed);
     const wanted = Math.max(limit * 10, 100);
     let candidates: FeatureRow[] = [];
+    const keyModes = keyNeighbourhood(origin.key, origin.mode);
     for (const halfWidth of TEMPO_BANDS_OCTAVES) {
       candidates = await this.query.candidates({
         tempo: tempoBands(origin.tempo, halfWidth),
-        keyModes: keyNeighbourhood(origin.key, origin.mode),
+        keyModes,
         excludeTrackKey: trackKey,
         limit: MAX_CANDIDATES,
       });
@@ -296,7 +297,7 @@ function tempoBand(tempo: number, halfWidthOctaves: number): { min: number; max:
  * The band around the tempo and the same band around half and double the tempo (where octave-
  * folded matches sit, see featureDistance), in ascending order, overlapping bands merged.
  */
-export function tempoBands(tempo: number, halfWidthOctaves: number): { min: number; max: number }[] {
+function tempoBands(tempo: number, halfWidthOctaves: number): { min: number; max: number }[] {
   const t = tempo > 0 ? tempo : 1;
   const bands = [t / 2, t, t * 2].map((centre) => tempoBand(centre, halfWidthOctaves));
   const merged: { min: number; max: number }[] = [];
@@ -319,7 +320,7 @@ export const OCTAVE_PENALTY = 0.15;
  * The tempo term of featureDistance: 2·|log2(tA/tB) − k| for the nearest of the ratios 1, 2 and
  * 1/2 (k = 0, 1, −1), plus OCTAVE_PENALTY when k ≠ 0. 70 vs 140 BPM is 0.15; 70 vs 100 BPM 1.03.
  */
-export function tempoTerm(a: number, b: number): number {
+function tempoTerm(a: number, b: number): number {
   if (!(a > 0 && b > 0)) return 1;
   const r = Math.log2(a / b);
   return Math.min(2 * Math.abs(r), 2 * Math.abs(r - 1) + OCTAVE_PENALTY, 2 * Math.abs(r + 1) + OCTAVE_PENALTY);
@@ -467,18 +468,19 @@ export function encodeCursor(c: Cursor): string {
 
 export function decodeCursor(text: string, name: 'after' | 'before' = 'after'): Cursor {
   const from = name === 'after' ? 'pageInfo.endCursor' : 'pageInfo.startCursor';
-  const invalid = new AppError('INVALID_ARGUMENT', `${name} is not a cursor this server gave (use ${from} or an edge cursor)`);
-  if (text.length > 200) throw invalid;
+  // Built only for a bad cursor: an AppError (with its stack) per page would be waste.
+  const invalid = (): AppError => new AppError('INVALID_ARGUMENT', `${name} is not a cursor this server gave (use ${from} or an edge cursor)`);
+  if (text.length > 200) throw invalid();
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    throw invalid;
+    throw invalid();
   }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
+  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid();
   const [field, direction, value, seq] = parsed as unknown[];
-  if (typeof field !== 'string' || !Object.hasOwn(TRACK_ORDER_FIELDS, field)) throw invalid;
-  if (direction !== 'ASC' && direction !== 'DESC') throw invalid;
-  if (typeof value !== 'number' || !Number.isFinite(value) || typeof seq !== 'number' || !Number.isSafeInteger(seq)) throw invalid;
+  if (typeof field !== 'string' || !Object.hasOwn(TRACK_ORDER_FIELDS, field)) throw invalid();
+  if (direction !== 'ASC' && direction !== 'DESC') throw invalid();
+  if (typeof value !== 'number' || !Number.isFinite(value) || typeof seq !== 'number' || !Number.isSafeInteger(seq)) throw invalid();
   return { field: field as TrackOrderField, direction, value, seq };
 }

@@ -219,12 +219,12 @@ export class BullmqJobs implements AnalysisJobs {
 
   async status(trackKey: string): Promise<JobStatus | undefined> {
     return bounded(async () => {
-      const job = await this.queue.getJob(jobIdOf(trackKey));
-      if (!job) return undefined;
-      const state = await job.getState();
+      // The state alone (one script call), not the job hash with its data.
+      const id = jobIdOf(trackKey);
+      const state = await this.queue.getJobState(id);
       if (state === 'active') return { state: 'processing', queuePosition: 0 };
       if (state === 'completed' || state === 'failed' || state === 'unknown') return undefined;
-      return { state: 'queued', queuePosition: await this.position(job.id!) };
+      return { state: 'queued', queuePosition: await this.position(id) };
     });
   }
 
@@ -288,11 +288,13 @@ export class BullmqJobs implements AnalysisJobs {
         this.finish(track.trackKey, waiter, new AppError('ANALYSIS_TIMEOUT', 'the analysis did not finish in time; try again later'));
         return;
       }
-      const { job, state } = await bounded(async () => {
-        const found = await this.queue.getJob(jobIdOf(track.trackKey));
-        return { job: found, state: found ? await found.getState() : 'unknown' };
-      });
-      if (state === 'failed') this.finish(track.trackKey, waiter, fromJobFailure(job?.failedReason));
+      // Every poll reads the state alone; the job itself only when it failed, for its reason.
+      const id = jobIdOf(track.trackKey);
+      const state = await bounded(() => this.queue.getJobState(id));
+      if (state === 'failed') {
+        const job = await bounded(() => this.queue.getJob(id));
+        this.finish(track.trackKey, waiter, fromJobFailure(job?.failedReason));
+      }
       else if (state === 'completed' || state === 'unknown') {
         // Unknown: removed (retention ended, or by hand); the row may be there, else add it again.
         if (!(await this.settle(jobIdOf(track.trackKey)))) await bounded(() => this.enqueue(track));
