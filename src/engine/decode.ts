@@ -168,8 +168,9 @@ export async function decodeWindow(
   const format = sniffFormat(bytes);
   if (!format) throw undecodable('unknown or unsupported format (expected MP3, Ogg Vorbis, Ogg Opus, FLAC or WAV)');
   const name = FORMAT_NAMES[format];
-  if (format === 'wav' && wavShortfall(bytes) !== undefined) {
-    throw undecodable(`truncated WAV: the header declares ${wavShortfall(bytes)} bytes, the file has ${bytes.length}`);
+  const declaredWavBytes = format === 'wav' ? wavShortfall(bytes) : undefined;
+  if (declaredWavBytes !== undefined) {
+    throw undecodable(`truncated WAV: the header declares ${declaredWavBytes} bytes, the file has ${bytes.length}`);
   }
 
   const estimated = options.estimatedSeconds;
