@@ -137,3 +137,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: c.PUBLIC_URL ?? `http://${displayHost}:${c.PORT}`,
   };
 }
+
+/**
+ * A process entry point's configuration: a bad value stops it with exit status 2 and one line
+ * naming the variable (prefixed with the process's name), before anything starts.
+ */
+export function loadConfigOrExit(processName: string): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${processName}: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}

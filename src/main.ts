@@ -1,20 +1,11 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
-import { ConfigError, loadConfig } from './config';
+import { loadConfigOrExit } from './config';
 import { createContainer } from './container';
 import { buildHttpApp } from './http/server';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`trackgraph: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit('trackgraph');
   const container = await createContainer(config);
   const { logger } = container;
   // The library is indexed while the server answers (a first start on a large folder takes a

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import express from 'express';
-import { ConfigError, loadConfig, type Config } from './config';
+import { loadConfigOrExit } from './config';
 import { createContainer } from './container';
-import { metricsHandler, readinessHandler } from './ops/health';
+import { opsRoutes } from './ops/health';
 
 /**
  * The analysis worker process (`npm run worker`, scale-out): takes jobs from the BullMQ queue
@@ -11,16 +11,7 @@ import { metricsHandler, readinessHandler } from './ops/health';
  * /healthz, /readyz and /metrics on WORKER_PORT when it is set.
  */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`trackgraph worker: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit('trackgraph worker');
   const container = await createContainer(config, { role: 'worker' });
   const { logger } = container;
   await container.start();
@@ -29,11 +20,7 @@ async function main(): Promise<void> {
   if (config.WORKER_PORT !== undefined) {
     const app = express();
     app.disable('x-powered-by');
-    app.get('/healthz', (_req, res) => {
-      res.json({ status: 'ok' });
-    });
-    app.get('/readyz', readinessHandler(container.readiness));
-    app.get('/metrics', metricsHandler(container.metrics, config.METRICS_TOKEN));
+    app.use(opsRoutes({ readiness: container.readiness, metrics: container.metrics, metricsToken: config.METRICS_TOKEN }));
     const listening = app.listen(config.WORKER_PORT, config.HOST);
     server = listening;
     await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger as PinoLogger } from 'pino';
 import { AppError } from '../core/errors';
-import { metricsHandler, readinessHandler, type DependencyCheck } from '../ops/health';
+import { opsRoutes, type DependencyCheck } from '../ops/health';
 import type { Metrics } from '../ops/metrics';
 import { clientErrorHandler } from './errors';
 import { requestLogger } from './request-logger';
@@ -45,16 +45,12 @@ export function createApp(deps: AppDependencies): Express {
   app.use(audioRoutes(deps.services, deps.gate));
   app.use('/graphql', deps.graphql);
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
   // Public like the GraphQL schema: it describes the API and holds no data. Built once.
   const openApi = openApiDocument({ version: packageVersion(), serverUrl: deps.publicUrl ?? '/' });
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openApi);
   });
-  app.get('/readyz', readinessHandler(deps.ops.readiness));
-  app.get('/metrics', metricsHandler(metrics, deps.ops.metricsToken));
+  app.use(opsRoutes({ readiness: deps.ops.readiness, metrics, metricsToken: deps.ops.metricsToken }));
 
   app.use('/api', deps.gate, (req) => {
     throw new AppError('NOT_FOUND', `no such route: ${req.method} ${req.baseUrl}${req.path}`);

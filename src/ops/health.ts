@@ -1,5 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Metrics } from './metrics';
 
 /** One dependency readiness checks. */
@@ -82,4 +82,19 @@ export function metricsHandler(metrics: Metrics, token?: string): RequestHandler
       res.set('Content-Type', contentType).set('Cache-Control', 'no-store').send(body);
     }, next);
   };
+}
+
+/**
+ * The operations endpoints of a process: /healthz (liveness), /readyz (its dependencies) and
+ * /metrics (Prometheus; with METRICS_TOKEN it wants that Bearer token). API nodes and workers
+ * (WORKER_PORT) mount the same router.
+ */
+export function opsRoutes(options: { readiness: readonly DependencyCheck[]; metrics: Metrics; metricsToken?: string | undefined }): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', readinessHandler(options.readiness));
+  router.get('/metrics', metricsHandler(options.metrics, options.metricsToken));
+  return router;
 }
