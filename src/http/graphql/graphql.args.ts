@@ -1,6 +1,5 @@
 import { ArgsType, Field, Int } from 'type-graphql';
-import { AppError } from '../../core/errors';
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_NAME_LENGTH } from '../rest/params';
+import { DEFAULT_LIMIT, MAX_LIMIT, limitRule, nameRule, parse } from '../rest/params';
 
 /*
  * Arguments of the GraphQL edge and their rules, the same as REST's (src/http/rest/params.ts)
@@ -44,12 +43,7 @@ export class TrackKeyArgs {
 
 /** A track or artist name: whitespace runs collapsed and trimmed, non-empty, at most MAX_NAME_LENGTH. */
 export function name(field: string, value: string): string {
-  const clean = value.replace(/\s+/g, ' ').trim();
-  if (clean.length === 0) throw new AppError('INVALID_ARGUMENT', `${field} must not be empty`);
-  if (clean.length > MAX_NAME_LENGTH) {
-    throw new AppError('INVALID_ARGUMENT', `${field} must be at most ${MAX_NAME_LENGTH} characters`);
-  }
-  return clean;
+  return parse(nameRule(field), value);
 }
 
 /** An optional name: null or absent stays absent. */
@@ -59,10 +53,7 @@ export function optionalName(field: string, value: string | null | undefined): s
 
 /** Number of search results: DEFAULT_LIMIT when absent, 1–MAX_LIMIT. */
 export function limit(value: number | null | undefined): number {
-  if (value === null || value === undefined) return DEFAULT_LIMIT;
-  if (value < 1) throw new AppError('INVALID_ARGUMENT', 'limit must be at least 1');
-  if (value > MAX_LIMIT) throw new AppError('INVALID_ARGUMENT', `limit must be at most ${MAX_LIMIT}`);
-  return value;
+  return value === null || value === undefined ? DEFAULT_LIMIT : parse(limitRule, value);
 }
 
 /** Track keys are hex; REST accepts either case, and so does GraphQL. */

@@ -8,14 +8,13 @@ export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
 
 /**
- * The contract writes spaces as '+', and clients send it literally or percent-encoded (%2B);
- * the query parser has already turned a literal '+' into a space, so any '+' left is an encoded
- * one, which also means a space.
+ * A track or artist name, over REST and GraphQL alike: whitespace runs collapsed and trimmed,
+ * not empty, at most MAX_NAME_LENGTH characters.
  */
-const name = (field: string) =>
+export const nameRule = (field: string) =>
   z
     .string({ error: `${field} must be a single string` })
-    .transform((v) => v.replace(/\+/g, ' ').replace(/\s+/g, ' ').trim())
+    .transform((v) => v.replace(/\s+/g, ' ').trim())
     .pipe(
       z
         .string()
@@ -23,15 +22,28 @@ const name = (field: string) =>
         .max(MAX_NAME_LENGTH, `${field} must be at most ${MAX_NAME_LENGTH} characters`),
     );
 
+/**
+ * A name in a REST query string. The contract writes spaces as '+', and clients send it
+ * literally or percent-encoded (%2B); the query parser has already turned a literal '+' into a
+ * space, so any '+' left is an encoded one, which also means a space.
+ */
+const name = (field: string) =>
+  z
+    .string({ error: `${field} must be a single string` })
+    .transform((v) => v.replace(/\+/g, ' '))
+    .pipe(nameRule(field));
+
+/** Number of search results, over REST and GraphQL alike: a whole number from 1 to MAX_LIMIT. */
+const limitOf = (n: z.ZodNumber) =>
+  n.int('limit must be a whole number').min(1, 'limit must be at least 1').max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`);
+
+export const limitRule = limitOf(z.number({ error: 'limit must be a number' }));
+
 export const searchParams = z.object({
   track: name('track'),
   artist: name('artist').optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`)
-    .default(DEFAULT_LIMIT),
+  // Coerced: a query string carries text (and the OpenAPI document shows the integer range).
+  limit: limitOf(z.coerce.number({ error: 'limit must be a number' })).default(DEFAULT_LIMIT),
 });
 
 export const analysisParams = z.object({
