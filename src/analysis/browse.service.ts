@@ -1,5 +1,6 @@
 import { AppError } from '../core/errors';
 import { foldForSearch } from '../core/fold';
+import { nameProblem, tidyName } from '../core/name';
 import { isTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
 import type { AnalysisStore } from './store/store';
@@ -20,8 +21,6 @@ export const MAX_PAGE = 100;
 /** Default and largest answer of similar(). */
 export const DEFAULT_SIMILAR = 10;
 export const MAX_SIMILAR = 50;
-/** Longest text filter, in characters (as names elsewhere). */
-const MAX_TEXT = 300;
 
 /** The orderings of tracks(), by name, and the column each reads. */
 export const TRACK_ORDER_FIELDS = {
@@ -446,9 +445,9 @@ function checkedRange(name: string, range: Range | null | undefined): ColumnRang
 
 function checkedText(name: string, value: string | null | undefined): string | undefined {
   if (value === undefined || value === null) return undefined;
-  const text = value.replace(/\s+/g, ' ').trim();
-  if (text.length === 0) throw new AppError('INVALID_ARGUMENT', `${name} must not be empty`);
-  if (text.length > MAX_TEXT) throw new AppError('INVALID_ARGUMENT', `${name} must be at most ${MAX_TEXT} characters`);
+  const text = tidyName(value);
+  const problem = nameProblem(name, text);
+  if (problem !== undefined) throw new AppError('INVALID_ARGUMENT', problem);
   // Matched folded (the store folds it again: folding is idempotent); marks alone fold to nothing.
   if (foldForSearch(text).length === 0) throw new AppError('INVALID_ARGUMENT', `${name} has no letters to match once accents and marks are set aside`);
   return text;

@@ -1,26 +1,20 @@
 import { z } from 'zod';
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
 import { AppError } from '../../core/errors';
+import { nameProblem, tidyName } from '../../core/name';
 
-/** Longest track or artist name accepted, in characters. */
-export const MAX_NAME_LENGTH = 300;
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
 
-/**
- * A track or artist name, over REST and GraphQL alike: whitespace runs collapsed and trimmed,
- * not empty, at most MAX_NAME_LENGTH characters.
- */
+/** A track or artist name, over REST and GraphQL alike: the rule of src/core/name.ts. */
 export const nameRule = (field: string) =>
   z
     .string({ error: `${field} must be a single string` })
-    .transform((v) => v.replace(/\s+/g, ' ').trim())
-    .pipe(
-      z
-        .string()
-        .min(1, `${field} must not be empty`)
-        .max(MAX_NAME_LENGTH, `${field} must be at most ${MAX_NAME_LENGTH} characters`),
-    );
+    .transform(tidyName)
+    .superRefine((tidied, ctx) => {
+      const problem = nameProblem(field, tidied);
+      if (problem !== undefined) ctx.addIssue(problem);
+    });
 
 /**
  * A name in a REST query string. The contract writes spaces as '+', and clients send it
