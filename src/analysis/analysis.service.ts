@@ -12,6 +12,12 @@ export type AnalysisOutcome =
   | { status: 'done'; analysis: StoredAnalysis }
   | { status: 'queued' | 'processing'; queuePosition: number; retryAfterS: number };
 
+/** Where a key stands (outcome undefined: nothing is known of it), with the key as stored. */
+export interface KeyStatus {
+  trackKey: string;
+  outcome: AnalysisOutcome | undefined;
+}
+
 /** Finds the track a key names when no analysis is stored yet (search's resolve). */
 export interface TrackResolver {
   resolve(trackKey: string, artist: string, track: string): Promise<TrackMetadata | undefined>;
@@ -36,8 +42,9 @@ export class AnalysisService {
     private readonly options: AnalysisServiceOptions,
   ) {}
 
-  async analysis(trackKey: string, hint?: { artist?: string; track?: string }): Promise<AnalysisOutcome> {
-    assertTrackKey(trackKey);
+  /** The analysis of a key (hex, either case). */
+  async analysis(key: string, hint?: { artist?: string; track?: string }): Promise<AnalysisOutcome> {
+    const trackKey = checkedTrackKey(key);
     const stored = await this.store.get(trackKey);
     if (stored) return { status: 'done', analysis: stored };
     const track = await this.locate(trackKey, hint);
@@ -45,22 +52,25 @@ export class AnalysisService {
   }
 
   /** Stored analyses only, positional: null where a key has none. One store read. */
-  async storedMany(trackKeys: readonly string[]): Promise<(StoredAnalysis | null)[]> {
-    if (trackKeys.length > MAX_BATCH_KEYS) {
-      throw new AppError('INVALID_ARGUMENT', `at most ${MAX_BATCH_KEYS} track keys per request (got ${trackKeys.length})`);
+  async storedMany(keys: readonly string[]): Promise<(StoredAnalysis | null)[]> {
+    if (keys.length > MAX_BATCH_KEYS) {
+      throw new AppError('INVALID_ARGUMENT', `at most ${MAX_BATCH_KEYS} track keys per request (got ${keys.length})`);
     }
-    trackKeys.forEach(assertTrackKey);
+    const trackKeys = keys.map(checkedTrackKey);
     const found = await this.store.getMany(trackKeys);
     return trackKeys.map((k) => found.get(k) ?? null);
   }
 
-  /** State of a key: stored, being analysed, or unknown (undefined). */
-  async status(trackKey: string): Promise<AnalysisOutcome | undefined> {
-    assertTrackKey(trackKey);
+  /** State of a key: stored, being analysed, or unknown (outcome undefined); with the key as stored. */
+  async status(key: string): Promise<KeyStatus> {
+    const trackKey = checkedTrackKey(key);
     const stored = await this.store.get(trackKey);
-    if (stored) return { status: 'done', analysis: stored };
+    if (stored) return { trackKey, outcome: { status: 'done', analysis: stored } };
     const job = await this.jobs.status(trackKey);
-    return job ? { status: job.state, queuePosition: job.queuePosition, retryAfterS: this.retryAfterS() } : undefined;
+    const outcome: AnalysisOutcome | undefined = job
+      ? { status: job.state, queuePosition: job.queuePosition, retryAfterS: this.retryAfterS() }
+      : undefined;
+    return { trackKey, outcome };
   }
 
   private async locate(trackKey: string, hint?: { artist?: string; track?: string }): Promise<TrackMetadata> {
@@ -110,8 +120,19 @@ export class AnalysisService {
   }
 }
 
-function assertTrackKey(trackKey: string): void {
+/**
+ * A client's track key as it is stored: keys are hex and clients may send either case, so this is
+ * the one place a key is lowercased. INVALID_ARGUMENT when it is not 16 hex characters.
+ */
+export function checkedTrackKey(key: string): string {
+  const trackKey = key.toLowerCase();
   if (!isTrackKey(trackKey)) {
     throw new AppError('INVALID_ARGUMENT', `trackKey must be 16 lowercase hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
   }
+  return trackKey;
+}
+
+/** Would checkedTrackKey accept this key? For callers that batch keys before handing them on. */
+export function isClientTrackKey(key: string): boolean {
+  return isTrackKey(key.toLowerCase());
 }

@@ -1,8 +1,8 @@
 import { AppError } from '../core/errors';
 import { foldForSearch } from '../core/fold';
 import { nameProblem, tidyName } from '../core/name';
-import { isTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
+import { checkedTrackKey } from './analysis.service';
 import type { AnalysisStore } from './store/store';
 import type {
   ColumnRange,
@@ -234,15 +234,13 @@ export class BrowseService {
   }
 
   /**
-   * The stored tracks nearest to `trackKey` by `featureDistance`, nearest first. Candidates are
+   * The stored tracks nearest to the track of `key` (hex, either case) by `featureDistance`, nearest first. Candidates are
    * read in widening tempo bands around the track and around half and double its tempo, limited to its key neighbourhood (the same or
    * an adjacent place on the circle of fifths, either mode), and ranked here; see docs/API.md,
    * "Similarity", for the distance and what this prefilter can miss.
    */
-  async similar(trackKey: string, first?: number | null): Promise<SimilarTrack[]> {
-    if (!isTrackKey(trackKey)) {
-      throw new AppError('INVALID_ARGUMENT', `trackKey must be 16 lowercase hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
-    }
+  async similar(key: string, first?: number | null): Promise<SimilarTrack[]> {
+    const trackKey = checkedTrackKey(key);
     const limit = first ?? DEFAULT_SIMILAR;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIMILAR) {
       throw new AppError('INVALID_ARGUMENT', `first must be a whole number from 1 to ${MAX_SIMILAR}`);

@@ -1,6 +1,11 @@
 import DataLoader from 'dataloader';
-import { MAX_BATCH_KEYS, type AnalysisOutcome, type AnalysisService } from '../../analysis/analysis.service';
-import { isTrackKey } from '../../core/track-key';
+import {
+  MAX_BATCH_KEYS,
+  isClientTrackKey,
+  type AnalysisOutcome,
+  type AnalysisService,
+  type KeyStatus,
+} from '../../analysis/analysis.service';
 import type { StoredAnalysis } from '../../core/types';
 
 export interface AnalysisHint {
@@ -24,23 +29,23 @@ export class AnalysisLoaders {
 
   /** What `analysis(trackKey)` answers: the stored analysis, or the service's outcome for a miss. */
   async analysis(trackKey: string, hint: AnalysisHint): Promise<AnalysisOutcome> {
-    if (!isTrackKey(trackKey)) return this.service.analysis(trackKey, hint);
+    if (!isClientTrackKey(trackKey)) return this.service.analysis(trackKey, hint);
     const stored = await this.stored().load(trackKey);
     return stored ? { status: 'done', analysis: stored } : this.service.analysis(trackKey, hint);
   }
 
   /** Stored analyses of many keys, positional, null where a key has none. */
   async storedMany(trackKeys: readonly string[]): Promise<(StoredAnalysis | null)[]> {
-    if (trackKeys.length > MAX_BATCH_KEYS || !trackKeys.every(isTrackKey)) return this.service.storedMany(trackKeys);
+    if (trackKeys.length > MAX_BATCH_KEYS || !trackKeys.every(isClientTrackKey)) return this.service.storedMany(trackKeys);
     const loader = this.stored();
     return Promise.all(trackKeys.map((k) => loader.load(k)));
   }
 
-  /** State of a key without starting an analysis; undefined when nothing is known of it. */
-  async status(trackKey: string): Promise<AnalysisOutcome | undefined> {
-    if (!isTrackKey(trackKey)) return this.service.status(trackKey);
+  /** State of a key without starting an analysis (outcome undefined when nothing is known of it). */
+  async status(trackKey: string): Promise<KeyStatus> {
+    if (!isClientTrackKey(trackKey)) return this.service.status(trackKey);
     const stored = await this.stored().load(trackKey);
-    return stored ? { status: 'done', analysis: stored } : this.service.status(trackKey);
+    return stored ? { trackKey: stored.trackKey, outcome: { status: 'done', analysis: stored } } : this.service.status(trackKey);
   }
 
   private stored(): DataLoader<string, StoredAnalysis | null> {

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from './graphql.context';
-import { AnalysisArgs, optionalName, trackKeyArg } from './graphql.args';
+import { AnalysisArgs, optionalName } from './graphql.args';
 import { ANALYSIS_COST } from './graphql.limits';
 import { AnalysisStatus, TrackAnalysis, analysisStatusOf, trackAnalysisOf } from './analysis.types';
 
@@ -19,7 +19,7 @@ export class AnalysisResolver {
   })
   async analysis(@Args(() => AnalysisArgs) args: AnalysisArgs, @Ctx() context: GraphQLContext): Promise<TrackAnalysis | null> {
     const hint = { artist: optionalName('artist', args.artist), track: optionalName('track', args.track) };
-    const outcome = await context.analyses.analysis(trackKeyArg(args.trackKey), hint);
+    const outcome = await context.analyses.analysis(args.trackKey, hint);
     return outcome.status === 'done' ? trackAnalysisOf(outcome.analysis) : null;
   }
 
@@ -32,7 +32,7 @@ export class AnalysisResolver {
     @Arg('trackKeys', () => [String]) trackKeys: string[],
     @Ctx() context: GraphQLContext,
   ): Promise<(TrackAnalysis | null)[]> {
-    const stored = await context.analyses.storedMany(trackKeys.map(trackKeyArg));
+    const stored = await context.analyses.storedMany(trackKeys);
     return stored.map((s) => (s ? trackAnalysisOf(s) : null));
   }
 
@@ -41,7 +41,6 @@ export class AnalysisResolver {
     complexity: ({ childComplexity }) => 1 + childComplexity,
   })
   async analysisStatus(@Arg('trackKey', () => String) trackKey: string, @Ctx() context: GraphQLContext): Promise<AnalysisStatus> {
-    const key = trackKeyArg(trackKey);
-    return analysisStatusOf(key, await context.analyses.status(key));
+    return analysisStatusOf(await context.analyses.status(trackKey));
   }
 }

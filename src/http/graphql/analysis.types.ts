@@ -1,6 +1,6 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { toContractAnalysis } from '../../analysis/contract';
-import type { AnalysisOutcome } from '../../analysis/analysis.service';
+import type { KeyStatus } from '../../analysis/analysis.service';
 import type { StoredAnalysis } from '../../core/types';
 
 /*
@@ -229,8 +229,8 @@ export function trackAnalysisOf(stored: StoredAnalysis): TrackAnalysis {
   };
 }
 
-/** The AnalysisStatus of a key from the service's outcome (undefined: nothing known of it). */
-export function analysisStatusOf(trackKey: string, outcome: AnalysisOutcome | undefined): AnalysisStatus {
+/** The AnalysisStatus of a key from the service's status of it (outcome undefined: nothing known of it). */
+export function analysisStatusOf({ trackKey, outcome }: KeyStatus): AnalysisStatus {
   if (!outcome) return { trackKey, status: AnalysisState.UNKNOWN, queuePosition: null, retryAfter: null, analysis: null };
   if (outcome.status === 'done') {
     return { trackKey, status: AnalysisState.DONE, queuePosition: null, retryAfter: null, analysis: trackAnalysisOf(outcome.analysis) };

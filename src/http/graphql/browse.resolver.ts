@@ -2,7 +2,6 @@ import { Args, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { DEFAULT_PAGE, DEFAULT_SIMILAR, type BrowseService } from '../../analysis/browse.service';
 import { trackAnalysisOf } from './analysis.types';
 import { SimilarArgs, SimilarTrack, TrackConnection, TracksArgs } from './browse.types';
-import { trackKeyArg } from './graphql.args';
 
 /** Extra cost of a tracks() page (an index read) and of similar() (a candidate read and ranking). */
 export const TRACKS_COST = 5;
@@ -46,7 +45,7 @@ export class BrowseResolver {
     complexity: ({ args, childComplexity }) => SIMILAR_COST + (typeof args.first === 'number' ? args.first : DEFAULT_SIMILAR) * childComplexity,
   })
   async similar(@Args(() => SimilarArgs) args: SimilarArgs): Promise<SimilarTrack[]> {
-    const found = await this.browse.similar(trackKeyArg(args.trackKey), args.first);
+    const found = await this.browse.similar(args.trackKey, args.first);
     return found.map((s) => ({ distance: s.distance, track: trackAnalysisOf(s.analysis) }));
   }
 }

@@ -55,8 +55,3 @@ export function optionalName(field: string, value: string | null | undefined): s
 export function limit(value: number | null | undefined): number {
   return value === null || value === undefined ? DEFAULT_LIMIT : parse(limitRule, value);
 }
-
-/** Track keys are hex; REST accepts either case, and so does GraphQL. */
-export function trackKeyArg(value: string): string {
-  return value.toLowerCase();
-}

@@ -47,7 +47,7 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
   const bodies = new WeakMap<StoredAnalysis, Body>();
   return async (req: Request<{ trackKey: string }>, res: Response): Promise<void> => {
     const q = parse(analysisParams, req.query);
-    const outcome = await analysis.analysis(req.params.trackKey.toLowerCase(), q);
+    const outcome = await analysis.analysis(req.params.trackKey, q);
     if (outcome.status !== 'done') {
       res
         .status(202)

@@ -45,12 +45,12 @@ export const analysisParams = z.object({
   track: name('track').optional(),
 });
 
-/** Track keys are hex; either case is accepted (as in the path of /analysis/{trackKey}). */
+/** Track keys are hex; either case is accepted (AnalysisService reads them). */
 export const batchParams = z.object({
   keys: z
     .string({ error: 'keys must be a single comma-separated string' })
     .describe(`Up to ${MAX_BATCH_KEYS} trackKeys, comma-separated; the answer keeps their order.`)
-    .transform((v) => v.split(',').map((k) => k.trim().toLowerCase()).filter((k) => k.length > 0))
+    .transform((v) => v.split(',').map((k) => k.trim()).filter((k) => k.length > 0))
     .pipe(
       z
         .array(z.string())

@@ -148,6 +148,18 @@ describe('GraphQL analyses', () => {
     expect(res.body.data!.analyses.map((x) => x?.trackKey ?? null)).toEqual([b, null, a, b]);
   });
 
+  it('takes keys in either case, still in one store read', async () => {
+    const [a, b] = await seedAnalyses(t, 2);
+    const getMany = jest.spyOn(t.container.store, 'getMany');
+    try {
+      const res = await graphql(t, AnalysesDocument, { trackKeys: [a!.toUpperCase(), b!] });
+      expect(res.body.data!.analyses.map((x) => x?.trackKey ?? null)).toEqual([a, b]);
+      expect(getMany).toHaveBeenCalledTimes(1);
+    } finally {
+      getMany.mockRestore();
+    }
+  });
+
   it('answers an empty list for no keys', async () => {
     expect((await graphql(t, AnalysesDocument, { trackKeys: [] })).body.data).toEqual({ analyses: [] });
   });
@@ -193,6 +205,19 @@ describe('GraphQL analysisStatus', () => {
       }
       expect(done.body.data!.analysisStatus).toMatchObject({ status: 'DONE', queuePosition: null, retryAfter: null, analysis: { trackKey: MONEY } });
       expect(engine.analyzeCalls).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('names an uppercase key in lowercase, unknown or stored', async () => {
+    const t = await createTestApp({ engine: new FakeEngine() });
+    try {
+      const unknown = await graphql(t, AnalysisStatusDocument, { trackKey: MONEY.toUpperCase() });
+      expect(unknown.body.data!.analysisStatus).toMatchObject({ trackKey: MONEY, status: 'UNKNOWN' });
+      await t.container.store.save(storedAnalysis('Pink Floyd', 'Money'));
+      const done = await graphql(t, AnalysisStatusDocument, { trackKey: MONEY.toUpperCase() });
+      expect(done.body.data!.analysisStatus).toMatchObject({ trackKey: MONEY, status: 'DONE', analysis: { trackKey: MONEY } });
     } finally {
       await t.close();
     }

@@ -1,0 +1,131 @@
+import { AnalysisService, checkedTrackKey, isClientTrackKey } from '../../../src/analysis/analysis.service';
+import { BrowseService } from '../../../src/analysis/browse.service';
+import type { AnalysisJobs, JobStatus } from '../../../src/analysis/jobs/jobs';
+import type { AnalysisStore } from '../../../src/analysis/store/store';
+import type { TracksQuery } from '../../../src/analysis/store/tracks.query';
+import { trackKey } from '../../../src/core/track-key';
+import type { StoredAnalysis, TrackMetadata } from '../../../src/core/types';
+import type { MetadataCache } from '../../../src/search/metadata-cache';
+import { featuresFromBytes } from '../../helpers/fake-engine';
+
+const MONEY = trackKey('Pink Floyd', 'Money');
+
+function stored(artist: string, trackName: string): StoredAnalysis {
+  return {
+    trackKey: trackKey(artist, trackName),
+    artist,
+    trackName,
+    features: featuresFromBytes(new TextEncoder().encode(`${artist} - ${trackName}`)),
+    analysedAt: '2026-01-01T00:00:00.000Z',
+    source: 'library',
+  };
+}
+
+/** A store over a map that records every key it is asked for. */
+function recordingStore(analyses: StoredAnalysis[]): AnalysisStore & { asked: string[] } {
+  const rows = new Map(analyses.map((a) => [a.trackKey, a]));
+  const asked: string[] = [];
+  return {
+    asked,
+    async get(key) {
+      asked.push(key);
+      return rows.get(key);
+    },
+    async getMany(keys) {
+      asked.push(...keys);
+      return new Map(keys.flatMap((k) => (rows.has(k) ? [[k, rows.get(k)!] as const] : [])));
+    },
+    save: async () => true,
+    count: async () => rows.size,
+    ping: async () => undefined,
+    close: async () => undefined,
+  };
+}
+
+function service(store: AnalysisStore, pending: Map<string, JobStatus> = new Map()): { service: AnalysisService; metadataAsked: string[] } {
+  const metadataAsked: string[] = [];
+  const metadata = {
+    get: async (key: string): Promise<TrackMetadata | undefined> => {
+      metadataAsked.push(key);
+      return undefined;
+    },
+  } as unknown as MetadataCache;
+  const jobs: AnalysisJobs = {
+    submit: () => Promise.reject(new Error('not in this test')),
+    status: async (key) => pending.get(key),
+    counts: async () => ({ waiting: 0, active: 0 }),
+    ping: async () => undefined,
+    close: async () => undefined,
+  };
+  const resolver = { resolve: async () => undefined };
+  return { service: new AnalysisService(store, metadata, resolver, jobs, { waitMs: 1000 }), metadataAsked };
+}
+
+describe('track keys in either case: the analysis service lowercases them once', () => {
+  it('analysis() reads the store and the metadata cache under the lowercase key', async () => {
+    const store = recordingStore([stored('Pink Floyd', 'Money')]);
+    const { service: s, metadataAsked } = service(store);
+    const outcome = await s.analysis(MONEY.toUpperCase());
+    expect(outcome).toMatchObject({ status: 'done', analysis: { trackKey: MONEY } });
+
+    const other = trackKey('Nobody', 'Nothing');
+    await expect(s.analysis(other.toUpperCase())).rejects.toMatchObject({ code: 'TRACK_NOT_FOUND' });
+    expect(store.asked).toEqual([MONEY, other]);
+    expect(metadataAsked).toEqual([other]);
+  });
+
+  it('analysis() checks artist and track against the lowercase key', async () => {
+    const { service: s } = service(recordingStore([]));
+    // The hint hashes to the key: it is resolved (and the fake resolver finds nothing), not refused.
+    await expect(s.analysis(MONEY.toUpperCase(), { artist: 'Pink Floyd', track: 'Money' })).rejects.toMatchObject({
+      code: 'TRACK_NOT_FOUND',
+      message: 'no source has "Pink Floyd - Money"',
+    });
+  });
+
+  it('storedMany() answers mixed-case keys positionally from one read of lowercase keys', async () => {
+    const store = recordingStore([stored('Pink Floyd', 'Money')]);
+    const { service: s } = service(store);
+    const absent = trackKey('No', 'One');
+    const found = await s.storedMany([MONEY.toUpperCase(), absent, MONEY]);
+    expect(found.map((a) => a?.trackKey ?? null)).toEqual([MONEY, null, MONEY]);
+    expect(store.asked).toEqual([MONEY, absent, MONEY]);
+  });
+
+  it('status() names the key in its lowercase form, known or not', async () => {
+    const queued = trackKey('Queued', 'Song');
+    const { service: s } = service(recordingStore([]), new Map([[queued, { state: 'queued', queuePosition: 2 }]]));
+    expect(await s.status(MONEY.toUpperCase())).toEqual({ trackKey: MONEY, outcome: undefined });
+    expect(await s.status(queued.toUpperCase())).toEqual({
+      trackKey: queued,
+      outcome: { status: 'queued', queuePosition: 2, retryAfterS: 1 },
+    });
+  });
+
+  it('browse similar() reads the seed under the lowercase key', async () => {
+    const store = recordingStore([]);
+    const browse = new BrowseService({} as TracksQuery, store);
+    await expect(browse.similar(MONEY.toUpperCase())).rejects.toMatchObject({ code: 'TRACK_NOT_FOUND' });
+    expect(store.asked).toEqual([MONEY]);
+  });
+
+  it('a key that is not 16 hex characters is INVALID_ARGUMENT quoting it lowercased, before any read', async () => {
+    const store = recordingStore([]);
+    const { service: s } = service(store);
+    const message = 'trackKey must be 16 lowercase hexadecimal characters (got "money")';
+    await expect(s.analysis('MONEY')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message });
+    await expect(s.status('Money')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message });
+    await expect(s.storedMany([MONEY, 'MONEY'])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message });
+    await expect(new BrowseService({} as TracksQuery, store).similar('MONEY')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message });
+    expect(store.asked).toEqual([]);
+  });
+
+  it('checkedTrackKey and isClientTrackKey agree on what is a key', () => {
+    expect(checkedTrackKey('BC24aaa5A97C70ED')).toBe('bc24aaa5a97c70ed');
+    expect(isClientTrackKey('BC24aaa5A97C70ED')).toBe(true);
+    for (const bad of ['bc24aaa5a97c70e', 'bc24aaa5a97c70edd', 'zz24aaa5a97c70ed', '']) {
+      expect(isClientTrackKey(bad)).toBe(false);
+      expect(() => checkedTrackKey(bad)).toThrow(/16 lowercase hexadecimal/);
+    }
+  });
+});
