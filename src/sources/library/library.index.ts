@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Logger } from '../../core/logger';
 import { trackKey } from '../../core/track-key';
 import type { AudioProbe } from '../../core/types';
+import { LibrarySnapshot } from './library.snapshot';
 
 /** File endings the library indexes (the formats the engine decodes). */
 export const AUDIO_EXTENSIONS = new Set(['.mp3', '.ogg', '.oga', '.opus', '.flac', '.wav', '.wave']);
@@ -20,11 +21,6 @@ export interface LibraryEntry {
   mtimeMs: number;
 }
 
-interface Snapshot {
-  version: 1;
-  entries: LibraryEntry[];
-}
-
 export type Probe = (absolutePath: string) => Promise<AudioProbe>;
 
 /**
@@ -33,18 +29,23 @@ export type Probe = (absolutePath: string) => Promise<AudioProbe>;
  */
 export class LibraryIndex {
   private readonly byPath = new Map<string, LibraryEntry>();
+  /** Rebuilt when asked for after a change (keysStale), not once per change: watcher events come in bursts. */
   private byKey = new Map<string, LibraryEntry>();
+  private keysStale = false;
+  private readonly snapshot: LibrarySnapshot;
   private scanning: { done: number; total: number } | undefined;
   /** File reads under way, so a shutdown can wait for them while the engine is still open. */
   private readonly inFlight = new Set<Promise<boolean>>();
 
   constructor(
     readonly root: string,
-    private readonly snapshotFile: string,
+    snapshotFile: string,
     private readonly probe: Probe,
     private readonly logger: Logger,
     private readonly concurrency = 4,
-  ) {}
+  ) {
+    this.snapshot = new LibrarySnapshot(snapshotFile, () => [...this.byPath.values()]);
+  }
 
   get size(): number {
     return this.byPath.size;
@@ -55,6 +56,7 @@ export class LibraryIndex {
   }
 
   byTrackKey(key: string): LibraryEntry | undefined {
+    if (this.keysStale) this.rebuildKeys();
     return this.byKey.get(key);
   }
 
@@ -94,8 +96,8 @@ export class LibraryIndex {
     };
     try {
       await Promise.all(Array.from({ length: Math.min(this.concurrency, files.length) }, worker));
-      this.rebuildKeys();
-      await this.saveSnapshot();
+      this.keysStale = true;
+      await this.snapshot.save();
     } finally {
       if (this.scanning === progress) this.scanning = undefined;
     }
@@ -116,9 +118,10 @@ export class LibraryIndex {
     return running;
   }
 
-  /** Waits for every file read under way (the scan's and the watcher's) to be recorded. */
-  async settled(): Promise<void> {
+  /** Waits for every file read under way (the scan's and the watcher's) to be recorded, and the snapshot written. */
+  async close(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
+    await this.snapshot.flush();
   }
 
   private async refreshNow(relPath: string, rebuild: boolean): Promise<boolean> {
@@ -135,8 +138,8 @@ export class LibraryIndex {
     const entry = await this.describe(rel, stat.size, stat.mtimeMs);
     this.byPath.set(rel, entry);
     if (rebuild) {
-      this.rebuildKeys();
-      await this.saveSnapshot();
+      this.keysStale = true;
+      await this.snapshot.save();
     }
     return true;
   }
@@ -145,8 +148,8 @@ export class LibraryIndex {
     const rel = relPath.split(path.sep).join('/');
     const had = this.byPath.delete(rel);
     if (had && rebuild) {
-      this.rebuildKeys();
-      await this.saveSnapshot();
+      this.keysStale = true;
+      await this.snapshot.save();
     }
     return had;
   }
@@ -180,6 +183,7 @@ export class LibraryIndex {
     const sorted = [...this.byPath.values()].sort((a, b) => a.relPath.localeCompare(b.relPath));
     for (const e of sorted) if (!keys.has(e.trackKey)) keys.set(e.trackKey, e);
     this.byKey = keys;
+    this.keysStale = false;
   }
 
   private async listAudioFiles(): Promise<string[]> {
@@ -201,20 +205,8 @@ export class LibraryIndex {
 
   private async loadSnapshot(): Promise<void> {
     if (this.byPath.size > 0) return;
-    try {
-      const snapshot = JSON.parse(await fs.readFile(this.snapshotFile, 'utf8')) as Snapshot;
-      if (snapshot.version === 1) for (const e of snapshot.entries) this.byPath.set(e.relPath, e);
-    } catch {
-      // No snapshot yet, or an unreadable one: the scan probes every file.
-    }
-  }
-
-  private async saveSnapshot(): Promise<void> {
-    const snapshot: Snapshot = { version: 1, entries: [...this.byPath.values()] };
-    const tmp = `${this.snapshotFile}.${process.pid}.tmp`;
-    await fs.mkdir(path.dirname(this.snapshotFile), { recursive: true });
-    await fs.writeFile(tmp, JSON.stringify(snapshot));
-    await fs.rename(tmp, this.snapshotFile);
+    // No snapshot yet, or an unreadable one, loads nothing: the scan probes every file.
+    for (const e of await this.snapshot.load()) this.byPath.set(e.relPath, e);
   }
 }
 

@@ -77,7 +77,7 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     await this.watcher?.close();
     this.watcher = undefined;
     await this.initial;
-    await this.index.settled();
+    await this.index.close();
   }
 
   async search(query: SearchQuery): Promise<TrackCandidate[]> {

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { silentLogger } from '../../../../src/core/logger';
+import { trackKey } from '../../../../src/core/track-key';
+import { LibraryIndex } from '../../../../src/sources/library/library.index';
+
+/** Tags from the file name ("Artist - Title.mp3"), answered at once. */
+const probe = async (file: string) => {
+  const [artist, title] = path.basename(file, '.mp3').split(' - ');
+  return { artist: artist!, title: title! };
+};
+
+describe('library index snapshot writes', () => {
+  let dir: string;
+  let root: string;
+  let snapshotFile: string;
+  let renames: jest.SpyInstance;
+  const writesOfSnapshot = () => renames.mock.calls.filter(([, to]) => to === snapshotFile).length;
+  const snapshotPaths = async () =>
+    (JSON.parse(await readFile(snapshotFile, 'utf8')) as { entries: { relPath: string }[] }).entries.map((e) => e.relPath).sort();
+  const names = (from: number, count: number) => Array.from({ length: count }, (_, i) => `Band ${from + i} - Song ${from + i}.mp3`);
+  const addFiles = (files: string[]) => Promise.all(files.map((f) => writeFile(path.join(root, f), `audio of ${f}`)));
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'tg-library-snapshot-'));
+    root = path.join(dir, 'music');
+    snapshotFile = path.join(dir, 'data', 'library-index.json');
+    await mkdir(root);
+    renames = jest.spyOn(fs.promises, 'rename');
+  });
+  afterEach(async () => {
+    renames.mockRestore();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a burst of watcher updates writes far fewer times than events, and the file ends with every entry', async () => {
+    const index = new LibraryIndex(root, snapshotFile, probe, silentLogger);
+    await addFiles(names(0, 3));
+    await index.scan();
+    expect(writesOfSnapshot()).toBe(1);
+
+    const burst = names(3, 60);
+    await addFiles(burst);
+    // As the watcher does: one refresh per file, each asking for the snapshot to be written.
+    const changed = await Promise.all(burst.map((f) => index.refresh(f, true)));
+    expect(changed.every(Boolean)).toBe(true);
+    expect(writesOfSnapshot() - 1).toBeLessThanOrEqual(3);
+    expect(await snapshotPaths()).toEqual([...names(0, 3), ...burst].sort());
+    // Every write renamed its own temporary file: none is left behind.
+    expect(await readdir(path.dirname(snapshotFile))).toEqual(['library-index.json']);
+    await index.close();
+  });
+
+  it('each write has a temporary file of its own', async () => {
+    const index = new LibraryIndex(root, snapshotFile, probe, silentLogger);
+    await addFiles(names(0, 2));
+    await index.scan();
+    await addFiles(names(2, 20));
+    await Promise.all(names(2, 20).map((f) => index.refresh(f, true)));
+    await index.remove(names(0, 1)[0]!);
+    const temporaries = renames.mock.calls.filter(([, to]) => to === snapshotFile).map(([from]) => from as string);
+    expect(temporaries.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(temporaries).size).toBe(temporaries.length);
+    await index.close();
+  });
+
+  it('close() waits for the pending write: the file then holds every change, removals included', async () => {
+    const index = new LibraryIndex(root, snapshotFile, probe, silentLogger);
+    await addFiles(names(0, 5));
+    await index.scan();
+    const burst = names(5, 30);
+    await addFiles(burst);
+    // Not awaited, as the watcher's callbacks are not: close() must wait for what they asked.
+    for (const f of burst) void index.refresh(f, true);
+    await index.close();
+    expect(await snapshotPaths()).toEqual([...names(0, 5), ...burst].sort());
+    // A removal is no file read: only the pending write holds it.
+    void index.remove(names(0, 1)[0]!);
+    await index.close();
+    expect(await snapshotPaths()).toEqual([...names(1, 4), ...burst].sort());
+
+    // A new index starts from that snapshot: nothing to probe again.
+    const reread = jest.fn(probe);
+    const restarted = new LibraryIndex(root, snapshotFile, reread, silentLogger);
+    await rm(path.join(root, names(0, 1)[0]!));
+    expect(await restarted.scan()).toEqual({ added: 0, removed: 0, total: 34 });
+    expect(reread).not.toHaveBeenCalled();
+  });
+});
+
+describe('library index keys', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'tg-library-keys-'));
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('after watcher updates, a key names the first path in order that has it, also once that one is gone', async () => {
+    const index = new LibraryIndex(root, path.join(root, 'data', 'library-index.json'), probe, silentLogger);
+    await index.scan();
+    const key = trackKey('Pink Floyd', 'Money');
+    expect(index.byTrackKey(key)).toBeUndefined();
+    const copies = ['b/Pink Floyd - Money.mp3', 'a/Pink Floyd - Money.mp3', 'c/Pink Floyd - Money.mp3'];
+    for (const f of copies) {
+      await mkdir(path.join(root, path.dirname(f)), { recursive: true });
+      await writeFile(path.join(root, f), f);
+    }
+    await Promise.all(copies.map((f) => index.refresh(f, true)));
+    expect(index.byTrackKey(key)?.relPath).toBe('a/Pink Floyd - Money.mp3');
+    await index.remove('a/Pink Floyd - Money.mp3');
+    expect(index.byTrackKey(key)?.relPath).toBe('b/Pink Floyd - Money.mp3');
+    await index.close();
+  });
+});
