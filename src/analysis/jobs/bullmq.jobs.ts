@@ -1,4 +1,5 @@
 import { Queue, UnrecoverableError, type JobsOptions } from 'bullmq';
+import { TimeoutStrategy, timeout, type TimeoutPolicy } from 'cockatiel';
 import { Redis, type RedisOptions } from 'ioredis';
 import { AppError, ERROR_CODES, type ErrorCode } from '../../core/errors';
 import type { Logger } from '../../core/logger';
@@ -46,24 +47,7 @@ export function toJobError(error: unknown): Error {
  * How long one exchange with the queue may take, ms. BullMQ waits for its connection to be
  * ready rather than failing while Redis is away, so without a bound a request would hang.
  */
-const QUEUE_OP_TIMEOUT_MS = 2000;
-
-/** Runs a queue operation within QUEUE_OP_TIMEOUT_MS; failure or timeout is SERVICE_UNAVAILABLE. */
-async function bounded<T>(operation: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      operation(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the queue did not answer within ${QUEUE_OP_TIMEOUT_MS} ms`)), QUEUE_OP_TIMEOUT_MS);
-      }),
-    ]);
-  } catch (error) {
-    throw unreachable(error);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+export const QUEUE_OP_TIMEOUT_MS = 2000;
 
 /** A Redis failure as the client sees it: retry shortly. AppErrors pass unchanged. */
 function unreachable(error: unknown): AppError {
@@ -133,6 +117,8 @@ export class BullmqJobs implements AnalysisJobs {
   private readonly waiters = new Map<string, Waiter>();
   private readonly pollMs: number;
   private readonly maxWaitMs: number;
+  /** Aggressive: BullMQ's calls take no signal, so the caller stops waiting; the call itself may go on. */
+  private readonly queueTimeout: TimeoutPolicy = timeout(QUEUE_OP_TIMEOUT_MS, TimeoutStrategy.Aggressive);
   private closed = false;
 
   constructor(
@@ -218,7 +204,7 @@ export class BullmqJobs implements AnalysisJobs {
   }
 
   async status(trackKey: string): Promise<JobStatus | undefined> {
-    return bounded(async () => {
+    return this.bounded(async () => {
       // The state alone (one script call), not the job hash with its data.
       const id = jobIdOf(trackKey);
       const state = await this.queue.getJobState(id);
@@ -229,13 +215,13 @@ export class BullmqJobs implements AnalysisJobs {
   }
 
   async counts(): Promise<JobCounts> {
-    const c = await bounded(() => this.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active'));
+    const c = await this.bounded(() => this.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active'));
     return { waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0 };
   }
 
   async ping(): Promise<void> {
     if (this.redis.status !== 'ready') throw new Error(`Redis connection ${this.redis.status}`);
-    await bounded(() => this.queue.getJobCounts('active'));
+    await this.bounded(() => this.queue.getJobCounts('active'));
   }
 
   /** Stops waiting (requests still waiting are told to retry) and closes the connections. */
@@ -245,7 +231,7 @@ export class BullmqJobs implements AnalysisJobs {
       this.finish(key, waiter, new AppError('SERVICE_UNAVAILABLE', 'this node is shutting down; try again', { retryAfterS: 1 }));
     }
     this.subscriber.disconnect();
-    await bounded(() => this.queue.close()).catch(() => undefined);
+    await this.bounded(() => this.queue.close()).catch(() => undefined);
     this.redis.disconnect();
   }
 
@@ -257,7 +243,7 @@ export class BullmqJobs implements AnalysisJobs {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.eventsReady, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.pollMs)))]);
     clearTimeout(timer);
-    await bounded(() => this.enqueue(track));
+    await this.bounded(() => this.enqueue(track));
     waiter.poll = setInterval(() => void this.check(track, waiter), this.pollMs);
     waiter.poll.unref();
   }
@@ -290,14 +276,14 @@ export class BullmqJobs implements AnalysisJobs {
       }
       // Every poll reads the state alone; the job itself only when it failed, for its reason.
       const id = jobIdOf(track.trackKey);
-      const state = await bounded(() => this.queue.getJobState(id));
+      const state = await this.bounded(() => this.queue.getJobState(id));
       if (state === 'failed') {
-        const job = await bounded(() => this.queue.getJob(id));
+        const job = await this.bounded(() => this.queue.getJob(id));
         this.finish(track.trackKey, waiter, fromJobFailure(job?.failedReason));
       }
       else if (state === 'completed' || state === 'unknown') {
         // Unknown: removed (retention ended, or by hand); the row may be there, else add it again.
-        if (!(await this.settle(jobIdOf(track.trackKey)))) await bounded(() => this.enqueue(track));
+        if (!(await this.settle(jobIdOf(track.trackKey)))) await this.bounded(() => this.enqueue(track));
       }
     } catch (error) {
       // Redis or the store away: keep waiting; the next poll tries again.
@@ -329,6 +315,15 @@ export class BullmqJobs implements AnalysisJobs {
     if (waiter.poll) clearInterval(waiter.poll);
     if (outcome instanceof AppError) waiter.reject(outcome);
     else waiter.resolve(outcome);
+  }
+
+  /** Runs a queue operation within QUEUE_OP_TIMEOUT_MS; failure or timeout is SERVICE_UNAVAILABLE. */
+  private async bounded<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await this.queueTimeout.execute(operation);
+    } catch (error) {
+      throw unreachable(error);
+    }
   }
 
   /** Connection errors repeat every reconnection attempt: logged at most every 30 s. */
