@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Logger } from '../core/logger';
+import { ThrottledWarning, type Logger } from '../core/logger';
 import { redisOptions } from './redis';
 
 const WINDOW_S = 60;
@@ -48,11 +48,9 @@ export class ApiRateLimiter {
     // No offline queue: with Redis away a command fails at once and the insurance limiter
     // answers, instead of the request waiting for Redis.
     this.redis = new Redis({ ...redisOptions(options.redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    let lastLog = 0;
+    const warning = new ThrottledWarning(logger);
     this.redis.on('error', (error: unknown) => {
-      if (Date.now() - lastLog < 30_000) return;
-      lastLog = Date.now();
-      logger.warn({ err: error }, 'rate limiter: Redis unreachable; limiting per node in memory until it returns');
+      warning.warn({ err: error }, 'rate limiter: Redis unreachable; limiting per node in memory until it returns');
     });
     this.limiter = new RateLimiterRedis({
       storeClient: this.redis,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
 import KeyvRedis, { createClient } from '@keyv/redis';
+import { ThrottledWarning } from '../core/logger';
 
 /** A Keyv storage adapter with what operations need around it: a reachability probe and a close. */
 export interface CacheBackend {
@@ -107,25 +108,23 @@ export interface CacheObserver {
   error(namespace: string): void;
 }
 
-/** A failing cache is logged at most this often, so an outage does not flood the log, ms. */
-const ERROR_LOG_INTERVAL_MS = 30_000;
-
 /**
  * A namespaced, best-effort Keyv: errors are logged and read as misses, never failing a request.
  */
 export class BestEffortCache<T> {
   private readonly keyv: Keyv<T>;
-  private lastErrorLog = 0;
-  private suppressed = 0;
+  /** A failing cache fails every lookup: logged once per interval, so an outage does not flood the log. */
+  private readonly warning: ThrottledWarning;
 
   constructor(
     store: KeyvStoreAdapter | Map<string, unknown>,
     private readonly namespace: string,
     private readonly ttlMs: number,
-    private readonly logger: CacheLogger,
+    logger: CacheLogger,
     private readonly observer?: CacheObserver,
   ) {
     this.keyv = new Keyv<T>({ store, namespace, ttl: ttlMs });
+    this.warning = new ThrottledWarning(logger);
     this.keyv.on('error', (error: unknown) => this.failed(error, 'cache unavailable; bypassed (lookups read as misses)'));
   }
 
@@ -175,13 +174,6 @@ export class BestEffortCache<T> {
 
   private failed(error: unknown, msg: string): void {
     this.observer?.error(this.namespace);
-    const now = Date.now();
-    if (now - this.lastErrorLog < ERROR_LOG_INTERVAL_MS) {
-      this.suppressed++;
-      return;
-    }
-    this.logger.warn({ err: error, namespace: this.namespace, suppressed: this.suppressed }, msg);
-    this.lastErrorLog = now;
-    this.suppressed = 0;
+    this.warning.warn({ err: error, namespace: this.namespace }, msg);
   }
 }

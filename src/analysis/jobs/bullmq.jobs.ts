@@ -2,7 +2,7 @@ import { Queue, UnrecoverableError, type JobsOptions } from 'bullmq';
 import { TimeoutStrategy, timeout, type TimeoutPolicy } from 'cockatiel';
 import { Redis, type RedisOptions } from 'ioredis';
 import { AppError, ERROR_CODES, type ErrorCode } from '../../core/errors';
-import type { Logger } from '../../core/logger';
+import { ThrottledWarning, type Logger } from '../../core/logger';
 import type { StoredAnalysis, TrackMetadata } from '../../core/types';
 import type { AnalysisStore } from '../store/store';
 import type { AnalysisJobs, JobCounts, JobStatus } from './jobs';
@@ -120,6 +120,8 @@ export class BullmqJobs implements AnalysisJobs {
   /** Aggressive: BullMQ's calls take no signal, so the caller stops waiting; the call itself may go on. */
   private readonly queueTimeout: TimeoutPolicy = timeout(QUEUE_OP_TIMEOUT_MS, TimeoutStrategy.Aggressive);
   private closed = false;
+  /** Connection errors repeat every reconnection attempt. */
+  private readonly warning: ThrottledWarning;
 
   constructor(
     private readonly store: AnalysisStore,
@@ -128,6 +130,7 @@ export class BullmqJobs implements AnalysisJobs {
   ) {
     this.pollMs = options.pollMs ?? 1000;
     this.maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
+    this.warning = new ThrottledWarning(logger);
     this.redis = new Redis({ ...options.connection, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     this.redis.on('error', (error) => this.warn(error, 'analysis queue unreachable; new analyses answer 503 until it returns'));
     this.subscriber = new Redis({ ...options.connection, maxRetriesPerRequest: null });
@@ -326,12 +329,8 @@ export class BullmqJobs implements AnalysisJobs {
     }
   }
 
-  /** Connection errors repeat every reconnection attempt: logged at most every 30 s. */
-  private lastWarn = 0;
   private warn(error: unknown, msg: string): void {
-    if (Date.now() - this.lastWarn < 30_000) return;
-    this.lastWarn = Date.now();
-    this.logger.warn({ err: error }, msg);
+    this.warning.warn({ err: error }, msg);
   }
 
   /** Jobs ahead of a waiting one: workers take from the tail of the wait list. */
