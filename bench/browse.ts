@@ -144,7 +144,7 @@ async function seed(database: Database): Promise<number> {
 }
 
 async function measure(label: string, database: Database): Promise<void> {
-  await migrateToLatest(database.db, database.dialect, database.schema);
+  await migrateToLatest(database);
   const seconds = await seed(database);
   const browse = new BrowseService(new SqlTracksQuery(database), new SqlAnalysisStore(database));
   process.stdout.write(`\n### ${label}: ${ROWS} ${DATA} rows (seeded in ${seconds.toFixed(0)} s), ${ITERATIONS} iterations per query\n\n`);

@@ -86,7 +86,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   if (role === 'worker' && !queueUrl) throw new Error('the worker role needs QUEUE_URL=redis://…');
 
   const database = openDatabase(config.DATABASE_URL, config.dataDir, config.DATABASE_SCHEMA);
-  await migrateToLatest(database.db, database.dialect, database.schema);
+  await migrateToLatest(database);
   // Stored analyses never change, so a process-local LRU in front of the store is always right.
   const store = new CachedAnalysisStore(new SqlAnalysisStore(database), config.ANALYSIS_CACHE_ENTRIES);
 

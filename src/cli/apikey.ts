@@ -24,7 +24,7 @@ export async function runApiKeyCli(argv: string[], out: (line: string) => void):
   const config = loadConfig();
   const database = openDatabase(config.DATABASE_URL, config.dataDir, config.DATABASE_SCHEMA);
   try {
-    await migrateToLatest(database.db, database.dialect, database.schema);
+    await migrateToLatest(database);
     const keys = new ApiKeyService(database.db, []);
     switch (command) {
       case 'create': {

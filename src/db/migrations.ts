@@ -1,6 +1,6 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { foldForSearch } from '../core/fold';
-import type { Dialect } from './database';
+import type { Database, Dialect } from './database';
 
 const REAL = 'double precision' as const;
 
@@ -133,16 +133,16 @@ class InlineProvider implements MigrationProvider {
 }
 
 /**
- * Brings the schema up to date. With a Postgres `schema`, Kysely keeps its bookkeeping tables
- * there too (and creates the schema): otherwise it would find another schema's bookkeeping and
- * believe this one migrated.
+ * Brings the schema of a database up to date. With a Postgres schema (DATABASE_SCHEMA), Kysely
+ * keeps its bookkeeping tables there too (and creates the schema): otherwise it would find
+ * another schema's bookkeeping and believe this one migrated.
  */
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect, schema?: string): Promise<void> {
-  await migrateTo(db, dialect, undefined, schema);
+export async function migrateToLatest(database: Database): Promise<void> {
+  await migrateTo(database);
 }
 
 /** Migrates up (or down) to the named migration; the latest when none is named (tests run older schemas with it). */
-export async function migrateTo(db: Kysely<any>, dialect: Dialect, target: string | undefined, schema?: string): Promise<void> {
+export async function migrateTo({ db, dialect, schema }: Database, target?: string): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: new InlineProvider(dialect),

@@ -8,7 +8,7 @@ describeWith({ postgres: true })('on the real Postgres', () => {
   describeStoreContract('Postgres (a schema of its own per test)', async () => {
     const schema = uniqueName('store');
     const database = openDatabase(POSTGRES_URL, '/nonexistent', schema);
-    await migrateToLatest(database.db, database.dialect, database.schema);
+    await migrateToLatest(database);
     const store = new SqlAnalysisStore(database);
     return {
       store,
@@ -23,7 +23,7 @@ describeWith({ postgres: true })('on the real Postgres', () => {
     const schema = uniqueName('migrate');
     const nodes = [0, 1, 2].map(() => openDatabase(POSTGRES_URL, '/nonexistent', schema));
     try {
-      await Promise.all(nodes.map((d) => migrateToLatest(d.db, d.dialect, d.schema)));
+      await Promise.all(nodes.map((d) => migrateToLatest(d)));
       const store = new SqlAnalysisStore(nodes[0]!);
       expect(await store.count()).toBe(0);
     } finally {

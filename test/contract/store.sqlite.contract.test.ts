@@ -9,7 +9,7 @@ import { describeStoreContract } from './store.contract';
 describeStoreContract('SQLite', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-store-'));
   const database = openDatabase(undefined, dir);
-  await migrateToLatest(database.db, database.dialect);
+  await migrateToLatest(database);
   const store = new SqlAnalysisStore(database);
   return {
     store,

@@ -176,7 +176,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
 
     beforeEach(async () => {
       fixture = await open();
-      await migrateToLatest(fixture.database.db, fixture.database.dialect, fixture.database.schema);
+      await migrateToLatest(fixture.database);
       store = new SqlAnalysisStore(fixture.database);
       query = new SqlTracksQuery(fixture.database);
       browse = new BrowseService(query, store);
@@ -288,8 +288,8 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       // A fresh schema at 0002, rows written as 0002 knew them, then migrated to the latest.
       await fixture.close();
       fixture = await open();
-      const { db, dialect, schema } = fixture.database;
-      await migrateTo(db, dialect, '0002_browse_indexes', schema);
+      const { db, dialect } = fixture.database;
+      await migrateTo(fixture.database, '0002_browse_indexes');
       const names = ['Beyoncé', 'Sigur Rós', '坂本龍一', 'Plain'];
       const rows = [];
       for (let i = 0; i < 1203; i++) {
@@ -297,7 +297,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
         rows.push(dialect === 'sqlite' ? { ...row, seq: i + 1 } : row);
       }
       for (let i = 0; i < rows.length; i += 300) await db.insertInto('analyses').values(rows.slice(i, i + 300) as never).execute();
-      await migrateToLatest(db, dialect, schema);
+      await migrateToLatest(fixture.database);
       store = new SqlAnalysisStore(fixture.database);
       browse = new BrowseService(new SqlTracksQuery(fixture.database), store);
       expect(await browse.count({ artist: 'beyonce' })).toBe(301);
