@@ -25,6 +25,7 @@ import { headerFacts } from '../src/engine/probe';
 import { analyzeRhythm } from '../src/engine/rhythm';
 import { analyzeTonal } from '../src/engine/tonal';
 import { RATE, encodeWav, song } from '../test/helpers/audio-signals';
+import { median } from './lib/stats';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -74,11 +75,6 @@ function longWav(minutes: number): Uint8Array {
   const long = new Float32Array(minutes * 60 * RATE);
   for (let i = 0; i < long.length; i++) long[i] = pcm[(i * 2) % pcm.length]! / 32768;
   return encodeWav([long, long], RATE);
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
 }
 
 /** Clips each thread analyses before the timed run. */

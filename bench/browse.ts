@@ -9,6 +9,7 @@ import { SqlTracksQuery } from '../src/analysis/store/tracks.query';
 import { openDatabase, type Database } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrations';
 import { realisticAnalysis, syntheticAnalysis } from './http/seed';
+import { percentile } from './lib/stats';
 
 /**
  * Latency of tracks(filter…) and similar() over N synthetic stored analyses, on SQLite (a file,
@@ -70,10 +71,6 @@ const CASES: ReadonlyArray<readonly [string, (i: number) => TracksRequest]> = [
   ],
 ];
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 interface Result {
   name: string;
   p50: number;
@@ -122,9 +119,7 @@ async function time(name: string, run: (i: number) => Promise<unknown>, plan: st
   const used = process.cpuUsage(cpu);
   const serverAfter = await serverCpu(database);
   const serverMs = server !== undefined && serverAfter !== undefined ? ((serverAfter - server) * 1000) / ITERATIONS : undefined;
-  samples.sort((a, b) => a - b);
-  const max = samples[samples.length - 1]!;
-  return { name, p50: percentile(samples, 50), p99: percentile(samples, 99), max, cpu: (used.user + used.system) / 1000 / ITERATIONS, serverCpu: serverMs, plan };
+  return { name, p50: percentile(samples, 50), p99: percentile(samples, 99), max: percentile(samples, 100), cpu: (used.user + used.system) / 1000 / ITERATIONS, serverCpu: serverMs, plan };
 }
 
 async function seed(database: Database): Promise<number> {

@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { startServerProcess, stopServerProcesses, type ServerProcess } from './lib/server-process';
+import { median } from './lib/stats';
 
 /**
  * Requests/s and p99 for one stored analysis over REST and over GraphQL, beside a bare Express
@@ -20,20 +21,10 @@ const rounds = opt('rounds', 5);
 const connections = opt('connections', 50);
 const KEY = 'bench-key-0123456789';
 
-async function startServer(mode: 'bare' | 'app', env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number; trackKey: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'http', 'server.ts'), mode, KEY], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\d+) (\w+)/.exec(out);
-      if (m) resolve({ child, port: Number(m[1]), trackKey: m[2]! });
-    });
-    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
-  });
+/** A server of bench/http/server.ts, with the key of the analysis it stores. */
+async function startServer(mode: 'bare' | 'app'): Promise<{ port: number; trackKey: string; process: ServerProcess }> {
+  const server = await startServerProcess(`${mode} server`, path.join(__dirname, 'http', 'server.ts'), { args: [mode, KEY] });
+  return { port: server.port, trackKey: server.ready[0]!, process: server };
 }
 
 interface Row {
@@ -48,12 +39,6 @@ async function measure(opts: autocannon.Options): Promise<Omit<Row, 'target'>> {
   const r = await autocannon({ ...opts, duration, connections });
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /**
  * All servers run at once; the targets are loaded one after another in `rounds` rounds, and each
@@ -102,8 +87,7 @@ async function main(): Promise<void> {
       for (const [i, t] of targets.entries()) results[i]!.push(await measure(t.opts));
     }
   } finally {
-    bare.child.kill();
-    app.child.kill();
+    await stopServerProcesses([bare.process, app.process]);
   }
   process.stdout.write(
     `\n${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}; ` +

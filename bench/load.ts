@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { syntheticAnalysis } from './http/seed';
+import { startServerProcess, stopServerProcesses, type ServerProcess } from './lib/server-process';
 
 /**
  * Load on stored analyses (GET /api/audio/analysis/:key over LOAD_SEED keys, picked at random),
@@ -43,38 +43,12 @@ const KEYS = Array.from({ length: SEED }, (_, i) => syntheticAnalysis(i).trackKe
 const DATABASE_URL = process.env.DATABASE_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-interface Node {
-  child: ChildProcess;
-  port: number;
-}
+type Node = ServerProcess;
 
 function startNode(env: Record<string, string>): Promise<Node> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'load', 'server.ts')], {
-    env: { ...process.env, API_KEYS: KEY, RATE_LIMIT: '100000000', LOAD_SEED: String(SEED), ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  return startServerProcess('load server', path.join(__dirname, 'load', 'server.ts'), {
+    env: { API_KEYS: KEY, RATE_LIMIT: '100000000', LOAD_SEED: String(SEED), ...env },
   });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\d+)/.exec(out);
-      if (m) resolve({ child, port: Number(m[1]) });
-    });
-    child.once('exit', (code) => reject(new Error(`load server exited with ${code}`)));
-  });
-}
-
-async function stop(nodes: Node[]): Promise<void> {
-  await Promise.all(
-    nodes.map(
-      (n) =>
-        new Promise<void>((resolve) => {
-          if (n.child.exitCode !== null) return resolve();
-          n.child.once('exit', () => resolve());
-          n.child.kill('SIGTERM');
-        }),
-    ),
-  );
 }
 
 interface Result {
@@ -154,7 +128,7 @@ async function main(): Promise<void> {
     try {
       rows.push(await measure('embedded: 1 API process, SQLite', nodes));
     } finally {
-      await stop(nodes);
+      await stopServerProcesses(nodes);
     }
   }
   if (only !== 'embedded') {
@@ -164,7 +138,7 @@ async function main(): Promise<void> {
     try {
       rows.push(await measure('scaled: 2 API processes, Postgres + Redis', nodes));
     } finally {
-      await stop(nodes);
+      await stopServerProcesses(nodes);
       const pg = new Client({ connectionString: DATABASE_URL });
       await pg.connect();
       await pg.query(`drop schema if exists "${name}" cascade`);
