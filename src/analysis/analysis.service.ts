@@ -61,6 +61,16 @@ export class AnalysisService {
     return trackKeys.map((k) => found.get(k) ?? null);
   }
 
+  /**
+   * The analysis of a track whose metadata the caller already holds (the index CLI has it from
+   * the library): the stored one, else analysed by the jobs (whose task reads the store first),
+   * waited for however long that takes. Unlike analysis(), nothing is looked up and no caller is
+   * told to come back later.
+   */
+  analyseTrack(track: TrackMetadata): Promise<StoredAnalysis> {
+    return this.jobs.submit(track);
+  }
+
   /** State of a key: stored, being analysed, or unknown (outcome undefined); with the key as stored. */
   async status(key: string): Promise<KeyStatus> {
     const trackKey = checkedTrackKey(key);
@@ -96,7 +106,7 @@ export class AnalysisService {
   }
 
   private async await(track: TrackMetadata): Promise<AnalysisOutcome> {
-    const job = this.jobs.submit(track);
+    const job = this.analyseTrack(track);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.options.waitMs);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { pino } from 'pino';
-import { MAX_BATCH_KEYS } from '../analysis/analysis.service';
+import { MAX_BATCH_KEYS, type AnalysisService } from '../analysis/analysis.service';
 import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
 import { isAppError } from '../core/errors';
@@ -15,7 +15,7 @@ const USAGE = `usage: npm run index -- [dir]
   Environment: as for the server (DATA_DIR, DATABASE_URL, ANALYSIS_WORKERS, QUEUE_URL, …).
   Exit status 1 if any file failed.`;
 
-/** Keys read from the store per batch: the service's batch bound. */
+/** Keys asked of the store per batch: the service's batch bound. */
 const STORE_BATCH = MAX_BATCH_KEYS;
 
 export interface IndexCliIo {
@@ -37,8 +37,9 @@ export interface IndexSummary {
 
 /**
  * `npm run index -- [dir]`: the library source indexes the folder (tags probed only for new or
- * changed files), tracks already in the store are skipped, the rest are submitted to the same
- * jobs the API submits to (in-process worker pool, or BullMQ workers with QUEUE_URL).
+ * changed files), tracks already in the store are skipped, the rest are analysed through the
+ * analysis service, on the same jobs the API uses (in-process worker pool, or BullMQ workers
+ * with QUEUE_URL).
  */
 export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
@@ -60,7 +61,7 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     await container.start();
     const library = container.registry.audioSource('library');
     if (!(library instanceof LibrarySource)) throw new Error('the library source is not enabled');
-    const summary = await indexTracks(library.tracks(), container, io);
+    const summary = await indexTracks(library.tracks(), container.analysis, io);
     io.out(
       `${config.libraryDir}: ${summary.total} tracks, ${summary.stored} already stored, ${summary.analysed} analysed, ${summary.failed.length} failed`,
     );
@@ -73,14 +74,14 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
 
 async function indexTracks(
   tracks: TrackMetadata[],
-  services: { store: { getMany(keys: readonly string[]): Promise<Map<string, unknown>> }; jobs: { submit(t: TrackMetadata): Promise<unknown> } },
+  analysis: Pick<AnalysisService, 'storedMany' | 'analyseTrack'>,
   io: IndexCliIo,
 ): Promise<IndexSummary> {
   const todo: TrackMetadata[] = [];
   for (let i = 0; i < tracks.length; i += STORE_BATCH) {
     const batch = tracks.slice(i, i + STORE_BATCH);
-    const stored = await services.store.getMany(batch.map((t) => t.trackKey));
-    todo.push(...batch.filter((t) => !stored.has(t.trackKey)));
+    const stored = await analysis.storedMany(batch.map((t) => t.trackKey));
+    todo.push(...batch.filter((_, j) => stored[j] === null));
   }
   const summary: IndexSummary = { total: tracks.length, stored: tracks.length - todo.length, analysed: 0, failed: [] };
   if (todo.length === 0) return summary;
@@ -104,7 +105,7 @@ async function indexTracks(
   await Promise.all(
     todo.map(async (track) => {
       try {
-        await services.jobs.submit(track);
+        await analysis.analyseTrack(track);
         summary.analysed++;
       } catch (error) {
         summary.failed.push({

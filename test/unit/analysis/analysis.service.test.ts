@@ -42,7 +42,11 @@ function recordingStore(analyses: StoredAnalysis[]): AnalysisStore & { asked: st
   };
 }
 
-function service(store: AnalysisStore, pending: Map<string, JobStatus> = new Map()): { service: AnalysisService; metadataAsked: string[] } {
+function service(
+  store: AnalysisStore,
+  pending: Map<string, JobStatus> = new Map(),
+  submit: AnalysisJobs['submit'] = () => Promise.reject(new Error('not in this test')),
+): { service: AnalysisService; metadataAsked: string[] } {
   const metadataAsked: string[] = [];
   const metadata = {
     get: async (key: string): Promise<TrackMetadata | undefined> => {
@@ -51,7 +55,7 @@ function service(store: AnalysisStore, pending: Map<string, JobStatus> = new Map
     },
   } as unknown as MetadataCache;
   const jobs: AnalysisJobs = {
-    submit: () => Promise.reject(new Error('not in this test')),
+    submit,
     status: async (key) => pending.get(key),
     counts: async () => ({ waiting: 0, active: 0 }),
     ping: async () => undefined,
@@ -60,6 +64,23 @@ function service(store: AnalysisStore, pending: Map<string, JobStatus> = new Map
   const resolver = { resolve: async () => undefined };
   return { service: new AnalysisService(store, metadata, resolver, jobs, { waitMs: 1000 }), metadataAsked };
 }
+
+describe('analyseTrack: a track whose metadata the caller holds (the index CLI)', () => {
+  it('submits it to the jobs and waits for the job past the wait bound of analysis()', async () => {
+    const money = stored('Pink Floyd', 'Money');
+    const submitted: TrackMetadata[] = [];
+    const submit = async (track: TrackMetadata): Promise<StoredAnalysis> => {
+      submitted.push(track);
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      return money;
+    };
+    const { service: s, metadataAsked } = service(recordingStore([]), new Map(), submit);
+    const track: TrackMetadata = { trackKey: MONEY, artist: 'Pink Floyd', trackName: 'Money', source: 'library', audio: { source: 'library', locator: 'Money.mp3' } };
+    await expect(s.analyseTrack(track)).resolves.toBe(money);
+    expect(submitted).toEqual([track]);
+    expect(metadataAsked).toEqual([]);
+  });
+});
 
 describe('track keys in either case: the analysis service lowercases them once', () => {
   it('analysis() reads the store and the metadata cache under the lowercase key', async () => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { AnalysisService } from '../../../src/analysis/analysis.service';
 import { runIndexCli } from '../../../src/cli/index-library';
 import { AppError } from '../../../src/core/errors';
 import type { AudioFeatures, AudioInput } from '../../../src/core/types';
@@ -71,6 +72,24 @@ describe('npm run index -- [dir]', () => {
     expect(first.progress).toMatch(/indexing \|.*\| 50\/50 files \| [\d.]+ files\/s \| ETA \S+ \| 1 failed/);
     expect(first.lines[0]).toBe(`${library}: 50 tracks, 0 already stored, 49 analysed, 1 failed`);
     expect(first.lines[1]).toBe('  failed: Bad Band - broken.mp3: AUDIO_UNDECODABLE: the file could not be decoded');
+  });
+
+  it('goes through the analysis service: one batch read for what is stored, one analyseTrack per file left', async () => {
+    const storedMany = jest.spyOn(AnalysisService.prototype, 'storedMany');
+    const analyseTrack = jest.spyOn(AnalysisService.prototype, 'analyseTrack');
+    try {
+      await run();
+      expect(storedMany).toHaveBeenCalledTimes(1);
+      expect(storedMany.mock.calls[0]![0]).toHaveLength(50);
+      expect(analyseTrack).toHaveBeenCalledTimes(50);
+      storedMany.mockClear();
+      analyseTrack.mockClear();
+      await run();
+      expect(analyseTrack.mock.calls.map(([track]) => track.audio?.locator)).toEqual(['Bad Band - broken.mp3']);
+    } finally {
+      storedMany.mockRestore();
+      analyseTrack.mockRestore();
+    }
   });
 
   it('a second run skips what is stored and unchanged: only the failed file is tried again, no tags re-read', async () => {
