@@ -6,20 +6,9 @@ import type { TracksQuery } from '../../../src/analysis/store/tracks.query';
 import { trackKey } from '../../../src/core/track-key';
 import type { StoredAnalysis, TrackMetadata } from '../../../src/core/types';
 import type { MetadataCache } from '../../../src/search/metadata-cache';
-import { featuresFromBytes } from '../../helpers/fake-engine';
+import { storedAnalysis as stored } from '../../integration/graphql/graphql.helpers';
 
 const MONEY = trackKey('Pink Floyd', 'Money');
-
-function stored(artist: string, trackName: string): StoredAnalysis {
-  return {
-    trackKey: trackKey(artist, trackName),
-    artist,
-    trackName,
-    features: featuresFromBytes(new TextEncoder().encode(`${artist} - ${trackName}`)),
-    analysedAt: '2026-01-01T00:00:00.000Z',
-    source: 'library',
-  };
-}
 
 /** A store over a map that records every key it is asked for. */
 function recordingStore(analyses: StoredAnalysis[]): AnalysisStore & { asked: string[] } {
