@@ -34,6 +34,17 @@ const HARMONICS = 4;
 const PCP_THRESHOLD = 0.2;
 /** Measured on 120 rendered songs: shaath best for both KeyExtractor and the JS chroma (see BENCHMARKS.md). */
 const PROFILE = 'shaath';
+/**
+ * A peak at 3, 5 or 6 times the frequency of a louder peak of the same frame (within 0.3
+ * semitone) counts this share of its level: it is mostly that note's overtone, and would add a
+ * fifth or a major third that is not played (square and FM leads, reeds, brass).
+ */
+const OVERTONE_WEIGHT = 0.3;
+const OVERTONE_TOLERANCE_SEMITONES = 0.3;
+/** See modeByThird. */
+const THIRD_WEAK = 0.5;
+const THIRD_RATIO = 1.5;
+const THIRD_MARGIN = 0.02;
 
 /**
  * The peaks of one spectrum, in reused flat arrays (a clip has ~300 frames of up to a few
@@ -127,6 +138,19 @@ function loudestPeaks(signal: Float32Array): FramePeaks {
   return { hz, mag, start, frames };
 }
 
+/** Peak `i` of frame `f` lies at 3, 5 or 6 times the frequency of a louder peak of the frame. */
+function isOvertone(peaks: FramePeaks, f: number, i: number): boolean {
+  const hz = peaks.hz[i]!;
+  const mag = peaks.mag[i]!;
+  for (let j = peaks.start[f]!; j < peaks.start[f + 1]!; j++) {
+    if (j === i || peaks.mag[j]! < mag) continue;
+    const ratio = hz / peaks.hz[j]!;
+    const h = Math.round(ratio);
+    if ((h === 3 || h === 5 || h === 6) && Math.abs(12 * Math.log2(ratio / h)) < OVERTONE_TOLERANCE_SEMITONES) return true;
+  }
+  return false;
+}
+
 function tunedPitchProfile(signal: Float32Array): { chroma: Float64Array; tuning: number } {
   const peaks = loudestPeaks(signal);
   const total = peaks.start[peaks.frames]!;
@@ -146,7 +170,7 @@ function tunedPitchProfile(signal: Float32Array): { chroma: Float64Array; tuning
     frame.fill(0);
     for (let i = peaks.start[f]!; i < peaks.start[f + 1]!; i++) {
       const hz = peaks.hz[i]!;
-      const pmag = peaks.mag[i]!;
+      const pmag = peaks.mag[i]! * (isOvertone(peaks, f, i) ? OVERTONE_WEIGHT : 1);
       for (let h = 1; h <= HARMONICS; h++) {
         const pitch = 69 + 12 * Math.log2(hz / h / 440) - offset;
         const nearest = Math.round(pitch);
@@ -173,10 +197,20 @@ function tunedPitchProfile(signal: Float32Array): { chroma: Float64Array; tuning
 const BASS_DECIMATION = 8;
 const BASS_FRAME = 2048;
 const BASS_HOP = 512;
+/** The band whose loudest bin is a frame's bass level (for the first bass onset). */
 const BASS_MIN_HZ = 30;
 const BASS_MAX_HZ = 250;
-/** Bass peaks below this share of the frame's strongest bass peak are ignored. */
-const BASS_PEAK_SHARE = 0.1;
+/**
+ * A frame's bass note is the candidate pitch (D1 to A3) whose harmonics sum loudest (harmonic
+ * summation), not the loudest peak: many bass sounds (FM and synth basses, bass heard through
+ * small speakers) have a weak fundamental and a strong third harmonic, which a peak picker
+ * reads as the fifth. Harmonics up to the 8th and 1 kHz, each weighted 0.8 of the one below.
+ */
+const BASS_LOWEST_MIDI = 26;
+const BASS_CANDIDATES = 32;
+const BASS_HARMONICS = 8;
+const BASS_HARMONIC_DECAY = 0.8;
+const BASS_HARMONIC_MAX_HZ = 1000;
 /** Seconds of bass read after each phrase start: the first note of the phrase. */
 const PHRASE_NOTE_SECONDS = 0.3;
 /** Bars per phrase: the tonic's place in pop, rock and dance music is the start of 4-bar phrases. */
@@ -184,7 +218,7 @@ const PHRASE_BARS = 4;
 /** A bass onset is a frame whose bass level reaches this share of the 90th percentile level. */
 const BASS_ONSET_SHARE = 0.1;
 /**
- * The relative-key decision (see resolveRelative): the phrase-start bass must favour the other
+ * The relative-key decision (see resolveByBass): the phrase-start bass must favour the other
  * tonic by this share of its profile, and the key profiles must not clearly favour the first
  * reading. Chosen on three rendered sets (synth + 2 held-out soundfonts), checked on others.
  */
@@ -193,6 +227,13 @@ const PROFILE_GUARD = 0.2;
 /** The same for a key a fifth away: stronger phrase evidence, profiles within 0.1 of each other. */
 const FIFTH_EVIDENCE = 0.3;
 const FIFTH_GUARD = 0.1;
+/**
+ * Any other tonic: the phrase-start bass must favour it by this share (nearly every phrase
+ * start), and its key must correlate within TONIC_GUARD of the profiles' choice. Chosen on six
+ * rendered sets (a plateau from 0.4 to 0.7 and from 0.1 to 0.2).
+ */
+const TONIC_EVIDENCE = 0.6;
+const TONIC_GUARD = 0.15;
 
 /** Krumhansl-Kessler probe-tone profiles (C first), for the relative-key margin. */
 const KK_MAJOR = [6.35, 2.23, 3.48, 2.33, 4.38, 4.09, 2.52, 5.19, 2.39, 3.66, 2.29, 2.88];
@@ -223,27 +264,40 @@ function bassFrames(signal: Float32Array, tuning: number): { profiles: Float64Ar
   const count = Math.max(1, Math.ceil(n / BASS_HOP));
   const profiles = new Float64Array(count * 12);
   const levels = new Float64Array(count);
+  // Each candidate's harmonic bins, searched ±half a semitone around h·f0 (tuning-corrected).
+  const binLo = new Int32Array(BASS_CANDIDATES * BASS_HARMONICS).fill(-1);
+  const binHi = new Int32Array(BASS_CANDIDATES * BASS_HARMONICS);
+  const halfSemitone = 2 ** (0.5 / 12);
+  for (let c = 0; c < BASS_CANDIDATES; c++) {
+    const f0 = 440 * 2 ** ((BASS_LOWEST_MIDI + c + tuning - 69) / 12);
+    for (let h = 1; h <= BASS_HARMONICS && h * f0 <= BASS_HARMONIC_MAX_HZ; h++) {
+      binLo[c * BASS_HARMONICS + h - 1] = Math.max(1, Math.floor((h * f0) / halfSemitone / binHz));
+      binHi[c * BASS_HARMONICS + h - 1] = Math.ceil((h * f0 * halfSemitone) / binHz);
+    }
+  }
   forEachSpectrum(decimated, BASS_FRAME, BASS_HOP, (f, mags) => {
     let max = 0;
     for (let k = lo; k <= hi; k++) if (mags[k]! > max) max = mags[k]!;
     levels[f] = max;
     if (max <= 0) return;
-    let pmax = 0;
-    for (let k = lo; k <= hi; k++) {
-      const b = mags[k]!;
-      if (b < max * BASS_PEAK_SHARE || b < mags[k - 1]! || b <= mags[k + 1]!) continue;
-      const a = 20 * Math.log10(mags[k - 1]! + 1e-12);
-      const bd = 20 * Math.log10(b);
-      const c = 20 * Math.log10(mags[k + 1]! + 1e-12);
-      const den = a - 2 * bd + c;
-      const delta = den < 0 ? (0.5 * (a - c)) / den : 0;
-      const pitch = 69 + 12 * Math.log2(((k + delta) * binHz) / 440) - tuning;
-      const nearest = Math.round(pitch);
-      const pc = ((nearest % 12) + 12) % 12;
-      const v = (profiles[f * 12 + pc]! += b * Math.cos(Math.PI * (pitch - nearest)) ** 2);
-      if (v > pmax) pmax = v;
+    let best = 0;
+    let bestC = -1;
+    for (let c = 0; c < BASS_CANDIDATES; c++) {
+      let sum = 0;
+      let w = 1;
+      for (let h = 0; h < BASS_HARMONICS; h++, w *= BASS_HARMONIC_DECAY) {
+        const k0 = binLo[c * BASS_HARMONICS + h]!;
+        if (k0 < 0) break;
+        let m = 0;
+        for (let k = k0; k <= binHi[c * BASS_HARMONICS + h]!; k++) if (mags[k]! > m) m = mags[k]!;
+        sum += w * m;
+      }
+      if (sum > best) {
+        best = sum;
+        bestC = c;
+      }
     }
-    if (pmax > 0) for (let pc = 0; pc < 12; pc++) profiles[f * 12 + pc]! /= pmax;
+    if (bestC >= 0) profiles[f * 12 + ((BASS_LOWEST_MIDI + bestC) % 12)] = 1;
   });
   return { profiles, levels, fps: rate / BASS_HOP };
 }
@@ -334,9 +388,10 @@ function correlation(chroma: ArrayLike<number>, profile: readonly number[], toni
  * start their phrases on the tonic. When the bass at the phrase starts favours the relative
  * key's tonic (both the window's first bass note and the phrase starts together) and the key
  * profiles do not clearly favour the first reading, the relative key wins.
+ * Then a key a fifth away, then any other tonic the phrase starts nearly all sit on.
  * Returns the key to report and the evidence used (positive: minor), or undefined to keep it.
  */
-function resolveRelative(
+export function resolveByBass(
   key: number,
   mode: 0 | 1,
   chroma: ArrayLike<number>,
@@ -359,7 +414,18 @@ function resolveRelative(
     const toward = phraseEvidence(phraseBass, other, key);
     if (toward > FIFTH_EVIDENCE && own - correlation(chroma, profile, other) < FIFTH_GUARD) return { key: other, mode, evidence: toward };
   }
-  return undefined;
+  // Any other tonic: only when the phrase starts are nearly all on it and its key fits the
+  // pitch content almost as well (a song on I-ii-V-I read as the key of V or of ii).
+  let tonic = 0;
+  for (let pc = 1; pc < 12; pc++) if (phraseBass.phrases[pc]! > phraseBass.phrases[tonic]!) tonic = pc;
+  const toward = phraseEvidence(phraseBass, tonic, key);
+  if (tonic === key || toward < TONIC_EVIDENCE) return undefined;
+  const asMajor = correlation(chroma, KK_MAJOR, tonic);
+  const asMinor = correlation(chroma, KK_MINOR, tonic);
+  const tonicMode = modeByThird(tonic, chroma) ?? (asMajor >= asMinor ? 1 : 0);
+  const current = correlation(chroma, mode === 1 ? KK_MAJOR : KK_MINOR, key);
+  if (current - (tonicMode === 1 ? asMajor : asMinor) >= TONIC_GUARD) return undefined;
+  return { key: tonic, mode: tonicMode, evidence: tonicMode === 0 ? toward : -toward };
 }
 
 /**
@@ -371,6 +437,27 @@ function phraseEvidence(phraseBass: PhraseBass, a: number, b: number): number {
   const opening = shareDifference(phraseBass.opening, a, b);
   const phrases = shareDifference(phraseBass.phrases, a, b);
   return Math.sign(opening) === Math.sign(phrases) ? Math.sign(opening) * Math.min(Math.abs(opening), Math.abs(phrases)) : 0;
+}
+
+/**
+ * The mode the tonic's third names, when the thirds are weak and one clearly outweighs the other.
+ * Songs on i-iv-V with a root-and-fifth bass carry little third at all, and profile matching
+ * then decides the mode on the other degrees (often for major); the third is what makes a key
+ * major or minor. Weak: both thirds below THIRD_WEAK of the strongest pitch class (strong
+ * thirds are already what the profiles weigh). Clearly: one above THIRD_RATIO times the other
+ * plus 0.02 of the strongest. Chosen on six rendered sets (BENCHMARKS.md, Accuracy).
+ * Returns undefined when the third does not decide.
+ */
+function modeByThird(tonic: number, chroma: ArrayLike<number>): 0 | 1 | undefined {
+  let max = 0;
+  for (let i = 0; i < 12; i++) max = Math.max(max, chroma[i]!);
+  if (!(max > 0)) return undefined;
+  const minor = chroma[(tonic + 3) % 12]! / max;
+  const major = chroma[(tonic + 4) % 12]! / max;
+  if (Math.max(minor, major) >= THIRD_WEAK) return undefined;
+  if (minor > THIRD_RATIO * major + THIRD_MARGIN) return 0;
+  if (major > THIRD_RATIO * minor + THIRD_MARGIN) return 1;
+  return undefined;
 }
 
 interface KeyEstimate {
@@ -422,15 +509,27 @@ export function analyzeTonal(essentia: Essentia, signal: Float32Array, sampleRat
   const second = estimateKey(essentia, chroma, PROFILE);
   // Phrase positions only mean something when the window starts where the music does.
   const phraseBass = context?.fromStart ? phraseStartBass(bassFrames(signal, tuning), context) : undefined;
-  const relative = phraseBass ? resolveRelative(extracted.key, extracted.mode, chroma, phraseBass) : undefined;
-  if (relative) {
+  const byBass = phraseBass ? resolveByBass(extracted.key, extracted.mode, chroma, phraseBass) : undefined;
+  if (byBass) {
     return {
-      key: relative.key,
-      mode: relative.mode,
-      // The profiles preferred the other reading: the key is less sure, the mode as sure as the
+      key: byBass.key,
+      mode: modeByThird(byBass.key, chroma) ?? byBass.mode,
+      // The profiles preferred another reading: the key is less sure, the mode as sure as the
       // phrase-start bass is one-sided.
       keyConfidence: clamp01(extracted.strength * 0.6),
-      modeConfidence: clamp01(Math.abs(relative.evidence)),
+      modeConfidence: clamp01(Math.abs(byBass.evidence)),
+      strength: extracted.strength,
+      chroma: chromaOut,
+    };
+  }
+  const byThird = modeByThird(extracted.key, chroma);
+  if (byThird !== undefined && byThird !== extracted.mode) {
+    // The profiles chose the mode on the other scale degrees; the third itself says otherwise.
+    return {
+      key: extracted.key,
+      mode: byThird,
+      keyConfidence: clamp01(extracted.strength * 0.6),
+      modeConfidence: 0.25,
       strength: extracted.strength,
       chroma: chromaOut,
     };

@@ -64,12 +64,16 @@ function addNoiseHit(out: Float32Array, at: number, gain: number, decay: number,
   }
 }
 
-/** A tone of `harmonics` partials with 1/k amplitudes, attack 10 ms, exponential decay. */
-function addTone(out: Float32Array, at: number, seconds: number, hz: number, gain: number, harmonics = 6): void {
+/**
+ * A tone of `harmonics` partials with 1/k amplitudes (or the given amplitude of each partial),
+ * attack 10 ms, exponential decay.
+ */
+function addTone(out: Float32Array, at: number, seconds: number, hz: number, gain: number, harmonics: number | readonly number[] = 6): void {
+  const partials = typeof harmonics === 'number' ? Array.from({ length: harmonics }, (_, i) => 1 / (i + 1)) : harmonics;
   const len = Math.min(Math.round(seconds * SAMPLE_RATE), out.length - at);
   const attack = Math.round(0.01 * SAMPLE_RATE);
   const decay = Math.exp(-1 / (0.6 * Math.max(1, len)));
-  for (let k = 1; k <= harmonics; k++) {
+  for (let k = 1; k <= partials.length; k++) {
     const f = hz * k;
     if (f > SAMPLE_RATE / 2 - 1000) break;
     const w = (2 * Math.PI * f) / SAMPLE_RATE;
@@ -77,7 +81,7 @@ function addTone(out: Float32Array, at: number, seconds: number, hz: number, gai
     const c = 2 * Math.cos(w);
     let s1 = 0;
     let s2 = -Math.sin(w);
-    let env = gain / k;
+    let env = gain * partials[k - 1]!;
     for (let i = 0; i < len; i++) {
       const s0 = c * s1 - s2;
       s2 = s1;
@@ -155,6 +159,10 @@ export function chordProgression(options: {
   seconds: number;
   bpm?: number;
   degrees?: number[];
+  /** Amplitude of each partial of the bass (default 1/k for 5 partials). */
+  bassPartials?: readonly number[];
+  /** Gain of each chord's third relative to its root and fifth (default 1). */
+  thirdGain?: number;
 }): Float32Array {
   const out = new Float32Array(Math.round(options.seconds * SAMPLE_RATE));
   const bar = (4 * 60) / (options.bpm ?? 100);
@@ -162,10 +170,12 @@ export function chordProgression(options: {
   for (let i = 0; i * bar < options.seconds; i++) {
     const chord = triad(options.tonic, options.mode, degrees[i % degrees.length]!);
     const at = Math.round(i * bar * SAMPLE_RATE);
-    addTone(out, at, bar, midiToHz(nearestNote(chord[0]!, 43)), 0.3, 5);
+    addTone(out, at, bar, midiToHz(nearestNote(chord[0]!, 43)), 0.3, options.bassPartials ?? 5);
     for (let beat = 0; beat < 4; beat++) {
       const bt = at + Math.round((beat * bar * SAMPLE_RATE) / 4);
-      for (const [k, pc] of chord.entries()) addTone(out, bt, bar / 4, midiToHz(nearestNote(pc, 60 + k * 4)), 0.12, 6);
+      for (const [k, pc] of chord.entries()) {
+        addTone(out, bt, bar / 4, midiToHz(nearestNote(pc, 60 + k * 4)), 0.12 * (k === 1 ? (options.thirdGain ?? 1) : 1), 6);
+      }
     }
   }
   return normalizePeak(out);

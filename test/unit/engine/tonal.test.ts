@@ -88,6 +88,26 @@ describe('analyzeTonal with the rhythm context (phrase-start bass)', () => {
     expect(result.modeConfidence).toBeLessThanOrEqual(1);
   });
 
+  it('when the bass has a weak fundamental and a loud third harmonic (an FM bass), then its root, not its fifth, names the phrases: E minor', () => {
+    // Peak picking read this bass as B, the fifth, and kept the relative major (G major).
+    const signal = chordProgression({ tonic: 4, mode: 'minor', seconds, bpm, degrees: [0, 5, 2, 6], bassPartials: [0.05, 0.2, 1, 0.1, 0.3] });
+    expect(name(analyzeTonal(essentia, signal, SAMPLE_RATE, context))).toBe('E minor');
+  });
+
+  it.each([
+    [2, [0, 3, 4, 0]],
+    [9, [0, 3, 0, 4]],
+  ] as const)('when i-iv-V in %i minor is played with quiet thirds, then the minor third decides: minor, not the parallel major', (tonic, degrees) => {
+    const signal = chordProgression({ tonic, mode: 'minor', seconds, bpm, degrees: [...degrees], thirdGain: 0.5 });
+    expect(name(analyzeTonal(essentia, signal, SAMPLE_RATE, context))).toBe(`${NAMES[tonic]} minor`);
+    expect(name(analyzeTonal(essentia, signal, SAMPLE_RATE))).toBe(`${NAMES[tonic]} minor`);
+  });
+
+  it('when I-IV-V-I in F major is played with very quiet thirds, then it stays major', () => {
+    const signal = chordProgression({ tonic: 5, mode: 'major', seconds, bpm, thirdGain: 0.2 });
+    expect(name(analyzeTonal(essentia, signal, SAMPLE_RATE, context))).toBe('F major');
+  });
+
   it('when the same samples and beats are analysed twice, then the results are identical', () => {
     const signal = chordProgression({ tonic: 9, mode: 'minor', seconds, bpm, degrees: [0, 5, 2, 6] });
     expect(analyzeTonal(essentia, signal, SAMPLE_RATE, context)).toEqual(analyzeTonal(essentia, Float32Array.from(signal), SAMPLE_RATE, { ...context }));
