@@ -30,6 +30,8 @@ const MIN_BPM = 50;
 const MAX_BPM = 230;
 /** Normalised autocorrelation below which a candidate period is not a pulse of the signal. */
 const MIN_PULSE_ACF = 0.1;
+/** How far (share of the lag) a refined multiple of the base period may move; see refinePeak. */
+const MULTIPLE_TOLERANCE = 0.03;
 /** How many of the strongest autocorrelation peaks join the candidates besides the base's multiples. */
 const EXTRA_PEAKS = 3;
 /** ...and only when they repeat at least half as strongly as the base period does. */
@@ -178,8 +180,13 @@ function pulse(o: Float64Array, period: number): Pulse {
   return { period, phase, on: Math.max(0, on), half, third };
 }
 
-/** The autocorrelation peak nearest `lag` within ±4 %, refined by parabolic interpolation. */
-function refinePeak(r: Float64Array, lag: number): number {
+/**
+ * The autocorrelation peak nearest `lag` within ±4 %, refined by parabolic interpolation; `lag`
+ * itself when the largest value lies more than 3 % away (a multiple of the base period whose own
+ * repetition is smeared, as under a walking bass without drums, stays that exact multiple rather
+ * than moving 5 % to a neighbouring peak: 156.5 BPM was read as 148.8).
+ */
+export function refinePeak(r: Float64Array, lag: number): number {
   const lo = Math.max(1, Math.floor(lag * 0.96));
   const hi = Math.min(r.length - 2, Math.ceil(lag * 1.04));
   let best = Math.round(lag);
@@ -190,6 +197,9 @@ function refinePeak(r: Float64Array, lag: number): number {
       best = l;
     }
   }
+  // The largest value more than 3 % away is the slope of another peak or one at the window's
+  // edge: the signal does not repeat near this lag, so the lag asked for stands.
+  if (Math.abs(best - lag) > MULTIPLE_TOLERANCE * lag) return lag;
   if (best <= 0 || best >= r.length - 1) return best;
   const a = r[best - 1]!;
   const b = r[best]!;

@@ -1,5 +1,5 @@
 import { loadEssentia } from '../../../src/engine/essentia';
-import { analyzeRhythm, type RhythmResult } from '../../../src/engine/rhythm';
+import { analyzeRhythm, refinePeak, type RhythmResult } from '../../../src/engine/rhythm';
 import { SAMPLE_RATE, clickTrack, drumPattern } from '../../helpers/signals';
 
 const essentia = loadEssentia();
@@ -119,5 +119,22 @@ describe('analyzeRhythm', () => {
 
   it('when the sample rate is not 44.1 kHz, then it refuses', () => {
     expect(() => analyzeRhythm(essentia, new Float32Array(48000), 48000 as 44100)).toThrow(/44100/);
+  });
+});
+
+describe('refinePeak (a candidate period refined on the autocorrelation)', () => {
+  /** An autocorrelation curve of `n` lags with Gaussian peaks at the given lags. */
+  const curve = (n: number, peaks: ReadonlyArray<[lag: number, height: number, width: number]>) =>
+    Float64Array.from({ length: n }, (_, l) => peaks.reduce((s, [at, h, w]) => s + h * Math.exp(-(((l - at) / w) ** 2)), 0));
+
+  it('when a peak lies within 3 % of the lag asked for, then its interpolated position is returned', () => {
+    const r = curve(200, [[51.3, 1, 2]]);
+    expect(refinePeak(r, 50)).toBeCloseTo(51.3, 0);
+  });
+
+  it('when the only nearby peak lies 5 % away, then the lag asked for stands', () => {
+    // 156.5 BPM's lag with the envelope's strongest repetition 5 % longer: that is not this pulse.
+    const r = curve(200, [[52.5, 1, 1.5]]);
+    expect(refinePeak(r, 50)).toBe(50);
   });
 });
