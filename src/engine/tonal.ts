@@ -434,8 +434,7 @@ export function resolveByBass(
   const asMajor = correlation(chroma, KK_MAJOR, tonic);
   const asMinor = correlation(chroma, KK_MINOR, tonic);
   const tonicMode = modeByThird(tonic, chroma) ?? (asMajor >= asMinor ? 1 : 0);
-  const current = correlation(chroma, mode === 1 ? KK_MAJOR : KK_MINOR, key);
-  if (current - (tonicMode === 1 ? asMajor : asMinor) >= TONIC_GUARD) return undefined;
+  if (own - (tonicMode === 1 ? asMajor : asMinor) >= TONIC_GUARD) return undefined;
   return { key: tonic, mode: tonicMode, evidence: tonicMode === 0 ? toward : -toward };
 }
 
