@@ -17,14 +17,8 @@ import { headerFacts } from '../src/engine/probe';
 import { loadEssentia } from '../src/engine/essentia';
 import { analyzeRhythm } from '../src/engine/rhythm';
 import { analyzeTonal } from '../src/engine/tonal';
-
-interface TruthRow {
-  file: string;
-  bpm?: number;
-  tonic?: number;
-  modeBinary?: 0 | 1;
-  timeSignature?: number;
-}
+import { percentile } from './lib/stats';
+import { type TruthRow, readTruth, tempoWithin, tempoWithinOctave } from './lib/truth';
 
 interface ClipResult {
   file: string;
@@ -35,16 +29,6 @@ interface ClipResult {
   timeSignature: number;
   ms: number;
   cpuMs: number;
-}
-
-
-function tempoWithin(estimate: number, truth: number, tolerance = 0.04): boolean {
-  return Math.abs(estimate - truth) <= tolerance * truth;
-}
-
-/** Acc2: right up to a factor of 2, 3, 1/2 or 1/3. */
-function tempoWithinOctave(estimate: number, truth: number): boolean {
-  return [1, 2, 3, 1 / 2, 1 / 3].some((f) => tempoWithin(estimate, truth * f));
 }
 
 /** MIREX key score: same 1, fifth 0.5, relative 0.3, parallel 0.2, else 0. */
@@ -59,12 +43,6 @@ function mirexKeyScore(key: number, mode: 0 | 1, trueKey: number, trueMode: 0 | 
   return 0;
 }
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
@@ -76,7 +54,7 @@ async function main(): Promise<void> {
     console.error('usage: npm run bench:accuracy -- <dir with audio and truth.json> [--json] [--window 30] [--no-context]');
     process.exit(2);
   }
-  const truth = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as TruthRow[];
+  const truth = readTruth(dir);
   const essentia = loadEssentia();
   const results: ClipResult[] = [];
   for (const row of truth) {
@@ -111,9 +89,9 @@ async function main(): Promise<void> {
     keyMirex: withKey.length ? withKey.reduce((s, r) => s + mirexKeyScore(r.key, r.mode, r.truth.tonic!, r.truth.modeBinary!), 0) / withKey.length : NaN,
     mode: share(withMode, (r) => r.mode === r.truth.modeBinary),
     timeSignature: share(withTs, (r) => r.timeSignature === r.truth.timeSignature),
-    msMedian: percentile(ms, 0.5),
-    msP95: percentile(ms, 0.95),
-    cpuMsMedian: percentile(results.map((r) => r.cpuMs), 0.5),
+    msMedian: percentile(ms, 50),
+    msP95: percentile(ms, 95),
+    cpuMsMedian: percentile(results.map((r) => r.cpuMs), 50),
   };
   const misses = results.filter(
     (r) =>
