@@ -36,6 +36,15 @@ const MULTIPLE_TOLERANCE = 0.03;
 const EXTRA_PEAKS = 3;
 /** ...and only when they repeat at least half as strongly as the base period does. */
 const EXTRA_PEAK_SHARE = 0.5;
+/**
+ * Half-width (seconds) of the two windows whose pitch-class content is compared to find chord
+ * changes. 0.4 s and 1.0 s chose the same levels within two songs of 528 (BENCHMARKS.md).
+ */
+const CHANGE_HALF_WINDOW = 0.7;
+/** Radius (seconds) of the moving mean removed from the chord-change curve: its slow drift is not a change. */
+const CHANGE_HIGH_PASS = 1.0;
+/** Slowest level whose bar (four of its periods) the chord-change autocorrelation covers. */
+const MIN_BAR_BPM = MIN_BPM * 0.96;
 
 /** Frame-rate envelopes of one analysis window. */
 export interface OnsetEnvelopes {
@@ -119,6 +128,36 @@ function highPass(x: Float64Array, radius: number): Float64Array {
     y[i] = Math.max(0, x[i]! - (prefix[b]! - prefix[a]!) / (b - a));
   }
   return y;
+}
+
+/**
+ * Chord changes over time: the cosine distance between the pitch-class magnitudes of the
+ * `CHANGE_HALF_WINDOW` before and after each frame. Peaks where the harmony moves (usually at
+ * bar lines); nearly flat under repeated stabs, hi-hats and drums, which leave the pitch classes
+ * as they were.
+ */
+function harmonicChange(env: OnsetEnvelopes): Float64Array {
+  const frames = env.flux.length;
+  const w = Math.max(2, Math.round(CHANGE_HALF_WINDOW * env.fps));
+  const prefix = new Float64Array((frames + 1) * 12);
+  for (let t = 0; t < frames; t++) {
+    for (let k = 0; k < 12; k++) prefix[(t + 1) * 12 + k] = prefix[t * 12 + k]! + Math.sqrt(env.chroma[t * 12 + k]!);
+  }
+  const change = new Float64Array(frames);
+  for (let t = w; t + w <= frames; t++) {
+    let dot = 0;
+    let before2 = 0;
+    let after2 = 0;
+    for (let k = 0; k < 12; k++) {
+      const before = prefix[t * 12 + k]! - prefix[(t - w) * 12 + k]!;
+      const after = prefix[(t + w) * 12 + k]! - prefix[t * 12 + k]!;
+      dot += before * after;
+      before2 += before * before;
+      after2 += after * after;
+    }
+    change[t] = before2 > 0 && after2 > 0 ? 1 - dot / Math.sqrt(before2 * after2) : 0;
+  }
+  return change;
 }
 
 /** Sum of x[i] * x[i + lag]. */
@@ -208,6 +247,17 @@ export function refinePeak(r: Float64Array, lag: number): number {
   return den < 0 ? best + (0.5 * (a - c)) / den : best;
 }
 
+/** The envelopes the level choice reads, at one frame rate. */
+export interface LevelEnvelopes {
+  fps: number;
+  /** High-passed onset strength (all bands). */
+  onset: Float64Array;
+  /** High-passed onset strength below 200 Hz. */
+  low: Float64Array;
+  /** High-passed chord-change curve (`harmonicChange`). */
+  change: Float64Array;
+}
+
 /** Evidence about one candidate metrical level (features for the level choice). */
 export interface TempoCandidate {
   bpm: number;
@@ -220,9 +270,11 @@ export interface TempoCandidate {
  * fractions by 2, 3 and 4, and the strongest other autocorrelation peaks, each refined to its
  * own peak, with features describing how strong that level is against the levels around it.
  */
-export function tempoCandidates(o: Float64Array, low: Float64Array, fps: number): TempoCandidate[] {
+export function tempoCandidates(levels: LevelEnvelopes): TempoCandidate[] {
+  const { onset: o, low, change, fps } = levels;
   const maxLag = Math.min(o.length - 2, Math.ceil((fps * 60) / 25));
   const r = autocorrelation(o, maxLag);
+  const rChange = autocorrelation(change, Math.min(change.length - 2, Math.ceil((4 * fps * 60) / MIN_BAR_BPM) + 1));
   const minLag = Math.floor((fps * 60) / 240);
   const maxBaseLag = Math.min(maxLag, Math.ceil((fps * 60) / 40));
   // The strongest periodicity, counting its multiples so that a bar-level peak also supports its beats.
@@ -278,6 +330,9 @@ export function tempoCandidates(o: Float64Array, low: Float64Array, fps: number)
     const lowSelf = pulse(low, period);
     const lowSlow = duple ? pulse(low, period * 2).half : pulse(low, period * 3).third;
     f.push(Math.log(Math.max(lowSelf.half, lowSelf.third) + 0.05), Math.log(lowSlow + 0.05));
+    // Harmonic rhythm: chords that change every three or four periods make this level the beat
+    // of a bar (its double would change chords every six or eight beats, its half every 1.5 or 2).
+    f.push(Math.max(sampleAt(rChange, 3 * period), sampleAt(rChange, 4 * period)));
     out.push({ bpm, period, features: f });
   }
   return out;
@@ -290,17 +345,23 @@ export function tempoCandidates(o: Float64Array, low: Float64Array, fps: number)
  * one with empty subdivisions is a tatum), log of the strength of this pulse between the beats
  * of the next slower level (strong: the slower level is a bar or half bar, not the beat),
  * log of the pulse strength over the mean onset strength, the autocorrelation at the period,
- * and the two subdivision strengths again on the < 200 Hz envelope (kick, snare body, bass: the
- * accents a listener taps, which hi-hats in sixteenths do not carry).
- * Fitted by softmax regression over the candidate levels of 168 rendered songs: 120 with eighth-
- * note hi-hats (three seeds, mp3/ogg/flac, 70-180 BPM, 3/4 and 4/4, with and without drums)
- * counted twice, and 24 with sixteenth-note hi-hats; see BENCHMARKS.md.
+ * the two subdivision strengths again on the < 200 Hz envelope (kick, snare body, bass: the
+ * accents a listener taps, which hi-hats in sixteenths do not carry), and the harmonic rhythm
+ * (chords changing every three or four periods).
+ * Fitted by `npm run bench:tempo-levels` (softmax regression, L2 0.001) over the candidate levels
+ * of 576 rendered songs in 12 sets: nine soundfonts, mp3/ogg/flac, 70-180 BPM, 3/4 and 4/4, 78
+ * songs without drums, 48 with sixteenth-note hi-hats; see BENCHMARKS.md.
  */
-const LEVEL_WEIGHTS = [2.19, -2.41, 1.91, 1.48, 0.57, 0.83, -1.09, 0.42];
+export const LEVEL_WEIGHTS: readonly number[] = [3.3, -3.35, 2.25, 0.92, 0.66, 1.68, -1.28, 0.75, 5.46];
+
+/** Each candidate's score under `weights` (a softmax over the scores gives the level's probability). */
+export function levelScores(cands: readonly TempoCandidate[], weights: readonly number[] = LEVEL_WEIGHTS): number[] {
+  return cands.map((c) => c.features.reduce((s, v, i) => s + v * (weights[i] ?? 0), 0));
+}
 
 function chooseLevel(cands: TempoCandidate[]): { best: TempoCandidate; confidence: number } | undefined {
   if (cands.length === 0) return undefined;
-  const scores = cands.map((c) => c.features.reduce((s, v, i) => s + v * (LEVEL_WEIGHTS[i] ?? 0), 0));
+  const scores = levelScores(cands);
   let bi = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[bi]!) bi = i;
   const max = scores[bi]!;
@@ -450,14 +511,27 @@ function measureMeter(env: OnsetEnvelopes, beats: number[]): Meter {
   return { beatsPerBar: best.m, phase: best.p, confidence };
 }
 
-export function analyzeRhythm(_essentia: Essentia, signal: Float32Array, sampleRate: 44100): RhythmResult {
-  if (sampleRate !== SAMPLE_RATE) throw new Error(`analyzeRhythm expects ${SAMPLE_RATE} Hz, got ${sampleRate}`);
+/** The envelopes of a 44.1 kHz signal and its candidate tapping levels (also read by bench/tempo-levels.ts). */
+export function tempoEvidence(signal: Float32Array): { env: OnsetEnvelopes; levels: LevelEnvelopes; candidates: TempoCandidate[] } {
   const env = onsetEnvelopes(signal);
   const fps = env.fps;
-  const o = highPass(env.flux, Math.round(fps * 0.2));
+  const levels: LevelEnvelopes = {
+    fps,
+    onset: highPass(env.flux, Math.round(fps * 0.2)),
+    low: highPass(env.low, Math.round(fps * 0.2)),
+    change: highPass(harmonicChange(env), Math.round(fps * CHANGE_HIGH_PASS)),
+  };
+  return { env, levels, candidates: tempoCandidates(levels) };
+}
+
+export function analyzeRhythm(_essentia: Essentia, signal: Float32Array, sampleRate: 44100): RhythmResult {
+  if (sampleRate !== SAMPLE_RATE) throw new Error(`analyzeRhythm expects ${SAMPLE_RATE} Hz, got ${sampleRate}`);
+  const { env, levels, candidates } = tempoEvidence(signal);
+  const fps = env.fps;
+  const o = levels.onset;
   const seconds = signal.length / SAMPLE_RATE;
   const onsetRate = seconds > 0 ? countOnsets(o, fps) / seconds : 0;
-  const choice = chooseLevel(tempoCandidates(o, highPass(env.low, Math.round(fps * 0.2)), fps));
+  const choice = chooseLevel(candidates);
   if (!choice) {
     return {
       tempo: 0, tempoConfidence: 0, beats: [], beatConfidences: [], downbeats: [],

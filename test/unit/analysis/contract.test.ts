@@ -7,7 +7,7 @@ const features: AudioFeatures = {
   engagement: 0.66, mood: { happy: 0.5, sad: 0.3, relaxed: 0.2, aggressive: 0.4 },
   confidence: { tempo: 0.9, key: 0.8, mode: 0.7, timeSignature: 0.6 },
   timeline: { beats: [{ start: 1, duration: 0.5, confidence: 1 }], bars: [], sections: [] },
-  engine: 'trackgraph-engine/2',
+  engine: 'trackgraph-engine/3',
 };
 
 const stored: StoredAnalysis = {

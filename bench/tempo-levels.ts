@@ -1,0 +1,136 @@
+/**
+ * How the tempo's level choice does on rendered sets, and where its weights come from.
+ *
+ *   npm run bench:tempo-levels -- <dir> [<dir>...] [--window 30] [--l2 0.001] [--iterations 4000]
+ *
+ * Each `<dir>` holds audio and a truth.json (the format of ../shared/corpus/synth). Every clip is
+ * decoded through the engine's own `decodeWindow` and its candidate levels come from the engine's
+ * own `tempoEvidence`, so the candidates and features are exactly the ones the service scores.
+ * Reported per set: how often the true level is among the candidates, tempo Acc1 with the
+ * engine's `LEVEL_WEIGHTS`, with weights refitted on all the sets given, and with weights fitted
+ * on all the other sets (leave one set out: the figure to trust). Prints the refitted weights.
+ *
+ * The fit is a softmax regression over each clip's candidates (the right ones share the target),
+ * by full-batch gradient descent with a small L2 penalty; clips without a right candidate are left
+ * out of the fit but count as misses.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { decodeWindow } from '../src/engine/decode';
+import { headerFacts } from '../src/engine/probe';
+import { LEVEL_WEIGHTS, type TempoCandidate, levelScores, tempoEvidence } from '../src/engine/rhythm';
+import { readTruth, tempoWithin, tempoWithinOctave } from './lib/truth';
+
+interface Clip {
+  set: string;
+  file: string;
+  bpm: number;
+  candidates: TempoCandidate[];
+}
+
+function option(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+}
+
+/** The candidate with the highest score under `weights`. */
+function chosen(clip: Clip, weights: readonly number[]): TempoCandidate | undefined {
+  const scores = levelScores(clip.candidates, weights);
+  let best = -1;
+  for (let i = 0; i < scores.length; i++) if (best < 0 || scores[i]! > scores[best]!) best = i;
+  return clip.candidates[best];
+}
+
+function fit(clips: Clip[], l2: number, iterations: number): number[] {
+  const dims = Math.max(...clips.flatMap((c) => c.candidates.map((k) => k.features.length)));
+  const weights = new Array<number>(dims).fill(0);
+  const usable = clips.filter((c) => c.candidates.some((k) => tempoWithin(k.bpm, c.bpm)));
+  for (let it = 0; it < iterations; it++) {
+    const rate = it < iterations * 0.53 ? 0.5 : 0.2;
+    const grad = new Array<number>(dims).fill(0);
+    for (const clip of usable) {
+      const scores = levelScores(clip.candidates, weights);
+      const max = Math.max(...scores);
+      const e = scores.map((s) => Math.exp(s - max));
+      const z = e.reduce((a, b) => a + b, 0);
+      const right = clip.candidates.map((k) => (tempoWithin(k.bpm, clip.bpm) ? 1 : 0));
+      const nRight = right.reduce<number>((a, b) => a + b, 0);
+      clip.candidates.forEach((k, j) => {
+        const d = e[j]! / z - right[j]! / nRight;
+        k.features.forEach((v, i) => (grad[i]! += d * v));
+      });
+    }
+    for (let i = 0; i < dims; i++) weights[i]! -= rate * (grad[i]! / usable.length + l2 * weights[i]!);
+  }
+  return weights;
+}
+
+function score(clips: Clip[], weights: readonly number[]): { acc1: number; acc2: number; misses: string[] } {
+  let acc1 = 0;
+  let acc2 = 0;
+  const misses: string[] = [];
+  for (const clip of clips) {
+    const pick = chosen(clip, weights);
+    const bpm = pick?.bpm ?? 0;
+    if (tempoWithinOctave(bpm, clip.bpm)) acc2++;
+    if (tempoWithin(bpm, clip.bpm)) acc1++;
+    else misses.push(`${clip.file} ${clip.bpm}->${bpm.toFixed(1)}`);
+  }
+  return { acc1, acc2, misses };
+}
+
+async function load(dir: string, windowSeconds: number): Promise<Clip[]> {
+  const clips: Clip[] = [];
+  for (const row of readTruth(dir)) {
+    if (row.bpm === undefined) continue;
+    const bytes = readFileSync(join(dir, row.file));
+    const audio = await decodeWindow(bytes, { windowSeconds, ...(await headerFacts(bytes)) });
+    clips.push({ set: basename(dir), file: row.file, bpm: row.bpm, candidates: tempoEvidence(audio.samples).candidates });
+    process.stderr.write('.');
+  }
+  process.stderr.write(` ${basename(dir)}\n`);
+  return clips;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const valued = new Set(['--window', '--l2', '--iterations']);
+  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
+  if (dirs.length === 0) {
+    console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--window 30] [--l2 0.001] [--iterations 4000]');
+    process.exit(2);
+  }
+  const l2 = option(args, 'l2', 0.001);
+  const iterations = option(args, 'iterations', 4000);
+  const clips: Clip[] = [];
+  for (const dir of dirs) clips.push(...(await load(dir, option(args, 'window', 30))));
+  const sets = [...new Set(clips.map((c) => c.set))];
+  const refit = fit(clips, l2, iterations);
+  const pct = (k: number, n: number) => `${k}/${n} (${((100 * k) / n).toFixed(1)} %)`;
+  const total = { present: 0, engine: 0, refit: 0, heldOut: 0, heldOut2: 0 };
+  console.log('set        clips  true level present  Acc1 engine weights  Acc1 refit  Acc1 set held out  Acc2 held out');
+  for (const set of sets) {
+    const mine = clips.filter((c) => c.set === set);
+    const present = mine.filter((c) => c.candidates.some((k) => tempoWithin(k.bpm, c.bpm))).length;
+    const engine = score(mine, LEVEL_WEIGHTS);
+    const all = score(mine, refit);
+    const held = sets.length > 1 ? score(mine, fit(clips.filter((c) => c.set !== set), l2, iterations)) : all;
+    total.present += present;
+    total.engine += engine.acc1;
+    total.refit += all.acc1;
+    total.heldOut += held.acc1;
+    total.heldOut2 += held.acc2;
+    console.log(
+      `${set.padEnd(10)} ${String(mine.length).padStart(5)}  ${String(present).padStart(18)}  ${String(engine.acc1).padStart(19)}  ${String(all.acc1).padStart(10)}  ${String(held.acc1).padStart(17)}  ${String(held.acc2).padStart(13)}`,
+    );
+    if (held.misses.length) console.log(`           held-out misses: ${held.misses.join(', ')}`);
+  }
+  const n = clips.length;
+  console.log(
+    `all        ${n}: true level present ${pct(total.present, n)}; Acc1 engine ${pct(total.engine, n)}, refit ${pct(total.refit, n)}, ` +
+      `held out ${pct(total.heldOut, n)}; Acc2 held out ${pct(total.heldOut2, n)}`,
+  );
+  console.log(`refitted weights: [${refit.map((w) => w.toFixed(2)).join(', ')}]`);
+}
+
+void main();
