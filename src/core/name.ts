@@ -13,9 +13,16 @@ export function tidyName(value: string): string {
   return value.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Control characters (C0, DEL, C1) left after tidying: no title has them, logs must not carry
+ * them, and PostgreSQL refuses NUL in text. Tabs and line breaks are whitespace, already collapsed.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 /** Why a tidied name is refused, as a message naming `field`; undefined when it is accepted. */
 export function nameProblem(field: string, tidied: string): string | undefined {
   if (tidied.length === 0) return `${field} must not be empty`;
   if (tidied.length > MAX_NAME_LENGTH) return `${field} must be at most ${MAX_NAME_LENGTH} characters`;
+  if (CONTROL.test(tidied)) return `${field} must not contain control characters`;
   return undefined;
 }

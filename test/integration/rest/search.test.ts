@@ -115,6 +115,7 @@ describe('GET /api/audio/search', () => {
     ['empty track', 'track=&artist=x', /track must not be empty/],
     ['only spaces', 'track=+++', /track must not be empty/],
     ['over-long track', `track=${'a'.repeat(301)}`, /at most 300/],
+    ['a NUL in the artist', 'track=Money&artist=Pink%00Floyd', /artist must not contain control characters/],
     ['repeated track', 'track=a&track=b', /track must be a single string/],
     ['limit 0', 'track=Money&limit=0', /limit must be at least 1/],
     ['limit 51', 'track=Money&limit=51', /limit must be at most 50/],

@@ -15,6 +15,15 @@ describe('the name rule', () => {
     expect(nameProblem('track', 'x'.repeat(MAX_NAME_LENGTH))).toBeUndefined();
   });
 
+  it('refuses control characters (NUL, escape, DEL, C1) but not letters of any script', () => {
+    for (const bad of ['a\u0000b', 'red\u001b[31m', 'x\u007f', 'y\u0085z']) {
+      expect(nameProblem('track', tidyName(bad))).toBe('track must not contain control characters');
+    }
+    // Tabs and line breaks are whitespace: tidied to a space, not refused.
+    expect(nameProblem('artist', tidyName('Sigur\tRós'))).toBeUndefined();
+    expect(nameProblem('artist', tidyName('Björk · 坂本龍一 · Ибрагим'))).toBeUndefined();
+  });
+
   it('the edges\' zod rule tidies as the rule does and refuses with its message', () => {
     expect(parse(nameRule('track'), '  Money \n')).toBe('Money');
     expect(() => parse(nameRule('track'), '   ')).toThrow('track must not be empty');
