@@ -114,21 +114,22 @@ async function main(): Promise<void> {
     const present = mine.filter((c) => c.candidates.some((k) => tempoWithin(k.bpm, c.bpm))).length;
     const engine = score(mine, LEVEL_WEIGHTS);
     const all = score(mine, refit);
-    const held = sets.length > 1 ? score(mine, fit(clips.filter((c) => c.set !== set), l2, iterations)) : all;
+    // With one set there is nothing to fit on without it: no held-out figure.
+    const held = sets.length > 1 ? score(mine, fit(clips.filter((c) => c.set !== set), l2, iterations)) : undefined;
     total.present += present;
     total.engine += engine.acc1;
     total.refit += all.acc1;
-    total.heldOut += held.acc1;
-    total.heldOut2 += held.acc2;
+    total.heldOut += held?.acc1 ?? 0;
+    total.heldOut2 += held?.acc2 ?? 0;
     console.log(
-      `${set.padEnd(10)} ${String(mine.length).padStart(5)}  ${String(present).padStart(18)}  ${String(engine.acc1).padStart(19)}  ${String(all.acc1).padStart(10)}  ${String(held.acc1).padStart(17)}  ${String(held.acc2).padStart(13)}`,
+      `${set.padEnd(10)} ${String(mine.length).padStart(5)}  ${String(present).padStart(18)}  ${String(engine.acc1).padStart(19)}  ${String(all.acc1).padStart(10)}  ${String(held?.acc1 ?? '-').padStart(17)}  ${String(held?.acc2 ?? '-').padStart(13)}`,
     );
-    if (held.misses.length) console.log(`           held-out misses: ${held.misses.join(', ')}`);
+    if (held?.misses.length) console.log(`           held-out misses: ${held.misses.join(', ')}`);
   }
   const n = clips.length;
+  const heldOut = sets.length > 1 ? `held out ${pct(total.heldOut, n)}; Acc2 held out ${pct(total.heldOut2, n)}` : 'held out: needs two sets or more';
   console.log(
-    `all        ${n}: true level present ${pct(total.present, n)}; Acc1 engine ${pct(total.engine, n)}, refit ${pct(total.refit, n)}, ` +
-      `held out ${pct(total.heldOut, n)}; Acc2 held out ${pct(total.heldOut2, n)}`,
+    `all        ${n}: true level present ${pct(total.present, n)}; Acc1 engine ${pct(total.engine, n)}, refit ${pct(total.refit, n)}, ${heldOut}`,
   );
   console.log(`refitted weights: [${refit.map((w) => w.toFixed(2)).join(', ')}]`);
 }
