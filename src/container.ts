@@ -23,11 +23,12 @@ import { createEnginePool } from './engine/engine.pool';
 import { StillStarting, type DependencyCheck } from './ops/health';
 import { Metrics } from './ops/metrics';
 import { ApiRateLimiter } from './ops/rate-limit';
-import { isRedisUrl, redisOptions } from './ops/redis';
+import { failFastRedis, isRedisUrl, redisOptions } from './ops/redis';
 import { BestEffortCache, createCacheBackend } from './search/keyv-store';
 import { MetadataCache } from './search/metadata-cache';
 import { SearchService } from './search/search.service';
 import { createSources } from './sources/factory';
+import { SharedQuotas } from './sources/http/shared-quota';
 import { SourceRegistry } from './sources/registry';
 import type { Source, StartOptions } from './sources/source';
 
@@ -122,8 +123,17 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const secret = artworkSecret(config);
   let artwork: ArtworkService | undefined;
   const artworkUrl = (key: string): string => artwork!.url(key);
+  // Scaled out, API nodes and workers count the catalogues' quotas together in Redis.
+  const sharedRedisUrl = isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
+  const quotaRedis =
+    sharedRedisUrl && !overrides.sources && config.SOURCES.some((name) => name === 'deezer' || name === 'musicbrainz')
+      ? failFastRedis(sharedRedisUrl, logger, 'source quotas: Redis unreachable; pacing each node on its own until it returns')
+      : undefined;
+  const sharedQuotas = quotaRedis ? new SharedQuotas(quotaRedis, config.REDIS_PREFIX) : undefined;
   const sources = metrics.instrumentSources(
-    overrides.sources ? overrides.sources({ engine, artworkUrl }) : createSources(config, { engine, logger, artworkUrl }),
+    overrides.sources
+      ? overrides.sources({ engine, artworkUrl })
+      : createSources(config, { engine, logger, artworkUrl, ...(sharedQuotas ? { sharedQuotas } : {}) }),
   );
   const registry = new SourceRegistry(sources);
   const lookups = sources.filter((s): s is Source & TrackLookup => typeof (s as Partial<TrackLookup>).lookup === 'function');
@@ -218,6 +228,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       // The backend, not each namespace: they share one adapter, closed once.
       await cache.close();
       await rateLimiter.close();
+      quotaRedis?.disconnect();
       await store.close();
     },
   };

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { ThrottledWarning, type Logger } from '../core/logger';
-import { redisOptions } from './redis';
+import type { Logger } from '../core/logger';
+import { failFastRedis } from './redis';
 
 const WINDOW_S = 60;
 
@@ -45,13 +45,9 @@ export class ApiRateLimiter {
       this.limiter = memory;
       return;
     }
-    // No offline queue: with Redis away a command fails at once and the insurance limiter
-    // answers, instead of the request waiting for Redis.
-    this.redis = new Redis({ ...redisOptions(options.redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    const warning = new ThrottledWarning(logger);
-    this.redis.on('error', (error: unknown) => {
-      warning.warn({ err: error }, 'rate limiter: Redis unreachable; limiting per node in memory until it returns');
-    });
+    // With Redis away a command fails at once and the insurance limiter answers, instead of
+    // the request waiting for Redis.
+    this.redis = failFastRedis(options.redisUrl, logger, 'rate limiter: Redis unreachable; limiting per node in memory until it returns');
     this.limiter = new RateLimiterRedis({
       storeClient: this.redis,
       keyPrefix: `${options.prefix}:rl`,

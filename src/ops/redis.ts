@@ -1,4 +1,5 @@
-import type { RedisOptions } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
+import { ThrottledWarning, type Logger } from '../core/logger';
 
 /**
  * ioredis options from a `redis://[user:password@]host:port[/db]` or `rediss://…` URL, as
@@ -21,6 +22,18 @@ export function redisOptions(url: string): RedisOptions {
     retryStrategy: (times: number) => Math.min(100 * 2 ** times, 2000),
     connectTimeout: 2000,
   };
+}
+
+/**
+ * A client for counters that must not hold a request up: no offline queue and one retry, so
+ * with Redis away a command fails at once and the caller falls back to counting in memory.
+ * Its connection errors are logged at most once per interval, as `unreachable`.
+ */
+export function failFastRedis(url: string, logger: Pick<Logger, 'warn'>, unreachable: string): Redis {
+  const redis = new Redis({ ...redisOptions(url), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const warning = new ThrottledWarning(logger);
+  redis.on('error', (error: unknown) => warning.warn({ err: error }, unreachable));
+  return redis;
 }
 
 export const isRedisUrl = (url: string | undefined): url is string => !!url && /^rediss?:\/\//.test(url);

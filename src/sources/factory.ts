@@ -6,6 +6,7 @@ import type { AnalysisEngine } from '../core/types';
 import { DeezerSource } from './deezer/deezer.source';
 import { LibrarySource } from './library/library.source';
 import { MusicBrainzSource } from './musicbrainz/musicbrainz.source';
+import type { SharedQuotas } from './http/shared-quota';
 import type { Source } from './source';
 import { UpstreamSource } from './upstream/upstream.source';
 
@@ -18,11 +19,15 @@ export interface SourceFactoryDependencies {
   version?: string;
   /** Injected by tests; the sources default to the global fetch. */
   fetch?: typeof fetch;
+  /** Scaled out: the catalogues' quotas counted in Redis for every node. */
+  sharedQuotas?: SharedQuotas;
 }
 
 /** The sources named by SOURCES, in that order (their priority). */
 export function createSources(config: Config, deps: SourceFactoryDependencies): Source[] {
   const fetchOption = deps.fetch ? { fetch: deps.fetch } : {};
+  // The catalogues with a quota (Deezer, MusicBrainz) count it for the deployment when shared.
+  const quotaOption = deps.sharedQuotas ? { sharedQuotas: deps.sharedQuotas } : {};
   return config.SOURCES.map((name): Source => {
     const logger = deps.logger;
     switch (name) {
@@ -34,7 +39,7 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
         );
       case 'deezer':
         return new DeezerSource(
-          { baseUrl: config.DEEZER_BASE_URL, timeoutMs: config.SOURCE_TIMEOUT_MS, maxAudioBytes: config.AUDIO_MAX_BYTES, ...fetchOption },
+          { baseUrl: config.DEEZER_BASE_URL, timeoutMs: config.SOURCE_TIMEOUT_MS, maxAudioBytes: config.AUDIO_MAX_BYTES, ...fetchOption, ...quotaOption },
           logger,
         );
       case 'musicbrainz':
@@ -45,6 +50,7 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
             userAgent: `trackgraph/${deps.version ?? packageVersion()} ( ${config.MUSICBRAINZ_CONTACT} )`,
             timeoutMs: config.SOURCE_TIMEOUT_MS,
             ...fetchOption,
+            ...quotaOption,
           },
           logger,
         );

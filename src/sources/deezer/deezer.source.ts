@@ -3,6 +3,7 @@ import type { Logger } from '../../core/logger';
 import type { AudioInput, AudioRef, TrackCandidate, TrackMetadata } from '../../core/types';
 import { matchScore, normaliseText } from '../../search/ranking';
 import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
+import type { SharedQuotas } from '../http/shared-quota';
 import { httpStatusOf } from '../http/http.errors';
 import type { AudioSource, MetadataSource, SearchQuery, SourceCallContext, ClosableSource } from '../source';
 import { DeezerClient } from './deezer.client';
@@ -16,6 +17,8 @@ export interface DeezerSourceOptions {
   maxAudioBytes: number;
   /** Deezer allows 50 requests per 5 s per IP. */
   rateLimit?: RateLimit;
+  /** Counts `rateLimit` for the whole deployment (Redis); unset: this process only. */
+  sharedQuotas?: SharedQuotas;
   retry?: HttpClientOptions['retry'];
   breaker?: HttpClientOptions['breaker'];
   /** findAudio: lowest match_score of a Deezer track against the wanted artist and title. Default 0.8. */
@@ -49,6 +52,7 @@ export class DeezerSource implements MetadataSource, AudioSource, ClosableSource
       timeoutMs: options.timeoutMs,
       rateLimit: options.rateLimit ?? { max: 50, intervalMs: 5000 },
       logger,
+      ...(options.sharedQuotas ? { sharedQuotas: options.sharedQuotas } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.breaker ? { breaker: options.breaker } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),

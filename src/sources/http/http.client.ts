@@ -13,6 +13,7 @@ import {
 } from 'cockatiel';
 import type { Logger } from '../../core/logger';
 import { SourceHttpError, isSourceHttpError, toAppError } from './http.errors';
+import type { SharedQuota, SharedQuotas } from './shared-quota';
 
 /** A client-side quota: `max` requests per `intervalMs`, at most `maxConcurrent` at once. */
 export interface RateLimit {
@@ -39,6 +40,11 @@ export interface HttpClientOptions {
     maxRetryAfterMs?: number;
   };
   rateLimit?: RateLimit;
+  /**
+   * Where `rateLimit` is also counted for the whole deployment (Redis, scaled out): each call
+   * then waits for both this node's limiter and the shared quota. Unset: this node only.
+   */
+  sharedQuotas?: SharedQuotas;
   breaker?: {
     /** Consecutive failed calls (after their retries) that open the circuit. Default 1. */
     threshold?: number;
@@ -92,6 +98,7 @@ export interface DownloadRequest {
 export class HttpClient {
   private readonly fetchImpl: typeof fetch;
   private readonly limiter: Bottleneck | undefined;
+  private readonly sharedQuota: SharedQuota | undefined;
   private readonly policy;
   private readonly breakerPolicy;
   private readonly random: () => number;
@@ -116,6 +123,7 @@ export class HttpClient {
         reservoirRefreshInterval: intervalMs,
         maxConcurrent: maxConcurrent ?? null,
       });
+      this.sharedQuota = options.sharedQuotas?.quota(options.name, options.rateLimit);
     }
 
     const retryPolicy = retry(
@@ -220,8 +228,13 @@ export class HttpClient {
 
   private limited<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
     if (!this.limiter) return fn();
+    const shared = this.sharedQuota;
     // Bottleneck cannot withdraw a queued job: one whose caller gave up runs as a no-op.
-    return this.limiter.schedule(() => (signal.aborted ? Promise.reject(signal.reason) : fn()));
+    return this.limiter.schedule(async () => {
+      if (signal.aborted) throw signal.reason;
+      if (shared) await shared.take(signal);
+      return fn();
+    });
   }
 
   private async send(

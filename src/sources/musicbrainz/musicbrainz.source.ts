@@ -1,6 +1,7 @@
 import type { Logger } from '../../core/logger';
 import type { TrackCandidate } from '../../core/types';
 import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
+import type { SharedQuotas } from '../http/shared-quota';
 import type { MetadataSource, SearchQuery, SourceCallContext, ClosableSource } from '../source';
 import { MusicBrainzClient } from './musicbrainz.client';
 import { MUSICBRAINZ, luceneQuery, toCandidates } from './musicbrainz.mapper';
@@ -13,6 +14,8 @@ export interface MusicBrainzSourceOptions {
   timeoutMs: number;
   /** MusicBrainz allows 1 request per second per client. */
   rateLimit?: RateLimit;
+  /** Counts `rateLimit` for the whole deployment (Redis); unset: this process only. */
+  sharedQuotas?: SharedQuotas;
   retry?: HttpClientOptions['retry'];
   breaker?: HttpClientOptions['breaker'];
   fetch?: typeof fetch;
@@ -39,6 +42,7 @@ export class MusicBrainzSource implements MetadataSource, ClosableSource {
       headers: { 'user-agent': options.userAgent },
       rateLimit: options.rateLimit ?? { max: 1, intervalMs: 1000, maxConcurrent: 1 },
       logger,
+      ...(options.sharedQuotas ? { sharedQuotas: options.sharedQuotas } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.breaker ? { breaker: options.breaker } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
