@@ -92,8 +92,9 @@ export interface DownloadRequest {
 /**
  * HTTP for one source, with the source's own resilience: every call runs inside
  * circuit breaker -> overall timeout -> retries (backoff with full jitter, honouring
- * Retry-After) -> rate limiter -> fetch. The limiter and breaker belong to this instance, so
- * two sources never share a quota or a circuit. Failures leave as AppErrors.
+ * Retry-After) -> rate limiter (this process's, then the deployment's shared quota when given)
+ * -> fetch. The limiter and breaker belong to this instance, so two sources never share a quota
+ * or a circuit. Failures leave as AppErrors.
  */
 export class HttpClient {
   private readonly fetchImpl: typeof fetch;
