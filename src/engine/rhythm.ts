@@ -349,7 +349,7 @@ export function tempoCandidates(levels: LevelEnvelopes): TempoCandidate[] {
  * accents a listener taps, which hi-hats in sixteenths do not carry), and the harmonic rhythm
  * (chords changing every three or four periods).
  * Fitted by `npm run bench:tempo-levels` (softmax regression, L2 0.001) over the candidate levels
- * of 576 rendered songs in 12 sets: nine soundfonts, mp3/ogg/flac, 70-180 BPM, 3/4 and 4/4, 78
+ * of 576 rendered songs in 12 sets: eight soundfonts, mp3/ogg/flac, 70-180 BPM, 3/4 and 4/4, 78
  * songs without drums, 48 with sixteenth-note hi-hats; see BENCHMARKS.md.
  */
 export const LEVEL_WEIGHTS: readonly number[] = [3.3, -3.35, 2.25, 0.92, 0.66, 1.68, -1.28, 0.75, 5.46];
