@@ -106,6 +106,13 @@ async function main(): Promise<void> {
   const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(1)} %`);
   console.log(`${dir}: ${results.length} clips`);
   console.log(`tempo   Acc1 ${pct(summary.tempoAcc1)}   Acc2 ${pct(summary.tempoAcc2)}   (${withBpm.length} with bpm)`);
+  // Songs without drums are the hard case for the level choice: shown apart when the truth says which.
+  const drumless = withBpm.filter((r) => r.truth.drums === false);
+  if (drumless.length > 0) {
+    const right = (rows: ClipResult[]) => rows.filter((r) => tempoWithin(r.tempo, r.truth.bpm!)).length;
+    const drummed = withBpm.filter((r) => r.truth.drums !== false);
+    console.log(`        Acc1 with drums ${right(drummed)}/${drummed.length}, without drums ${right(drumless)}/${drumless.length}`);
+  }
   console.log(`key     exact ${pct(summary.keyExact)}   MIREX ${Number.isNaN(summary.keyMirex) ? '-' : summary.keyMirex.toFixed(3)}   mode ${pct(summary.mode)}`);
   console.log(`meter   ${pct(summary.timeSignature)}   (${withTs.length} with time signature)`);
   console.log(
