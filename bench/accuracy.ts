@@ -12,8 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyString } from '../src/core/music';
-import { decodeWindow } from '../src/engine/decode';
-import { headerFacts } from '../src/engine/probe';
+import { decodeAnalysisWindow } from '../src/engine/decode';
 import { loadEssentia } from '../src/engine/essentia';
 import { analyzeRhythm } from '../src/engine/rhythm';
 import { analyzeTonal } from '../src/engine/tonal';
@@ -59,8 +58,7 @@ async function main(): Promise<void> {
   const results: ClipResult[] = [];
   for (const row of truth) {
     const bytes = readFileSync(join(dir, row.file));
-    // The header facts, as the service passes them: what to keep while decoding, truncation checks.
-    const audio = await decodeWindow(bytes, { windowSeconds, ...(await headerFacts(bytes)) });
+    const audio = await decodeAnalysisWindow(bytes, windowSeconds);
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const rhythm = analyzeRhythm(essentia, audio.samples, 44100);

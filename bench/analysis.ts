@@ -17,11 +17,10 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { AudioInput } from '../src/core/types';
 import { createEnginePool, type EnginePool } from '../src/engine/engine.pool';
-import { decodeWindow } from '../src/engine/decode';
+import { decodeAnalysisWindow } from '../src/engine/decode';
 import { loadEssentia } from '../src/engine/essentia';
 import { featuresFromWindow } from '../src/engine/features';
 import { measureSpectrum } from '../src/engine/measurements';
-import { headerFacts } from '../src/engine/probe';
 import { analyzeRhythm } from '../src/engine/rhythm';
 import { analyzeTonal } from '../src/engine/tonal';
 import { RATE, encodeWav, song } from '../test/helpers/audio-signals';
@@ -194,13 +193,13 @@ async function stages(clips: AudioInput[]): Promise<void> {
   };
   for (const [i, input] of [clips[0]!, ...clips].entries()) {
     if (!('bytes' in input)) continue;
-    const audio = await time('decode + window', async () => decodeWindow(input.bytes, { windowSeconds: 30, ...(await headerFacts(input.bytes)) }));
+    const audio = await time('decode + window', async () => decodeAnalysisWindow(input.bytes, 30));
     await time('rhythm (accuracy)', () => analyzeRhythm(essentia, audio.samples, 44100));
     await time('tonal (accuracy)', () => analyzeTonal(essentia, audio.samples, 44100));
     await time('spectrum + levels', () => measureSpectrum(audio.samples, 44100));
     await time('all features', () => featuresFromWindow(essentia, audio, { analyzeRhythm, analyzeTonal }));
     await time('decode + all', async () =>
-      featuresFromWindow(essentia, await decodeWindow(input.bytes, { windowSeconds: 30, ...(await headerFacts(input.bytes)) }), {
+      featuresFromWindow(essentia, await decodeAnalysisWindow(input.bytes, 30), {
         analyzeRhythm,
         analyzeTonal,
       }),

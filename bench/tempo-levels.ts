@@ -16,8 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { decodeWindow } from '../src/engine/decode';
-import { headerFacts } from '../src/engine/probe';
+import { decodeAnalysisWindow } from '../src/engine/decode';
 import { LEVEL_WEIGHTS, type TempoCandidate, levelScores, tempoEvidence } from '../src/engine/rhythm';
 import { readTruth, tempoWithin, tempoWithinOctave } from './lib/truth';
 
@@ -84,7 +83,7 @@ async function load(dir: string, windowSeconds: number): Promise<Clip[]> {
   for (const row of readTruth(dir)) {
     if (row.bpm === undefined) continue;
     const bytes = readFileSync(join(dir, row.file));
-    const audio = await decodeWindow(bytes, { windowSeconds, ...(await headerFacts(bytes)) });
+    const audio = await decodeAnalysisWindow(bytes, windowSeconds);
     clips.push({ set: basename(dir), file: row.file, bpm: row.bpm, candidates: tempoEvidence(audio.samples).candidates });
     process.stderr.write('.');
   }

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { AppError, isAppError, type ErrorCode } from '../core/errors';
 import type { AudioFeatures, AudioInput, AudioProbe } from '../core/types';
-import { decodeWindow } from './decode';
+import { decodeAnalysisWindow } from './decode';
 import { loadEssentia } from './essentia';
 import { featuresFromWindow } from './features';
-import { headerFacts, probeAudio } from './probe';
+import { probeAudio } from './probe';
 import { analyzeRhythm } from './rhythm';
 import { analyzeTonal } from './tonal';
 
@@ -43,8 +43,7 @@ async function readInput(input: AudioInput): Promise<Uint8Array> {
 
 async function analyze(input: AudioInput, windowSeconds: number): Promise<AudioFeatures> {
   const bytes = await readInput(input);
-  const facts = await headerFacts(bytes);
-  const audio = await decodeWindow(bytes, { windowSeconds, ...facts });
+  const audio = await decodeAnalysisWindow(bytes, windowSeconds);
   return featuresFromWindow(loadEssentia(), audio, { analyzeRhythm, analyzeTonal });
 }
 

@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors';
+import { headerFacts } from './probe';
 import { WindowCollector, chooseWindow, keepRangeFor, toAnalysisRate } from './window';
 
 /** The containers accepted: the formats the issue names, each with an MIT-licensed decoder. */
@@ -212,3 +213,11 @@ export async function decodeWindow(
   };
 }
 
+/**
+ * The analysis window of a file as the engine takes it: the header facts first (what to keep
+ * while decoding, the length a truncated file no longer reaches), then `decodeWindow`. The
+ * worker and the benchmarks both go through here, so the benchmarks measure the service's path.
+ */
+export async function decodeAnalysisWindow(bytes: Uint8Array, windowSeconds: number): Promise<DecodedAudio> {
+  return decodeWindow(bytes, { windowSeconds, ...(await headerFacts(bytes)) });
+}
