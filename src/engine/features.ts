@@ -6,7 +6,7 @@ import { keyOfChroma, measureSpectrum, measureWithEssentia } from './measurement
 import type { RhythmResult } from './rhythm';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
 import type { TonalContext, TonalResult } from './tonal';
-import { median } from './signal';
+import { decimateByMean, median } from './signal';
 import { ENGINE_ID } from './version';
 import { ANALYSIS_RATE } from './window';
 
@@ -51,12 +51,7 @@ let decimated = new Float32Array(0);
 function decimate4(signal: Float32Array): Float32Array {
   const length = Math.floor(signal.length / 4);
   if (decimated.length < length) decimated = new Float32Array(length);
-  const out = decimated.subarray(0, length);
-  for (let i = 0; i < length; i++) {
-    const j = i * 4;
-    out[i] = (signal[j]! + signal[j + 1]! + signal[j + 2]! + signal[j + 3]!) * 0.25;
-  }
-  return out;
+  return decimateByMean(signal, 4, decimated);
 }
 
 /** Tempo of the beats inside [from, to) and how regular they are there (1 - spread of the periods). */

@@ -126,3 +126,19 @@ export function median(values: readonly number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/**
+ * Every `factor` samples replaced by their mean: a crude low-pass and decimation in one, enough
+ * where only the level over time, or a band far below the new Nyquist frequency, is read.
+ * Writes into `out` (at least length / factor samples) when given, else a new array.
+ */
+export function decimateByMean(signal: Float32Array, factor: number, out?: Float32Array): Float32Array {
+  const length = Math.floor(signal.length / factor);
+  const target = out ? out.subarray(0, length) : new Float32Array(length);
+  for (let i = 0; i < length; i++) {
+    let sum = 0;
+    for (let j = i * factor, end = j + factor; j < end; j++) sum += signal[j]!;
+    target[i] = sum / factor;
+  }
+  return target;
+}

@@ -1,7 +1,7 @@
 import type { Essentia } from 'essentia.js';
 import { pitchClassOf } from '../core/music';
 import { withVector } from './essentia';
-import { clamp01, forEachSpectrum } from './signal';
+import { clamp01, decimateByMean, forEachSpectrum } from './signal';
 
 /**
  * Key, mode and chroma.
@@ -24,8 +24,9 @@ export interface TonalResult {
 
 const SAMPLE_RATE = 44100;
 /**
- * The key reads 25-3500 Hz, so it works at half the rate (see halfRate) with 2048-point frames:
- * 10.8 Hz bins and a 93 ms hop, as 4096-point frames at 44.1 kHz, for half the spectrum work.
+ * The key reads 25-3500 Hz, so it works at half the rate (pairs of samples averaged) with
+ * 2048-point frames: 10.8 Hz bins and a 93 ms hop, as 4096-point frames at 44.1 kHz, for half
+ * the spectrum work.
  */
 const KEY_RATE = SAMPLE_RATE / 2;
 const FRAME = 2048;
@@ -503,17 +504,6 @@ function extractKey(essentia: Essentia, signal: Float32Array): Omit<KeyEstimate,
   return { key: pitchClassOf(out.key) ?? 0, mode: out.scale === 'major' ? 1 : 0, strength: out.strength };
 }
 
-/**
- * The signal at 22.05 kHz (KEY_RATE): each pair of samples averaged. That two-tap low-pass lets
- * through aliases, but only content above 18.5 kHz lands below the 3.5 kHz the key reads, at
- * least 12 dB down (and lossy files carry none there).
- */
-function halfRate(signal: Float32Array): Float32Array {
-  const out = new Float32Array(signal.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = 0.5 * (signal[2 * i]! + signal[2 * i + 1]!);
-  return out;
-}
-
 function normalizeMax(x: Float64Array): number[] {
   let max = 0;
   for (const v of x) max = Math.max(max, v);
@@ -522,7 +512,10 @@ function normalizeMax(x: Float64Array): number[] {
 
 export function analyzeTonal(essentia: Essentia, signal: Float32Array, sampleRate: 44100, context?: TonalContext): TonalResult {
   if (sampleRate !== SAMPLE_RATE) throw new Error(`analyzeTonal expects ${SAMPLE_RATE} Hz, got ${sampleRate}`);
-  const half = halfRate(signal);
+  // 22.05 kHz (KEY_RATE): each pair of samples averaged. That two-tap low-pass lets aliases
+  // through, but only content above 18.5 kHz lands below the 3.5 kHz the key reads, at least
+  // 12 dB down (and lossy files carry none there).
+  const half = decimateByMean(signal, 2);
   const { chroma, tuning } = tunedPitchProfile(half);
   const chromaOut = normalizeMax(chroma);
   if (chromaOut.every((v) => v === 0)) {
