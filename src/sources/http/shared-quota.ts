@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
@@ -49,21 +50,10 @@ async function takeWhenFree(limiter: RateLimiterAbstract, key: string, signal: A
     } catch (refusal) {
       // Neither Redis nor the insurance limiter answered: go, paced by the node's own limiter.
       if (!(refusal instanceof RateLimiterRes)) return;
-      await abortableDelay(Math.max(1, refusal.msBeforeNext), signal);
+      // The caller's own reason, not the timer's AbortError, as for an abort before the wait.
+      await sleep(Math.max(1, refusal.msBeforeNext), undefined, { signal }).catch(() => {
+        throw signal.reason;
+      });
     }
   }
-}
-
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
