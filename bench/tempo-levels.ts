@@ -1,11 +1,13 @@
 /**
  * How the tempo's level choice does on rendered sets, and where its weights come from.
  *
- *   npm run bench:tempo-levels -- <dir> [<dir>...] [--window 30] [--l2 0.001] [--iterations 4000]
+ *   npm run bench:tempo-levels -- <dir> [<dir>...] [--window 30] [--l2 0.001] [--iterations 4000] [--cache <dir>]
  *
  * Each `<dir>` holds audio and a truth.json (the format of ../shared/corpus/synth). Every clip is
  * decoded through the engine's own `decodeWindow` and its candidate levels come from the engine's
  * own `tempoEvidence`, so the candidates and features are exactly the ones the service scores.
+ * `--cache <dir>` keeps the decoded windows there (raw float32, one file per clip and window
+ * length), so that runs comparing changes to the level choice skip the decoding.
  * Reported per set: how often the true level is among the candidates, tempo Acc1 with the
  * engine's `LEVEL_WEIGHTS`, with weights refitted on all the sets given, and with weights fitted
  * on all the other sets (leave one set out: the figure to trust). Prints the refitted weights.
@@ -14,7 +16,7 @@
  * by full-batch gradient descent with a small L2 penalty; clips without a right candidate are left
  * out of the fit but count as misses.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { decodeAnalysisWindow } from '../src/engine/decode';
 import { LEVEL_WEIGHTS, type TempoCandidate, levelScores, tempoEvidence } from '../src/engine/rhythm';
@@ -78,13 +80,24 @@ function score(clips: Clip[], weights: readonly number[]): { acc1: number; acc2:
   return { acc1, acc2, misses };
 }
 
-async function load(dir: string, windowSeconds: number): Promise<Clip[]> {
+/** The clip's analysis window, decoded by the engine or read back from `cache`. */
+async function windowOf(dir: string, file: string, windowSeconds: number, cache: string | undefined): Promise<Float32Array> {
+  const cached = cache ? join(cache, `${basename(dir)}--${file}--${windowSeconds}.f32`) : undefined;
+  if (cached && existsSync(cached)) {
+    const raw = readFileSync(cached);
+    return new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
+  }
+  const { samples } = await decodeAnalysisWindow(readFileSync(join(dir, file)), windowSeconds);
+  if (cached) writeFileSync(cached, samples);
+  return samples;
+}
+
+async function load(dir: string, windowSeconds: number, cache: string | undefined): Promise<Clip[]> {
   const clips: Clip[] = [];
   for (const row of readTruth(dir)) {
     if (row.bpm === undefined) continue;
-    const bytes = readFileSync(join(dir, row.file));
-    const audio = await decodeAnalysisWindow(bytes, windowSeconds);
-    clips.push({ set: basename(dir), file: row.file, bpm: row.bpm, candidates: tempoEvidence(audio.samples).candidates });
+    const samples = await windowOf(dir, row.file, windowSeconds, cache);
+    clips.push({ set: basename(dir), file: row.file, bpm: row.bpm, candidates: tempoEvidence(samples).candidates });
     process.stderr.write('.');
   }
   process.stderr.write(` ${basename(dir)}\n`);
@@ -93,16 +106,19 @@ async function load(dir: string, windowSeconds: number): Promise<Clip[]> {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const valued = new Set(['--window', '--l2', '--iterations']);
+  const valued = new Set(['--window', '--l2', '--iterations', '--cache']);
   const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
   if (dirs.length === 0) {
-    console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--window 30] [--l2 0.001] [--iterations 4000]');
+    console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--window 30] [--l2 0.001] [--iterations 4000] [--cache <dir>]');
     process.exit(2);
   }
   const l2 = option(args, 'l2', 0.001);
   const iterations = option(args, 'iterations', 4000);
   const clips: Clip[] = [];
-  for (const dir of dirs) clips.push(...(await load(dir, option(args, 'window', 30))));
+  const ci = args.indexOf('--cache');
+  const cache = ci >= 0 ? args[ci + 1] : undefined;
+  if (cache) mkdirSync(cache, { recursive: true });
+  for (const dir of dirs) clips.push(...(await load(dir, option(args, 'window', 30), cache)));
   const sets = [...new Set(clips.map((c) => c.set))];
   const refit = fit(clips, l2, iterations);
   const pct = (k: number, n: number) => `${k}/${n} (${((100 * k) / n).toFixed(1)} %)`;
