@@ -267,8 +267,9 @@ export interface TempoCandidate {
 
 /**
  * Candidate tapping levels: the strongest periodicity of the onset envelope, its multiples and
- * fractions by 2, 3 and 4, and the strongest other autocorrelation peaks, each refined to its
- * own peak, with features describing how strong that level is against the levels around it.
+ * fractions by 2, 3 and 4, and the strongest other autocorrelation peaks with their doubles and
+ * halves, each refined to its own peak, with features describing how strong that level is
+ * against the levels around it.
  */
 export function tempoCandidates(levels: LevelEnvelopes): TempoCandidate[] {
   const { onset: o, low, change, fps } = levels;
@@ -300,17 +301,25 @@ export function tempoCandidates(levels: LevelEnvelopes): TempoCandidate[] {
     if (r[lag]! > r[lag - 1]! && r[lag]! >= r[lag + 1]!) peaks.push(lag);
   }
   peaks.sort((a, b) => r[b]! - r[a]!);
-  const guesses = [4, 3, 2, 1, 1 / 2, 1 / 3, 1 / 4].map((ratio) => ({ guess: base * ratio, atOrAboveBase: ratio >= 1 }));
+  // `floor`: the autocorrelation a level must reach at its own period to be a pulse at all.
+  const guesses = [4, 3, 2, 1, 1 / 2, 1 / 3, 1 / 4].map((ratio) => ({ guess: base * ratio, floor: ratio >= 1 ? -Infinity : MIN_PULSE_ACF }));
   for (const lag of peaks.slice(0, EXTRA_PEAKS)) {
-    if (r[lag]! >= EXTRA_PEAK_SHARE * sampleAt(r, base)) guesses.push({ guess: lag, atOrAboveBase: false });
+    if (r[lag]! < EXTRA_PEAK_SHARE * sampleAt(r, base)) continue;
+    guesses.push({ guess: lag, floor: MIN_PULSE_ACF });
+    // With its own double and half, where the envelope repeats at least half as strongly as at the
+    // peak: when the base is a dotted beat (3:2 from the beat, which its ladder never reaches), a
+    // backbeat every two beats is one of these peaks and its half is the beat (a drum machine's
+    // clave figure at 125 BPM was read at 83.3, a reggaeton song at 180 at 120).
+    const floor = Math.max(MIN_PULSE_ACF, EXTRA_PEAK_SHARE * r[lag]!);
+    for (const ratio of [2, 1 / 2]) guesses.push({ guess: lag * ratio, floor });
   }
-  for (const { guess, atOrAboveBase } of guesses) {
+  for (const { guess, floor } of guesses) {
     const bpm0 = (fps * 60) / guess;
     if (bpm0 < MIN_BPM * 0.96 || bpm0 > MAX_BPM * 1.04) continue;
     const period = guess * 2 <= maxLag ? refinePeak(r, guess) : guess;
     if (seen.some((p) => Math.abs(p - period) / period < 0.03)) continue;
     // A period shorter than the base that the envelope does not repeat at is no pulse at all.
-    if (!atOrAboveBase && sampleAt(r, period) < MIN_PULSE_ACF) continue;
+    if (sampleAt(r, period) < floor) continue;
     seen.push(period);
     const bpm = (fps * 60) / period;
     const self = pulse(o, period);

@@ -149,6 +149,36 @@ export function drumPattern(options: { bpm: number; seconds: number; beatsPerBar
   return normalizePeak(out);
 }
 
+/** A drum machine's voice: kick, snare or clap, closed or open hat, or a pitched hit (tom, conga, clave...). */
+export type DrumVoice = 'kick' | 'snare' | 'hat' | 'open' | { hz: number };
+
+/** One hit of a drum machine pattern: its position in ticks from the bar start, voice, velocity 0-1. */
+export type DrumHit = readonly [tick: number, voice: DrumVoice, velocity: number];
+
+/**
+ * A drum machine at `bpm` playing each pattern (a 4/4 bar of `ticksPerBeat` ticks per beat) for
+ * `barsEach` bars, in turn, repeated; no other instrument.
+ */
+export function drumMachine(options: { bpm: number; seconds: number; ticksPerBeat: number; patterns: readonly (readonly DrumHit[])[]; barsEach: number; seed?: number }): Float32Array {
+  const out = new Float32Array(Math.round(options.seconds * SAMPLE_RATE));
+  const rnd = seeded(options.seed ?? 1);
+  const tick = 60 / options.bpm / options.ticksPerBeat;
+  const barSeconds = 4 * options.ticksPerBeat * tick;
+  for (let bar = 0; bar * barSeconds < options.seconds; bar++) {
+    const hits = options.patterns[Math.floor(bar / options.barsEach) % options.patterns.length]!;
+    for (const [t, voice, velocity] of hits) {
+      const at = Math.round((bar * barSeconds + t * tick) * SAMPLE_RATE);
+      if (at >= out.length) continue;
+      if (voice === 'kick') addKick(out, at, velocity);
+      else if (voice === 'snare') addNoiseHit(out, at, 0.5 * velocity, 0.05, rnd, false);
+      else if (voice === 'hat') addNoiseHit(out, at, 0.25 * velocity, 0.01, rnd, true);
+      else if (voice === 'open') addNoiseHit(out, at, 0.25 * velocity, 0.08, rnd, true);
+      else addTone(out, at, 0.12, voice.hz, 0.3 * velocity, 3);
+    }
+  }
+  return normalizePeak(out);
+}
+
 /**
  * Chords with harmonic partials and a bass line, one chord per bar of four beats at `bpm`
  * (default I-IV-V-I in major, i-iv-V-i in minor, repeated), ending on the tonic.

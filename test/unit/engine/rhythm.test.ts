@@ -1,6 +1,6 @@
 import { loadEssentia } from '../../../src/engine/essentia';
 import { analyzeRhythm, refinePeak, type RhythmResult } from '../../../src/engine/rhythm';
-import { SAMPLE_RATE, clickTrack, drumPattern } from '../../helpers/signals';
+import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from '../../helpers/signals';
 
 const essentia = loadEssentia();
 const within = (value: number, truth: number, tolerance = 0.04) => Math.abs(value - truth) <= tolerance * truth;
@@ -118,6 +118,24 @@ describe('analyzeRhythm', () => {
       // Every eighth carries a bass onset, so the onsets alone repeat as well at twice the tempo;
       // the harmonic rhythm (a new chord every 4 beats, not every 8) tells the levels apart.
       expect(within(result.tempo, bpm)).toBe(true);
+    });
+  });
+
+  describe('when a drum machine plays a clave figure on a tom over kick on 1 and 3 and snare on 2 and 4 at 125 BPM', () => {
+    // Sixteenth steps of a 4/4 bar (48 ticks per beat, 12 per step). The clave's 3+3 opening
+    // makes the strongest periodicity the dotted beat (83.3 BPM), whose ladder of multiples and
+    // fractions never reaches the beat; engine 3 read 83.3.
+    const step = (voice: DrumHit[1], velocity: number, steps: number[]) => steps.map((s) => [s * 12, voice, velocity] as DrumHit);
+    const bar = [
+      ...step({ hz: 200 }, 0.8, [0, 3, 6, 10, 12]),
+      ...step('kick', 0.8, [0, 8]),
+      ...step('snare', 0.8, [4, 12]),
+      ...step('hat', 0.3, [2, 6, 10, 14]),
+    ];
+    const result = analyzeRhythm(essentia, drumMachine({ bpm: 125, seconds: 16, ticksPerBeat: 48, patterns: [bar], barsEach: 1 }), SAMPLE_RATE);
+
+    it('then the tempo is the backbeat\'s beat, not the dotted beat two thirds of it', () => {
+      expect(within(result.tempo, 125)).toBe(true);
     });
   });
 
