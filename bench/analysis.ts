@@ -10,6 +10,9 @@
  *   --stages           time each stage in this thread (decode, rhythm, tonal, spectrum, essentia, all)
  *
  * RSS is the whole process (main thread + worker threads + WASM heaps), sampled every 25 ms.
+ * The npm script runs under `node --single-threaded-gc`, as the processes that only analyse do
+ * (`npm run worker`, `analyze`, `index`); `npx tsx bench/analysis.ts` measures V8's default GC,
+ * as in `npm start`'s embedded pool. The first line says which.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -233,7 +236,9 @@ async function main(): Promise<void> {
   const workers = Number(values.workers);
   const clips = inputs(clipCount);
   const source = positionals.length > 0 ? `${positionals.length} file(s) from the command line` : 'generated 30 s stereo WAV songs';
-  console.log(`clips: ${clipCount} (${source}); cores: ${os.availableParallelism()}; node ${process.version}`);
+  // `npm run bench:analysis` runs under the flag `npm run worker` and `npm run analyze` use.
+  const gc = process.execArgv.includes('--single-threaded-gc') ? 'single-threaded GC (as npm run worker)' : "V8's default parallel GC (as npm start)";
+  console.log(`clips: ${clipCount} (${source}); cores: ${os.availableParallelism()}; node ${process.version}; ${gc}`);
   if (values.stages) {
     console.log('stages, in one thread (all features = rhythm + tonal + spectrum + essentia + sections, after decode):');
     await stages(clips);
