@@ -318,7 +318,7 @@ export function tempoCandidates(levels: LevelEnvelopes): TempoCandidate[] {
     if (bpm0 < MIN_BPM * 0.96 || bpm0 > MAX_BPM * 1.04) continue;
     const period = guess * 2 <= maxLag ? refinePeak(r, guess) : guess;
     if (seen.some((p) => Math.abs(p - period) / period < 0.03)) continue;
-    // A period shorter than the base that the envelope does not repeat at is no pulse at all.
+    // A level the envelope does not repeat at is no pulse at all (the base and its multiples stay).
     if (sampleAt(r, period) < floor) continue;
     seen.push(period);
     const bpm = (fps * 60) / period;

@@ -155,18 +155,14 @@ export type DrumVoice = 'kick' | 'snare' | 'hat' | 'open' | { hz: number };
 /** One hit of a drum machine pattern: its position in ticks from the bar start, voice, velocity 0-1. */
 export type DrumHit = readonly [tick: number, voice: DrumVoice, velocity: number];
 
-/**
- * A drum machine at `bpm` playing each pattern (a 4/4 bar of `ticksPerBeat` ticks per beat) for
- * `barsEach` bars, in turn, repeated; no other instrument.
- */
-export function drumMachine(options: { bpm: number; seconds: number; ticksPerBeat: number; patterns: readonly (readonly DrumHit[])[]; barsEach: number; seed?: number }): Float32Array {
+/** A drum machine at `bpm` playing one 4/4 bar of hits (`ticksPerBeat` ticks per beat) over and over; no other instrument. */
+export function drumMachine(options: { bpm: number; seconds: number; ticksPerBeat: number; bar: readonly DrumHit[]; seed?: number }): Float32Array {
   const out = new Float32Array(Math.round(options.seconds * SAMPLE_RATE));
   const rnd = seeded(options.seed ?? 1);
   const tick = 60 / options.bpm / options.ticksPerBeat;
   const barSeconds = 4 * options.ticksPerBeat * tick;
   for (let bar = 0; bar * barSeconds < options.seconds; bar++) {
-    const hits = options.patterns[Math.floor(bar / options.barsEach) % options.patterns.length]!;
-    for (const [t, voice, velocity] of hits) {
+    for (const [t, voice, velocity] of options.bar) {
       const at = Math.round((bar * barSeconds + t * tick) * SAMPLE_RATE);
       if (at >= out.length) continue;
       if (voice === 'kick') addKick(out, at, velocity);

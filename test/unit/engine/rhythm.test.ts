@@ -132,7 +132,7 @@ describe('analyzeRhythm', () => {
       ...step('snare', 0.8, [4, 12]),
       ...step('hat', 0.3, [2, 6, 10, 14]),
     ];
-    const result = analyzeRhythm(essentia, drumMachine({ bpm: 125, seconds: 16, ticksPerBeat: 48, patterns: [bar], barsEach: 1 }), SAMPLE_RATE);
+    const result = analyzeRhythm(essentia, drumMachine({ bpm: 125, seconds: 16, ticksPerBeat: 48, bar }), SAMPLE_RATE);
 
     it('then the tempo is the backbeat\'s beat, not the dotted beat two thirds of it', () => {
       expect(within(result.tempo, 125)).toBe(true);
