@@ -21,6 +21,8 @@ export interface DescriptorInputs {
   keyStrength: number;
   /** Spread of the sections' loudness, LU: how much the window changes. */
   sectionLoudnessSpread: number;
+  /** How clearly the onsets repeat at a steady pulse, 0-1 (rhythm's `pulseClarity`). */
+  pulseClarity: number;
 }
 
 export interface Descriptors {
@@ -58,15 +60,20 @@ function tempoComfort(tempo: number): number {
 /**
  * Speech evidence: pauses between phrases (level > 30 dB under the loud frames: music sustains,
  * even between drum hits), frames well under their second's mean power, an envelope with no
- * dominant periodicity, and voiced/unvoiced alternation of the spectral centroid.
+ * dominant periodicity, and voiced/unvoiced alternation of the spectral centroid; all of it
+ * discounted by how clearly the onsets repeat at a steady pulse. Speech has no such pulse
+ * (`pulseClarity` ~0.2); a drum machine alone has one (0.45-0.9) and also has silences between
+ * dry hits and alternating kick and hat timbres, which the other cues alone took for speech.
  */
-export function speechiness(s: DescriptorInputs['spectral']): number {
+export function speechiness(s: DescriptorInputs['spectral'], pulseClarity: number): number {
   const pauses = ramp(s.pauseRatio, 0.02, 0.2);
   const lowEnergy = ramp(s.lowEnergyRatio, 0.3, 0.55);
   const alternation = ramp(s.centroidVariation, 0.9, 1.5);
   const irregular = ramp(Math.log(Math.max(1e-6, s.modulationPeakiness)), Math.log(60), Math.log(15));
+  const steady = ramp(pulseClarity, 0.25, 0.5);
   // Drums against soft tones alternate the centroid too: it counts only where the level drops.
-  return clamp01(0.35 * pauses + 0.25 * lowEnergy + 0.2 * irregular + 0.2 * alternation * Math.max(pauses, lowEnergy));
+  const evidence = 0.35 * pauses + 0.25 * lowEnergy + 0.2 * irregular + 0.2 * alternation * Math.max(pauses, lowEnergy);
+  return clamp01(evidence * (1 - steady));
 }
 
 export function computeDescriptors(m: DescriptorInputs): Descriptors {
@@ -86,7 +93,7 @@ export function computeDescriptors(m: DescriptorInputs): Descriptors {
     0.5 * pulse + 0.3 * clamp01(m.tempoConfidence) + 0.2 * tempoComfort(m.tempo),
   );
 
-  const speech = speechiness(s);
+  const speech = speechiness(s, m.pulseClarity);
 
   const liveness = clamp01(0.75 * ramp(s.floorFlatness, 0.015, 0.2) + 0.25 * ramp(s.floorDb, -30, -8) * ramp(s.floorFlatness, 0.01, 0.05));
 

@@ -135,6 +135,7 @@ export function featuresFromWindow(essentia: Essentia, audio: WindowAudio, analy
     modeConfidence: tonal.modeConfidence,
     keyStrength: tonal.strength,
     sectionLoudnessSpread: spread,
+    pulseClarity: rhythm.pulseClarity,
   });
 
   return {

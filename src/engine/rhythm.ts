@@ -20,6 +20,12 @@ export interface RhythmResult {
   timeSignatureConfidence: number;
   onsetRate: number;
   beatStrength: number;
+  /**
+   * How clearly the onsets repeat at a steady pulse: the largest normalised autocorrelation of the
+   * onset envelope among the candidate levels, 0-1 (speech ~0.2, music with drums 0.45-0.9,
+   * drumless music 0.3-0.9 on the rendered sets; BENCHMARKS.md).
+   */
+  pulseClarity: number;
 }
 
 const SAMPLE_RATE = 44100;
@@ -262,6 +268,8 @@ export interface LevelEnvelopes {
 export interface TempoCandidate {
   bpm: number;
   period: number;
+  /** Normalised autocorrelation of the onset envelope at `period`: how strongly the onsets repeat there. */
+  repeat: number;
   features: number[];
 }
 
@@ -342,7 +350,7 @@ export function tempoCandidates(levels: LevelEnvelopes): TempoCandidate[] {
     // Harmonic rhythm: chords that change every three or four periods make this level the beat
     // of a bar (its double would change chords every six or eight beats, its half every 1.5 or 2).
     f.push(Math.max(sampleAt(rChange, 3 * period), sampleAt(rChange, 4 * period)));
-    out.push({ bpm, period, features: f });
+    out.push({ bpm, period, repeat: sampleAt(r, period), features: f });
   }
   return out;
 }
@@ -544,7 +552,7 @@ export function analyzeRhythm(_essentia: Essentia, signal: Float32Array, sampleR
   if (!choice) {
     return {
       tempo: 0, tempoConfidence: 0, beats: [], beatConfidences: [], downbeats: [],
-      timeSignature: 4, timeSignatureConfidence: 0, onsetRate, beatStrength: 0,
+      timeSignature: 4, timeSignatureConfidence: 0, onsetRate, beatStrength: 0, pulseClarity: 0,
     };
   }
   const beatFrames = trackBeats(o, choice.best.period);
@@ -567,5 +575,6 @@ export function analyzeRhythm(_essentia: Essentia, signal: Float32Array, sampleR
     timeSignatureConfidence: meter.confidence,
     onsetRate,
     beatStrength: clamp01(mean(peaks) / typical),
+    pulseClarity: clamp01(Math.max(...candidates.map((c) => c.repeat))),
   };
 }

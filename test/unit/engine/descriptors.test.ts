@@ -6,6 +6,7 @@ import { LoudnessMeter, integratedLoudness } from '../../../src/engine/loudness'
 import { analyzeRhythm } from '../../../src/engine/rhythm';
 import { analyzeTonal } from '../../../src/engine/tonal';
 import { RATE, denseDistorted, liveVersion, noise, sinePad, song, speechLike } from '../../helpers/audio-signals';
+import { type DrumHit, drumMachine } from '../../helpers/signals';
 
 // Real analyses of generated audio: seconds each on an idle core, much more on a shared one.
 jest.setTimeout(180_000);
@@ -57,6 +58,15 @@ describe('descriptors on generated signals', () => {
     for (const f of music) expect(f.speechiness).toBeLessThan(0.33);
   });
 
+  it('when a drum machine plays alone (dry hits with silence between them), then speechiness < 0.33 and it is instrumental', () => {
+    // Pauses, level dips and kick/hat timbre changes are speech cues too; engine 4 gave this 0.73.
+    const step = (voice: DrumHit[1], velocity: number, steps: number[]) => steps.map((s) => [s * 12, voice, velocity] as DrumHit);
+    const bar = [...step('kick', 1, [0, 8, 10]), ...step('snare', 0.9, [4, 12]), ...step('hat', 0.6, [0, 2, 4, 6, 8, 10, 12, 14])];
+    const f = features('drum-machine', () => drumMachine({ bpm: 100, seconds: SECONDS, ticksPerBeat: 48, bar }));
+    expect(f.speechiness).toBeLessThan(0.33);
+    expect(f.instrumentalness).toBeGreaterThan(0.5);
+  });
+
   it('when a loud, dense, fast, distorted track is compared with a quiet, slow sine pad, then it is more energetic and aggressive', () => {
     expect(dense().energy).toBeGreaterThan(pad().energy + 0.2);
     expect(dense().mood.aggressive).toBeGreaterThan(pad().mood.aggressive + 0.2);
@@ -106,7 +116,7 @@ describe('descriptor formulas', () => {
     },
     essentia: { danceability: 1.5, dynamicComplexity: 3 },
     tempo: 120, tempoConfidence: 0.8, mode: 1, modeConfidence: 0.6,
-    keyStrength: 0.7, sectionLoudnessSpread: 1,
+    keyStrength: 0.7, sectionLoudnessSpread: 1, pulseClarity: 0.7,
   };
 
   it('when the ramp input is outside its range or not a number, then it is clamped to [0, 1]', () => {

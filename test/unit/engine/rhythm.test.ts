@@ -12,7 +12,7 @@ function expectWellFormed(result: RhythmResult, seconds: number): void {
     expect(t).toBeGreaterThanOrEqual(0);
     expect(t).toBeLessThanOrEqual(seconds);
   }
-  for (const c of [result.tempoConfidence, result.timeSignatureConfidence, ...result.beatConfidences]) {
+  for (const c of [result.tempoConfidence, result.timeSignatureConfidence, result.pulseClarity, ...result.beatConfidences]) {
     expect(c).toBeGreaterThanOrEqual(0);
     expect(c).toBeLessThanOrEqual(1);
   }
@@ -150,6 +150,7 @@ describe('analyzeRhythm', () => {
     expect(result.tempoConfidence).toBeGreaterThanOrEqual(0);
     expect(result.tempoConfidence).toBeLessThanOrEqual(1);
     expect(result.onsetRate).toBe(0);
+    expect(result.pulseClarity).toBe(0);
   });
 
   it('when the sample rate is not 44.1 kHz, then it refuses', () => {
