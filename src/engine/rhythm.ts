@@ -326,23 +326,23 @@ export function tempoCandidates(levels: LevelEnvelopes): TempoCandidate[] {
     if (bpm0 < MIN_BPM * 0.96 || bpm0 > MAX_BPM * 1.04) continue;
     const period = guess * 2 <= maxLag ? refinePeak(r, guess) : guess;
     if (seen.some((p) => Math.abs(p - period) / period < 0.03)) continue;
+    const repeat = sampleAt(r, period);
     // A level the envelope does not repeat at is no pulse at all (the base and its multiples stay).
-    if (sampleAt(r, period) < floor) continue;
+    if (repeat < floor) continue;
     seen.push(period);
     const bpm = (fps * 60) / period;
     const self = pulse(o, period);
     const duple = sampleAt(r, period * 2) >= sampleAt(r, period * 3);
-    const slow2 = pulse(o, period * 2);
-    const slow3 = pulse(o, period * 3);
+    // Measured against whichever slower level the envelope actually repeats at: the other one
+    // drifts across the bar and averages everything, telling nothing.
+    const slower = duple ? pulse(o, period * 2).half : pulse(o, period * 3).third;
     const f = [
       Math.log2(bpm / 120),
       Math.log2(bpm / 120) ** 2,
       Math.log(Math.max(self.half, self.third) + 0.05),
-      // Measured against whichever slower level the envelope actually repeats at: the other
-      // one drifts across the bar and averages everything, telling nothing.
-      Math.log((duple ? slow2.half : slow3.third) + 0.05),
+      Math.log(slower + 0.05),
       Math.log((self.on + 1e-9) / meanO),
-      sampleAt(r, period),
+      repeat,
     ];
     const lowSelf = pulse(low, period);
     const lowSlow = duple ? pulse(low, period * 2).half : pulse(low, period * 3).third;
@@ -350,7 +350,7 @@ export function tempoCandidates(levels: LevelEnvelopes): TempoCandidate[] {
     // Harmonic rhythm: chords that change every three or four periods make this level the beat
     // of a bar (its double would change chords every six or eight beats, its half every 1.5 or 2).
     f.push(Math.max(sampleAt(rChange, 3 * period), sampleAt(rChange, 4 * period)));
-    out.push({ bpm, period, repeat: sampleAt(r, period), features: f });
+    out.push({ bpm, period, repeat, features: f });
   }
   return out;
 }
