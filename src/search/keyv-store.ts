@@ -1,8 +1,8 @@
 import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
-import KeyvSqlite from '@keyv/sqlite';
 import KeyvRedis, { createClient } from '@keyv/redis';
 import { ThrottledWarning } from '../core/logger';
+import { SqliteKeyvStore } from './sqlite.keyv-store';
 
 /** A Keyv storage adapter with what operations need around it: a reachability probe and a close. */
 export interface CacheBackend {
@@ -35,12 +35,12 @@ export function createCacheBackend(cacheUrl: string | undefined, dataDir: string
     return { store: new Map<string, unknown>(), kind: 'memory', ping: none, ready: none, close: none };
   }
   if (url.startsWith('sqlite://')) {
-    const store = new KeyvSqlite({ uri: url, busyTimeout: 5000 });
+    const store = new SqliteKeyvStore({ file: url.slice('sqlite://'.length) });
     return {
       store,
       kind: 'sqlite',
       ping: async () => {
-        await store.get('__ping__');
+        await store.has('__ping__');
       },
       ready: async () => undefined,
       close: () => store.disconnect(),
