@@ -53,7 +53,7 @@ export interface HttpClientOptions {
   };
   /** Redirects followed by a download. Default 3. */
   maxRedirects?: number;
-  /** Largest JSON body accepted, bytes. Default 5 MiB. */
+  /** Largest JSON body accepted (SOURCE_MAX_JSON_BYTES), bytes; a larger one is UPSTREAM_INVALID. Default 2 MiB. */
   maxJsonBytes?: number;
   /** Retry-After hint for a quota error that carries none, s. Default 5. */
   quotaRetryAfterS?: number;
@@ -110,7 +110,7 @@ export class HttpClient {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.random = options.random ?? Math.random;
     this.maxRedirects = options.maxRedirects ?? 3;
-    this.maxJsonBytes = options.maxJsonBytes ?? 5 * 1024 * 1024;
+    this.maxJsonBytes = options.maxJsonBytes ?? 2 * 1024 * 1024;
     const r = options.retry ?? {};
     const initialDelayMs = r.initialDelayMs ?? 200;
     const maxDelayMs = r.maxDelayMs ?? 2000;
@@ -145,7 +145,7 @@ export class HttpClient {
       options.logger.debug({ source: options.name, attempt: e.attempt, delayMs: e.delay, err: 'error' in e ? e.error : undefined }, 'source call retried'),
     );
     // A source that is down, answering 5xx or garbage, or too slow opens the circuit; an
-    // answer (404, quota, a refused content-type) does not.
+    // answer (404, quota, a refused content-type, a record out of range) does not.
     this.breakerPolicy = circuitBreaker(
       handleWhen((e) => !isSourceHttpError(e) || e.fault),
       {
@@ -209,7 +209,9 @@ export class HttpClient {
             fault: false,
           });
         }
-        return readCapped(res, request.maxBytes);
+        return readCapped(res, request.maxBytes, () =>
+          new SourceHttpError(`body is larger than ${request.maxBytes} bytes`, { kind: 'too-large', retryable: false, fault: false }),
+        );
       }
     });
   }
@@ -278,7 +280,11 @@ export class HttpClient {
   }
 
   private async readJson(res: Response): Promise<unknown> {
-    const bytes = await readCapped(res, this.maxJsonBytes);
+    // An oversized answer is content the source should not have sent (not an outage): refused
+    // as UPSTREAM_INVALID, neither retried nor counted by the breaker.
+    const bytes = await readCapped(res, this.maxJsonBytes, () =>
+      new SourceHttpError(`answered a JSON body larger than ${this.maxJsonBytes} bytes`, { kind: 'invalid', retryable: false, fault: false }),
+    );
     const text = new TextDecoder().decode(bytes);
     try {
       return JSON.parse(text) as unknown;
@@ -293,19 +299,17 @@ function checkedUrl(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new SourceHttpError('gave an invalid URL', { kind: 'unsafe', retryable: false, fault: false });
+    throw new SourceHttpError('gave an invalid URL', { kind: 'invalid', retryable: false, fault: false });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new SourceHttpError(`gave a ${url.protocol} URL; only http(s) is fetched`, { kind: 'unsafe', retryable: false, fault: false });
+    throw new SourceHttpError(`gave a ${url.protocol} URL; only http(s) is fetched`, { kind: 'invalid', retryable: false, fault: false });
   }
   return url;
 }
 
-/** Reads a body, refusing it as soon as it is known or seen to exceed `maxBytes`. */
-async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
+/** Reads a body, refusing it (with `tooLarge()`) as soon as it is known or seen to exceed `maxBytes`. */
+async function readCapped(res: Response, maxBytes: number, tooLarge: () => SourceHttpError): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length'));
-  const tooLarge = (): SourceHttpError =>
-    new SourceHttpError(`body is larger than ${maxBytes} bytes`, { kind: 'too-large', retryable: false, fault: false });
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => undefined);
     throw tooLarge();

@@ -18,6 +18,8 @@ export interface MusicBrainzSourceOptions {
   sharedQuotas?: SharedQuotas;
   retry?: HttpClientOptions['retry'];
   breaker?: HttpClientOptions['breaker'];
+  /** Largest JSON answer accepted, bytes (SOURCE_MAX_JSON_BYTES). */
+  maxJsonBytes?: number;
   fetch?: typeof fetch;
 }
 
@@ -41,6 +43,7 @@ export class MusicBrainzSource implements MetadataSource, ClosableSource {
       timeoutMs: options.timeoutMs,
       headers: { 'user-agent': options.userAgent },
       rateLimit: options.rateLimit ?? { max: 1, intervalMs: 1000, maxConcurrent: 1 },
+      ...(options.maxJsonBytes !== undefined ? { maxJsonBytes: options.maxJsonBytes } : {}),
       logger,
       ...(options.sharedQuotas ? { sharedQuotas: options.sharedQuotas } : {}),
       ...(options.retry ? { retry: options.retry } : {}),

@@ -15,6 +15,8 @@ export interface UpstreamSourceOptions {
   maxPollDelayMs?: number;
   retry?: HttpClientOptions['retry'];
   breaker?: HttpClientOptions['breaker'];
+  /** Largest JSON answer accepted, bytes (SOURCE_MAX_JSON_BYTES). */
+  maxJsonBytes?: number;
   fetch?: typeof fetch;
 }
 
@@ -34,6 +36,7 @@ export class UpstreamSource implements MetadataSource, AnalysisSource, ClosableS
       name: UPSTREAM,
       timeoutMs: options.timeoutMs,
       ...(options.apiKey ? { headers: { authorization: `Bearer ${options.apiKey}` } } : {}),
+      ...(options.maxJsonBytes !== undefined ? { maxJsonBytes: options.maxJsonBytes } : {}),
       logger,
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.breaker ? { breaker: options.breaker } : {}),

@@ -210,6 +210,27 @@ describe('HttpClient.download', () => {
   });
 });
 
+describe('HttpClient: JSON answers over the size cap', () => {
+  it('when the declared size is over maxJsonBytes, then UPSTREAM_INVALID without retrying, and the circuit stays closed', async () => {
+    server.route('/x', (_req, res) => sendJson(res, 200, { data: 'x'.repeat(4096) }));
+    const http = client({ maxJsonBytes: 1024 });
+    const error = await failure(http.getJson(`${server.url}/x`));
+    expect(error.code).toBe('UPSTREAM_INVALID');
+    expect(error.message).toMatch(/larger than 1024 bytes/);
+    expect(server.count('/x')).toBe(1);
+    expect(http.circuit).toBe('closed');
+  });
+
+  it('when an undeclared (chunked) JSON body grows over maxJsonBytes, then it is cut off as UPSTREAM_INVALID', async () => {
+    server.route('/x', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"data":"${'x'.repeat(800)}`);
+      res.end(`${'x'.repeat(800)}"}`);
+    });
+    expect((await failure(client({ maxJsonBytes: 1024 }).getJson(`${server.url}/x`))).code).toBe('UPSTREAM_INVALID');
+  });
+});
+
 describe('parseRetryAfter', () => {
   it('reads delay-seconds and HTTP dates', () => {
     expect(parseRetryAfter('3')).toBe(3000);
