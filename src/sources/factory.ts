@@ -28,7 +28,7 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
   const fetchOption = deps.fetch ? { fetch: deps.fetch } : {};
   // The catalogues with a quota (Deezer, MusicBrainz) count it for the deployment when shared.
   const quotaOption = deps.sharedQuotas ? { sharedQuotas: deps.sharedQuotas } : {};
-  const httpOptions = { maxJsonBytes: config.SOURCE_MAX_JSON_BYTES };
+  const httpOptions = { maxJsonBytes: config.SOURCE_MAX_JSON_BYTES, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
   return config.SOURCES.map((name): Source => {
     const logger = deps.logger;
     switch (name) {

@@ -7,7 +7,7 @@ import { keyString } from '../../src/core/music';
 import { trackKey } from '../../src/core/track-key';
 import { startFakeDeezer, startFakeMusicBrainz } from '../fixtures/sources/catalogues';
 import { FakeEngine } from '../helpers/fake-engine';
-import { FakeServer, guardNetwork, sendJson, sourceFixture } from '../helpers/fake-http';
+import { FakeServer, guardNetwork, sendBytes, sendJson, sourceFixture } from '../helpers/fake-http';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../helpers/test-app';
 
 guardNetwork();
@@ -144,7 +144,8 @@ describe('sources end to end', () => {
 
 /**
  * Hostile data from the catalogues, through the whole app: records outside the contract are
- * refused before anything of them is stored.
+ * refused before anything of them is stored, and URLs from data cannot reach this host's or its
+ * network's private services.
  */
 describe('sources end to end: data from outside', () => {
   const good = sourceFixture<{ success: true; data: Record<string, unknown> }>('upstream/analysis-money.json').data;
@@ -197,6 +198,51 @@ describe('sources end to end: data from outside', () => {
       const ok = await get(gateway, `/api/audio/analysis/${MONEY}`).expect(200);
       expect(ok.body.data).toMatchObject({ tempo: 123.2, energy: 0.541, timeSignature: 7 });
       expect(upstream.count('/api/audio/analysis/')).toBe(3);
+    });
+  });
+
+  describe('a Deezer preview URL that points at a private service', () => {
+    let catalogue: FakeServer;
+    /** A service on this host (a database, an admin API) that no URL from data may reach. */
+    let internal: FakeServer;
+
+    beforeAll(async () => {
+      internal = await new FakeServer().start();
+      internal.route('/admin.mp3', (_req, res) => sendBytes(res, MP3, 'audio/mpeg'));
+      catalogue = await startFakeDeezer();
+      const tracks = sourceFixture<{ data: Record<string, unknown>[] }>('deezer/search-money.json').data;
+      catalogue.route('/search', (_req, res) => sendJson(res, 200, { data: [{ ...tracks[0], preview: `${internal.url}/admin.mp3` }] }));
+      catalogue.route(/^\/track\/\d+$/, (_req, res) => sendJson(res, 200, { ...tracks[0], preview: `${internal.url}/admin.mp3` }));
+    });
+    afterAll(async () => {
+      await catalogue.close();
+      await internal.close();
+    });
+
+    const app = (env: Record<string, string> = {}): Promise<TestApp> =>
+      createTestApp({ engine: new FakeEngine(), env: { SOURCES: 'deezer', DEEZER_BASE_URL: catalogue.url, ...env } });
+
+    it('is not fetched: 502 UPSTREAM_INVALID, and the service sees no request', async () => {
+      const t = await app();
+      try {
+        await get(t, '/api/audio/search?track=Money&artist=Pink+Floyd').expect(200);
+        const res = await get(t, `/api/audio/analysis/${MONEY}`).expect(502);
+        expect(res.body.error).toMatchObject({ code: 'UPSTREAM_INVALID', message: expect.stringMatching(/non-public address/) });
+        expect(internal.requests).toHaveLength(0);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('is fetched with OUTBOUND_ALLOW_PRIVATE=true (a closed network)', async () => {
+      const t = await app({ OUTBOUND_ALLOW_PRIVATE: 'true' });
+      try {
+        await get(t, '/api/audio/search?track=Money&artist=Pink+Floyd').expect(200);
+        await get(t, `/api/audio/analysis/${MONEY}`).expect(200);
+        expect(internal.count('/admin.mp3')).toBe(1);
+      } finally {
+        await t.close();
+      }
     });
   });
 });
