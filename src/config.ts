@@ -85,6 +85,10 @@ const schema = z.object({
   SOURCE_TIMEOUT_MS: int(100, 120_000).default(8000),
   /** Largest audio download accepted, bytes. */
   AUDIO_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(20 * 1024 * 1024),
+  /** Largest JSON answer accepted from a source, bytes; a larger one is refused (502 UPSTREAM_INVALID). */
+  SOURCE_MAX_JSON_BYTES: int(1024, 256 * 1024 * 1024).default(2 * 1024 * 1024),
+  /** Let URLs that come from data (previews, redirects) reach loopback and private addresses: closed networks and tests only. */
+  OUTBOUND_ALLOW_PRIVATE: bool.default(false),
   DEEZER_BASE_URL: httpUrl.default('https://api.deezer.com'),
   MUSICBRAINZ_BASE_URL: httpUrl.default('https://musicbrainz.org/ws/2'),
   COVERART_BASE_URL: httpUrl.default('https://coverartarchive.org'),

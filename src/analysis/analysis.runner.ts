@@ -2,6 +2,7 @@ import { AppError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import type { AnalysisEngine, StoredAnalysis, TrackMetadata } from '../core/types';
 import type { SourceRegistry } from '../sources/registry';
+import { checkAnalysis, checkAudioRef } from '../sources/source.validation';
 import type { AnalysisStore } from './store/store';
 
 export interface AnalysisRunnerOptions {
@@ -41,7 +42,8 @@ export class AnalysisRunner {
     const remote = this.registry.analysisSource(track.audio?.source ?? track.source);
     if (remote) {
       const theirs = await remote.fetchAnalysis(track, { signal: AbortSignal.timeout(this.options.fetchTimeoutMs) });
-      return { ...theirs, trackKey: track.trackKey, artist: track.artist, trackName: track.trackName };
+      // Another server's numbers are data from outside: out of range, nothing of them is stored.
+      return checkAnalysis(remote.name, { ...theirs, trackKey: track.trackKey, artist: track.artist, trackName: track.trackName });
     }
     const audioRef = track.audio ?? (await this.findAudio(track));
     const source = this.registry.audioSource(audioRef.source);
@@ -71,7 +73,9 @@ export class AnalysisRunner {
       tried.push(source.name);
       try {
         const found = await source.findAudio(track, { signal: AbortSignal.timeout(this.options.fetchTimeoutMs) });
-        if (found) return found;
+        const checked = found && checkAudioRef(found);
+        if (checked?.dropped.length) this.logger.warn({ source: source.name, dropped: checked.dropped }, 'audio reference outside the contract');
+        if (checked?.ref) return checked.ref;
       } catch (error) {
         this.logger.warn({ source: source.name, trackKey: track.trackKey, err: error }, 'audio lookup failed');
       }

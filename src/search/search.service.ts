@@ -5,6 +5,7 @@ import { trackKey } from '../core/track-key';
 import type { SearchResult, TrackCandidate, TrackMetadata } from '../core/types';
 import type { SourceRegistry } from '../sources/registry';
 import type { MetadataSource, SearchQuery } from '../sources/source';
+import { checkCandidates } from '../sources/source.validation';
 import type { BestEffortCache } from './keyv-store';
 import type { MetadataCache } from './metadata-cache';
 import { matchScore, normaliseText } from './ranking';
@@ -124,10 +125,12 @@ export class SearchService {
     });
     for (const f of failures) this.logger.warn({ source: f.source, err: f.error }, 'source search failed');
     if (sources.length > 0 && failures.length === sources.length) {
-      const allTimedOut = failures.every((f) => f.error instanceof AppError && f.error.code === 'UPSTREAM_TIMEOUT');
+      const all = (code: string): boolean => failures.every((f) => f.error instanceof AppError && f.error.code === code);
+      const names = failures.map((f) => f.source).join(', ');
+      if (all('UPSTREAM_INVALID')) throw new AppError('UPSTREAM_INVALID', `no source answered records within the contract (${names})`);
       throw new AppError(
-        allTimedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE',
-        `no source could be searched (${failures.map((f) => f.source).join(', ')}); try again later`,
+        all('UPSTREAM_TIMEOUT') ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE',
+        `no source could be searched (${names}); try again later`,
       );
     }
     return candidates;
@@ -136,7 +139,8 @@ export class SearchService {
   /**
    * One source's candidates for a query: from the response cache, else from a call already
    * running for the same normalised query, else from a new call. Registered synchronously, so
-   * 100 identical searches arriving together make one call.
+   * 100 identical searches arriving together make one call. Only checked candidates are cached
+   * or returned, and cached ones are checked again (an entry may predate a rule).
    */
   private searchOne(source: MetadataSource, query: SearchQuery): Promise<TrackCandidate[]> {
     const cached = this.options.responseCache !== undefined && source.cacheSearches === true;
@@ -146,14 +150,34 @@ export class SearchService {
     const call = (async () => {
       if (cached) {
         const hit = await this.options.responseCache!.get(key);
-        if (hit) return hit;
+        if (hit) return this.checked(source, hit);
       }
-      const found = await this.callSource(source, query);
+      const found = this.checked(source, await this.callSource(source, query));
       if (cached) await this.options.responseCache!.set(key, found);
       return found;
     })().finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, call);
     return call;
+  }
+
+  /**
+   * A source's candidates within the contract (src/sources/source.validation.ts): a candidate
+   * whose artist or title fails is left out, a failing optional field (a thumbnailUrl that is not
+   * http(s), say) is dropped. A source none of whose candidates holds fails UPSTREAM_INVALID
+   * rather than answering "nothing found".
+   */
+  private checked(source: MetadataSource, found: readonly TrackCandidate[]): TrackCandidate[] {
+    const { candidates, refused, dropped } = checkCandidates(found);
+    if (refused.length > 0 || dropped.length > 0) {
+      this.logger.warn(
+        { source: source.name, refused: refused.length, dropped: [...new Set(dropped)], problem: refused[0] },
+        'source records outside the contract left out',
+      );
+    }
+    if (found.length > 0 && candidates.length === 0) {
+      throw new AppError('UPSTREAM_INVALID', `source ${source.name} answered no record within the contract (${refused[0] ?? 'none'})`);
+    }
+    return candidates;
   }
 
   /**

@@ -28,6 +28,7 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
   const fetchOption = deps.fetch ? { fetch: deps.fetch } : {};
   // The catalogues with a quota (Deezer, MusicBrainz) count it for the deployment when shared.
   const quotaOption = deps.sharedQuotas ? { sharedQuotas: deps.sharedQuotas } : {};
+  const httpOptions = { maxJsonBytes: config.SOURCE_MAX_JSON_BYTES, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
   return config.SOURCES.map((name): Source => {
     const logger = deps.logger;
     switch (name) {
@@ -39,7 +40,14 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
         );
       case 'deezer':
         return new DeezerSource(
-          { baseUrl: config.DEEZER_BASE_URL, timeoutMs: config.SOURCE_TIMEOUT_MS, maxAudioBytes: config.AUDIO_MAX_BYTES, ...fetchOption, ...quotaOption },
+          {
+            baseUrl: config.DEEZER_BASE_URL,
+            timeoutMs: config.SOURCE_TIMEOUT_MS,
+            maxAudioBytes: config.AUDIO_MAX_BYTES,
+            ...httpOptions,
+            ...fetchOption,
+            ...quotaOption,
+          },
           logger,
         );
       case 'musicbrainz':
@@ -49,6 +57,7 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
             coverArtBaseUrl: config.COVERART_BASE_URL,
             userAgent: `trackgraph/${deps.version ?? packageVersion()} ( ${config.MUSICBRAINZ_CONTACT} )`,
             timeoutMs: config.SOURCE_TIMEOUT_MS,
+            ...httpOptions,
             ...fetchOption,
             ...quotaOption,
           },
@@ -61,6 +70,7 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
             baseUrl: config.UPSTREAM_URL,
             ...(config.UPSTREAM_API_KEY ? { apiKey: config.UPSTREAM_API_KEY } : {}),
             timeoutMs: config.SOURCE_TIMEOUT_MS,
+            ...httpOptions,
             ...fetchOption,
           },
           logger,

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { keyString } from '../../src/core/music';
 import { trackKey } from '../../src/core/track-key';
 import { startFakeDeezer, startFakeMusicBrainz } from '../fixtures/sources/catalogues';
-import { FakeServer, guardNetwork, sendJson, sourceFixture } from '../helpers/fake-http';
+import { FakeEngine } from '../helpers/fake-engine';
+import { FakeServer, guardNetwork, sendBytes, sendJson, sourceFixture } from '../helpers/fake-http';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../helpers/test-app';
 
 guardNetwork();
@@ -14,6 +15,7 @@ guardNetwork();
 /** A real 3 s MP3 (the engine's fixture) served as every Deezer preview. */
 const MP3 = new Uint8Array(readFileSync(path.join(__dirname, '..', 'fixtures', 'audio', 'chord-3s.mp3')));
 const MONEY = trackKey('Pink Floyd', 'Money');
+const get = (t: TestApp, url: string) => request(t.app).get(url).set(t.auth);
 
 /**
  * The catalogues end to end, with the real engine: SOURCES=deezer,musicbrainz,library against
@@ -58,8 +60,6 @@ describe('sources end to end', () => {
     await deezer.close();
     await mb.close();
   });
-
-  const get = (t: TestApp, url: string) => request(t.app).get(url).set(t.auth);
 
   it('search returns merged, deduped, ranked results with thumbnails', async () => {
     const res = await get(origin, '/api/audio/search?track=Money&artist=Pink+Floyd').expect(200);
@@ -138,6 +138,111 @@ describe('sources end to end', () => {
       await get(gateway, '/api/audio/search?track=Money&artist=Pink+Floyd').expect(200);
       const res = await get(gateway, `/api/audio/analysis/${trackKey('Pink Floyd', 'Money (live)')}`).expect(422);
       expect(res.body.error).toMatchObject({ code: 'NO_AUDIO_SOURCE', message: expect.stringMatching(/^upstream: .*tried: deezer/) });
+    });
+  });
+});
+
+/**
+ * Hostile data from the catalogues, through the whole app: records outside the contract are
+ * refused before anything of them is stored, and URLs from data cannot reach this host's or its
+ * network's private services.
+ */
+describe('sources end to end: data from outside', () => {
+  const good = sourceFixture<{ success: true; data: Record<string, unknown> }>('upstream/analysis-money.json').data;
+
+  describe('a gateway over an upstream server that answers out of the contract', () => {
+    let upstream: FakeServer;
+    let gateway: TestApp;
+    let analysis: (res: ServerResponse) => void;
+
+    beforeAll(async () => {
+      upstream = await new FakeServer().start();
+      upstream.route('/api/audio/search', (_req, res) =>
+        sendJson(res, 200, {
+          success: true,
+          data: [
+            { trackName: 'Money', artist: 'Pink Floyd', trackKey: MONEY, match_score: 1, thumbnailUrl: 'javascript:alert(document.cookie)' },
+            { trackName: 'Time', artist: 'Pink Floyd', trackKey: trackKey('Pink Floyd', 'Time'), match_score: 0.2, thumbnailUrl: 'data:text/html,<script>alert(1)</script>' },
+          ],
+        }),
+      );
+      upstream.route(/^\/api\/audio\/analysis\//, (_req, res) => analysis(res));
+      gateway = await createTestApp({
+        engine: new FakeEngine(),
+        env: { SOURCES: 'upstream', UPSTREAM_URL: `${upstream.url}/api`, UPSTREAM_API_KEY: 'k', SOURCE_TIMEOUT_MS: '5000' },
+      });
+    });
+    afterAll(async () => {
+      await gateway.close();
+      await upstream.close();
+    });
+
+    it('passes no thumbnailUrl that is not http(s) to clients, and keeps the results', async () => {
+      const res = await get(gateway, '/api/audio/search?track=Money&artist=Pink+Floyd').expect(200);
+      expect(res.body.data.map((r: { trackName: string }) => r.trackName)).toEqual(['Money', 'Time']);
+      for (const r of res.body.data) expect(r).not.toHaveProperty('thumbnailUrl');
+    });
+
+    it('refuses an analysis out of range (502 UPSTREAM_INVALID), stores nothing of it, keeps the circuit closed, and refuses a 10 MB body', async () => {
+      await get(gateway, '/api/audio/search?track=Money&artist=Pink+Floyd').expect(200);
+      analysis = (res) => sendJson(res, 200, { success: true, data: { ...good, tempo: -1e300, energy: 1e300, timeSignature: -7 } });
+      const bad = await get(gateway, `/api/audio/analysis/${MONEY}`).expect(502);
+      expect(bad.body).toMatchObject({ success: false, error: { code: 'UPSTREAM_INVALID', message: expect.stringMatching(/tempo/) } });
+      await expect(gateway.container.store.get(MONEY)).resolves.toBeUndefined();
+
+      analysis = (res) => sendJson(res, 200, JSON.stringify({ success: true, data: { ...good, pad: 'x'.repeat(10 * 1024 * 1024) } }));
+      const huge = await get(gateway, `/api/audio/analysis/${MONEY}`).expect(502);
+      expect(huge.body.error.code).toBe('UPSTREAM_INVALID');
+
+      analysis = (res) => sendJson(res, 200, { success: true, data: good });
+      const ok = await get(gateway, `/api/audio/analysis/${MONEY}`).expect(200);
+      expect(ok.body.data).toMatchObject({ tempo: 123.2, energy: 0.541, timeSignature: 7 });
+      expect(upstream.count('/api/audio/analysis/')).toBe(3);
+    });
+  });
+
+  describe('a Deezer preview URL that points at a private service', () => {
+    let catalogue: FakeServer;
+    /** A service on this host (a database, an admin API) that no URL from data may reach. */
+    let internal: FakeServer;
+
+    beforeAll(async () => {
+      internal = await new FakeServer().start();
+      internal.route('/admin.mp3', (_req, res) => sendBytes(res, MP3, 'audio/mpeg'));
+      catalogue = await startFakeDeezer();
+      const tracks = sourceFixture<{ data: Record<string, unknown>[] }>('deezer/search-money.json').data;
+      catalogue.route('/search', (_req, res) => sendJson(res, 200, { data: [{ ...tracks[0], preview: `${internal.url}/admin.mp3` }] }));
+      catalogue.route(/^\/track\/\d+$/, (_req, res) => sendJson(res, 200, { ...tracks[0], preview: `${internal.url}/admin.mp3` }));
+    });
+    afterAll(async () => {
+      await catalogue.close();
+      await internal.close();
+    });
+
+    const app = (env: Record<string, string> = {}): Promise<TestApp> =>
+      createTestApp({ engine: new FakeEngine(), env: { SOURCES: 'deezer', DEEZER_BASE_URL: catalogue.url, ...env } });
+
+    it('is not fetched: 502 UPSTREAM_INVALID, and the service sees no request', async () => {
+      const t = await app();
+      try {
+        await get(t, '/api/audio/search?track=Money&artist=Pink+Floyd').expect(200);
+        const res = await get(t, `/api/audio/analysis/${MONEY}`).expect(502);
+        expect(res.body.error).toMatchObject({ code: 'UPSTREAM_INVALID', message: expect.stringMatching(/non-public address/) });
+        expect(internal.requests).toHaveLength(0);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('is fetched with OUTBOUND_ALLOW_PRIVATE=true (a closed network)', async () => {
+      const t = await app({ OUTBOUND_ALLOW_PRIVATE: 'true' });
+      try {
+        await get(t, '/api/audio/search?track=Money&artist=Pink+Floyd').expect(200);
+        await get(t, `/api/audio/analysis/${MONEY}`).expect(200);
+        expect(internal.count('/admin.mp3')).toBe(1);
+      } finally {
+        await t.close();
+      }
     });
   });
 });

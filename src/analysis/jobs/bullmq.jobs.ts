@@ -29,7 +29,7 @@ function trackKeyOf(jobId: string): string {
 
 /** Codes a retry cannot change: the job fails at once instead of being attempted again. */
 const PERMANENT: ReadonlySet<ErrorCode> = new Set([
-  'AUDIO_UNDECODABLE', 'NO_AUDIO_SOURCE', 'TRACK_NOT_FOUND', 'INVALID_ARGUMENT', 'NOT_FOUND', 'ANALYSIS_TIMEOUT',
+  'AUDIO_UNDECODABLE', 'NO_AUDIO_SOURCE', 'TRACK_NOT_FOUND', 'INVALID_ARGUMENT', 'NOT_FOUND', 'ANALYSIS_TIMEOUT', 'UPSTREAM_INVALID',
 ]);
 
 /**

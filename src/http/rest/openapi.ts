@@ -57,7 +57,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   422: 'AUDIO_UNDECODABLE or NO_AUDIO_SOURCE.',
   429: 'RATE_LIMITED (Retry-After).',
   500: 'INTERNAL.',
-  502: 'UPSTREAM_UNAVAILABLE.',
+  502: 'UPSTREAM_UNAVAILABLE (no source could answer) or UPSTREAM_INVALID (a source answered a record outside the contract).',
   503: 'SERVICE_UNAVAILABLE: the store is unreachable (Retry-After).',
   504: 'UPSTREAM_TIMEOUT or ANALYSIS_TIMEOUT.',
 };
@@ -107,7 +107,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           operationId: 'analysis',
           summary: 'The analysis of a track: stored, or computed from the audio search found.',
           parameters: [trackKeyPath, ...queryParameters(analysisParams), ifNoneMatch],
-          responses: { ...analysisOutcome(analysisSchema, 'The analysis.'), ...errors(400, 401, 404, 422, 429, 503, 504) },
+          responses: { ...analysisOutcome(analysisSchema, 'The analysis.'), ...errors(400, 401, 404, 422, 429, 502, 503, 504) },
         },
       },
       '/api/audio/analysis/{trackKey}/timeline': {
@@ -115,7 +115,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           operationId: 'timeline',
           summary: 'Beats, bars and sections of a track (found or computed as for its analysis).',
           parameters: [trackKeyPath, ...queryParameters(analysisParams), ifNoneMatch],
-          responses: { ...analysisOutcome(timelineSchema, 'The timeline.'), ...errors(400, 401, 404, 422, 429, 503, 504) },
+          responses: { ...analysisOutcome(timelineSchema, 'The timeline.'), ...errors(400, 401, 404, 422, 429, 502, 503, 504) },
         },
       },
       '/api/audio/analyses': {

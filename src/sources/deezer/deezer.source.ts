@@ -21,6 +21,10 @@ export interface DeezerSourceOptions {
   sharedQuotas?: SharedQuotas;
   retry?: HttpClientOptions['retry'];
   breaker?: HttpClientOptions['breaker'];
+  /** Largest JSON answer accepted, bytes (SOURCE_MAX_JSON_BYTES). */
+  maxJsonBytes?: number;
+  /** Let preview URLs reach private addresses (OUTBOUND_ALLOW_PRIVATE); the API's own origin is always reached. */
+  allowPrivate?: boolean;
   /** findAudio: lowest match_score of a Deezer track against the wanted artist and title. Default 0.8. */
   minMatchScore?: number;
   /** findAudio: durations may differ by this much, or by 5 % of the wanted one if more, ms. Default 5000. */
@@ -51,6 +55,9 @@ export class DeezerSource implements MetadataSource, AudioSource, ClosableSource
       name: DEEZER,
       timeoutMs: options.timeoutMs,
       rateLimit: options.rateLimit ?? { max: 50, intervalMs: 5000 },
+      // Preview URLs come from Deezer's data: only the API's origin is trusted as configured.
+      outbound: { allowPrivate: options.allowPrivate ?? false, trustedOrigins: [options.baseUrl] },
+      ...(options.maxJsonBytes !== undefined ? { maxJsonBytes: options.maxJsonBytes } : {}),
       logger,
       ...(options.sharedQuotas ? { sharedQuotas: options.sharedQuotas } : {}),
       ...(options.retry ? { retry: options.retry } : {}),

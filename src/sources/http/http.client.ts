@@ -12,6 +12,7 @@ import {
   type IRetryBackoffContext,
 } from 'cockatiel';
 import type { Logger } from '../../core/logger';
+import { OutboundGuard, isOutboundRefusal } from '../../net/outbound.guard';
 import { SourceHttpError, isSourceHttpError, toAppError } from './http.errors';
 import type { SharedQuota, SharedQuotas } from './shared-quota';
 
@@ -53,8 +54,14 @@ export interface HttpClientOptions {
   };
   /** Redirects followed by a download. Default 3. */
   maxRedirects?: number;
-  /** Largest JSON body accepted, bytes. Default 5 MiB. */
+  /** Largest JSON body accepted (SOURCE_MAX_JSON_BYTES), bytes; a larger one is UPSTREAM_INVALID. Default 2 MiB. */
   maxJsonBytes?: number;
+  /**
+   * Which addresses requests may reach (src/net/outbound.guard.ts). By default only public ones,
+   * except the origins of `trustedOrigins` (the source's configured base URLs), which are
+   * reached wherever they resolve. `allowPrivate` (OUTBOUND_ALLOW_PRIVATE) lifts the rule.
+   */
+  outbound?: { allowPrivate?: boolean; trustedOrigins?: readonly string[] };
   /** Retry-After hint for a quota error that carries none, s. Default 5. */
   quotaRetryAfterS?: number;
   logger: Logger;
@@ -105,12 +112,17 @@ export class HttpClient {
   private readonly random: () => number;
   private readonly maxRedirects: number;
   private readonly maxJsonBytes: number;
+  private readonly outbound: OutboundGuard;
 
   constructor(private readonly options: HttpClientOptions) {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.random = options.random ?? Math.random;
     this.maxRedirects = options.maxRedirects ?? 3;
-    this.maxJsonBytes = options.maxJsonBytes ?? 5 * 1024 * 1024;
+    this.maxJsonBytes = options.maxJsonBytes ?? 2 * 1024 * 1024;
+    this.outbound = new OutboundGuard({
+      allowPrivate: options.outbound?.allowPrivate ?? false,
+      trustedOrigins: options.outbound?.trustedOrigins ?? [],
+    });
     const r = options.retry ?? {};
     const initialDelayMs = r.initialDelayMs ?? 200;
     const maxDelayMs = r.maxDelayMs ?? 2000;
@@ -145,7 +157,7 @@ export class HttpClient {
       options.logger.debug({ source: options.name, attempt: e.attempt, delayMs: e.delay, err: 'error' in e ? e.error : undefined }, 'source call retried'),
     );
     // A source that is down, answering 5xx or garbage, or too slow opens the circuit; an
-    // answer (404, quota, a refused content-type) does not.
+    // answer (404, quota, a refused content-type, a record out of range) does not.
     this.breakerPolicy = circuitBreaker(
       handleWhen((e) => !isSourceHttpError(e) || e.fault),
       {
@@ -184,7 +196,8 @@ export class HttpClient {
   /**
    * Downloads a file into memory: http(s) only, redirects followed by hand (each hop checked,
    * at most `maxRedirects`), Content-Type checked before the body is read, and the body cut off
-   * past `maxBytes`. Nothing is written to disk.
+   * past `maxBytes`. Nothing is written to disk. The URL may come from data: every hop connects
+   * through the outbound guard, so a private or loopback address is refused (UPSTREAM_INVALID).
    */
   async download(url: string, request: DownloadRequest): Promise<Uint8Array> {
     return this.run(request.signal, async (signal) => {
@@ -209,14 +222,17 @@ export class HttpClient {
             fault: false,
           });
         }
-        return readCapped(res, request.maxBytes);
+        return readCapped(res, request.maxBytes, () =>
+          new SourceHttpError(`body is larger than ${request.maxBytes} bytes`, { kind: 'too-large', retryable: false, fault: false }),
+        );
       }
     });
   }
 
-  /** Stops the rate limiter's queue; pending calls fail. */
+  /** Stops the rate limiter's queue (pending calls fail) and closes idle connections. */
   async close(): Promise<void> {
     await this.limiter?.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    await this.outbound.close().catch(() => undefined);
   }
 
   private async run<T>(callerSignal: AbortSignal | undefined, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -249,9 +265,15 @@ export class HttpClient {
         signal,
         redirect,
         headers: { accept: 'application/json', ...this.options.headers, ...headers },
+        ...(this.outbound.dispatcher ? { dispatcher: this.outbound.dispatcher } : {}),
       });
     } catch (error) {
       if (signal.aborted) throw error;
+      // A URL leading to a private address is bad data, not the source being down: not retried,
+      // not counted by the breaker. The address stays in the cause (the log), not the message.
+      if (isOutboundRefusal(error)) {
+        throw new SourceHttpError('gave a URL that leads to a non-public address', { kind: 'invalid', retryable: false, fault: false, cause: error });
+      }
       throw new SourceHttpError('could not be reached', { kind: 'network', retryable: true, fault: true, cause: error });
     }
   }
@@ -278,7 +300,11 @@ export class HttpClient {
   }
 
   private async readJson(res: Response): Promise<unknown> {
-    const bytes = await readCapped(res, this.maxJsonBytes);
+    // An oversized answer is content the source should not have sent (not an outage): refused
+    // as UPSTREAM_INVALID, neither retried nor counted by the breaker.
+    const bytes = await readCapped(res, this.maxJsonBytes, () =>
+      new SourceHttpError(`answered a JSON body larger than ${this.maxJsonBytes} bytes`, { kind: 'invalid', retryable: false, fault: false }),
+    );
     const text = new TextDecoder().decode(bytes);
     try {
       return JSON.parse(text) as unknown;
@@ -293,19 +319,17 @@ function checkedUrl(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new SourceHttpError('gave an invalid URL', { kind: 'unsafe', retryable: false, fault: false });
+    throw new SourceHttpError('gave an invalid URL', { kind: 'invalid', retryable: false, fault: false });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new SourceHttpError(`gave a ${url.protocol} URL; only http(s) is fetched`, { kind: 'unsafe', retryable: false, fault: false });
+    throw new SourceHttpError(`gave a ${url.protocol} URL; only http(s) is fetched`, { kind: 'invalid', retryable: false, fault: false });
   }
   return url;
 }
 
-/** Reads a body, refusing it as soon as it is known or seen to exceed `maxBytes`. */
-async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
+/** Reads a body, refusing it (with `tooLarge()`) as soon as it is known or seen to exceed `maxBytes`. */
+async function readCapped(res: Response, maxBytes: number, tooLarge: () => SourceHttpError): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length'));
-  const tooLarge = (): SourceHttpError =>
-    new SourceHttpError(`body is larger than ${maxBytes} bytes`, { kind: 'too-large', retryable: false, fault: false });
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => undefined);
     throw tooLarge();

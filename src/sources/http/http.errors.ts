@@ -10,9 +10,14 @@ export type SourceFailureKind =
   | 'malformed'
   /** The source says we asked too often (429, Deezer's error code 4). */
   | 'quota'
-  /** A URL or redirect we refuse to follow (not http(s), too many hops). */
+  /** A redirect chain we refuse to follow (too many hops). */
   | 'unsafe'
-  /** A body larger than allowed. */
+  /**
+   * An answer outside what a source may send: a JSON body over SOURCE_MAX_JSON_BYTES, a URL from
+   * its data that is not http(s) or leads to a non-public address. Content, not an outage.
+   */
+  | 'invalid'
+  /** An audio download larger than allowed. */
   | 'too-large'
   /** A download whose content-type is not audio. */
   | 'content-type';
@@ -89,6 +94,8 @@ export function toAppError(name: string, error: unknown, quotaRetryAfterS = 5): 
       case 'too-large':
       case 'content-type':
         return new AppError('AUDIO_UNDECODABLE', `source ${name}: ${error.message}`, { cause: error });
+      case 'invalid':
+        return new AppError('UPSTREAM_INVALID', `source ${name}: ${error.message}`, { cause: error });
       default:
         return new AppError('UPSTREAM_UNAVAILABLE', `source ${name}: ${error.message}`, {
           cause: error,

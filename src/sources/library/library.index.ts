@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { DURATION_MAX_MS, NAME_MAX_LENGTH } from '../../core/contract.schema';
 import type { Logger } from '../../core/logger';
 import { trackKey } from '../../core/track-key';
 import type { AudioProbe } from '../../core/types';
@@ -162,15 +163,17 @@ export class LibraryIndex {
       this.logger.warn({ file: rel, err: error }, 'could not read tags; naming the file from its path');
     }
     const fromName = nameFromPath(rel);
-    const artist = clean(tags.artist) ?? fromName.artist;
-    const trackName = clean(tags.title) ?? fromName.trackName;
+    const artist = clean(tags.artist) ?? clean(fromName.artist) ?? 'Unknown Artist';
+    const trackName = clean(tags.title) ?? clean(fromName.trackName) ?? 'Untitled';
+    const album = clean(tags.album);
+    const durationMs = tags.durationMs === undefined ? undefined : Math.round(tags.durationMs);
     return {
       relPath: rel,
       trackKey: trackKey(artist, trackName),
       artist,
       trackName,
-      ...(clean(tags.album) ? { album: clean(tags.album)! } : {}),
-      ...(tags.durationMs !== undefined ? { durationMs: Math.round(tags.durationMs) } : {}),
+      ...(album ? { album } : {}),
+      ...(durationMs !== undefined && durationMs >= 1 && durationMs <= DURATION_MAX_MS ? { durationMs } : {}),
       hasPicture: tags.picture !== undefined,
       size,
       mtimeMs,
@@ -210,9 +213,14 @@ export class LibraryIndex {
   }
 }
 
+/**
+ * A tag (or a file name) as a name: control characters read as spaces (a tag is data from
+ * outside, and they could forge log lines), trimmed; blank or longer than a name may be
+ * (src/core/contract.schema.ts) counts as absent.
+ */
 function clean(value: string | undefined): string | undefined {
-  const v = value?.trim();
-  return v ? v : undefined;
+  const v = value?.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return v && v.length <= NAME_MAX_LENGTH ? v : undefined;
 }
 
 /**

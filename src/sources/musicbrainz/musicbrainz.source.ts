@@ -18,6 +18,10 @@ export interface MusicBrainzSourceOptions {
   sharedQuotas?: SharedQuotas;
   retry?: HttpClientOptions['retry'];
   breaker?: HttpClientOptions['breaker'];
+  /** Largest JSON answer accepted, bytes (SOURCE_MAX_JSON_BYTES). */
+  maxJsonBytes?: number;
+  /** Let redirects reach private addresses (OUTBOUND_ALLOW_PRIVATE); the configured origins are always reached. */
+  allowPrivate?: boolean;
   fetch?: typeof fetch;
 }
 
@@ -41,6 +45,8 @@ export class MusicBrainzSource implements MetadataSource, ClosableSource {
       timeoutMs: options.timeoutMs,
       headers: { 'user-agent': options.userAgent },
       rateLimit: options.rateLimit ?? { max: 1, intervalMs: 1000, maxConcurrent: 1 },
+      outbound: { allowPrivate: options.allowPrivate ?? false, trustedOrigins: [options.baseUrl, options.coverArtBaseUrl] },
+      ...(options.maxJsonBytes !== undefined ? { maxJsonBytes: options.maxJsonBytes } : {}),
       logger,
       ...(options.sharedQuotas ? { sharedQuotas: options.sharedQuotas } : {}),
       ...(options.retry ? { retry: options.retry } : {}),

@@ -3,8 +3,7 @@ import { AppError, ERROR_CODES, type ErrorCode } from '../../core/errors';
 import type { HttpClient } from '../http/http.client';
 import { parseRetryAfter } from '../http/http.client';
 import { SourceHttpError, isSourceHttpError } from '../http/http.errors';
-import { analysisSchema } from './upstream.mapper';
-import type { UpstreamAnalysis, UpstreamAnalysisResponse, UpstreamErrorResponse, UpstreamSearchResponse, UpstreamSearchResult } from './upstream.types';
+import type { UpstreamAnalysisResponse, UpstreamErrorResponse, UpstreamSearchResponse, UpstreamSearchResult } from './upstream.types';
 
 /** Codes of the remote server that mean the same here and are passed on as they are. */
 const PASSED_ON: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -46,10 +45,11 @@ export class UpstreamClient {
   }
 
   /**
-   * The analysis of `trackKey`; while the remote server answers 202 (queued or processing) it
+   * The analysis of `trackKey`, as the remote server sent it (unchecked: the mapper checks it,
+   * outside the circuit breaker); while the remote server answers 202 (queued or processing) it
    * is asked again after its Retry-After, until it answers or `signal` gives up.
    */
-  async analysis(trackKey: string, artist: string, track: string, signal: AbortSignal): Promise<UpstreamAnalysis> {
+  async analysis(trackKey: string, artist: string, track: string, signal: AbortSignal): Promise<unknown> {
     const url = new URL(`${this.options.baseUrl}/audio/analysis/${encodeURIComponent(trackKey)}`);
     url.searchParams.set('artist', artist);
     url.searchParams.set('track', track);
@@ -58,13 +58,14 @@ export class UpstreamClient {
         this.http.getJson<UpstreamAnalysisResponse>(url, {
           signal,
           acceptStatus: [202],
-          inspect: (body, status) => {
-            if (!isObject(body) || body.success !== true) throw unexpected();
-            if (status !== 202 && !analysisSchema.safeParse(body.data).success) throw unexpected();
+          // Only the envelope is checked here: a server that does not speak the contract counts
+          // against the circuit, a record out of range does not (it is content, not an outage).
+          inspect: (body) => {
+            if (!isObject(body) || body.success !== true || !('data' in body)) throw unexpected();
           },
         }),
       );
-      if (res.status !== 202 && res.body.data) return res.body.data;
+      if (res.status !== 202) return res.body.data;
       const retryAfterMs =
         parseRetryAfter(res.headers.get('retry-after')) ??
         (typeof res.body.retryAfter === 'number' ? res.body.retryAfter * 1000 : 1000);

@@ -1,7 +1,16 @@
 import { z } from 'zod';
+import {
+  analysisSchema,
+  confidenceSchema,
+  describeIssues,
+  engineSchema,
+  loudnessSchema,
+  timelineSchema,
+} from '../../core/contract.schema';
+import { AppError } from '../../core/errors';
 import { isTrackKey } from '../../core/track-key';
 import type { AudioFeatures, StoredAnalysis, Timeline, TrackCandidate } from '../../core/types';
-import type { UpstreamAnalysis, UpstreamSearchResult } from './upstream.types';
+import type { UpstreamSearchResult } from './upstream.types';
 
 export const UPSTREAM = 'upstream';
 
@@ -34,53 +43,32 @@ export function toCandidates(results: readonly UpstreamSearchResult[]): TrackCan
   return results.flatMap((r) => toCandidate(r) ?? []);
 }
 
-const num = z.number().finite();
-const interval = z.object({ start: num, duration: num, confidence: num });
-const timelineSchema = z.object({
-  beats: z.array(interval),
-  bars: z.array(interval),
-  sections: z.array(
-    interval.extend({
-      loudness: num,
-      tempo: num,
-      tempoConfidence: num,
-      key: num,
-      keyConfidence: num,
-      mode: num,
-      modeConfidence: num,
-    }),
-  ),
-});
-
-/** The contract's analysis object; anything extra is optional and checked only if present. */
-export const analysisSchema = z.object({
-  artist: z.string(),
-  trackKey: z.string(),
-  trackName: z.string(),
-  duration_ms: num.nonnegative(),
-  tempo: num,
-  key: z.number().int().min(-1).max(11),
-  mode: z.number().int().min(0).max(1),
-  timeSignature: num,
-  energy: num,
-  liveness: num,
-  danceability: num,
-  instrumentalness: num,
-  speechiness: num,
-  valence: num,
-  arousal: num,
-  approachability: num,
-  engagement: num,
-  mood: z.object({ happy: num, sad: num, relaxed: num, aggressive: num }),
-  loudness: num.optional().catch(undefined),
-  confidence: z.object({ tempo: num, key: num, mode: num, timeSignature: num }).optional().catch(undefined),
+/**
+ * Their analysis object: the contract's schema with its ranges (the one /api/openapi.json
+ * publishes). keyString and meta are derived here, so a lax server may leave them out. The
+ * fields beyond the contract are kept only when they hold too; one that does not is dropped and
+ * its neutral value stored, as for a server that never sends it.
+ */
+const upstreamAnalysisSchema = analysisSchema.extend({
+  keyString: z.unknown().optional(),
+  meta: z.unknown().optional(),
+  loudness: loudnessSchema.optional().catch(undefined),
+  confidence: confidenceSchema.optional().catch(undefined),
   timeline: timelineSchema.optional().catch(undefined),
-  engine: z.string().optional().catch(undefined),
+  engine: engineSchema.optional().catch(undefined),
 });
 
-/** Their analysis as ours: features from the contract fields, neutral values for the rest. */
-export function toStoredAnalysis(raw: UpstreamAnalysis, now: Date = new Date()): StoredAnalysis {
-  const a = analysisSchema.parse(raw);
+/**
+ * Their analysis as ours: features from the contract fields, neutral values for the rest. A
+ * record outside the contract's ranges is refused whole (UPSTREAM_INVALID): nothing of it is
+ * stored.
+ */
+export function toStoredAnalysis(raw: unknown, now: Date = new Date()): StoredAnalysis {
+  const parsed = upstreamAnalysisSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError('UPSTREAM_INVALID', `source upstream answered an analysis outside the contract (${describeIssues(parsed.error)})`);
+  }
+  const a = parsed.data;
   const features: AudioFeatures = {
     durationMs: Math.round(a.duration_ms),
     tempo: a.tempo,

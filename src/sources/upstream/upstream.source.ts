@@ -15,6 +15,10 @@ export interface UpstreamSourceOptions {
   maxPollDelayMs?: number;
   retry?: HttpClientOptions['retry'];
   breaker?: HttpClientOptions['breaker'];
+  /** Largest JSON answer accepted, bytes (SOURCE_MAX_JSON_BYTES). */
+  maxJsonBytes?: number;
+  /** Let redirects reach private addresses (OUTBOUND_ALLOW_PRIVATE); UPSTREAM_URL's origin is always reached. */
+  allowPrivate?: boolean;
   fetch?: typeof fetch;
 }
 
@@ -34,6 +38,8 @@ export class UpstreamSource implements MetadataSource, AnalysisSource, ClosableS
       name: UPSTREAM,
       timeoutMs: options.timeoutMs,
       ...(options.apiKey ? { headers: { authorization: `Bearer ${options.apiKey}` } } : {}),
+      outbound: { allowPrivate: options.allowPrivate ?? false, trustedOrigins: [options.baseUrl] },
+      ...(options.maxJsonBytes !== undefined ? { maxJsonBytes: options.maxJsonBytes } : {}),
       logger,
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.breaker ? { breaker: options.breaker } : {}),

@@ -7,7 +7,7 @@ import { DeezerSource } from '../../../src/sources/deezer/deezer.source';
 import { MusicBrainzSource } from '../../../src/sources/musicbrainz/musicbrainz.source';
 import { SourceRegistry } from '../../../src/sources/registry';
 import { startFakeDeezer, startFakeMusicBrainz } from '../../fixtures/sources/catalogues';
-import { FakeServer, guardNetwork, hang } from '../../helpers/fake-http';
+import { FakeServer, guardNetwork, hang, sendJson, sourceFixture } from '../../helpers/fake-http';
 
 guardNetwork();
 
@@ -91,6 +91,59 @@ describe('search over Deezer and MusicBrainz', () => {
     await mbServer.close();
     expect(deezerUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
     await expect(service().search({ track: 'Money', limit: 5 })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+  });
+
+  describe('records outside the contract', () => {
+    type DeezerTrack = Record<string, unknown> & { album: Record<string, unknown>; artist: Record<string, unknown> };
+    const fixture = (): DeezerTrack[] => sourceFixture<{ data: DeezerTrack[] }>('deezer/search-money.json').data;
+    const answering = (tracks: DeezerTrack[]): void => {
+      deezerServer.route('/search', (_req, res) => sendJson(res, 200, { data: tracks, total: tracks.length }));
+    };
+    const deezerOnly = (cache = new Map<string, unknown>()): SearchService =>
+      new SearchService(
+        new SourceRegistry([deezer]),
+        new MetadataCache(new BestEffortCache<TrackMetadata>(new Map(), 'metadata', 60_000, silentLogger)),
+        { sourceTimeoutMs: 10_000, responseCache: new BestEffortCache<TrackCandidate[]>(cache, 'search', 60_000, silentLogger) },
+        silentLogger,
+      );
+
+    it('a thumbnailUrl that is not http(s) (javascript:, data:) never reaches a client; the result stays', async () => {
+      const tracks = fixture();
+      tracks[0]!.album = { ...tracks[0]!.album, cover_medium: 'javascript:alert(document.cookie)' };
+      tracks[1]!.album = { ...tracks[1]!.album, cover_medium: 'data:text/html,<script>alert(1)</script>' };
+      answering(tracks);
+      const results = await deezerOnly().search({ track: 'Money', artist: 'Pink Floyd', limit: 10 });
+      expect(results.map((r) => r.trackName)).toEqual(expect.arrayContaining(['Money', 'Money (2011 Remastered Version)']));
+      for (const r of results) if (r.thumbnailUrl !== undefined) expect(r.thumbnailUrl).toMatch(/^https?:\/\//);
+      expect(results.find((r) => r.trackName === 'Money')?.thumbnailUrl).toBeUndefined();
+    });
+
+    it('a record without a usable artist is left out, the others kept', async () => {
+      const tracks = fixture();
+      tracks[0]!.artist = { ...tracks[0]!.artist, name: 'x'.repeat(5000) };
+      answering(tracks);
+      const results = await deezerOnly().search({ track: 'Money', limit: 10 });
+      expect(results.map((r) => r.trackName).sort()).toEqual(['Money (2011 Remastered Version)', 'Money Money Money']);
+    });
+
+    it('when every record a source answers is outside the contract, then 502 UPSTREAM_INVALID, and nothing is cached', async () => {
+      const cache = new Map<string, unknown>();
+      answering(fixture().map((t) => ({ ...t, title: 'Money\u0000\u001b[2J' })));
+      await expect(deezerOnly(cache).search({ track: 'Money', limit: 10 })).rejects.toMatchObject({ code: 'UPSTREAM_INVALID' });
+      expect(cache.size).toBe(0);
+    });
+
+    it('answers already in the response cache are checked again', async () => {
+      const cache = new Map<string, unknown>();
+      const svc = deezerOnly(cache);
+      await svc.search({ track: 'Money', artist: 'Pink Floyd', limit: 10 });
+      expect(cache.size).toBe(1);
+      // An entry written before a rule existed (or by another node) holding a hostile URL.
+      for (const [key, value] of cache) cache.set(key, JSON.parse(JSON.stringify(value).split('https://cdn-images.dzcdn.net').join('javascript://x')));
+      const results = await deezerOnly(cache).search({ track: 'Money', artist: 'Pink Floyd', limit: 10 });
+      expect(deezerServer.count('/search')).toBe(1);
+      expect(results.some((r) => r.thumbnailUrl?.startsWith('javascript:'))).toBe(false);
+    });
   });
 
   it('when every source times out, then 504 UPSTREAM_TIMEOUT', async () => {

@@ -14,12 +14,14 @@ afterEach(async () => {
   await server.close();
 });
 
+// The fake stands for the source's configured base URL, whose origin is trusted as in production.
 const client = (options: Partial<HttpClientOptions> = {}): HttpClient =>
   new HttpClient({
     name: 'test',
     timeoutMs: 1000,
     logger: silentLogger,
     retry: { retries: 2, initialDelayMs: 1, maxDelayMs: 5 },
+    outbound: { trustedOrigins: [server.url] },
     ...options,
   });
 
@@ -207,6 +209,83 @@ describe('HttpClient.download', () => {
     const error = await failure(client({ maxRedirects: 2 }).download(`${server.url}/loop.mp3`, { maxBytes: 4096, acceptContentType: audio }));
     expect(error.message).toMatch(/more than 2 redirects/);
     expect(server.count('/loop.mp3')).toBe(3);
+  });
+});
+
+describe('HttpClient: JSON answers over the size cap', () => {
+  it('when the declared size is over maxJsonBytes, then UPSTREAM_INVALID without retrying, and the circuit stays closed', async () => {
+    server.route('/x', (_req, res) => sendJson(res, 200, { data: 'x'.repeat(4096) }));
+    const http = client({ maxJsonBytes: 1024 });
+    const error = await failure(http.getJson(`${server.url}/x`));
+    expect(error.code).toBe('UPSTREAM_INVALID');
+    expect(error.message).toMatch(/larger than 1024 bytes/);
+    expect(server.count('/x')).toBe(1);
+    expect(http.circuit).toBe('closed');
+  });
+
+  it('when an undeclared (chunked) JSON body grows over maxJsonBytes, then it is cut off as UPSTREAM_INVALID', async () => {
+    server.route('/x', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"data":"${'x'.repeat(800)}`);
+      res.end(`${'x'.repeat(800)}"}`);
+    });
+    expect((await failure(client({ maxJsonBytes: 1024 }).getJson(`${server.url}/x`))).code).toBe('UPSTREAM_INVALID');
+  });
+});
+
+describe('HttpClient: URLs from data and the outbound guard', () => {
+  const audio = (t: string): boolean => t.startsWith('audio/');
+  const bytes = new Uint8Array(512).fill(3);
+  /** A service on this host that no URL from data may reach (a database, a metadata endpoint). */
+  let internal: FakeServer;
+  beforeEach(async () => {
+    internal = await startFakeServer();
+    internal.route('/x.mp3', (_req, res) => sendBytes(res, bytes, 'audio/mpeg'));
+  });
+  afterEach(async () => {
+    await internal.close();
+  });
+
+  it('when a download URL leads to a loopback address that is no configured origin, then UPSTREAM_INVALID before any request, not retried, circuit closed', async () => {
+    const http = client();
+    const error = await failure(http.download(`${internal.url}/x.mp3`, { maxBytes: 4096, acceptContentType: audio }));
+    expect(error.code).toBe('UPSTREAM_INVALID');
+    expect(error.message).toMatch(/non-public address/);
+    expect(error.message).not.toContain('127.0.0.1');
+    expect(internal.requests).toHaveLength(0);
+    expect(http.circuit).toBe('closed');
+    await http.close();
+  });
+
+  it.each([
+    ['an IP literal', (port: string) => `http://127.0.0.1:${port}/x.mp3`],
+    ['a name that resolves to loopback', (port: string) => `http://localhost:${port}/x.mp3`],
+    ['a decimal IPv4 spelling', (port: string) => `http://2130706433:${port}/x.mp3`],
+  ])('when the trusted origin redirects to a private address (%s), then the hop is refused', async (_label, target) => {
+    const port = new URL(internal.url).port;
+    server.route('/p.mp3', (_req, res) => {
+      res.writeHead(302, { location: target(port) });
+      res.end();
+    });
+    const error = await failure(client().download(`${server.url}/p.mp3`, { maxBytes: 4096, acceptContentType: audio }));
+    expect(error.code).toBe('UPSTREAM_INVALID');
+    expect(server.count('/p.mp3')).toBe(1);
+    expect(internal.requests).toHaveLength(0);
+  });
+
+  it('when getJson is redirected by the trusted origin to a private address, then the hop is refused too', async () => {
+    internal.route('/secret', (_req, res) => sendJson(res, 200, { secret: true }));
+    server.route('/x', (_req, res) => {
+      res.writeHead(302, { location: `${internal.url}/secret` });
+      res.end();
+    });
+    expect((await failure(client().getJson(`${server.url}/x`))).code).toBe('UPSTREAM_INVALID');
+    expect(internal.requests).toHaveLength(0);
+  });
+
+  it('with allowPrivate (OUTBOUND_ALLOW_PRIVATE), the same URL is fetched', async () => {
+    const got = await client({ outbound: { allowPrivate: true } }).download(`${internal.url}/x.mp3`, { maxBytes: 4096, acceptContentType: audio });
+    expect(got).toEqual(bytes);
   });
 });
 

@@ -114,3 +114,40 @@ describe('library index keys', () => {
     await index.close();
   });
 });
+
+describe('library tags are data from outside', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'tg-library-tags-'));
+    await mkdir(path.join(dir, 'music', 'Pink Floyd', 'Meddle'), { recursive: true });
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const indexWith = async (tags: Awaited<ReturnType<typeof probe>> & { album?: string; durationMs?: number }) => {
+    const file = path.join('Pink Floyd', 'Meddle', '07 - Echoes.mp3');
+    await writeFile(path.join(dir, 'music', file), 'audio');
+    const index = new LibraryIndex(path.join(dir, 'music'), path.join(dir, 'data', 'index.json'), async () => tags, silentLogger);
+    await index.scan();
+    const [entry] = [...index.entries()];
+    await index.close();
+    return entry!;
+  };
+
+  it('control characters in a tag read as spaces (they could forge log lines or terminal output)', async () => {
+    const entry = await indexWith({ artist: 'Pink\u0000Floyd', title: 'Echoes\u0007\r\n', album: '\u001b[2JMeddle' });
+    expect(entry).toMatchObject({ artist: 'Pink Floyd', trackName: 'Echoes', album: '[2JMeddle', trackKey: trackKey('Pink Floyd', 'Echoes') });
+  });
+
+  it('a tag longer than a name may be counts as absent: the file is named from its path', async () => {
+    const entry = await indexWith({ artist: 'x'.repeat(5000), title: 'y'.repeat(5000), album: 'z'.repeat(5000) });
+    expect(entry).toMatchObject({ artist: 'Pink Floyd', trackName: 'Echoes' });
+    expect(entry.album).toBeUndefined();
+  });
+
+  it.each([Number.NaN, -5, 0, 1e300])('a duration tag of %p is dropped', async (durationMs) => {
+    const entry = await indexWith({ artist: 'Pink Floyd', title: 'Echoes', durationMs });
+    expect(entry.durationMs).toBeUndefined();
+  });
+});

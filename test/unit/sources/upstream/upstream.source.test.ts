@@ -88,8 +88,52 @@ describe('UpstreamSource', () => {
     expect(lines.join('\n')).not.toContain('wrong-secret-123');
   });
 
-  it('when the remote answers an analysis without the contract fields, then UPSTREAM_UNAVAILABLE', async () => {
+  it('when the remote answers an analysis without the contract fields, then UPSTREAM_INVALID', async () => {
     server.route('/api/audio/analysis/bc24aaa5a97c70ed', (_req, res) => sendJson(res, 200, { success: true, data: { tempo: 'fast' } }));
-    await expect(make().fetchAnalysis(money, ctx())).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    await expect(make().fetchAnalysis(money, ctx())).rejects.toMatchObject({ code: 'UPSTREAM_INVALID' });
+  });
+
+  describe('records outside the contract', () => {
+    const good = sourceFixture<{ success: true; data: Record<string, unknown> }>('upstream/analysis-money.json');
+    const answering = (data: unknown): void => {
+      server.route('/api/audio/analysis/bc24aaa5a97c70ed', (_req, res) => sendJson(res, 200, { success: true, data }));
+    };
+
+    it.each([
+      ['tempo: -1e300, energy: 1e300, timeSignature: -7', { tempo: -1e300, energy: 1e300, timeSignature: -7 }],
+      ['a tempo above 500 BPM', { tempo: 9000 }],
+      ['a key of -1', { key: -1 }],
+      ['a mood score of 2', { mood: { happy: 2, sad: 0, relaxed: 0, aggressive: 0 } }],
+      ['a fractional duration_ms', { duration_ms: 1.5 }],
+      ['an artist with control characters', { artist: 'Pink\u001b[2JFloyd' }],
+    ])('when the analysis has %s, then UPSTREAM_INVALID naming the field', async (_label, change) => {
+      answering({ ...good.data, ...change });
+      const error = await make().fetchAnalysis(money, ctx()).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'UPSTREAM_INVALID', message: expect.stringContaining(Object.keys(change)[0]!) });
+    });
+
+    it('one bad record does not open the circuit: the next answer is fetched and stored', async () => {
+      const source = new UpstreamSource({ baseUrl: `${server.url}/api`, apiKey: KEY, timeoutMs: 2000, retry: { retries: 0 } }, silentLogger);
+      answering({ ...good.data, tempo: -1e300, energy: 1e300, timeSignature: -7 });
+      await expect(source.fetchAnalysis(money, ctx())).rejects.toMatchObject({ code: 'UPSTREAM_INVALID' });
+      answering(good.data);
+      await expect(source.fetchAnalysis(money, ctx())).resolves.toMatchObject({ features: { tempo: 123.2 } });
+      expect(server.count('/api/audio/analysis/')).toBe(2);
+      await source.close();
+    });
+
+    it('a field beyond the contract that is out of range is dropped for its neutral value, the record kept', async () => {
+      const beat = { start: -5, duration: 1e300, confidence: 9 };
+      answering({ ...good.data, loudness: 1e6, confidence: { tempo: 3, key: 0, mode: 0, timeSignature: 0 }, timeline: { beats: [beat], bars: [], sections: [] } });
+      const stored = await make().fetchAnalysis(money, ctx());
+      expect(stored.features).toMatchObject({ tempo: 123.2, loudness: -23, confidence: { tempo: 0, key: 0 }, timeline: { beats: [] } });
+    });
+
+    it('when the answer is a 10 MB JSON body, then UPSTREAM_INVALID (SOURCE_MAX_JSON_BYTES), not AUDIO_UNDECODABLE', async () => {
+      const huge = JSON.stringify({ success: true, data: { ...good.data, padding: 'x'.repeat(10 * 1024 * 1024) } });
+      server.route('/api/audio/analysis/bc24aaa5a97c70ed', (_req, res) => sendJson(res, 200, huge));
+      const error = await make().fetchAnalysis(money, ctx()).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'UPSTREAM_INVALID', message: expect.stringMatching(/larger than 2097152 bytes/) });
+    });
   });
 });

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+
+/*
+ * The contract's values with the ranges this service holds them to, as zod schemas. They are
+ * written once and serve twice: the REST edge publishes them in /api/openapi.json (and a test
+ * checks real answers against that document), and every record a source hands in (another
+ * server's analysis, a catalogue's search result, a file's tags) is checked against them before
+ * anything of it is stored or served. The contract states no bounds beyond the 0–1 descriptors
+ * of its sample; the bounds below are the physical or documented ones, so a record outside them
+ * is wrong rather than unusual.
+ */
+
+/** Beats per minute: 0 where no pulse was found (silence); no played or tapped pulse is faster than 500. */
+export const TEMPO_MAX = 500;
+/** Beats per bar: 1 (a free pulse) to 16 (the longest bars in notated music, e.g. 16/8). */
+export const TIME_SIGNATURE_MAX = 16;
+/** The longest recording a record may describe: one day, ms. */
+export const DURATION_MAX_MS = 24 * 3600 * 1000;
+/**
+ * Integrated loudness of digital audio, LUFS: EBU R128 gates at −70 and silence is reported below
+ * it; K-weighted full-scale material stays under about +3.
+ */
+export const LOUDNESS_RANGE = { min: -100, max: 10 } as const;
+/** Longest artist, title or album a record may carry, characters. */
+export const NAME_MAX_LENGTH = 1024;
+/** Longest URL a record may carry, characters. */
+export const URL_MAX_LENGTH = 2048;
+
+/** C0 control characters and DEL: never part of a name, and a way to forge log lines or terminal output. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** An artist, title or album: not blank, of bounded length, without control characters. */
+export const nameSchema = z
+  .string()
+  .max(NAME_MAX_LENGTH)
+  .refine((v) => v.trim() !== '', 'must not be blank')
+  .refine((v) => !CONTROL.test(v), 'must not contain control characters');
+
+/** An absolute http(s) URL: the only kind a client may be handed to load (no javascript:, data:, file:). */
+export const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(URL_MAX_LENGTH);
+
+export const trackKeySchema = z.string().regex(/^[0-9a-f]{16}$/);
+
+export const unit = (description: string) => z.number().min(0).max(1).describe(description);
+
+export const moodSchema = z
+  .object({
+    happy: unit('Predicted level of happiness.'),
+    sad: unit('Predicted level of sadness.'),
+    relaxed: unit('Predicted level of calmness or relaxation.'),
+    aggressive: unit('Predicted level of aggression or intensity.'),
+  })
+  .describe('Mood scores, each in [0, 1].');
+
+const tempo = z.number().min(0).max(TEMPO_MAX);
+const pitchClass = z.int().min(0).max(11);
+const modeFlag = z.int().min(0).max(1);
+const loudness = z.number().min(LOUDNESS_RANGE.min).max(LOUDNESS_RANGE.max);
+
+/** The measured fields the contract's analysis object and a stored analysis share, with their ranges. */
+const measured = {
+  tempo: tempo.describe('Beats per minute; 0 when no pulse was found.'),
+  key: pitchClass.describe('Pitch class 0–11 (0 = C, 9 = A).'),
+  mode: modeFlag.describe('1 = major, 0 = minor.'),
+  timeSignature: z.int().min(1).max(TIME_SIGNATURE_MAX).describe('Beats per bar.'),
+  energy: unit('Intensity and activity.'),
+  liveness: unit('Probability of a live performance.'),
+  danceability: unit('Suitability for dancing.'),
+  instrumentalness: unit('Likelihood of little or no vocals.'),
+  speechiness: unit('Presence of spoken words.'),
+  valence: unit('Musical positivity.'),
+  arousal: unit('Emotional intensity.'),
+  approachability: unit('How accessible the track is.'),
+  engagement: unit('Ability to retain attention.'),
+  mood: moodSchema,
+};
+
+const durationMs = z.int().min(0).max(DURATION_MAX_MS);
+
+export const analysisSchema = z
+  .object({
+    artist: nameSchema,
+    trackKey: trackKeySchema,
+    trackName: nameSchema,
+    duration_ms: durationMs,
+    ...measured,
+    keyString: z.string().describe('"<note> <major|minor>".'),
+    meta: z.object({ artist: nameSchema, track: nameSchema }),
+  })
+  .describe('The analysis of one track (the contract object).');
+
+export const searchResultSchema = z.object({
+  trackName: nameSchema,
+  artist: nameSchema,
+  thumbnailUrl: httpUrlSchema.optional().describe('Cover-art URL (http or https); absent when the track has none.'),
+  trackKey: trackKeySchema,
+  match_score: z.number().describe('How closely the result matches the query; larger is closer.'),
+});
+
+const interval = z.object({
+  start: z.number().min(0).max(DURATION_MAX_MS / 1000).describe('Seconds from the start of the file.'),
+  duration: z.number().min(0).max(DURATION_MAX_MS / 1000),
+  confidence: z.number().min(0).max(1),
+});
+
+/** Beats, bars and sections: the timeline of a stored analysis. */
+export const timelineSchema = z.object({
+  beats: z.array(interval),
+  bars: z.array(interval),
+  sections: z.array(
+    interval.extend({
+      loudness: loudness.describe('LUFS.'),
+      tempo,
+      tempoConfidence: z.number().min(0).max(1),
+      key: pitchClass,
+      keyConfidence: z.number().min(0).max(1),
+      mode: modeFlag,
+      modeConfidence: z.number().min(0).max(1),
+    }),
+  ),
+});
+
+/** Fields a stored analysis holds beyond the contract object (another server of this project may send them). */
+export const loudnessSchema = loudness;
+export const confidenceSchema = z.object({
+  tempo: z.number().min(0).max(1),
+  key: z.number().min(0).max(1),
+  mode: z.number().min(0).max(1),
+  timeSignature: z.number().min(0).max(1),
+});
+const engineText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((v) => !CONTROL.test(v), 'must not contain control characters');
+/** The engine build another server names; stored behind a prefix naming the source ("upstream:…"). */
+export const engineSchema = engineText(200);
+
+/** A stored analysis (src/core/types.ts StoredAnalysis), every field in range. */
+export const storedAnalysisSchema = z.object({
+  trackKey: trackKeySchema,
+  artist: nameSchema,
+  trackName: nameSchema,
+  features: z.object({
+    durationMs: durationMs,
+    ...measured,
+    loudness,
+    confidence: confidenceSchema,
+    timeline: timelineSchema,
+    engine: engineText(256),
+  }),
+  analysedAt: z.iso.datetime(),
+  source: z.string().min(1),
+});
+
+/** "tempo: Too big: expected number to be <=500; mood.happy: …", for a log line or an error message. */
+export function describeIssues(error: z.ZodError, max = 3): string {
+  const shown = error.issues.slice(0, max).map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`);
+  const more = error.issues.length > max ? ` (and ${error.issues.length - max} more)` : '';
+  return shown.join('; ') + more;
+}
