@@ -5,6 +5,7 @@ import { opsRoutes, type DependencyCheck } from '../ops/health';
 import type { Metrics } from '../ops/metrics';
 import { clientErrorHandler } from './errors';
 import { requestLogger } from './request-logger';
+import { refuseMalformedUrls } from './url-encoding.guard';
 import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
 
@@ -31,6 +32,9 @@ export interface AppOps {
 /** Probes hit these every few seconds: they are not worth a log line each. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
+const OPENAPI_PATH = '/api/openapi.json';
+/** The /api paths that need no key. */
+const PUBLIC_API = new Set([OPENAPI_PATH]);
 
 /** Express assembly: logging with request ids, the REST contract, GraphQL, one error shape. */
 export function createApp(deps: AppDependencies): Express {
@@ -41,13 +45,15 @@ export function createApp(deps: AppDependencies): Express {
   const { metrics } = deps.ops;
   app.use(requestLogger(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(req, res, seconds) }));
 
+  // Before the routes: their parameter decoding would fail on such a URL before any key check.
+  app.use('/api', refuseMalformedUrls(deps.gate, (path) => PUBLIC_API.has(path)));
   // The contract's routes first: they are nearly all of the traffic.
   app.use(audioRoutes(deps.services, deps.gate));
   app.use('/graphql', deps.graphql);
 
   // Public like the GraphQL schema: it describes the API and holds no data. Built once.
   const openApi = openApiDocument({ version: packageVersion(), serverUrl: deps.publicUrl ?? '/' });
-  app.get('/api/openapi.json', (_req, res) => {
+  app.get(OPENAPI_PATH, (_req, res) => {
     res.json(openApi);
   });
   app.use(opsRoutes({ readiness: deps.ops.readiness, metrics, metricsToken: deps.ops.metricsToken }));
