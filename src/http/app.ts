@@ -5,6 +5,7 @@ import { opsRoutes, type DependencyCheck } from '../ops/health';
 import type { Metrics } from '../ops/metrics';
 import { clientErrorHandler } from './errors';
 import { requestLogger } from './request-logger';
+import { securityHeaders } from './security.headers';
 import { refuseMalformedUrls } from './url-encoding.guard';
 import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
@@ -42,6 +43,7 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  app.use(securityHeaders());
   const { metrics } = deps.ops;
   app.use(requestLogger(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(req, res, seconds) }));
 
