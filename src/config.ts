@@ -10,6 +10,20 @@ const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$
 const list = z
   .string()
   .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+/**
+ * A browser origin, or `*`. Written as the Origin header spells it (scheme://host[:port]); a
+ * trailing slash is forgiven, a path or query is refused (an origin has none), and the host is
+ * lowercased and a default port dropped, as browsers send it.
+ */
+const origin = z.string().transform((v, ctx) => {
+  if (v === '*') return v;
+  const url = URL.parse(v);
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !/[?#@]/.test(v)) {
+    return url.origin;
+  }
+  ctx.addIssue({ code: 'custom', message: `"${v}" is not an origin (scheme://host[:port], nothing after it) or *` });
+  return z.NEVER;
+});
 
 export const SOURCE_NAMES = ['library', 'deezer', 'musicbrainz', 'upstream'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
@@ -75,6 +89,8 @@ const schema = z.object({
   RATE_LIMIT: int(1, 1_000_000_000).default(600),
   /** GraphQL document cost that counts as one request against RATE_LIMIT (one track's full analysis costs 31). */
   RATE_LIMIT_GRAPHQL_COST: int(1, 1_000_000).default(32),
+  /** Comma-separated browser origins allowed to call the API (CORS), or `*` for any; unset: none. */
+  CORS_ORIGINS: list.pipe(z.array(origin)).default([]),
   /** Serve Apollo Sandbox as the landing page of /graphql. */
   GRAPHQL_SANDBOX: bool.default(true),
   /** Deepest GraphQL document accepted. */

@@ -3,6 +3,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { AppError } from '../core/errors';
 import { opsRoutes, type DependencyCheck } from '../ops/health';
 import type { Metrics } from '../ops/metrics';
+import { corsPolicy } from './cors.middleware';
 import { clientErrorHandler } from './errors';
 import { requestLogger } from './request-logger';
 import { securityHeaders } from './security.headers';
@@ -21,6 +22,8 @@ export interface AppDependencies {
   gate: RequestHandler;
   /** Base URL clients reach the server at, for the OpenAPI document's `servers`. */
   publicUrl?: string;
+  /** Browser origins allowed to call the API (CORS_ORIGINS); none when empty or absent. */
+  corsOrigins?: readonly string[];
 }
 
 export interface AppOps {
@@ -46,6 +49,9 @@ export function createApp(deps: AppDependencies): Express {
   app.use(securityHeaders());
   const { metrics } = deps.ops;
   app.use(requestLogger(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(req, res, seconds) }));
+  // Before anything that asks for a key: a browser's preflight never carries one.
+  const cors = corsPolicy(deps.corsOrigins ?? []);
+  if (cors) app.use(cors);
 
   // Before the routes: their parameter decoding would fail on such a URL before any key check.
   app.use('/api', refuseMalformedUrls(deps.gate, (path) => PUBLIC_API.has(path)));
