@@ -1,4 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
@@ -6,7 +8,7 @@ import type { Express } from 'express';
 import { loadConfig } from '../../src/config';
 import { createContainer, type Container, type ContainerOverrides } from '../../src/container';
 import type { AnalysisEngine } from '../../src/core/types';
-import { buildHttpApp } from '../../src/http/server';
+import { buildHttpApp, createHttpServer, httpTimeouts } from '../../src/http/server';
 
 export const TEST_API_KEY = 'test-key-0123456789';
 
@@ -17,6 +19,8 @@ export interface TestApp {
   auth: { Authorization: string };
   dir: string;
   libraryDir: string;
+  /** Serves the app on 127.0.0.1 (port 0) through the server main.ts creates, timeouts included; closed by close(). */
+  listen(): Promise<{ server: Server; port: number }>;
   close(): Promise<void>;
 }
 
@@ -56,13 +60,24 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   await container.start();
   const http = await buildHttpApp(container);
+  const servers: Server[] = [];
   return {
     app: http.app,
     container,
     auth: { Authorization: `Bearer ${TEST_API_KEY}` },
     dir,
     libraryDir,
+    async listen() {
+      const server = createHttpServer(http.app, httpTimeouts(config));
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return { server, port: (server.address() as AddressInfo).port };
+    },
     async close() {
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
       await http.stop();
       await container.close();
       if (!options.dir) await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,3 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -77,7 +75,6 @@ function spellings(value: string): string[] {
 
 describe('REST fuzz: no malformed request is a server error', () => {
   let t: TestApp;
-  let server: Server;
   let port: number;
   let fakes: FakeServer[];
   const log = captureLogs('info');
@@ -103,13 +100,10 @@ describe('REST fuzz: no malformed request is a server error', () => {
         ANALYSIS_WAIT_MS: '2000',
       },
     });
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    port = (server.address() as AddressInfo).port;
+    ({ port } = await t.listen());
   }, 60_000);
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
     await t.close();
     await Promise.all(fakes.map((f) => f.close()));
   });
