@@ -13,6 +13,7 @@ export interface ImageType {
 }
 
 export const SERVED_IMAGE_FORMATS = 'PNG, JPEG, GIF, WebP or AVIF';
+export const SERVED_IMAGE_TYPES: readonly ImageType['mime'][] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'];
 
 const ascii = (bytes: Uint8Array, at: number, text: string): boolean => {
   if (bytes.length < at + text.length) return false;

@@ -82,6 +82,13 @@ describe('GET /api/audio/artwork/{trackKey}', () => {
     },
   );
 
+  it('is described in the OpenAPI document with the five types it may answer', async () => {
+    const doc = (await request(t.app).get('/api/openapi.json').expect(200)).body;
+    const artworkOp = doc.paths['/api/audio/artwork/{trackKey}'].get;
+    expect(Object.keys(artworkOp.responses['200'].content).sort()).toEqual(['image/avif', 'image/gif', 'image/jpeg', 'image/png', 'image/webp']);
+    expect(Object.keys(artworkOp.responses)).toEqual(expect.arrayContaining(['400', '404']));
+  });
+
   it('refuses a forged signature without a key, and serves the picture with a key', async () => {
     await request(t.app).get(`/api/audio/artwork/${keyOf('png')}?sig=forged`).expect(401);
     await request(t.app).get(`/api/audio/artwork/${keyOf('png')}`).set(t.auth).expect(200).expect('Content-Type', 'image/png');
