@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { loadConfigOrExit } from './config';
 import { createContainer } from './container';
-import { buildHttpApp, createHttpServer, httpTimeouts } from './http/server';
+import { createHttpServer, httpTimeouts } from './http/http-server';
+import { buildHttpApp } from './http/server';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('trackgraph');

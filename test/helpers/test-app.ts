@@ -8,7 +8,8 @@ import type { Express } from 'express';
 import { loadConfig } from '../../src/config';
 import { createContainer, type Container, type ContainerOverrides } from '../../src/container';
 import type { AnalysisEngine } from '../../src/core/types';
-import { buildHttpApp, createHttpServer, httpTimeouts } from '../../src/http/server';
+import { createHttpServer, httpTimeouts } from '../../src/http/http-server';
+import { buildHttpApp } from '../../src/http/server';
 
 export const TEST_API_KEY = 'test-key-0123456789';
 
