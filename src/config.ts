@@ -10,6 +10,20 @@ const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$
 const list = z
   .string()
   .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+/**
+ * A browser origin, or `*`. Written as the Origin header spells it (scheme://host[:port]); a
+ * trailing slash is forgiven, a path or query is refused (an origin has none), and the host is
+ * lowercased and a default port dropped, as browsers send it.
+ */
+const origin = z.string().transform((v, ctx) => {
+  if (v === '*') return v;
+  const url = URL.parse(v);
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !/[?#@]/.test(v)) {
+    return url.origin;
+  }
+  ctx.addIssue({ code: 'custom', message: `"${v}" is not an origin (scheme://host[:port], nothing after it) or *` });
+  return z.NEVER;
+});
 
 export const SOURCE_NAMES = ['library', 'deezer', 'musicbrainz', 'upstream'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
@@ -57,6 +71,14 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Port of the worker's /healthz, /readyz and /metrics; unset: the worker serves no HTTP. */
   WORKER_PORT: int(0, 65535).optional(),
+  /** Longest a client may take to send a request's headers (a connection that sends nothing is closed after it), ms. */
+  HTTP_HEADERS_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /** Longest a client may take to send a whole request, body included (a trickling upload is answered 408), ms. */
+  HTTP_REQUEST_TIMEOUT_MS: int(100, 600_000).default(30_000),
+  /** How long a kept-alive connection may wait for its next request, ms. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000).default(5_000),
+  /** A connection with no traffic either way for this long is closed, ms. Default: 30 s, or ANALYSIS_WAIT_MS + 10 s when longer. */
+  HTTP_IDLE_TIMEOUT_MS: int(100, 3_600_000).optional(),
   /** How long shutdown waits for in-flight requests and jobs before exiting anyway, ms. */
   SHUTDOWN_TIMEOUT_MS: int(1000, 600_000).default(30_000),
   /** Lifetime of cached search metadata, seconds. */
@@ -75,6 +97,8 @@ const schema = z.object({
   RATE_LIMIT: int(1, 1_000_000_000).default(600),
   /** GraphQL document cost that counts as one request against RATE_LIMIT (one track's full analysis costs 31). */
   RATE_LIMIT_GRAPHQL_COST: int(1, 1_000_000).default(32),
+  /** Comma-separated browser origins allowed to call the API (CORS), or `*` for any; unset: none. */
+  CORS_ORIGINS: list.pipe(z.array(origin)).default([]),
   /** Serve Apollo Sandbox as the landing page of /graphql. */
   GRAPHQL_SANDBOX: bool.default(true),
   /** Deepest GraphQL document accepted. */
@@ -102,7 +126,9 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Config = z.infer<typeof schema> & {
+export type Config = Omit<z.infer<typeof schema>, 'HTTP_IDLE_TIMEOUT_MS'> & {
+  /** Resolved: the given value, or its default derived from ANALYSIS_WAIT_MS. */
+  HTTP_IDLE_TIMEOUT_MS: number;
   /** Absolute DATA_DIR. */
   dataDir: string;
   /** Absolute LIBRARY_DIR. */
@@ -130,16 +156,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const c = parsed.data;
-  if (c.SOURCES.includes('upstream') && !c.UPSTREAM_URL) {
-    throw new ConfigError('invalid configuration:\n  UPSTREAM_URL: required when SOURCES includes upstream');
-  }
+  const problems = crossChecks(c);
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const displayHost = c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST;
   return {
     ...c,
+    HTTP_IDLE_TIMEOUT_MS: idleTimeoutOf(c),
     dataDir: path.resolve(c.DATA_DIR),
     libraryDir: path.resolve(c.LIBRARY_DIR),
     publicUrl: c.PUBLIC_URL ?? `http://${displayHost}:${c.PORT}`,
   };
+}
+
+/** A request waits up to ANALYSIS_WAIT_MS in silence for its answer: the idle timeout leaves it that long and more. */
+const IDLE_BEYOND_ANALYSIS_WAIT_MS = 10_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+
+function idleTimeoutOf(c: z.infer<typeof schema>): number {
+  return c.HTTP_IDLE_TIMEOUT_MS ?? Math.max(DEFAULT_IDLE_TIMEOUT_MS, c.ANALYSIS_WAIT_MS + IDLE_BEYOND_ANALYSIS_WAIT_MS);
+}
+
+/** Rules between variables, each as the line naming the variable to change. */
+function crossChecks(c: z.infer<typeof schema>): string[] {
+  const problems: string[] = [];
+  if (c.SOURCES.includes('upstream') && !c.UPSTREAM_URL) problems.push('UPSTREAM_URL: required when SOURCES includes upstream');
+  // Node refuses a headers timeout longer than the request's, which includes the headers.
+  if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${c.HTTP_REQUEST_TIMEOUT_MS})`);
+  }
+  const idle = idleTimeoutOf(c);
+  const silence = Math.max(c.ANALYSIS_WAIT_MS, c.SOURCE_TIMEOUT_MS);
+  if (idle <= silence) {
+    problems.push(`HTTP_IDLE_TIMEOUT_MS: must exceed ANALYSIS_WAIT_MS and SOURCE_TIMEOUT_MS (${silence}), or answers still being prepared are cut`);
+  }
+  return problems;
 }
 
 /**

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { loadConfigOrExit } from './config';
 import { createContainer } from './container';
+import { createHttpServer, httpTimeouts } from './http/http-server';
 import { buildHttpApp } from './http/server';
 
 async function main(): Promise<void> {
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   // while); /readyz says "indexing: n of m files" meanwhile.
   await container.start({ background: true });
   const http = await buildHttpApp(container);
-  const server: Server = http.app.listen(config.PORT, config.HOST);
+  const server: Server = createHttpServer(http.app, httpTimeouts(config)).listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { loadConfigOrExit } from './config';
 import { createContainer } from './container';
+import { createHttpServer, httpTimeouts } from './http/http-server';
 import { opsRoutes } from './ops/health';
 
 /**
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
     const app = express();
     app.disable('x-powered-by');
     app.use(opsRoutes({ readiness: container.readiness, metrics: container.metrics, metricsToken: config.METRICS_TOKEN }));
-    const listening = app.listen(config.WORKER_PORT, config.HOST);
+    const listening = createHttpServer(app, httpTimeouts(config)).listen(config.WORKER_PORT, config.HOST);
     server = listening;
     await new Promise<void>((resolve, reject) => {
       listening.once('listening', resolve);

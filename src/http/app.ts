@@ -3,8 +3,11 @@ import type { Logger as PinoLogger } from 'pino';
 import { AppError } from '../core/errors';
 import { opsRoutes, type DependencyCheck } from '../ops/health';
 import type { Metrics } from '../ops/metrics';
+import { corsPolicy } from './cors.middleware';
 import { clientErrorHandler } from './errors';
 import { requestLogger } from './request-logger';
+import { securityHeaders } from './security.headers';
+import { refuseMalformedUrls } from './url-encoding.guard';
 import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
 
@@ -19,6 +22,8 @@ export interface AppDependencies {
   gate: RequestHandler;
   /** Base URL clients reach the server at, for the OpenAPI document's `servers`. */
   publicUrl?: string;
+  /** Browser origins allowed to call the API (CORS_ORIGINS); none when empty or absent. */
+  corsOrigins?: readonly string[];
 }
 
 export interface AppOps {
@@ -31,6 +36,9 @@ export interface AppOps {
 /** Probes hit these every few seconds: they are not worth a log line each. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
+const OPENAPI_PATH = '/api/openapi.json';
+/** The /api paths that need no key. */
+const PUBLIC_API = new Set([OPENAPI_PATH]);
 
 /** Express assembly: logging with request ids, the REST contract, GraphQL, one error shape. */
 export function createApp(deps: AppDependencies): Express {
@@ -38,16 +46,22 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  app.use(securityHeaders());
   const { metrics } = deps.ops;
   app.use(requestLogger(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(req, res, seconds) }));
+  // Before anything that asks for a key: a browser's preflight never carries one.
+  const cors = corsPolicy(deps.corsOrigins ?? []);
+  if (cors) app.use(cors);
 
+  // Before the routes: their parameter decoding would fail on such a URL before any key check.
+  app.use('/api', refuseMalformedUrls(deps.gate, (path) => PUBLIC_API.has(path)));
   // The contract's routes first: they are nearly all of the traffic.
   app.use(audioRoutes(deps.services, deps.gate));
   app.use('/graphql', deps.graphql);
 
   // Public like the GraphQL schema: it describes the API and holds no data. Built once.
   const openApi = openApiDocument({ version: packageVersion(), serverUrl: deps.publicUrl ?? '/' });
-  app.get('/api/openapi.json', (_req, res) => {
+  app.get(OPENAPI_PATH, (_req, res) => {
     res.json(openApi);
   });
   app.use(opsRoutes({ readiness: deps.ops.readiness, metrics, metricsToken: deps.ops.metricsToken }));

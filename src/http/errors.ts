@@ -45,11 +45,23 @@ export function isExpected(error: unknown): boolean {
   return error instanceof AppError && error.code !== 'INTERNAL';
 }
 
-/** express.json()'s failures (unreadable or oversized body) as INVALID_ARGUMENT; other errors as they are. */
+/**
+ * express.json()'s failures as INVALID_ARGUMENT: a body that is not JSON, too large, in a charset
+ * or content encoding it does not read, or that does not inflate as its encoding says. Each is a
+ * client error body-parser marks as such (an http-errors 4xx with `expose`); other errors pass as
+ * they are.
+ */
 export function fromBodyParserError(error: unknown): unknown {
-  const type = (error as { type?: unknown } | undefined)?.type;
-  if (type === 'entity.parse.failed') return new AppError('INVALID_ARGUMENT', 'the request body is not valid JSON');
-  if (type === 'entity.too.large') return new AppError('INVALID_ARGUMENT', 'the request body is too large');
+  const e = error as { type?: unknown; status?: unknown; expose?: unknown; message?: unknown } | undefined;
+  if (e?.type === 'entity.parse.failed') return new AppError('INVALID_ARGUMENT', 'the request body is not valid JSON');
+  if (e?.type === 'entity.too.large') return new AppError('INVALID_ARGUMENT', 'the request body is too large');
+  if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
+    return new AppError('INVALID_ARGUMENT', `the request body cannot be read: ${String(e.message)}`);
+  }
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
+    // A zlib or stream error: its message names a library's internals, not the client's mistake.
+    return new AppError('INVALID_ARGUMENT', 'the request body cannot be read: it does not match its Content-Encoding, or it was cut short');
+  }
   return error;
 }
 

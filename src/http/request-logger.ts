@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger as PinoLogger } from 'pino';
 import type { Logger } from '../core/logger';
+import { redactUrl } from './url.redact';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -57,8 +58,9 @@ export interface RequestLoggerOptions {
 /**
  * Gives each request an id (echoed in X-Request-Id) and a logger bound to it, and when the
  * response is finished, tells `observe` and logs one line: info for 2xx/3xx, warn for 4xx, error
- * for 5xx. The Authorization header is never read here, and signed URLs have their signature
- * masked. One 'finish' listener per request serves both (this runs on every request).
+ * for 5xx. The Authorization header is never read here, and credentials in the URL (API keys
+ * sent as parameters, artwork signatures) are redacted. One 'finish' listener per request serves
+ * both (this runs on every request).
  */
 export function requestLogger(logger: PinoLogger, options: RequestLoggerOptions = {}): RequestHandler {
   const quiet = options.quietPaths ?? new Set<string>();
@@ -80,7 +82,7 @@ export function requestLogger(logger: PinoLogger, options: RequestLoggerOptions 
       if (status < 400 && quiet.has(url.split('?')[0] ?? '')) return;
       req.log[level](
         {
-          req: { id, method: req.method, url: url.replace(/([?&]sig=)[^&]*/, '$1***'), userAgent: req.headers['user-agent'] },
+          req: { id, method: req.method, url: redactUrl(url), userAgent: req.headers['user-agent'] },
           res: { statusCode: status },
           responseTime: Math.round(ms),
         },

@@ -39,6 +39,7 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
     },
     logger: container.logger,
     publicUrl: config.publicUrl,
+    corsOrigins: config.CORS_ORIGINS,
     graphql: graphql.handler,
     ops: {
       metrics: container.metrics,

@@ -1,11 +1,14 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger as PinoLogger } from 'pino';
 import type { Express } from 'express';
 import { loadConfig } from '../../src/config';
 import { createContainer, type Container, type ContainerOverrides } from '../../src/container';
 import type { AnalysisEngine } from '../../src/core/types';
+import { createHttpServer, httpTimeouts } from '../../src/http/http-server';
 import { buildHttpApp } from '../../src/http/server';
 
 export const TEST_API_KEY = 'test-key-0123456789';
@@ -17,6 +20,8 @@ export interface TestApp {
   auth: { Authorization: string };
   dir: string;
   libraryDir: string;
+  /** Serves the app on 127.0.0.1 (port 0) through the server main.ts creates, timeouts included; closed by close(). */
+  listen(): Promise<{ server: Server; port: number }>;
   close(): Promise<void>;
 }
 
@@ -28,9 +33,11 @@ export interface TestAppOptions {
   prepareLibrary?: (libraryDir: string) => Promise<void>;
   /** Reuse this folder (DATA_DIR and library inside it), e.g. to restart on the same data. */
   dir?: string;
+  /** Where the app logs (default: nowhere); a test reading the log passes captureLogs().logger. */
+  logger?: PinoLogger;
 }
 
-/** A whole app on a fresh temporary DATA_DIR and library, with a known API key and no logs. */
+/** A whole app on a fresh temporary DATA_DIR and library, with a known API key and (unless given a logger) no logs. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = options.dir ?? (await mkdtemp(path.join(os.tmpdir(), 'trackgraph-test-')));
   const libraryDir = path.join(dir, 'library');
@@ -48,19 +55,30 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const container = await createContainer(config, {
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.sources ? { sources: options.sources } : {}),
   });
   await container.start();
   const http = await buildHttpApp(container);
+  const servers: Server[] = [];
   return {
     app: http.app,
     container,
     auth: { Authorization: `Bearer ${TEST_API_KEY}` },
     dir,
     libraryDir,
+    async listen() {
+      const server = createHttpServer(http.app, httpTimeouts(config));
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return { server, port: (server.address() as AddressInfo).port };
+    },
     async close() {
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
       await http.stop();
       await container.close();
       if (!options.dir) await rm(dir, { recursive: true, force: true });

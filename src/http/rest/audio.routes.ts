@@ -104,7 +104,7 @@ export function audioRoutes(services: AudioRouteServices, gate: RequestHandler):
     gate(req, res, next);
   }, async (req: Request<{ trackKey: string }>, res) => {
     const art = await services.artwork.artwork(req.params.trackKey);
-    res.set('Cache-Control', 'private, max-age=86400').type(art.mime).send(Buffer.from(art.data));
+    res.set({ 'Cache-Control': 'private, max-age=86400', 'Content-Type': art.mime }).send(Buffer.from(art.data));
   });
 
   return router;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
+import { SERVED_IMAGE_FORMATS, SERVED_IMAGE_TYPES } from '../../artwork/image.sniff';
 import { analysisParams, batchParams, searchParams } from './params';
 import { analysisSchema, errorSchema, ok, pendingSchema, searchResultSchema, timelineSchema } from './schemas';
 
@@ -129,12 +130,17 @@ export function openApiDocument(options: { version: string; serverUrl: string })
       '/api/audio/artwork/{trackKey}': {
         get: {
           operationId: 'artwork',
-          summary: 'Cover art of a track. The thumbnailUrl of a search result carries a signature (sig) and needs no key.',
+          summary:
+            'Cover art of a track. The thumbnailUrl of a search result carries a signature (sig) and needs no key. ' +
+            `Only ${SERVED_IMAGE_FORMATS} pictures are served, typed by their bytes; any other stored picture is 404 NOT_FOUND.`,
           security: [{ bearer: [] }, {}],
           parameters: [trackKeyPath, { name: 'sig', in: 'query', required: false, schema: { type: 'string' } }],
           responses: {
-            '200': { description: 'The image.', content: { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } } },
-            ...errors(401, 404),
+            '200': {
+              description: 'The image, with the type its bytes are.',
+              content: Object.fromEntries(SERVED_IMAGE_TYPES.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+            },
+            ...errors(400, 401, 404, 429),
           },
         },
       },

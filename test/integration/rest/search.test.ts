@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
 import { trackKey } from '../../../src/core/track-key';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+
+const COVER = new Uint8Array(readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'images', 'cover.png')));
 
 const FILES: Record<string, { artist?: string; title?: string; picture?: boolean }> = {
   'money.mp3': { artist: 'Pink Floyd', title: 'Money', picture: true },
@@ -24,7 +27,7 @@ describe('GET /api/audio/search', () => {
       engine.tags.set(file, {
         ...(tags.artist ? { artist: tags.artist } : {}),
         ...(tags.title ? { title: tags.title } : {}),
-        ...(tags.picture ? { picture: { mime: 'image/png', data: new Uint8Array([137, 80, 78, 71]) } } : {}),
+        ...(tags.picture ? { picture: { mime: 'image/png', data: COVER } } : {}),
       });
     }
     t = await createTestApp({
@@ -96,7 +99,7 @@ describe('GET /api/audio/search', () => {
     const url = new URL(money.thumbnailUrl);
     const art = await request(t.app).get(url.pathname + url.search).expect(200);
     expect(art.headers['content-type']).toBe('image/png');
-    expect([...art.body]).toEqual([137, 80, 78, 71]);
+    expect(new Uint8Array(art.body as Buffer)).toEqual(COVER);
     await request(t.app).get(`${url.pathname}?sig=forged`).expect(401);
   });
 

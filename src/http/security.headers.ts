@@ -1,0 +1,73 @@
+import type { RequestHandler } from 'express';
+import helmet, { contentSecurityPolicy, type HelmetOptions } from 'helmet';
+
+/**
+ * What the API answers is JSON and images, never a page: nothing in it may load, run, frame or
+ * submit anything. A browser that opens an answer directly (or is tricked into it) renders it
+ * under this policy.
+ */
+const API_POLICY = {
+  'default-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'none'"],
+};
+
+/**
+ * Headers every answer shares. Helmet's defaults, except: no HSTS (TLS is terminated by the
+ * operator's proxy, which owns that promise for its domain), and Cross-Origin-Resource-Policy
+ * same-origin so another site's <script> or <img> cannot pull JSON answers in.
+ */
+const COMMON: HelmetOptions = {
+  strictTransportSecurity: false,
+  crossOriginResourcePolicy: { policy: 'same-origin' },
+};
+
+const api = helmet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: API_POLICY } });
+
+/**
+ * Artwork is loaded by <img> tags of client apps on other origins (CORP cross-origin lets them),
+ * and opened on its own it is sandboxed: a unique origin where no script runs, even if a picture
+ * ever passed the type check that should not have.
+ */
+const artwork = helmet({
+  ...COMMON,
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+  contentSecurityPolicy: { useDefaults: false, directives: { ...API_POLICY, sandbox: [] } },
+});
+
+/**
+ * A GET of /graphql may be Apollo Sandbox's page, which loads its script, styles and frame from
+ * Apollo's CDN under its own per-response nonce policy (a <meta> CSP). A header policy is enforced
+ * together with it, so this one only adds what the page's lacks and does not need: no framing
+ * of the page, no <base>, no plugins. Popups stay reachable for Sandbox's sign-in window.
+ */
+const graphqlPage = helmet({
+  ...COMMON,
+  crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      // The page's own policy governs its sources; a default-src here would override it.
+      'default-src': contentSecurityPolicy.dangerouslyDisableDefaultSrc,
+      'base-uri': ["'none'"],
+      'frame-ancestors': ["'none'"],
+      'object-src': ["'none'"],
+    },
+  },
+});
+
+const isGraphqlPath = (path: string): boolean => path === '/graphql' || path.startsWith('/graphql/');
+
+/**
+ * Security headers on every answer the app makes: X-Content-Type-Options: nosniff (a browser
+ * never second-guesses a declared type) and the rest of helmet's set, with a Content-Security-Policy
+ * by kind of answer (API, artwork, GraphQL's landing page). Runs first, so error answers carry them too.
+ */
+export function securityHeaders(): RequestHandler {
+  return (req, res, next) => {
+    if (req.path.startsWith('/api/audio/artwork/')) artwork(req, res, next);
+    else if (isGraphqlPath(req.path) && (req.method === 'GET' || req.method === 'HEAD')) graphqlPage(req, res, next);
+    else api(req, res, next);
+  };
+}

@@ -1,0 +1,27 @@
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('HTTP client timeouts', () => {
+  it('default to at most 30 s for a whole request and for an idle connection', () => {
+    const c = loadConfig({});
+    expect(c.HTTP_HEADERS_TIMEOUT_MS).toBe(10_000);
+    expect(c.HTTP_REQUEST_TIMEOUT_MS).toBe(30_000);
+    expect(c.HTTP_KEEP_ALIVE_TIMEOUT_MS).toBe(5_000);
+    expect(c.HTTP_IDLE_TIMEOUT_MS).toBe(30_000);
+    expect(c.HTTP_IDLE_TIMEOUT_MS).toBeGreaterThan(c.ANALYSIS_WAIT_MS);
+  });
+
+  it('lengthen the default idle timeout when requests may wait longer for an analysis', () => {
+    expect(loadConfig({ ANALYSIS_WAIT_MS: '60000' }).HTTP_IDLE_TIMEOUT_MS).toBe(70_000);
+    expect(loadConfig({ ANALYSIS_WAIT_MS: '60000', HTTP_IDLE_TIMEOUT_MS: '90000' }).HTTP_IDLE_TIMEOUT_MS).toBe(90_000);
+  });
+
+  it.each([
+    [{ HTTP_IDLE_TIMEOUT_MS: '20000' }, /HTTP_IDLE_TIMEOUT_MS: must exceed ANALYSIS_WAIT_MS/],
+    [{ HTTP_IDLE_TIMEOUT_MS: '25000', SOURCE_TIMEOUT_MS: '25000' }, /HTTP_IDLE_TIMEOUT_MS: must exceed/],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '40000' }, /HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS/],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '50' }, /HTTP_REQUEST_TIMEOUT_MS/],
+  ])('refuse %j at start, naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
