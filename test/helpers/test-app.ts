@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger as PinoLogger } from 'pino';
 import type { Express } from 'express';
 import { loadConfig } from '../../src/config';
 import { createContainer, type Container, type ContainerOverrides } from '../../src/container';
@@ -28,6 +28,8 @@ export interface TestAppOptions {
   prepareLibrary?: (libraryDir: string) => Promise<void>;
   /** Reuse this folder (DATA_DIR and library inside it), e.g. to restart on the same data. */
   dir?: string;
+  /** The app's logger (default: silent), e.g. one writing to a test's array. */
+  logger?: PinoLogger;
 }
 
 /** A whole app on a fresh temporary DATA_DIR and library, with a known API key and no logs. */
@@ -48,7 +50,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const container = await createContainer(config, {
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.sources ? { sources: options.sources } : {}),
   });

@@ -13,7 +13,8 @@ import { requireApiKey } from '../auth';
 import { clientErrorHandler } from '../errors';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
-import { costLimitPlugin, depthLimitRule } from './graphql.limits';
+import { costLimitPlugin } from './graphql.cost';
+import { documentLimits, type DocumentLimits } from './graphql.limits';
 import { buildGraphQLSchema } from './graphql.schema';
 import { immutableResponseCachePlugin } from './response.cache';
 import { GraphQLEdgeCache, type EdgeCharge } from './edge.cache';
@@ -29,8 +30,8 @@ export interface GraphQLServices {
 export interface GraphQLOptions {
   /** Serve Apollo Sandbox to browsers at GET /graphql (GRAPHQL_SANDBOX). */
   sandbox: boolean;
-  /** GRAPHQL_MAX_DEPTH */
-  maxDepth: number;
+  /** Shape of a document (GRAPHQL_MAX_TOKENS, _DEPTH, _SELECTIONS, _ALIASES, _DIRECTIVES), checked before validation. */
+  limits: DocumentLimits;
   /** GRAPHQL_MAX_COST */
   maxCost: number;
   /**
@@ -47,9 +48,8 @@ export interface GraphQLOptions {
   edgeCharge?: EdgeCharge;
 }
 
-/** Request bodies and documents past these are refused unread or unparsed. */
+/** Request bodies past this are refused unread. */
 const MAX_BODY = '100kb';
-const MAX_TOKENS = 20_000;
 
 /** About 1 KB each: 10 MB of answers. */
 const DEFAULT_RESPONSE_CACHE_ANALYSES = 10_000;
@@ -80,7 +80,8 @@ function errorBody(code: string, message: string): { errors: { message: string; 
 
 /**
  * The GraphQL edge: one Apollo server over a schema built once from the services, behind the
- * same Bearer authentication as REST.
+ * same Bearer authentication as REST. A document passes the document limits (graphql.limits.ts)
+ * before Apollo parses it, and the cost limit once its variables are known.
  *
  * CSRF: Apollo's csrfPrevention stays on. A GET query (or a POST that is not JSON) must carry
  * `apollo-require-preflight: true` or a `Content-Type: application/json` header, else it is
@@ -96,10 +97,8 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     includeStacktraceInErrorResponses: false,
     // main.ts owns the process's signals and stops this server through stop().
     stopOnTerminationSignals: false,
-    // Parsing happens before any limit can look at a document: bound its work. The largest
-    // useful document (100 keys, aliases, every field) is a few thousand tokens.
-    parseOptions: { maxTokens: MAX_TOKENS },
-    validationRules: [depthLimitRule(options.maxDepth)],
+    // Documents reach Apollo through the document limits, which parsed them with the same bound.
+    parseOptions: { maxTokens: options.limits.maxTokens },
     formatError: formatGraphQLError,
     logger: logger.child({ component: 'apollo' }),
     plugins: [
@@ -130,6 +129,10 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   // Express 5 parses no body by itself, and Apollo needs req.body.
   router.use(express.json({ limit: MAX_BODY, ...(edge ? { verify: GraphQLEdgeCache.keepRawBody } : {}) }));
   if (edge) router.use(edge.middleware());
+  // After the edge cache: a byte-identical repeat of a complete answer passed these limits before.
+  const limits = documentLimits(options.limits);
+  // A browser opening Sandbox gets the page, whatever the URL holds.
+  router.use((req, res, next) => (options.sandbox && wantsLandingPage(req) ? next() : limits(req, res, next)));
   router.use(
     expressMiddleware(server, {
       context: async ({ req, res }) => {
