@@ -75,22 +75,31 @@ interface FragmentSpec {
   fields: string[];
 }
 
-/** Fields of the schema (and one it lacks): what comes before the directives, and the selection after them. */
-const FIELD = fc.constantFrom(
-  ['__typename', ''],
-  ['trackKey(artist: "a", track: "b")', ''],
-  ['analysisStatus(trackKey: "0123456789abcdef")', '{ status trackKey }'],
-  ['analysis(trackKey: "0123456789abcdef")', '{ tempo mood { happy } }'],
-  ['search(track: "x", limit: 2)', '{ trackKey }'],
-  ['__schema', '{ queryType { name } }'],
-  ['unknownField', ''],
+/** Fields of the schema (and, rarely, one it lacks): what comes before the directives, and the selection after them. */
+const FIELD = fc.oneof(
+  {
+    weight: 12,
+    arbitrary: fc.constantFrom(
+      ['__typename', ''],
+      ['trackKey(artist: "a", track: "b")', ''],
+      ['analysisStatus(trackKey: "0123456789abcdef")', '{ status trackKey }'],
+      ['analysis(trackKey: "0123456789abcdef")', '{ tempo mood { happy } }'],
+      ['search(track: "x", limit: 2)', '{ trackKey }'],
+      ['__schema', '{ queryType { name } }'],
+    ),
+  },
+  { weight: 1, arbitrary: fc.constant(['unknownField', '']) },
 );
 
-const DIRECTIVE = fc.constantFrom('@include(if: true)', '@skip(if: false)', '@include(if: false)', '@deprecated', '@unknown');
+/** Directives on one field: ones fields take, and (rarely) ones they do not or twice the same. */
+const DIRECTIVES = fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom([], ['@include(if: true)'], ['@skip(if: false)'], ['@include(if: false)'], ['@include(if: true)', '@skip(if: false)']) },
+  { weight: 1, arbitrary: fc.constantFrom(['@deprecated'], ['@unknown'], ['@skip(if: false)', '@skip(if: true)']) },
+);
 
-/** A field, sometimes aliased, with a few directives. */
+/** A field, sometimes aliased (aliases drawn widely, so that they seldom clash), with a few directives. */
 const selection = fc
-  .tuple(FIELD, fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), fc.array(DIRECTIVE, { maxLength: 3 }))
+  .tuple(FIELD, fc.option(fc.integer({ min: 0, max: 10_000 }), { nil: undefined }), DIRECTIVES)
   .map(([[head, body], alias, directives]) => `${alias === undefined ? '' : `x${alias}: `}${head} ${directives.join(' ')} ${body}`);
 
 const fragmentSpec = (count: number): fc.Arbitrary<FragmentSpec> =>
@@ -99,8 +108,15 @@ const fragmentSpec = (count: number): fc.Arbitrary<FragmentSpec> =>
     fields: fc.array(selection, { maxLength: 3 }),
   });
 
+/** 0 two times in three, else a value of `arbitrary`. */
+function sometimes(arbitrary: fc.Arbitrary<number>): fc.Arbitrary<number> {
+  return fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, { weight: 1, arbitrary });
+}
+
 export interface GeneratedDocument {
   query: string;
+  /** The operation a client would name with it, if any (possibly one the document lacks). */
+  operationName?: string;
   /** True when some fragment reaches itself through its spreads. */
   cyclic: boolean;
 }
@@ -120,7 +136,8 @@ function hasCycle(specs: readonly FragmentSpec[]): boolean {
 
 /**
  * Random documents: fragments on Query spreading each other (fan-out, cycles), aliases,
- * directives, repeated and unknown fields, alias and directive spam, introspection.
+ * directives, repeated and unknown fields, alias and directive spam, introspection, operations
+ * the schema lacks (mutation, subscription), and operation names that may not match.
  */
 export const documents: fc.Arbitrary<GeneratedDocument> = fc
   .integer({ min: 0, max: 12 })
@@ -129,18 +146,32 @@ export const documents: fc.Arbitrary<GeneratedDocument> = fc
       fragments: fc.array(fragmentSpec(Math.max(count, 1)), { minLength: count, maxLength: count }),
       root: fc.array(selection, { maxLength: 4 }),
       rootSpreads: fc.array(fc.integer({ min: 0, max: Math.max(count - 1, 0) }), { maxLength: count === 0 ? 0 : 8 }).map((spreads) => (count > 0 ? [count - 1, ...spreads] : spreads)),
-      aliasSpam: fc.integer({ min: 0, max: 300 }),
-      directiveSpam: fc.integer({ min: 0, max: 120 }),
-      depth: fc.integer({ min: 0, max: 40 }),
+      aliasSpam: sometimes(fc.integer({ min: 1, max: 300 })),
+      directiveSpam: sometimes(fc.integer({ min: 1, max: 120 })),
+      depth: sometimes(fc.integer({ min: 3, max: 40 })),
+      /** Fragments may spread later ones too (else only earlier ones): cycles become possible. */
+      cycles: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
       /** Each fragment also spreads the one before it this many times: the fan-out of the attack. */
-      fan: fc.integer({ min: 0, max: 8 }),
+      fan: sometimes(fc.integer({ min: 1, max: 8 })),
+      kind: fc.constantFrom('query', 'query', 'query', 'mutation', 'subscription'),
+      /** A second operation: without an operationName, Apollo cannot pick one. */
+      second: fc.boolean(),
+      operationName: fc.constantFrom(undefined, 'Generated', 'Other', 'Missing'),
+      /** Half the documents keep to what a client would send (no spam, cycle or missing operation). */
+      hostile: fc.boolean(),
     }),
   )
-  .map(({ fragments: specs, root, rootSpreads, aliasSpam: aliases, directiveSpam: directives, depth, fan }) => {
-    const fragments = specs.map((f, i) => (i === 0 ? f : { ...f, spreads: [...f.spreads, ...Array<number>(fan).fill(i - 1)] }));
+  .map(({ hostile, ...drawn }) => (hostile ? drawn : { ...drawn, aliasSpam: 0, directiveSpam: 0, depth: 0, cycles: false, fan: Math.min(drawn.fan, 1), kind: 'query', second: false, operationName: undefined }))
+  .map(({ fragments: specs, root, rootSpreads, aliasSpam: aliases, directiveSpam: directives, depth, cycles, fan, kind, second, operationName }) => {
+    const fragments = specs.map((f, i) => ({
+      ...f,
+      spreads: [...f.spreads.filter((j) => cycles || j < i), ...Array<number>(i === 0 ? 0 : fan).fill(i - 1)],
+    }));
+    // Without a chain of spreads, the operation spreads every fragment (none is left unused).
+    const spreads = fan === 0 ? [...rootSpreads, ...fragments.map((_, i) => i)] : rootSpreads;
     const body = [
       ...root,
-      ...rootSpreads.map((i) => `...F${i}`),
+      ...spreads.map((i) => `...F${i}`),
       ...Array.from({ length: aliases }, (_, i) => `s${i}: __typename`),
       ...(depth > 0 ? [nestedSchema(depth).slice(1, -1)] : []),
     ];
@@ -150,7 +181,8 @@ export const documents: fc.Arbitrary<GeneratedDocument> = fc
       const selections = [...f.fields, ...f.spreads.map((j) => `...F${j}`)];
       return `fragment F${i} on Query { ${selections.length > 0 ? selections.join(' ') : '__typename'} }`;
     });
-    return { query: `query Generated { ${body.join(' ')} ${spam} } ${definitions.join(' ')}`, cyclic: hasCycle(fragments) };
+    const operations = `${kind} Generated { ${body.join(' ')} ${spam} }${second ? ' query Other { __typename }' : ''}`;
+    return { query: `${operations} ${definitions.join(' ')}`, cyclic: hasCycle(fragments), ...(operationName ? { operationName } : {}) };
   });
 
 /** Every selection set of a document (for brute-force checks on small documents). */

@@ -15,6 +15,7 @@ import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin } from './graphql.cost';
 import { documentLimits, type DocumentLimits } from './graphql.limits';
+import { knownOperationTypesRule, operationResolutionPlugin } from './graphql.operations';
 import { buildGraphQLSchema } from './graphql.schema';
 import { immutableResponseCachePlugin } from './response.cache';
 import { GraphQLEdgeCache, type EdgeCharge } from './edge.cache';
@@ -99,6 +100,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     stopOnTerminationSignals: false,
     // Documents reach Apollo through the document limits, which parsed them with the same bound.
     parseOptions: { maxTokens: options.limits.maxTokens },
+    validationRules: [knownOperationTypesRule],
     formatError: formatGraphQLError,
     logger: logger.child({ component: 'apollo' }),
     plugins: [
@@ -110,8 +112,10 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
             document: SANDBOX_DOCUMENT,
           })
         : ApolloServerPluginLandingPageDisabled(),
-      // First among the request hooks: it sets contextValue.cost synchronously, and Apollo starts
-      // every plugin's didResolveOperation in this order.
+      // First among the request hooks, in this order: a request without an operation is refused,
+      // then the cost is set on contextValue synchronously (Apollo starts every plugin's
+      // didResolveOperation in this order, and the later ones read it).
+      operationResolutionPlugin(),
       costLimitPlugin(options.maxCost),
       errorLoggingPlugin(),
       // Apollo installs cache control by default, wrapping every field's resolver to compute

@@ -166,7 +166,7 @@ export function costLimitPlugin(maxCost: number, estimators = costEstimators()):
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, operation, request, contextValue }) {
-          // Without an operation (an unknown operationName) there is nothing to price.
+          // The operation-resolution plugin has refused a request without an operation.
           if (!operation) return;
           const variables = request.variables ?? {};
           const shape = priceKey(operation, variables);
