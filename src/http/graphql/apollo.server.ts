@@ -2,7 +2,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { Router, type Request, type RequestHandler } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { GraphQLError } from 'graphql';
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
@@ -14,7 +14,7 @@ import { clientErrorHandler } from '../errors';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin } from './graphql.cost';
-import { documentLimits, type DocumentLimits } from './graphql.limits';
+import { documentLimits, graphqlResponseType, type DocumentLimits } from './graphql.limits';
 import { knownOperationTypesRule, operationResolutionPlugin } from './graphql.operations';
 import { buildGraphQLSchema } from './graphql.schema';
 import { immutableResponseCachePlugin } from './response.cache';
@@ -177,7 +177,17 @@ function requireKey(keys: ApiKeyService, sandbox: boolean): RequestHandler {
  * Errors raised before Apollo runs (authentication, an unreadable body), answered in the
  * GraphQL response shape with REST's status, code and message for the same failure.
  */
-const graphqlErrorHandler = clientErrorHandler({
+const answerError = clientErrorHandler({
   body: (e) => errorBody(e.error.code, e.error.message),
   logMessage: 'request refused',
 });
+
+/**
+ * As Apollo answers: application/graphql-response+json to a client that prefers it (Apollo
+ * Client 4 does, and reads the error code of a 401 only from that type), else application/json.
+ * res.json() keeps a Content-Type already set.
+ */
+const graphqlErrorHandler: ErrorRequestHandler = (error, req, res, next) => {
+  if (!res.headersSent) res.type(graphqlResponseType((types) => req.accepts(types)));
+  answerError(error, req, res, next);
+};
