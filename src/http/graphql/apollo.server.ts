@@ -8,6 +8,7 @@ import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
+import { AppError } from '../../core/errors';
 import type { SearchService } from '../../search/search.service';
 import { requireApiKey } from '../auth';
 import { clientErrorHandler } from '../errors';
@@ -189,5 +190,20 @@ const answerError = clientErrorHandler({
  */
 const graphqlErrorHandler: ErrorRequestHandler = (error, req, res, next) => {
   if (!res.headersSent) res.type(graphqlResponseType((types) => req.accepts(types)));
-  answerError(error, req, res, next);
+  answerError(unreadableBody(error), req, res, next);
 };
+
+/**
+ * Before Apollo, only express.json() throws errors other than AppErrors. Besides the unreadable
+ * and oversized bodies REST's handler knows, it refuses an unsupported Content-Encoding or
+ * charset, a body that does not inflate, an aborted upload: client errors it marks safe to
+ * show (4xx, expose), answered 400 INVALID_ARGUMENT instead of 500.
+ */
+function unreadableBody(error: unknown): unknown {
+  const e = error as { type?: unknown; status?: unknown; expose?: unknown; message?: unknown } | undefined;
+  if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') return error;
+  if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
+    return new AppError('INVALID_ARGUMENT', `the request body could not be read: ${e.message}`);
+  }
+  return error;
+}

@@ -225,7 +225,7 @@ function collectSpreads(set: SelectionSetNode, into: Set<string>): void {
 /** Why a document is refused: a GraphQL error with Apollo's code for the failure, and HTTP 400. */
 export interface Refusal {
   message: string;
-  code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED';
+  code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED' | 'BAD_USER_INPUT' | 'BAD_REQUEST';
   locations?: readonly { line: number; column: number }[];
   /** The limit exceeded, by name (maxDepth, maxSelections …), for clients that adapt. */
   limit?: Record<string, number>;
@@ -309,15 +309,25 @@ export function graphqlResponseType(accepts: (types: string[]) => string | false
 }
 
 /**
- * Express middleware in front of Apollo: a document (POST body or GET parameter) over a limit
- * is answered 400 with a GraphQL error, unvalidated; anything else goes on to Apollo, which
- * answers requests without a readable document itself. Verdicts are cached by document text,
- * so a repeated document costs a map lookup.
+ * Express middleware in front of Apollo: a document (POST body or GET parameter) over a limit,
+ * or variables or extensions nested past MAX_NESTING, are answered 400 with a GraphQL error,
+ * unvalidated; anything else goes on to Apollo, which answers requests without a readable
+ * document itself. Verdicts are cached by document text, so a repeated document costs a map
+ * lookup.
  */
 export function documentLimits(limits: DocumentLimits): RequestHandler {
   const verdicts = new LRUCache<string, { refusal: Refusal | null }>({ maxSize: VERDICT_CACHE_CHARS, sizeCalculation: (_v, key) => key.length + 1 });
   return (req, res, next) => {
-    const query: unknown = req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query;
+    const params = requestParams(req.method, req.query, req.body);
+    for (const field of ['variables', 'extensions'] as const) {
+      if (nestedDeeperThan(params[field], MAX_NESTING)) {
+        const refusal: Refusal = { message: `the request's ${field} nest more than ${MAX_NESTING} levels deep`, code: field === 'variables' ? 'BAD_USER_INPUT' : 'BAD_REQUEST' };
+        req.log.warn({ code: refusal.code, msg: refusal.message }, 'graphql request refused');
+        answerRefusal(res, refusal, graphqlResponseType((types) => req.accepts(types)));
+        return;
+      }
+    }
+    const { query } = params;
     if (typeof query !== 'string' || query.length === 0) {
       next();
       return;
@@ -334,6 +344,40 @@ export function documentLimits(limits: DocumentLimits): RequestHandler {
     req.log.warn({ code: verdict.refusal.code, msg: verdict.refusal.message }, 'graphql request refused');
     answerRefusal(res, verdict.refusal, graphqlResponseType((types) => req.accepts(types)));
   };
+}
+
+/**
+ * Deepest nesting of variables and extensions accepted (the deepest input of the schema, a
+ * track filter's mood range, is 4). Past it, Apollo and the plugins that serialise variables
+ * would recurse deeper than the stack allows: a 100 kB body holds 50,000 nested arrays.
+ */
+const MAX_NESTING = 32;
+
+/** What Apollo will read of the request: the JSON body of a POST, the URL parameters of a GET (JSON-encoded). */
+function requestParams(method: string, query: Record<string, unknown>, body: unknown): { query?: unknown; variables?: unknown; extensions?: unknown } {
+  if (method !== 'GET') return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const json = (value: unknown): unknown => {
+    if (typeof value !== 'string') return undefined;
+    try {
+      return JSON.parse(value);
+    } catch {
+      // Apollo answers a parameter that is not JSON itself.
+      return undefined;
+    }
+  };
+  return { query: query.query, variables: json(query.variables), extensions: json(query.extensions) };
+}
+
+/** Whether a JSON value nests objects and arrays more than `max` deep; iterative, so any depth is safe to ask. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function answerRefusal(res: Response, refusal: Refusal, contentType: string): void {

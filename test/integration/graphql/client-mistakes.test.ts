@@ -38,6 +38,26 @@ describe('GraphQL client mistakes', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(message), extensions: expect.objectContaining({ code }) })]);
   });
 
+  it.each([
+    ['an unsupported Content-Encoding', { 'Content-Encoding': 'xyz' }, JSON.stringify({ query: KEY_QUERY }), 'INVALID_ARGUMENT'],
+    ['a gzip body that does not inflate', { 'Content-Encoding': 'gzip' }, 'not gzip', 'INVALID_ARGUMENT'],
+    ['variables nested 40,000 deep', {}, `{"query":"{ __typename }","variables":{"a":${'['.repeat(40_000)}${']'.repeat(40_000)}}}`, 'BAD_USER_INPUT'],
+    ['extensions nested 40,000 deep', {}, `{"query":"{ __typename }","extensions":{"a":${'['.repeat(40_000)}${']'.repeat(40_000)}}}`, 'BAD_REQUEST'],
+    ['a persisted-query hash that is not its query’s', {}, JSON.stringify({ query: KEY_QUERY, extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } }), 'BAD_REQUEST'],
+    ['an unsupported persisted-query version', {}, JSON.stringify({ extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } }), 'BAD_REQUEST'],
+  ])('when the request has %s, then 400 with a code', async (_case, headers, body, code) => {
+    const res = await request(t.app).post('/graphql').set(t.auth).set('Content-Type', 'application/json').set(headers).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code }) })]);
+  });
+
+  it('refuses variables nested too deep in a GET too', async () => {
+    const variables = `{"a":${'['.repeat(1000)}${']'.repeat(1000)}}`;
+    const res = await request(t.app).get('/graphql').query({ query: '{ __typename }', variables }).set(t.auth).set('apollo-require-preflight', 'true');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
   it('answers a mutation sent by GET 4xx with a code, and runs nothing', async () => {
     const res = await request(t.app).get('/graphql').query({ query: 'mutation { trackKey(artist: "a", track: "b") }' }).set(t.auth).set('apollo-require-preflight', 'true');
     expect(res.status).toBeGreaterThanOrEqual(400);
