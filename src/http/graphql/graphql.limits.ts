@@ -5,13 +5,15 @@ import { LRUCache } from 'lru-cache';
 /*
  * Limits on the shape of a document, checked at the edge before Apollo parses and validates it.
  *
- * Validating a document with graphql-js's own rules costs time in proportion to what the
- * document says once expanded, and a few hundred bytes of fragments that each spread the
- * previous one eight times expand to billions of fields. So the shape of a document (depth,
- * fields, aliases, directives) is measured first, each fragment definition once (the measure
- * of a spread is its fragment's measure, remembered), in time proportional to the document's
- * length whatever it expands to; a document over a limit is refused there, and only documents
- * within every limit reach Apollo's validation and execution.
+ * A few hundred bytes of fragments that each spread the previous one eight times expand to
+ * billions of fields: whatever follows every expansion (a naive depth or cost walk) stalls, and
+ * graphql-js's own rules, which Apollo runs first and in full, spend up to hundreds of
+ * milliseconds on documents built against them before their budgets stop them. So the shape of
+ * a document (depth, selections, aliases, directives) is measured first, each fragment
+ * definition once (a spread adds its fragment's remembered measure), in time proportional to the
+ * document's length whatever it expands to; then, within those bounds, the pairs of selections
+ * graphql-js would compare to merge them are counted. A document over a limit is refused there;
+ * only documents within every limit reach Apollo's validation and execution.
  */
 
 export interface DocumentLimits {

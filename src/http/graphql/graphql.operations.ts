@@ -15,7 +15,7 @@ import type { GraphQLContext } from './graphql.context';
 export const knownOperationTypesRule: ValidationRule = (context: ValidationContext): ASTVisitor => ({
   OperationDefinition(node) {
     if (!context.getSchema().getRootType(node.operation)) {
-      context.reportError(new GraphQLError(`the ${node.operation} operation is not supported by this schema; it has queries only`, { nodes: node }));
+      context.reportError(new GraphQLError(`the ${node.operation} operation is not supported by this schema`, { nodes: node }));
     }
     return false;
   },
