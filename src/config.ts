@@ -105,6 +105,14 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: int(1, 100).default(12),
   /** Highest GraphQL document cost accepted. */
   GRAPHQL_MAX_COST: int(1, 1_000_000).default(5000),
+  /** Most tokens the GraphQL parser reads in one document before refusing it. */
+  GRAPHQL_MAX_TOKENS: int(100, 1_000_000).default(3000),
+  /** Most fields, fragment spreads and inline fragments in one GraphQL document, its fragments expanded. */
+  GRAPHQL_MAX_SELECTIONS: int(1, 1_000_000).default(1000),
+  /** Most aliases in one GraphQL document, its fragments expanded. */
+  GRAPHQL_MAX_ALIASES: int(0, 100_000).default(100),
+  /** Most directives in one GraphQL document, its fragments expanded. */
+  GRAPHQL_MAX_DIRECTIVES: int(0, 100_000).default(50),
   /** Timeout of one call to an external source, ms. */
   SOURCE_TIMEOUT_MS: int(100, 120_000).default(8000),
   /** Largest audio download accepted, bytes. */

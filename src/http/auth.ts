@@ -3,7 +3,8 @@ import type { ApiKeyService, Principal } from '../auth/api-keys';
 import { AppError } from '../core/errors';
 import { refusal, setRateLimitHeaders, type ApiRateLimiter } from '../ops/rate-limit';
 
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+/** The scheme name is case-insensitive and followed by one or more spaces (RFC 9110 §11.1, §11.4). */
+const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i;
 
 /** The key of an Authorization header, or an UNAUTHENTICATED error saying what is wrong with it. */
 function bearerKey(header: string | undefined): string {

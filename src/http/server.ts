@@ -24,7 +24,13 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
     { search: container.search, analysis: container.analysis, browse: container.browse, apiKeys: container.apiKeys },
     {
       sandbox: config.GRAPHQL_SANDBOX,
-      maxDepth: config.GRAPHQL_MAX_DEPTH,
+      limits: {
+        maxTokens: config.GRAPHQL_MAX_TOKENS,
+        maxDepth: config.GRAPHQL_MAX_DEPTH,
+        maxSelections: config.GRAPHQL_MAX_SELECTIONS,
+        maxAliases: config.GRAPHQL_MAX_ALIASES,
+        maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
+      },
       maxCost: config.GRAPHQL_MAX_COST,
       plugins: [graphqlRateLimitPlugin(container.rateLimiter, rateLimit)],
       edgeCharge: (principal, cost) => chargeGraphQL(container.rateLimiter, rateLimit, principal.id, cost),

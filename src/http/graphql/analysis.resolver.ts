@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from './graphql.context';
 import { AnalysisArgs, optionalName } from './graphql.args';
-import { ANALYSIS_COST } from './graphql.limits';
+import { ANALYSIS_COST } from './graphql.cost';
 import { AnalysisStatus, TrackAnalysis, analysisStatusOf, trackAnalysisOf } from './analysis.types';
 
 /**

@@ -2,18 +2,21 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { Router, type Request, type RequestHandler } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { GraphQLError } from 'graphql';
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
+import { AppError } from '../../core/errors';
 import type { SearchService } from '../../search/search.service';
 import { requireApiKey } from '../auth';
 import { clientErrorHandler } from '../errors';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
-import { costLimitPlugin, depthLimitRule } from './graphql.limits';
+import { costLimitPlugin } from './graphql.cost';
+import { documentLimits, graphqlResponseType, type DocumentLimits } from './graphql.limits';
+import { knownOperationTypesRule, operationResolutionPlugin } from './graphql.operations';
 import { buildGraphQLSchema } from './graphql.schema';
 import { immutableResponseCachePlugin } from './response.cache';
 import { GraphQLEdgeCache, type EdgeCharge } from './edge.cache';
@@ -29,8 +32,8 @@ export interface GraphQLServices {
 export interface GraphQLOptions {
   /** Serve Apollo Sandbox to browsers at GET /graphql (GRAPHQL_SANDBOX). */
   sandbox: boolean;
-  /** GRAPHQL_MAX_DEPTH */
-  maxDepth: number;
+  /** Shape of a document (GRAPHQL_MAX_TOKENS, _DEPTH, _SELECTIONS, _ALIASES, _DIRECTIVES), checked before validation. */
+  limits: DocumentLimits;
   /** GRAPHQL_MAX_COST */
   maxCost: number;
   /**
@@ -47,9 +50,8 @@ export interface GraphQLOptions {
   edgeCharge?: EdgeCharge;
 }
 
-/** Request bodies and documents past these are refused unread or unparsed. */
+/** Request bodies past this are refused unread. */
 const MAX_BODY = '100kb';
-const MAX_TOKENS = 20_000;
 
 /** About 1 KB each: 10 MB of answers. */
 const DEFAULT_RESPONSE_CACHE_ANALYSES = 10_000;
@@ -80,7 +82,8 @@ function errorBody(code: string, message: string): { errors: { message: string; 
 
 /**
  * The GraphQL edge: one Apollo server over a schema built once from the services, behind the
- * same Bearer authentication as REST.
+ * same Bearer authentication as REST. A document passes the document limits (graphql.limits.ts)
+ * before Apollo parses it, and the cost limit once its variables are known.
  *
  * CSRF: Apollo's csrfPrevention stays on. A GET query (or a POST that is not JSON) must carry
  * `apollo-require-preflight: true` or a `Content-Type: application/json` header, else it is
@@ -96,10 +99,9 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     includeStacktraceInErrorResponses: false,
     // main.ts owns the process's signals and stops this server through stop().
     stopOnTerminationSignals: false,
-    // Parsing happens before any limit can look at a document: bound its work. The largest
-    // useful document (100 keys, aliases, every field) is a few thousand tokens.
-    parseOptions: { maxTokens: MAX_TOKENS },
-    validationRules: [depthLimitRule(options.maxDepth)],
+    // Documents reach Apollo through the document limits, which parsed them with the same bound.
+    parseOptions: { maxTokens: options.limits.maxTokens },
+    validationRules: [knownOperationTypesRule],
     formatError: formatGraphQLError,
     logger: logger.child({ component: 'apollo' }),
     plugins: [
@@ -111,8 +113,10 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
             document: SANDBOX_DOCUMENT,
           })
         : ApolloServerPluginLandingPageDisabled(),
-      // First among the request hooks: it sets contextValue.cost synchronously, and Apollo starts
-      // every plugin's didResolveOperation in this order.
+      // First among the request hooks, in this order: a request without an operation is refused,
+      // then the cost is set on contextValue synchronously (Apollo starts every plugin's
+      // didResolveOperation in this order, and the later ones read it).
+      operationResolutionPlugin(),
       costLimitPlugin(options.maxCost),
       errorLoggingPlugin(),
       // Apollo installs cache control by default, wrapping every field's resolver to compute
@@ -130,6 +134,10 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   // Express 5 parses no body by itself, and Apollo needs req.body.
   router.use(express.json({ limit: MAX_BODY, ...(edge ? { verify: GraphQLEdgeCache.keepRawBody } : {}) }));
   if (edge) router.use(edge.middleware());
+  // After the edge cache: a byte-identical repeat of a complete answer passed these limits before.
+  const limits = documentLimits(options.limits);
+  // A browser opening Sandbox gets the page, whatever the URL holds.
+  router.use((req, res, next) => (options.sandbox && wantsLandingPage(req) ? next() : limits(req, res, next)));
   router.use(
     expressMiddleware(server, {
       context: async ({ req, res }) => {
@@ -170,7 +178,32 @@ function requireKey(keys: ApiKeyService, sandbox: boolean): RequestHandler {
  * Errors raised before Apollo runs (authentication, an unreadable body), answered in the
  * GraphQL response shape with REST's status, code and message for the same failure.
  */
-const graphqlErrorHandler = clientErrorHandler({
+const answerError = clientErrorHandler({
   body: (e) => errorBody(e.error.code, e.error.message),
   logMessage: 'request refused',
 });
+
+/**
+ * As Apollo answers: application/graphql-response+json to a client that prefers it (Apollo
+ * Client 4 does, and reads the error code of a 401 only from that type), else application/json.
+ * res.json() keeps a Content-Type already set.
+ */
+const graphqlErrorHandler: ErrorRequestHandler = (error, req, res, next) => {
+  if (!res.headersSent) res.type(graphqlResponseType((types) => req.accepts(types)));
+  answerError(unreadableBody(error), req, res, next);
+};
+
+/**
+ * Before Apollo, only express.json() throws errors other than AppErrors. Besides the unreadable
+ * and oversized bodies REST's handler knows, it refuses an unsupported Content-Encoding or
+ * charset, a body that does not inflate, an aborted upload: client errors it marks safe to
+ * show (4xx, expose), answered 400 INVALID_ARGUMENT instead of 500.
+ */
+function unreadableBody(error: unknown): unknown {
+  const e = error as { type?: unknown; status?: unknown; expose?: unknown; message?: unknown } | undefined;
+  if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') return error;
+  if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
+    return new AppError('INVALID_ARGUMENT', `the request body could not be read: ${e.message}`);
+  }
+  return error;
+}

@@ -9,18 +9,23 @@ const APOLLO_INTERNAL = 'INTERNAL_SERVER_ERROR';
 
 const INTERNAL_MESSAGE = 'internal error; it has been logged';
 
-type Classified = { kind: 'app'; error: AppError } | { kind: 'graphql' } | { kind: 'unexpected'; error: unknown };
+type Classified = { kind: 'app'; error: AppError } | { kind: 'graphql' } | { kind: 'request'; message: string } | { kind: 'unexpected'; error: unknown };
 
 /**
  * What a GraphQL error is: an AppError (thrown by a service or an argument rule), an error of
- * GraphQL itself that carries its own code (parse, validation, variables, document limits), or
- * anything else (a programmer error, or a null in a non-null field), to be masked.
+ * GraphQL itself that carries its own code (parse, validation, variables, document limits), a
+ * request Apollo refused with a 4xx status but no code (a persisted-query hash that does not
+ * match its query, an unsupported version), or anything else (a programmer error, or a null in
+ * a non-null field), to be masked.
  */
 function classify(error: unknown): Classified {
   const original = unwrapResolverError(error);
   if (original instanceof AppError) return { kind: 'app', error: original };
-  const code = original instanceof GraphQLError ? original.extensions.code : undefined;
+  if (!(original instanceof GraphQLError)) return { kind: 'unexpected', error: original };
+  const code = original.extensions.code;
   if (typeof code === 'string' && code !== APOLLO_INTERNAL) return { kind: 'graphql' };
+  const status = (original.extensions.http as { status?: unknown } | undefined)?.status;
+  if (code === undefined && typeof status === 'number' && status >= 400 && status < 500) return { kind: 'request', message: original.message };
   return { kind: 'unexpected', error: original };
 }
 
@@ -37,6 +42,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     return { message: c.error.message, ...where, extensions: { code: c.error.code, ...(retryAfter !== undefined ? { retryAfter } : {}) } };
   }
   if (c.kind === 'graphql') return formatted;
+  if (c.kind === 'request') return { message: c.message, ...where, extensions: { code: 'BAD_REQUEST' } };
   return { message: INTERNAL_MESSAGE, ...where, extensions: { code: 'INTERNAL' } };
 }
 
@@ -50,8 +56,8 @@ export function errorLoggingPlugin(): ApolloServerPlugin<GraphQLContext> {
             const c = classify(error);
             if (c.kind === 'app' && c.error.code !== 'INTERNAL') {
               contextValue.log.warn({ code: c.error.code, msg: c.error.message, path: error.path }, 'graphql field failed');
-            } else if (c.kind === 'graphql') {
-              contextValue.log.warn({ code: error.extensions.code, msg: error.message }, 'graphql request refused');
+            } else if (c.kind === 'graphql' || c.kind === 'request') {
+              contextValue.log.warn({ code: error.extensions.code ?? 'BAD_REQUEST', msg: error.message }, 'graphql request refused');
             } else {
               contextValue.log.error({ err: c.kind === 'unexpected' ? c.error : error, path: error.path }, 'unexpected error');
             }

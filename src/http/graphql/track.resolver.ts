@@ -3,7 +3,7 @@ import { trackKey } from '../../core/track-key';
 import type { SearchResult as SearchResultValue } from '../../core/types';
 import type { SearchService } from '../../search/search.service';
 import { limit, name, optionalName, SearchArgs, TrackKeyArgs } from './graphql.args';
-import { SEARCH_COST } from './graphql.limits';
+import { SEARCH_COST } from './graphql.cost';
 import { SearchResult } from './search.types';
 
 /** Which track do you mean? Thin: parse the arguments, call one service method. */

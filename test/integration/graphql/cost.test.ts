@@ -1,9 +1,10 @@
 import { ApolloServer } from '@apollo/server';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import type { GraphQLContext } from '../../../src/http/graphql/graphql.context';
-import { costEstimators, costLimitPlugin } from '../../../src/http/graphql/graphql.limits';
+import { costEstimators, costLimitPlugin } from '../../../src/http/graphql/graphql.cost';
 import { buildGraphQLSchema } from '../../../src/http/graphql/graphql.schema';
 import { AnalysesDocument, AnalysisDocument, SearchDocument } from '../../generated/graphql';
+import { fanOut } from '../../helpers/graphql-documents';
 
 /**
  * The cost plugin alone on the real schema, its estimators counting how many fields they price;
@@ -74,6 +75,31 @@ describe('GraphQL document cost', () => {
       await server.executeOperation({ query: AnalysesDocument, variables: { trackKeys: ['a'] } }, context());
       const res = await server.executeOperation({ query: AnalysesDocument, variables: { trackKeys: [5] } as never }, context());
       expect(res.body.kind === 'single' && res.body.singleResult.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('prices each fragment once: a fan-out of 10 levels of 8 spreads costs 8^10 after pricing one field', async () => {
+    const { server, fieldsPriced } = await pricing();
+    try {
+      const res = await server.executeOperation({ query: fanOut(10) }, context());
+      expect(fieldsPriced()).toBe(1);
+      const error = res.body.kind === 'single' ? res.body.singleResult.errors?.[0] : undefined;
+      expect(error?.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', cost: 8 ** 10, maxCost: 5000 });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('prices skipped selections at nothing and a fragment spread twice twice', async () => {
+    const { server, costs } = await pricing();
+    try {
+      const base = '{ a: trackKey(artist: "a", track: "b") }';
+      const skipped = '{ a: trackKey(artist: "a", track: "b") b: trackKey(artist: "a", track: "c") @skip(if: true) ...F @include(if: false) } fragment F on Query { c: trackKey(artist: "a", track: "d") }';
+      const twice = '{ ...F ... on Query { ...F } } fragment F on Query { c: trackKey(artist: "a", track: "d") }';
+      for (const query of [base, skipped, twice]) await server.executeOperation({ query }, context());
+      expect(costs).toEqual([1, 1, 2]);
     } finally {
       await server.stop();
     }

@@ -1,11 +1,93 @@
+import express from 'express';
 import { getIntrospectionQuery } from 'graphql';
 import { pino } from 'pino';
+import request from 'supertest';
+import type { Config } from '../../../src/config';
 import { createGraphQL } from '../../../src/http/graphql/apollo.server';
 import { createContext } from '../../../src/http/graphql/graphql.context';
+import type { DocumentLimits } from '../../../src/http/graphql/graphql.limits';
+import { requestLogger } from '../../../src/http/request-logger';
 import { AnalysesDocument, AnalysisStatusDocument, TooDeepDocument } from '../../generated/graphql';
 import { FakeEngine } from '../../helpers/fake-engine';
+import { ATTACKS, fanOut } from '../../helpers/graphql-documents';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError, post, seedAnalyses } from './graphql.helpers';
+
+function limitsOf(config: Config): DocumentLimits {
+  return {
+    maxTokens: config.GRAPHQL_MAX_TOKENS,
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxSelections: config.GRAPHQL_MAX_SELECTIONS,
+    maxAliases: config.GRAPHQL_MAX_ALIASES,
+    maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
+  };
+}
+
+describe('GraphQL documents that expand (default limits)', () => {
+  let t: TestApp;
+  let app: express.Express;
+  let stop: () => Promise<void>;
+  /** Requests Apollo's pipeline started: a document refused by the limits never reaches it. */
+  let started = 0;
+  beforeAll(async () => {
+    t = await createTestApp({ engine: new FakeEngine() });
+    const edge = await createGraphQL(
+      { search: t.container.search, analysis: t.container.analysis, apiKeys: t.container.apiKeys },
+      {
+        sandbox: false,
+        limits: limitsOf(t.container.config),
+        maxCost: t.container.config.GRAPHQL_MAX_COST,
+        plugins: [{ requestDidStart: async () => void started++ }],
+      },
+      pino({ level: 'silent' }),
+    );
+    app = express();
+    app.use(requestLogger(pino({ level: 'silent' })));
+    app.use('/graphql', edge.handler);
+    stop = () => edge.stop();
+  });
+  afterAll(async () => {
+    await stop();
+    await t.close();
+  });
+
+  it.each(Object.entries(ATTACKS))('refuses %s with 400 GRAPHQL_VALIDATION_FAILED, before Apollo parses or validates it', async (_name, query) => {
+    const before = started;
+    const res = await request(app).post('/graphql').set(t.auth).send({ query });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body.errors).toHaveLength(1);
+    const [limit] = Object.keys(res.body.errors[0].extensions).filter((k) => k !== 'code');
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', [limit!]: expect.any(Number) });
+    expect(started).toBe(before);
+  });
+
+  it('refuses the same way in a GET query and answers the type the client prefers', async () => {
+    const res = await request(app)
+      .get('/graphql')
+      .query({ query: fanOut(10) })
+      .set(t.auth)
+      .set('Accept', 'application/graphql-response+json, application/json;q=0.9');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/graphql-response\+json/);
+    expect(JSON.parse(res.text).errors[0].extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', maxSelections: 1000 });
+  });
+
+  it('lets a document within the limits through to Apollo, which answers it', async () => {
+    const before = started;
+    const res = await request(app).post('/graphql').set(t.auth).send({ query: fanOut(2, 8) });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ trackKey: expect.any(String) });
+    expect(started).toBe(before + 1);
+  });
+
+  it('keeps introspection: the full standard query is answered', async () => {
+    const query = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const res = await request(app).post('/graphql').set(t.auth).send({ query });
+    expect(res.status).toBe(200);
+    expect(res.body.data.__schema.queryType).toMatchObject({ name: 'Query' });
+  });
+});
 
 describe('GraphQL depth limit (GRAPHQL_MAX_DEPTH=3)', () => {
   let t: TestApp;
@@ -98,7 +180,7 @@ describe('GraphQL cost limit', () => {
       { search: t.container.search, analysis: t.container.analysis, apiKeys: t.container.apiKeys },
       {
         sandbox: false,
-        maxDepth: 12,
+        limits: { maxTokens: 3000, maxDepth: 12, maxSelections: 1000, maxAliases: 100, maxDirectives: 50 },
         maxCost: 5000,
         plugins: [{ requestDidStart: async () => ({ didResolveOperation: async ({ contextValue }) => void seen.push(contextValue.cost) }) }],
       },
