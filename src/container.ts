@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
+import type { Express } from 'express';
+import { createApp } from './http/app';
+import { restGate } from './http/auth';
+import { createGraphQL } from './http/graphql/apollo.server';
+import { graphqlRateLimitPlugin } from './http/graphql/rate-limit.plugin';
 import { AnalysisRunner } from './analysis/analysis.runner';
 import { AnalysisService } from './analysis/analysis.service';
 import { BrowseService } from './analysis/browse.service';
@@ -22,7 +27,7 @@ import { migrateToLatest } from './db/migrations';
 import { createEnginePool } from './engine/engine.pool';
 import { StillStarting, type DependencyCheck } from './ops/health';
 import { Metrics } from './ops/metrics';
-import { ApiRateLimiter } from './ops/rate-limit';
+import { ApiRateLimiter, chargeGraphQL } from './ops/rate-limit';
 import { failFastRedis, isRedisUrl, redisOptions } from './ops/redis';
 import { BestEffortCache, createCacheBackend } from './search/keyv-store';
 import { MetadataCache } from './search/metadata-cache';
@@ -245,4 +250,58 @@ function artworkSecret(config: Config): Buffer {
     writeFileSync(file, secret.toString('hex'), { mode: 0o600 });
     return secret;
   }
+}
+
+export interface HttpApp {
+  app: Express;
+  /** Stops what the HTTP layer started (Apollo), after the server stopped accepting. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The HTTP application of a container: REST contract and GraphQL on one Express app, with the
+ * limits, rate limits and metrics this configuration chooses.
+ */
+export async function buildHttpApp(container: Container): Promise<HttpApp> {
+  const { config } = container;
+  const rateLimit = {
+    costPerPoint: config.RATE_LIMIT_GRAPHQL_COST,
+    maxCost: config.GRAPHQL_MAX_COST,
+    onRefused: () => container.metrics.countRateLimited('graphql'),
+  };
+  const graphql = await createGraphQL(
+    { search: container.search, analysis: container.analysis, browse: container.browse, apiKeys: container.apiKeys },
+    {
+      sandbox: config.GRAPHQL_SANDBOX,
+      limits: {
+        maxTokens: config.GRAPHQL_MAX_TOKENS,
+        maxDepth: config.GRAPHQL_MAX_DEPTH,
+        maxSelections: config.GRAPHQL_MAX_SELECTIONS,
+        maxAliases: config.GRAPHQL_MAX_ALIASES,
+        maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
+      },
+      maxCost: config.GRAPHQL_MAX_COST,
+      plugins: [graphqlRateLimitPlugin(container.rateLimiter, rateLimit)],
+      edgeCharge: (principal, cost) => chargeGraphQL(container.rateLimiter, rateLimit, principal.id, cost),
+    },
+    container.logger,
+  );
+  const app = createApp({
+    services: {
+      search: container.search,
+      analysis: container.analysis,
+      artwork: container.artwork,
+    },
+    logger: container.logger,
+    publicUrl: config.publicUrl,
+    corsOrigins: config.CORS_ORIGINS,
+    graphql: graphql.handler,
+    ops: {
+      metrics: container.metrics,
+      readiness: container.readiness,
+      ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
+    },
+    gate: restGate(container.rateLimiter, container.apiKeys, () => container.metrics.countRateLimited('rest')),
+  });
+  return { app, stop: () => graphql.stop() };
 }

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { loadConfigOrExit } from './config';
-import { createContainer } from './container';
+import { buildHttpApp, createContainer } from './container';
 import { createHttpServer, httpTimeouts } from './http/http-server';
-import { buildHttpApp } from './http/server';
+
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('trackgraph');

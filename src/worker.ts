@@ -4,7 +4,7 @@ import express from 'express';
 import { loadConfigOrExit } from './config';
 import { createContainer } from './container';
 import { createHttpServer, httpTimeouts } from './http/http-server';
-import { opsRoutes } from './ops/health';
+import { opsRoutes } from './http/ops.routes';
 
 /**
  * The analysis worker process (`npm run worker`, scale-out): takes jobs from the BullMQ queue

@@ -6,8 +6,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { toContractAnalysis } from '../../src/analysis/contract';
 import { loadConfig } from '../../src/config';
-import { createContainer } from '../../src/container';
-import { buildHttpApp } from '../../src/http/server';
+import { buildHttpApp, createContainer } from '../../src/container';
 import { syntheticAnalysis } from './seed';
 
 /**

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config';
-import { createContainer } from '../../src/container';
-import { buildHttpApp } from '../../src/http/server';
+import { buildHttpApp, createContainer } from '../../src/container';
 import { syntheticAnalysis } from '../http/seed';
 
 /**

@@ -1,7 +1,8 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger as PinoLogger } from 'pino';
 import { AppError } from '../core/errors';
-import { opsRoutes, type DependencyCheck } from '../ops/health';
+import type { DependencyCheck } from '../ops/health';
+import { httpObservation, opsRoutes } from './ops.routes';
 import type { Metrics } from '../ops/metrics';
 import { corsPolicy } from './cors.middleware';
 import { clientErrorHandler } from './errors';
@@ -48,7 +49,7 @@ export function createApp(deps: AppDependencies): Express {
 
   app.use(securityHeaders());
   const { metrics } = deps.ops;
-  app.use(requestLogger(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(req, res, seconds) }));
+  app.use(requestLogger(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(httpObservation(req, res, seconds)) }));
   // Before anything that asks for a key: a browser's preflight never carries one.
   const cors = corsPolicy(deps.corsOrigins ?? []);
   if (cors) app.use(cors);

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ApiKeyService, Principal } from '../auth/api-keys';
 import { AppError } from '../core/errors';
-import { refusal, setRateLimitHeaders, type ApiRateLimiter } from '../ops/rate-limit';
+import { refusal, type ApiRateLimiter } from '../ops/rate-limit';
+import { setRateLimitHeaders } from './ops.routes';
 
 /** The scheme name is case-insensitive and followed by one or more spaces (RFC 9110 §11.1, §11.4). */
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i;

@@ -1,9 +1,5 @@
-import type { Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { JobCounts } from '../analysis/jobs/jobs';
-import type { AnalysisTask } from '../analysis/jobs/jobs';
-import type { CacheObserver } from '../search/keyv-store';
-import type { Source } from '../sources/source';
+import type { CacheObserver, HttpObservation, JobCounts } from '../core/observers';
 
 /** Source methods whose failures count as source errors. */
 const SOURCE_CALLS = new Set(['search', 'fetchAudio', 'findAudio', 'fetchAnalysis', 'artwork', 'lookup']);
@@ -83,12 +79,11 @@ export class Metrics {
    * it). The labelled child of each (method, route, status) is kept: prom-client would otherwise
    * hash the label object on every request.
    */
-  observeHttp(req: Request, res: Response, seconds: number): void {
-    const route = routeOf(req);
-    const id = `${req.method} ${route} ${res.statusCode}`;
+  observeHttp({ method, route, status, seconds }: HttpObservation): void {
+    const id = `${method} ${route} ${status}`;
     let child = this.httpChildren.get(id);
     if (!child) {
-      child = this.httpDuration.labels({ method: req.method, route, status: String(res.statusCode) });
+      child = this.httpDuration.labels({ method, route, status: String(status) });
       this.httpChildren.set(id, child);
     }
     child.observe(seconds);
@@ -106,12 +101,12 @@ export class Metrics {
     };
   }
 
-  /** The job body, timed. */
-  timeTask(task: AnalysisTask): AnalysisTask {
-    return async (track) => {
+  /** The job body, timed by outcome: `stored`, or the error's code. */
+  timeTask<A extends unknown[], R>(task: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+    return async (...args) => {
       const end = this.analysisDuration.startTimer();
       try {
-        const stored = await task(track);
+        const stored = await task(...args);
         end({ outcome: 'stored' });
         return stored;
       } catch (error) {
@@ -125,7 +120,7 @@ export class Metrics {
    * The sources, each behind a proxy counting its failed calls. A proxy rather than a wrapper
    * class keeps every optional ability of a source (the registry finds them by shape).
    */
-  instrumentSources<S extends Source>(sources: S[]): S[] {
+  instrumentSources<S extends { readonly name: string }>(sources: S[]): S[] {
     const errors = this.sourceErrors;
     return sources.map(
       (source) =>
@@ -148,15 +143,4 @@ export class Metrics {
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
-}
-
-/** The route template of a request (never its raw path: keys in paths would explode the labels). */
-function routeOf(req: { originalUrl: string; route?: { path?: unknown } }): string {
-  // Routes are registered with their full paths (no mount prefix to add back).
-  const template = req.route?.path;
-  if (typeof template === 'string') return template;
-  const path = req.originalUrl.split('?')[0] ?? '';
-  if (path === '/graphql' || path.startsWith('/graphql/')) return '/graphql';
-  if (path === '/healthz' || path === '/readyz' || path === '/metrics') return path;
-  return 'unmatched';
 }

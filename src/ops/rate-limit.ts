@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../core/logger';
@@ -98,11 +97,6 @@ export function rateLimitHeaders(d: RateLimitDecision): [string, string][] {
 /** The message of a RATE_LIMITED refusal. */
 export function refusal(d: RateLimitDecision): string {
   return `rate limit of ${d.limit} requests per minute for this API key exceeded; retry in ${d.resetS} s`;
-}
-
-/** Sets the RateLimit-* headers of a decision on an Express response (REST, and GraphQL answers given before Apollo). */
-export function setRateLimitHeaders(res: Response, d: RateLimitDecision): void {
-  eachRateLimitHeader(d, (name, value) => res.setHeader(name, value));
 }
 
 export interface GraphQLRateLimitOptions {

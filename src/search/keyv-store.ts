@@ -2,6 +2,7 @@ import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import KeyvRedis, { createClient } from '@keyv/redis';
 import { ThrottledWarning } from '../core/logger';
+import type { CacheObserver } from '../core/observers';
 import { SqliteKeyvStore } from './sqlite.keyv-store';
 
 /** A Keyv storage adapter with what operations need around it: a reachability probe and a close. */
@@ -101,12 +102,7 @@ export interface CacheLogger {
   warn(obj: object, msg: string): void;
 }
 
-/** Counts what a cache does, for the hit-ratio metric. */
-export interface CacheObserver {
-  hit(namespace: string): void;
-  miss(namespace: string): void;
-  error(namespace: string): void;
-}
+export type { CacheObserver } from '../core/observers';
 
 /**
  * A namespaced, best-effort Keyv: errors are logged and read as misses, never failing a request.

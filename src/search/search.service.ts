@@ -8,7 +8,7 @@ import type { MetadataSource, SearchQuery } from '../sources/source';
 import { checkCandidates } from '../sources/source.validation';
 import type { BestEffortCache } from './keyv-store';
 import type { MetadataCache } from './metadata-cache';
-import { matchScore, normaliseText } from './ranking';
+import { matchScore, normaliseText } from '../core/ranking';
 
 export interface SearchServiceOptions {
   /** Each metadata source gets this long per search before it counts as failed. */

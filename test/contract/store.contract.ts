@@ -1,5 +1,5 @@
 import type { AnalysisStore } from '../../src/analysis/store/store';
-import { syntheticAnalysis } from '../../bench/http/seed';
+import { syntheticAnalysis } from '../helpers/synthetic-analyses';
 
 /** A store ready to test on an empty schema. */
 export interface StoreUnderTest {

@@ -6,10 +6,9 @@ import path from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
 import type { Express } from 'express';
 import { loadConfig } from '../../src/config';
-import { createContainer, type Container, type ContainerOverrides } from '../../src/container';
+import { buildHttpApp, createContainer, type Container, type ContainerOverrides } from '../../src/container';
 import type { AnalysisEngine } from '../../src/core/types';
 import { createHttpServer, httpTimeouts } from '../../src/http/http-server';
-import { buildHttpApp } from '../../src/http/server';
 
 export const TEST_API_KEY = 'test-key-0123456789';
 

@@ -1,3 +1,4 @@
+import type { JobCounts } from '../../core/observers';
 import type { StoredAnalysis, TrackMetadata } from '../../core/types';
 
 export type JobState = 'queued' | 'processing';
@@ -8,13 +9,7 @@ export interface JobStatus {
   queuePosition: number;
 }
 
-/** Jobs not finished yet, for the queue-depth metric. */
-export interface JobCounts {
-  /** Waiting to start (including retries waiting for their turn). */
-  waiting: number;
-  /** Being analysed now. */
-  active: number;
-}
+export type { JobCounts } from '../../core/observers';
 
 /**
  * Runs analyses, one per trackKey however many callers ask at once: a second submit of a key

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/api-keys';
-import { setRateLimitHeaders, type RateLimitDecision } from '../../ops/rate-limit';
+import type { RateLimitDecision } from '../../ops/rate-limit';
+import { setRateLimitHeaders } from '../ops.routes';
 
 /** Bodies longer than this are never keys (a document asking for 100 tracks by alias is ~10 KB). */
 const MAX_KEY_BYTES = 16 * 1024;

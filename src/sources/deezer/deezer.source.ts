@@ -1,7 +1,7 @@
 import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { AudioInput, AudioRef, TrackCandidate, TrackMetadata } from '../../core/types';
-import { matchScore, normaliseText } from '../../search/ranking';
+import { matchScore, normaliseText } from '../../core/ranking';
 import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
 import type { SharedQuotas } from '../http/shared-quota';
 import { httpStatusOf } from '../http/http.errors';

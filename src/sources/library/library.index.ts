@@ -33,7 +33,7 @@ export class LibraryIndex {
   /** Rebuilt when asked for after a change (keysStale), not once per change: watcher events come in bursts. */
   private byKey = new Map<string, LibraryEntry>();
   private keysStale = false;
-  private readonly snapshot: LibrarySnapshot;
+  private readonly snapshot: LibrarySnapshot<LibraryEntry>;
   private scanning: { done: number; total: number } | undefined;
   /** File reads under way, so a shutdown can wait for them while the engine is still open. */
   private readonly inFlight = new Set<Promise<boolean>>();

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { LibraryEntry } from './library.index';
 
-interface Snapshot {
+interface Snapshot<E> {
   version: 1;
-  entries: LibraryEntry[];
+  entries: E[];
 }
 
 /**
@@ -15,7 +14,7 @@ interface Snapshot {
  * then. Each write goes to a temporary file of its own and is renamed over the snapshot, so a
  * reader (or a crash) finds the old file or the new one, never part of one.
  */
-export class LibrarySnapshot {
+export class LibrarySnapshot<E> {
   /** The write under way. */
   private writing: Promise<void> | undefined;
   /** The write that follows it, asked for while it ran. */
@@ -23,13 +22,13 @@ export class LibrarySnapshot {
 
   constructor(
     private readonly file: string,
-    private readonly entries: () => LibraryEntry[],
+    private readonly entries: () => E[],
   ) {}
 
   /** The entries of the snapshot; none when there is none yet or it cannot be read. */
-  async load(): Promise<LibraryEntry[]> {
+  async load(): Promise<E[]> {
     try {
-      const snapshot = JSON.parse(await fs.readFile(this.file, 'utf8')) as Snapshot;
+      const snapshot = JSON.parse(await fs.readFile(this.file, 'utf8')) as Snapshot<E>;
       return snapshot.version === 1 ? snapshot.entries : [];
     } catch {
       return [];
@@ -62,7 +61,7 @@ export class LibrarySnapshot {
   }
 
   private async write(): Promise<void> {
-    const snapshot: Snapshot = { version: 1, entries: this.entries() };
+    const snapshot: Snapshot<E> = { version: 1, entries: this.entries() };
     const tmp = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     try {

@@ -3,7 +3,7 @@ import chokidar, { type FSWatcher } from 'chokidar';
 import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { AnalysisEngine, AudioInput, TrackCandidate, TrackMetadata } from '../../core/types';
-import { matchScorer, normalisedNames, type NormalisedNames } from '../../search/ranking';
+import { matchScorer, normalisedNames, type NormalisedNames } from '../../core/ranking';
 import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource, StartOptions } from '../source';
 import { AUDIO_EXTENSIONS, LibraryIndex, type LibraryEntry } from './library.index';
 

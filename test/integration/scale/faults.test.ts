@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { syntheticAnalysis } from '../../../bench/http/seed';
+import { syntheticAnalysis } from '../../helpers/synthetic-analyses';
 import type { Container } from '../../../src/container';
 import { trackKey } from '../../../src/core/track-key';
 import { POSTGRES_URL, REDIS_URL, describeWith } from '../../helpers/infra';

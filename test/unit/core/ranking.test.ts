@@ -1,4 +1,4 @@
-import { matchScore, matchScorer, normaliseArtist, normalisedNames, normaliseTitle } from '../../../src/search/ranking';
+import { matchScore, matchScorer, normaliseArtist, normalisedNames, normaliseTitle } from '../../../src/core/ranking';
 
 describe('match_score', () => {
   it.each([

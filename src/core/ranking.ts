@@ -1,4 +1,8 @@
-import type { SearchQuery } from '../sources/source';
+/** The names a query gives: a title, and optionally an artist. */
+export interface NameQuery {
+  track: string;
+  artist?: string | undefined;
+}
 
 /**
  * match_score: how closely a result matches the query, in [0,1].
@@ -10,7 +14,7 @@ import type { SearchQuery } from '../sources/source';
  * strings and for a query that is a whole-word prefix of the title. With an artist in the query
  * the score is 0.7 x title + 0.3 x artist; without one it is the title similarity alone.
  */
-export function matchScore(query: Pick<SearchQuery, 'track' | 'artist'>, candidate: { trackName: string; artist: string }): number {
+export function matchScore(query: NameQuery, candidate: { trackName: string; artist: string }): number {
   return matchScorer(query)(normalisedNames(candidate));
 }
 
@@ -28,7 +32,7 @@ export function normalisedNames(candidate: { trackName: string; artist: string }
  * matchScore for one query against many candidates (the library's search): the query is
  * normalised once, and the candidates' normalised names can be kept between searches.
  */
-export function matchScorer(query: Pick<SearchQuery, 'track' | 'artist'>): (candidate: NormalisedNames) => number {
+export function matchScorer(query: NameQuery): (candidate: NormalisedNames) => number {
   const title = normaliseTitle(query.track);
   const artist = query.artist && query.artist.trim() !== '' ? normaliseArtist(query.artist) : undefined;
   return (c) => {

@@ -1,0 +1,88 @@
+import { trackKey } from '../../src/core/track-key';
+import type { StoredAnalysis } from '../../src/core/types';
+// The tests' seeded PRNG (mulberry32): the same stream for the same seed.
+import { seeded } from './signals';
+
+/**
+ * A synthetic stored analysis for load benchmarks (the shape of a real one, values made up: a
+ * benchmark measures serving, not analysing).
+ */
+export function syntheticAnalysis(i: number): StoredAnalysis {
+  const r = (k: number): number => ((i * 7919 + k * 104729) % 1000) / 1000;
+  const artist = `Bench Artist ${i % 997}`;
+  const trackName = `Bench Track ${i}`;
+  return {
+    trackKey: trackKey(artist, trackName),
+    artist,
+    trackName,
+    analysedAt: new Date(1_700_000_000_000 + i * 1000).toISOString(),
+    source: 'library',
+    features: {
+      durationMs: 120_000 + i,
+      tempo: 70 + r(1) * 110,
+      key: i % 12,
+      mode: i % 2,
+      timeSignature: i % 5 === 0 ? 3 : 4,
+      loudness: -20 + r(2) * 14,
+      energy: r(3),
+      liveness: r(4),
+      danceability: r(5),
+      instrumentalness: r(6),
+      speechiness: r(7),
+      valence: r(8),
+      arousal: r(9),
+      approachability: r(10),
+      engagement: r(11),
+      mood: { happy: r(12), sad: r(13), relaxed: r(14), aggressive: r(15) },
+      confidence: { tempo: r(16), key: r(17), mode: r(18), timeSignature: r(19) },
+      timeline: { beats: [], bars: [], sections: [] },
+      engine: 'synthetic',
+    },
+  };
+}
+
+/**
+ * A synthetic stored analysis with a catalogue's spread and correlations instead of
+ * syntheticAnalysis's exact functions of i mod 1000: values drawn from a PRNG seeded by i
+ * (reproducible), tempo around 120 BPM, 60% major keys, loudness and arousal following energy,
+ * danceability leaning on energy, valence on mode, moods on valence and energy (values made up:
+ * a benchmark measures serving, not analysing).
+ */
+export function realisticAnalysis(i: number): StoredAnalysis {
+  const r = seeded(i * 2654435761 + 1);
+  const clamp = (x: number, lo = 0, hi = 1): number => Math.min(hi, Math.max(lo, x));
+  const normal = (): number => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
+  const unit = (x: number): number => Math.round(clamp(x) * 1000) / 1000;
+  const base = syntheticAnalysis(i);
+  const mode = r() < 0.6 ? 1 : 0;
+  const energy = unit((r() + r() + r()) / 3 + 0.15 * normal());
+  const valence = unit(0.35 + 0.15 * mode + 0.25 * normal());
+  return {
+    ...base,
+    features: {
+      ...base.features,
+      durationMs: Math.round(clamp(210_000 + 60_000 * normal(), 60_000, 900_000)),
+      tempo: Math.round(clamp(120 + 25 * normal() + 10 * energy, 55, 210) * 100) / 100,
+      key: Math.floor(r() * 12),
+      mode,
+      timeSignature: r() < 0.1 ? 3 : 4,
+      loudness: Math.round((-18 + 13 * energy + 2 * normal()) * 100) / 100,
+      energy,
+      liveness: unit(r() ** 2),
+      danceability: unit(0.3 + 0.4 * energy + 0.2 * normal()),
+      instrumentalness: unit(r() ** 3),
+      speechiness: unit(0.05 + 0.1 * r() ** 4),
+      valence,
+      arousal: unit(energy + 0.1 * normal()),
+      approachability: unit(0.5 + 0.2 * normal()),
+      engagement: unit(0.4 + 0.3 * energy + 0.15 * normal()),
+      mood: {
+        happy: unit(valence + 0.15 * normal()),
+        sad: unit(1 - valence - 0.2 * energy + 0.15 * normal()),
+        relaxed: unit(1 - energy + 0.15 * normal()),
+        aggressive: unit(energy * (1 - valence) + 0.1 * normal()),
+      },
+      confidence: { tempo: unit(r()), key: unit(r()), mode: unit(r()), timeSignature: unit(r()) },
+    },
+  };
+}
