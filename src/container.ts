@@ -18,7 +18,7 @@ import { CachedAnalysisStore } from './analysis/store/cached.store';
 import { SqlAnalysisStore } from './analysis/store/sql.store';
 import type { AnalysisStore } from './analysis/store/store';
 import { SqlTracksQuery } from './analysis/store/tracks.query';
-import { ArtworkService, type TrackLookup } from './artwork/artwork.service';
+import { ArtworkService } from './artwork/artwork.service';
 import { ApiKeyService } from './auth/api-keys';
 import type { Config } from './config';
 import type { AnalysisEngine, TrackCandidate, TrackMetadata } from './core/types';
@@ -141,8 +141,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       : createSources(config, { engine, logger, artworkUrl, ...(sharedQuotas ? { sharedQuotas } : {}) }),
   );
   const registry = new SourceRegistry(sources);
-  const lookups = sources.filter((s): s is Source & TrackLookup => typeof (s as Partial<TrackLookup>).lookup === 'function');
-  artwork = new ArtworkService(registry, metadata, lookups, secret, config.publicUrl);
+  artwork = new ArtworkService(registry, metadata, registry.catalogSources(), secret, config.publicUrl);
 
   const search = new SearchService(
     registry,

@@ -6,7 +6,6 @@ import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
 import { isAppError } from '../core/errors';
 import type { TrackMetadata } from '../core/types';
-import { LibrarySource } from '../sources/library/library.source';
 
 const USAGE = `usage: npm run index -- [dir]
   Analyses every audio file of a folder (default LIBRARY_DIR) into the analysis store, in
@@ -59,8 +58,8 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
   const container = await createContainer(config, { ...io.overrides, logger });
   try {
     await container.start();
-    const library = container.registry.audioSource('library');
-    if (!(library instanceof LibrarySource)) throw new Error('the library source is not enabled');
+    const library = container.registry.catalogSource('library');
+    if (!library) throw new Error('the library source is not enabled');
     const summary = await indexTracks(library.tracks(), container.analysis, io);
     io.out(
       `${config.libraryDir}: ${summary.total} tracks, ${summary.stored} already stored, ${summary.analysed} analysed, ${summary.failed.length} failed`,

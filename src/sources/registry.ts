@@ -2,12 +2,14 @@ import {
   isAnalysisSource,
   isArtworkSource,
   isAudioSource,
+  isCatalogSource,
   isClosableSource,
   isMetadataSource,
   isStartableSource,
   type AnalysisSource,
   type ArtworkSource,
   type AudioSource,
+  type CatalogSource,
   type MetadataSource,
   type Source,
   type StartOptions,
@@ -32,6 +34,15 @@ export class SourceRegistry {
 
   metadataSources(): MetadataSource[] {
     return this.sources.filter(isMetadataSource);
+  }
+
+  /** Sources that list their tracks and find one by key (the library). */
+  catalogSources(): CatalogSource[] {
+    return this.sources.filter(isCatalogSource);
+  }
+
+  catalogSource(name: string): CatalogSource | undefined {
+    return this.catalogSources().find((s) => s.name === name);
   }
 
   audioSources(): AudioSource[] {

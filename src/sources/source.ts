@@ -44,6 +44,16 @@ export interface AnalysisSource extends Source {
   fetchAnalysis(track: TrackMetadata, context: SourceCallContext): Promise<StoredAnalysis>;
 }
 
+/**
+ * A source that holds a known set of tracks and can list them and find one by key without a
+ * search (the library: its files). Artwork finds a track's metadata through it, and the index
+ * command lists what to analyse.
+ */
+export interface CatalogSource extends Source {
+  tracks(): TrackMetadata[];
+  lookup(trackKey: string): TrackMetadata | undefined;
+}
+
 /** How sources start: `background` lets slow start-up work (indexing a folder) go on after start() returns. */
 export interface StartOptions {
   background?: boolean;
@@ -66,6 +76,8 @@ export const isAudioSource = (s: Source): s is AudioSource => typeof (s as Audio
 export const isArtworkSource = (s: Source): s is ArtworkSource => typeof (s as ArtworkSource).artwork === 'function';
 export const isAnalysisSource = (s: Source): s is AnalysisSource =>
   typeof (s as AnalysisSource).fetchAnalysis === 'function';
+export const isCatalogSource = (s: Source): s is CatalogSource =>
+  typeof (s as CatalogSource).tracks === 'function' && typeof (s as CatalogSource).lookup === 'function';
 export const isStartableSource = (s: Source): s is StartableSource =>
   typeof (s as StartableSource).start === 'function';
 export const isClosableSource = (s: Source): s is ClosableSource => typeof (s as ClosableSource).close === 'function';
