@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors';
+import { DESCRIPTORS, columnOf, orderNameOf, pathOf, type DescriptorName, type MoodName } from '../core/descriptors';
 import { foldForSearch } from '../core/fold';
 import { nameProblem, tidyName } from '../core/name';
 import type { StoredAnalysis } from '../core/types';
@@ -22,49 +23,40 @@ export const MAX_PAGE = 100;
 export const DEFAULT_SIMILAR = 10;
 export const MAX_SIMILAR = 50;
 
+/** The descriptors of the registry that browse filters and orders by. */
+const BROWSED = DESCRIPTORS.filter((d) => d.browse);
+
+/** What tracks() orders by: the fixed fields, then every descriptor browse covers (ENERGY, MOOD_HAPPY …). */
+export type TrackOrderField =
+  | 'ANALYSED_AT'
+  | 'TEMPO'
+  | 'DURATION_MS'
+  | 'LOUDNESS'
+  | Uppercase<DescriptorName>
+  | `MOOD_${Uppercase<MoodName>}`;
+
 /** The orderings of tracks(), by name, and the column each reads. */
-export const TRACK_ORDER_FIELDS = {
+export const TRACK_ORDER_FIELDS: Readonly<Record<TrackOrderField, OrderColumn>> = {
   ANALYSED_AT: 'seq',
   TEMPO: 'tempo',
   DURATION_MS: 'duration_ms',
   LOUDNESS: 'loudness',
-  ENERGY: 'energy',
-  LIVENESS: 'liveness',
-  DANCEABILITY: 'danceability',
-  INSTRUMENTALNESS: 'instrumentalness',
-  SPEECHINESS: 'speechiness',
-  VALENCE: 'valence',
-  AROUSAL: 'arousal',
-  APPROACHABILITY: 'approachability',
-  ENGAGEMENT: 'engagement',
-  MOOD_HAPPY: 'mood_happy',
-  MOOD_SAD: 'mood_sad',
-  MOOD_RELAXED: 'mood_relaxed',
-  MOOD_AGGRESSIVE: 'mood_aggressive',
-} as const satisfies Record<string, OrderColumn>;
-
-export type TrackOrderField = keyof typeof TRACK_ORDER_FIELDS;
+  ...(Object.fromEntries(BROWSED.map((d) => [orderNameOf(d), columnOf(d)])) as Record<Uppercase<DescriptorName> | `MOOD_${Uppercase<MoodName>}`, OrderColumn>),
+};
 
 export interface Range {
   min?: number | null;
   max?: number | null;
 }
 
-/** Filters of tracks(); every one given must hold. Ranges are inclusive. */
-export interface TrackFilter {
+/** Filters of tracks(); every one given must hold. Ranges are inclusive. Descriptors: the registry's that browse covers. */
+export type TrackFilter = TrackFilterFields &
+  Partial<Record<DescriptorName, Range | null>> & { mood?: Partial<Record<MoodName, Range | null>> | null };
+
+interface TrackFilterFields {
   tempo?: Range | null;
   durationMs?: Range | null;
   loudness?: Range | null;
-  energy?: Range | null;
-  liveness?: Range | null;
-  danceability?: Range | null;
-  instrumentalness?: Range | null;
-  speechiness?: Range | null;
-  valence?: Range | null;
-  arousal?: Range | null;
-  approachability?: Range | null;
-  engagement?: Range | null;
-  mood?: { happy?: Range | null; sad?: Range | null; relaxed?: Range | null; aggressive?: Range | null } | null;
   /** Pitch classes 0–11, any of. */
   key?: readonly number[] | null;
   /** 1 major, 0 minor. */
@@ -110,26 +102,18 @@ export interface SimilarTrack {
   distance: number;
 }
 
-const TOP_LEVEL_RANGES: ReadonlyArray<readonly [Exclude<keyof TrackFilter, 'mood'>, RangeColumn]> = [
-  ['tempo', 'tempo'],
-  ['durationMs', 'duration_ms'],
-  ['loudness', 'loudness'],
-  ['energy', 'energy'],
-  ['liveness', 'liveness'],
-  ['danceability', 'danceability'],
-  ['instrumentalness', 'instrumentalness'],
-  ['speechiness', 'speechiness'],
-  ['valence', 'valence'],
-  ['arousal', 'arousal'],
-  ['approachability', 'approachability'],
-  ['engagement', 'engagement'],
+/** The range filters of tracks(): the filter's field (a top-level name, or a mood's under `mood`) and its column. */
+const RANGE_FILTERS: ReadonlyArray<{ path: string; read: (f: TrackFilter) => Range | null | undefined; column: RangeColumn }> = [
+  { path: 'tempo', read: (f) => f.tempo, column: 'tempo' },
+  { path: 'durationMs', read: (f) => f.durationMs, column: 'duration_ms' },
+  { path: 'loudness', read: (f) => f.loudness, column: 'loudness' },
+  ...BROWSED.map((d) => ({
+    path: pathOf(d),
+    read: (f: TrackFilter) =>
+      d.group === 'mood' ? f.mood?.[d.name as MoodName] : f[d.name as DescriptorName],
+    column: columnOf(d) as RangeColumn,
+  })),
 ];
-const MOOD_RANGES = [
-  ['happy', 'mood_happy'],
-  ['sad', 'mood_sad'],
-  ['relaxed', 'mood_relaxed'],
-  ['aggressive', 'mood_aggressive'],
-] as const;
 
 /**
  * Exploring what has been analysed: filtered and ordered pages of stored analyses with cursors
@@ -392,12 +376,8 @@ function round(x: number): number {
 
 function toColumnFilter(filter: TrackFilter): TracksFilter {
   const ranges: Partial<Record<RangeColumn, ColumnRange>> = {};
-  for (const [name, column] of TOP_LEVEL_RANGES) {
-    const range = checkedRange(name, filter[name] as Range | null | undefined);
-    if (range) ranges[column] = range;
-  }
-  for (const [name, column] of MOOD_RANGES) {
-    const range = checkedRange(`mood.${name}`, filter.mood?.[name]);
+  for (const { path, read, column } of RANGE_FILTERS) {
+    const range = checkedRange(path, read(filter));
     if (range) ranges[column] = range;
   }
   const out: TracksFilter = {};

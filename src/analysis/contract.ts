@@ -1,7 +1,8 @@
+import { pickDescriptors } from '../core/descriptors';
 import { keyString } from '../core/music';
 import type { StoredAnalysis, TrackAnalysis } from '../core/types';
 
-/** The contract's analysis object for a stored analysis, field for field. */
+/** The contract's analysis object for a stored analysis, field for field, descriptors in the registry's order. */
 export function toContractAnalysis(stored: StoredAnalysis): TrackAnalysis {
   const f = stored.features;
   return {
@@ -14,15 +15,7 @@ export function toContractAnalysis(stored: StoredAnalysis): TrackAnalysis {
     keyString: keyString(f.key, f.mode),
     mode: f.mode,
     timeSignature: f.timeSignature,
-    energy: f.energy,
-    liveness: f.liveness,
-    danceability: f.danceability,
-    instrumentalness: f.instrumentalness,
-    speechiness: f.speechiness,
-    valence: f.valence,
-    arousal: f.arousal,
-    approachability: f.approachability,
-    engagement: f.engagement,
+    ...pickDescriptors(f),
     mood: { ...f.mood },
     meta: { artist: stored.artist, track: stored.trackName },
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MOODS, TOP_LEVEL, type Descriptor, type DescriptorName, type MoodName } from './descriptors';
 
 /*
  * The contract's values with the ranges this service holds them to, as zod schemas. They are
@@ -43,14 +44,15 @@ export const trackKeySchema = z.string().regex(/^[0-9a-f]{16}$/);
 
 export const unit = (description: string) => z.number().min(0).max(1).describe(description);
 
-export const moodSchema = z
-  .object({
-    happy: unit('Predicted level of happiness.'),
-    sad: unit('Predicted level of sadness.'),
-    relaxed: unit('Predicted level of calmness or relaxation.'),
-    aggressive: unit('Predicted level of aggression or intensity.'),
-  })
-  .describe('Mood scores, each in [0, 1].');
+/** A descriptor's value: a number within its registry range. */
+const rangeOf = (d: Descriptor) => z.number().min(d.range.min).max(d.range.max).describe(d.description);
+
+/** One schema per descriptor of a group, by name, in the registry's order. */
+function descriptorShape<Name extends string>(list: readonly Descriptor[]): Record<Name, z.ZodNumber> {
+  return Object.fromEntries(list.map((d) => [d.name, rangeOf(d)])) as Record<Name, z.ZodNumber>;
+}
+
+export const moodSchema = z.object(descriptorShape<MoodName>(MOODS)).describe('Mood scores, each in [0, 1].');
 
 const tempo = z.number().min(0).max(TEMPO_MAX);
 const pitchClass = z.int().min(0).max(11);
@@ -63,15 +65,7 @@ const measured = {
   key: pitchClass.describe('Pitch class 0–11 (0 = C, 9 = A).'),
   mode: modeFlag.describe('1 = major, 0 = minor.'),
   timeSignature: z.int().min(1).max(TIME_SIGNATURE_MAX).describe('Beats per bar.'),
-  energy: unit('Intensity and activity.'),
-  liveness: unit('Probability of a live performance.'),
-  danceability: unit('Suitability for dancing.'),
-  instrumentalness: unit('Likelihood of little or no vocals.'),
-  speechiness: unit('Presence of spoken words.'),
-  valence: unit('Musical positivity.'),
-  arousal: unit('Emotional intensity.'),
-  approachability: unit('How accessible the track is.'),
-  engagement: unit('Ability to retain attention.'),
+  ...descriptorShape<DescriptorName>(TOP_LEVEL),
   mood: moodSchema,
 };
 

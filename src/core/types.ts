@@ -3,6 +3,8 @@
  * about HTTP, GraphQL, a database or a concrete source.
  */
 
+import type { DescriptorValues, MoodValues } from './descriptors';
+
 /** Where a track's audio can be had: the audio source's stable name and that source's own locator. */
 export interface AudioRef {
   /** Name of the audio source that can fetch it ("library", "deezer", "upstream", …). */
@@ -45,15 +47,13 @@ export interface SearchResult {
   match_score: number;
 }
 
-export interface Mood {
-  happy: number;
-  sad: number;
-  relaxed: number;
-  aggressive: number;
-}
+/** Mood scores in [0, 1], one per mood of the descriptor registry (src/core/descriptors.ts). */
+export type Mood = MoodValues;
 
-/** The contract's analysis object, field for field. */
-export interface TrackAnalysis {
+/** The contract's analysis object, field for field; its descriptors are the registry's. */
+export type TrackAnalysis = DescriptorValues & TrackAnalysisFields;
+
+interface TrackAnalysisFields {
   artist: string;
   trackKey: string;
   trackName: string;
@@ -63,15 +63,6 @@ export interface TrackAnalysis {
   keyString: string;
   mode: number;
   timeSignature: number;
-  energy: number;
-  liveness: number;
-  danceability: number;
-  instrumentalness: number;
-  speechiness: number;
-  valence: number;
-  arousal: number;
-  approachability: number;
-  engagement: number;
   mood: Mood;
   meta: { artist: string; track: string };
 }
@@ -108,8 +99,10 @@ export interface Confidences {
   timeSignature: number;
 }
 
-/** Everything the engine measures from one file's audio. All descriptors and moods in [0,1]. */
-export interface AudioFeatures {
+/** Everything the engine measures from one file's audio; its descriptors and moods are the registry's, in [0,1]. */
+export type AudioFeatures = DescriptorValues & MeasuredFeatures;
+
+interface MeasuredFeatures {
   /** Duration of the whole file, not of the analysed window. */
   durationMs: number;
   tempo: number;
@@ -120,15 +113,6 @@ export interface AudioFeatures {
   timeSignature: number;
   /** Integrated loudness, LUFS (EBU R128). */
   loudness: number;
-  energy: number;
-  liveness: number;
-  danceability: number;
-  instrumentalness: number;
-  speechiness: number;
-  valence: number;
-  arousal: number;
-  approachability: number;
-  engagement: number;
   mood: Mood;
   confidence: Confidences;
   timeline: Timeline;

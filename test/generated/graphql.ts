@@ -23,9 +23,13 @@ export type FloatRange = {
 
 /** Ranges of the mood scores. */
 export type MoodFilter = {
+  /** Range of mood.aggressive: Predicted level of aggression or intensity. */
   aggressive?: FloatRange | null | undefined;
+  /** Range of mood.happy: Predicted level of happiness. */
   happy?: FloatRange | null | undefined;
+  /** Range of mood.relaxed: Predicted level of calmness or relaxation. */
   relaxed?: FloatRange | null | undefined;
+  /** Range of mood.sad: Predicted level of sadness. */
   sad?: FloatRange | null | undefined;
 };
 
@@ -35,24 +39,32 @@ export type OrderDirection =
 
 /** Which stored analyses tracks() returns: every condition given must hold. */
 export type TrackFilter = {
+  /** Range of approachability: How accessible the track is to a general listener: conventional, consonant, steady. */
   approachability?: FloatRange | null | undefined;
+  /** Range of arousal: Emotional intensity or stimulation: how exciting rather than calming the track is. */
   arousal?: FloatRange | null | undefined;
   /** Substring of the artist, ignoring case, accents and compatibility forms ("beyonce" finds "Beyoncé"). */
   artist?: string | null | undefined;
+  /** Range of danceability: Suitability for dancing: a steady, clear beat carried by drums at a danceable tempo. */
   danceability?: FloatRange | null | undefined;
   /** Milliseconds. */
   durationMs?: FloatRange | null | undefined;
+  /** Range of energy: Intensity and activity: loud, dense, bright and distorted music reads high, quiet sparse music low. */
   energy?: FloatRange | null | undefined;
+  /** Range of engagement: Predicted ability to hold attention: variation and development over the track. */
   engagement?: FloatRange | null | undefined;
+  /** Range of instrumentalness: Likelihood that the track has no vocals. */
   instrumentalness?: FloatRange | null | undefined;
   /** Any of these pitch classes (0 = C … 11 = B). */
   key?: Array<number> | null | undefined;
+  /** Range of liveness: Likelihood that the recording is of a live performance (audience noise, room sound). */
   liveness?: FloatRange | null | undefined;
   /** LUFS. */
   loudness?: FloatRange | null | undefined;
   /** 1 = major, 0 = minor. */
   mode?: number | null | undefined;
   mood?: MoodFilter | null | undefined;
+  /** Range of speechiness: Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
   speechiness?: FloatRange | null | undefined;
   /** Beats per minute. */
   tempo?: FloatRange | null | undefined;
@@ -60,6 +72,7 @@ export type TrackFilter = {
   timeSignature?: Array<number> | null | undefined;
   /** Substring of the title, ignoring case, accents and compatibility forms. */
   trackName?: string | null | undefined;
+  /** Range of valence: Musical positivity: higher sounds happier, cheerful or euphoric; lower sadder, tense or angry. */
   valence?: FloatRange | null | undefined;
 };
 

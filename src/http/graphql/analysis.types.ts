@@ -1,6 +1,7 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { toContractAnalysis } from '../../analysis/contract';
 import type { KeyStatus } from '../../analysis/analysis.service';
+import { MOODS, TOP_LEVEL } from '../../core/descriptors';
 import type { StoredAnalysis } from '../../core/types';
 
 /*
@@ -9,20 +10,9 @@ import type { StoredAnalysis } from '../../core/types';
  * these types; every field is read by GraphQL's default resolver (no per-field work).
  */
 
+/** Mood scores: one field per mood of the descriptor registry (see describeDescriptors below). */
 @ObjectType({ description: 'Mood scores, each in [0, 1].' })
-export class Mood {
-  @Field(() => Float, { description: 'Predicted level of happiness.' })
-  happy!: number;
-
-  @Field(() => Float, { description: 'Predicted level of sadness.' })
-  sad!: number;
-
-  @Field(() => Float, { description: 'Predicted level of calmness or relaxation.' })
-  relaxed!: number;
-
-  @Field(() => Float, { description: 'Predicted level of aggression or intensity.' })
-  aggressive!: number;
-}
+export class Mood {}
 
 @ObjectType({ description: 'The artist and title again, as the contract duplicates them.' })
 export class TrackMeta {
@@ -137,33 +127,6 @@ export class TrackAnalysis {
   @Field(() => Int, { description: 'Beats per measure: 4 means 4/4 time.' })
   timeSignature!: number;
 
-  @Field(() => Float, { description: 'Intensity and activity. Higher means more energetic.' })
-  energy!: number;
-
-  @Field(() => Float, { description: 'Probability of live audience or live performance characteristics.' })
-  liveness!: number;
-
-  @Field(() => Float, { description: 'Suitability for dancing, based on rhythm, tempo and beat stability.' })
-  danceability!: number;
-
-  @Field(() => Float, { description: 'Likelihood of little or no vocals.' })
-  instrumentalness!: number;
-
-  @Field(() => Float, { description: 'Presence of spoken words or speech-like vocals.' })
-  speechiness!: number;
-
-  @Field(() => Float, { description: 'Musical positivity. Higher sounds happier.' })
-  valence!: number;
-
-  @Field(() => Float, { description: 'Emotional intensity or stimulation level.' })
-  arousal!: number;
-
-  @Field(() => Float, { description: 'How accessible the track is for listeners.' })
-  approachability!: number;
-
-  @Field(() => Float, { description: 'Predicted ability to retain listener attention.' })
-  engagement!: number;
-
   @Field(() => Mood)
   mood!: Mood;
 
@@ -182,6 +145,13 @@ export class TrackAnalysis {
   })
   timeline!: Timeline;
 }
+
+/*
+ * The registry's descriptors as fields of TrackAnalysis and Mood (Float, described as the
+ * registry describes them), declared the way the decorators above declare the other fields.
+ */
+for (const d of TOP_LEVEL) Field(() => Float, { description: d.description })(TrackAnalysis.prototype, d.name);
+for (const d of MOODS) Field(() => Float, { description: d.description })(Mood.prototype, d.name);
 
 export enum AnalysisState {
   DONE = 'DONE',

@@ -8,6 +8,7 @@ import {
   type TrackOrderField as TrackOrderFieldName,
 } from '../../analysis/browse.service';
 import type { TracksFilter } from '../../analysis/store/tracks.query';
+import { DESCRIPTORS, pathOf } from '../../core/descriptors';
 import { TrackAnalysis } from './analysis.types';
 
 /*
@@ -40,20 +41,9 @@ export class FloatRange {
   max?: number | null;
 }
 
+/** Ranges of the mood scores: one field per mood browse covers (declared below from the registry). */
 @InputType({ description: 'Ranges of the mood scores.' })
-export class MoodFilter {
-  @Field(() => FloatRange, { nullable: true })
-  happy?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  sad?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  relaxed?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  aggressive?: FloatRange | null;
-}
+export class MoodFilter {}
 
 @InputType({ description: 'Which stored analyses tracks() returns: every condition given must hold.' })
 export class TrackFilter {
@@ -65,33 +55,6 @@ export class TrackFilter {
 
   @Field(() => FloatRange, { nullable: true, description: 'LUFS.' })
   loudness?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  energy?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  liveness?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  danceability?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  instrumentalness?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  speechiness?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  valence?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  arousal?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  approachability?: FloatRange | null;
-
-  @Field(() => FloatRange, { nullable: true })
-  engagement?: FloatRange | null;
 
   @Field(() => MoodFilter, { nullable: true })
   mood?: MoodFilter | null;
@@ -113,6 +76,13 @@ export class TrackFilter {
 
   @Field(() => String, { nullable: true, description: 'Substring of the title, ignoring case, accents and compatibility forms.' })
   trackName?: string | null;
+}
+
+// The descriptors browse covers, as range filters: top-level ones on TrackFilter, moods on MoodFilter.
+for (const d of DESCRIPTORS) {
+  if (!d.browse) continue;
+  const description = `Range of ${pathOf(d)}: ${d.description}`;
+  Field(() => FloatRange, { nullable: true, description })(d.group === 'mood' ? MoodFilter.prototype : TrackFilter.prototype, d.name);
 }
 
 @InputType()

@@ -7,6 +7,7 @@ import {
   loudnessSchema,
   timelineSchema,
 } from '../../core/contract.schema';
+import { pickDescriptors } from '../../core/descriptors';
 import { AppError } from '../../core/errors';
 import { isTrackKey } from '../../core/track-key';
 import type { AudioFeatures, StoredAnalysis, Timeline, TrackCandidate } from '../../core/types';
@@ -76,15 +77,7 @@ export function toStoredAnalysis(raw: unknown, now: Date = new Date()): StoredAn
     mode: a.mode,
     timeSignature: a.timeSignature,
     loudness: a.loudness ?? NEUTRAL.loudness,
-    energy: a.energy,
-    liveness: a.liveness,
-    danceability: a.danceability,
-    instrumentalness: a.instrumentalness,
-    speechiness: a.speechiness,
-    valence: a.valence,
-    arousal: a.arousal,
-    approachability: a.approachability,
-    engagement: a.engagement,
+    ...pickDescriptors(a),
     mood: { ...a.mood },
     confidence: a.confidence ?? { ...NEUTRAL.confidence },
     timeline: a.timeline ?? { beats: [], bars: [], sections: [] },
@@ -99,3 +92,4 @@ export function toStoredAnalysis(raw: unknown, now: Date = new Date()): StoredAn
     source: UPSTREAM,
   };
 }
+
