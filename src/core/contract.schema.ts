@@ -40,9 +40,14 @@ export const nameSchema = z
 /** An absolute http(s) URL: the only kind a client may be handed to load (no javascript:, data:, file:). */
 export const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(URL_MAX_LENGTH);
 
-export const trackKeySchema = z.string().regex(/^[0-9a-f]{16}$/);
-
-export const unit = (description: string) => z.number().min(0).max(1).describe(description);
+export const trackKeySchema = z
+  .string()
+  .regex(/^[0-9a-f]{16}$/)
+  .meta({
+    id: 'TrackKey',
+    description: 'First 16 hex characters of sha256(lower(trim(artist)) + ":" + lower(trim(track))), after Unicode NFC.',
+    example: 'bc24aaa5a97c70ed',
+  });
 
 /** A descriptor's value: a number within its registry range. */
 const rangeOf = (d: Descriptor) => z.number().min(d.range.min).max(d.range.max).describe(d.description);
@@ -52,7 +57,9 @@ function descriptorShape<Name extends string>(list: readonly Descriptor[]): Reco
   return Object.fromEntries(list.map((d) => [d.name, rangeOf(d)])) as Record<Name, z.ZodNumber>;
 }
 
-export const moodSchema = z.object(descriptorShape<MoodName>(MOODS)).describe('Mood scores, each in [0, 1].');
+export const moodSchema = z
+  .object(descriptorShape<MoodName>(MOODS))
+  .meta({ id: 'Mood', description: 'Mood scores, each in [0, 1].', example: { happy: 0.62, sad: 0.21, relaxed: 0.35, aggressive: 0.18 } });
 
 const tempo = z.number().min(0).max(TEMPO_MAX);
 const pitchClass = z.int().min(0).max(11);
@@ -79,38 +86,79 @@ export const analysisSchema = z
     duration_ms: durationMs,
     ...measured,
     keyString: z.string().describe('"<note> <major|minor>".'),
-    meta: z.object({ artist: nameSchema, track: nameSchema }),
+    meta: z.object({ artist: nameSchema, track: nameSchema }).describe('The artist and title again, as the contract duplicates them.'),
   })
-  .describe('The analysis of one track (the contract object).');
+  .meta({
+    id: 'TrackAnalysis',
+    description: 'The analysis of one track (the contract object). docs/FEATURES.md says how each field is measured.',
+    example: {
+      artist: 'Pink Floyd',
+      trackKey: 'bc24aaa5a97c70ed',
+      trackName: 'Money',
+      duration_ms: 382000,
+      tempo: 122.4,
+      key: 11,
+      mode: 0,
+      timeSignature: 7,
+      energy: 0.61,
+      liveness: 0.12,
+      danceability: 0.55,
+      instrumentalness: 0.3,
+      speechiness: 0.05,
+      valence: 0.48,
+      arousal: 0.57,
+      approachability: 0.64,
+      engagement: 0.58,
+      mood: { happy: 0.41, sad: 0.33, relaxed: 0.29, aggressive: 0.22 },
+      keyString: 'B minor',
+      meta: { artist: 'Pink Floyd', track: 'Money' },
+    },
+  });
 
-export const searchResultSchema = z.object({
-  trackName: nameSchema,
-  artist: nameSchema,
-  thumbnailUrl: httpUrlSchema.optional().describe('Cover-art URL (http or https); absent when the track has none.'),
-  trackKey: trackKeySchema,
-  match_score: z.number().describe('How closely the result matches the query; larger is closer.'),
-});
+export const searchResultSchema = z
+  .object({
+    trackName: nameSchema.describe('Title of the track.'),
+    artist: nameSchema.describe('Artist of the track.'),
+    thumbnailUrl: httpUrlSchema.optional().describe('Cover-art URL (http or https), loadable by an <img> without a key.'),
+    trackKey: trackKeySchema,
+    match_score: z.number().min(0).max(1).describe('How closely the result matches the query, in [0, 1]; larger is closer.'),
+  })
+  .meta({
+    id: 'SearchResult',
+    description: 'A track matching a search.',
+    example: {
+      trackName: 'Money',
+      artist: 'Pink Floyd',
+      thumbnailUrl: 'http://127.0.0.1:4000/api/audio/artwork/bc24aaa5a97c70ed?sig=Yk3Jf0v2Qm8',
+      trackKey: 'bc24aaa5a97c70ed',
+      match_score: 1,
+    },
+  });
 
-const interval = z.object({
-  start: z.number().min(0).max(DURATION_MAX_MS / 1000).describe('Seconds from the start of the file.'),
-  duration: z.number().min(0).max(DURATION_MAX_MS / 1000),
-  confidence: z.number().min(0).max(1),
-});
+const interval = z
+  .object({
+    start: z.number().min(0).max(DURATION_MAX_MS / 1000).describe('Seconds from the start of the file.'),
+    duration: z.number().min(0).max(DURATION_MAX_MS / 1000).describe('Seconds.'),
+    confidence: z.number().min(0).max(1).describe('How sure the engine is of it, in [0, 1].'),
+  })
+  .meta({ id: 'TimeInterval', description: 'A span of the file, with how sure the engine is of it.' });
 
 /** Beats, bars and sections: the timeline of a stored analysis. */
 export const timelineSchema = z.object({
   beats: z.array(interval),
   bars: z.array(interval),
   sections: z.array(
-    interval.extend({
-      loudness: loudness.describe('LUFS.'),
-      tempo,
-      tempoConfidence: z.number().min(0).max(1),
-      key: pitchClass,
-      keyConfidence: z.number().min(0).max(1),
-      mode: modeFlag,
-      modeConfidence: z.number().min(0).max(1),
-    }),
+    interval
+      .extend({
+        loudness: loudness.describe('Integrated loudness of the section, LUFS.'),
+        tempo: tempo.describe('Beats per minute in the section.'),
+        tempoConfidence: z.number().min(0).max(1),
+        key: pitchClass.describe('Pitch class 0–11 of the section.'),
+        keyConfidence: z.number().min(0).max(1),
+        mode: modeFlag.describe('1 = major, 0 = minor.'),
+        modeConfidence: z.number().min(0).max(1),
+      })
+      .meta({ id: 'Section', description: 'A section: a span of similar level, with its own loudness, tempo, key and mode.' }),
   ),
 });
 

@@ -21,6 +21,15 @@ export interface SearchServiceOptions {
   responseCache?: BestEffortCache<TrackCandidate[]>;
 }
 
+/** The furthest a page of search results may start: pages reach the 100th match at most. */
+export const MAX_SEARCH_OFFSET = 50;
+
+export interface SearchPage {
+  results: SearchResult[];
+  /** Whether the ranking holds matches after this page. */
+  hasMore: boolean;
+}
+
 interface Ranked {
   track: TrackMetadata;
   score: number;
@@ -45,17 +54,36 @@ export class SearchService {
     this.timeout = timeout(options.sourceTimeoutMs, TimeoutStrategy.Aggressive);
   }
 
+  /** The best `limit` matches of a query (the first page). */
   async search(query: SearchQuery): Promise<SearchResult[]> {
-    const ranked = await this.rank(query);
-    const top = ranked.slice(0, query.limit);
-    await this.metadata.putAll(top.map((r) => r.track));
-    return top.map(({ track, score }) => ({
-      trackName: track.trackName,
-      artist: track.artist,
-      ...(track.thumbnailUrl ? { thumbnailUrl: track.thumbnailUrl } : {}),
-      trackKey: track.trackKey,
-      match_score: score,
-    }));
+    return (await this.searchPage(query)).results;
+  }
+
+  /**
+   * One page of a query's matches: `limit` results from `offset` in the ranking, and whether
+   * more follow. Every source is asked for the ranking up to the page's end (and one more, to
+   * know whether there is a next page), so pages of one query are cut from the same ranking
+   * as long as the sources answer alike.
+   */
+  async searchPage(query: SearchQuery & { offset?: number }): Promise<SearchPage> {
+    const offset = query.offset ?? 0;
+    if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
+      throw new AppError('INVALID_ARGUMENT', `offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}`);
+    }
+    const end = offset + query.limit;
+    const ranked = await this.rank({ track: query.track, ...(query.artist ? { artist: query.artist } : {}), limit: end + 1 });
+    const page = ranked.slice(offset, end);
+    await this.metadata.putAll(page.map((r) => r.track));
+    return {
+      results: page.map(({ track, score }) => ({
+        trackName: track.trackName,
+        artist: track.artist,
+        ...(track.thumbnailUrl ? { thumbnailUrl: track.thumbnailUrl } : {}),
+        trackKey: track.trackKey,
+        match_score: score,
+      })),
+      hasMore: ranked.length > end,
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { ArgsType, Field, Int } from 'type-graphql';
+import { MAX_SEARCH_OFFSET } from '../../search/search.service';
 import { DEFAULT_LIMIT, MAX_LIMIT, limitRule, nameRule, parse } from '../params';
 
 /*
@@ -18,6 +19,9 @@ export class SearchArgs {
 
   @Field(() => Int, { nullable: true, description: `Most results wanted: 1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}.` })
   limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: `Matches to skip (paging): 0–${MAX_SEARCH_OFFSET}, default 0.` })
+  offset?: number | null;
 }
 
 @ArgsType()

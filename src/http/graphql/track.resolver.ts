@@ -13,12 +13,18 @@ export class TrackResolver {
 
   @Query(() => [SearchResult], {
     description:
-      'Tracks matching a title (and artist), best match first. Each result’s trackKey can be analysed.',
+      'Tracks matching a title (and artist), best match first; `offset` pages through them. Each result’s trackKey can be analysed.',
     complexity: ({ args, childComplexity }) => SEARCH_COST + (typeof args.limit === 'number' ? args.limit : 10) * childComplexity,
   })
-  search(@Args(() => SearchArgs) args: SearchArgs): Promise<SearchResultValue[]> {
+  async search(@Args(() => SearchArgs) args: SearchArgs): Promise<SearchResultValue[]> {
     const artist = optionalName('artist', args.artist);
-    return this.searchService.search({ track: name('track', args.track), limit: limit(args.limit), ...(artist ? { artist } : {}) });
+    const page = await this.searchService.searchPage({
+      track: name('track', args.track),
+      limit: limit(args.limit),
+      offset: args.offset ?? 0,
+      ...(artist ? { artist } : {}),
+    });
+    return page.results;
   }
 
   @Query(() => String, {

@@ -83,8 +83,10 @@ export function audioRoutes(services: AudioRouteServices, gate: RequestHandler):
 
   router.get('/api/audio/search', gate, async (req, res) => {
     const q = parse(searchParams, req.query);
-    const data = await services.search.search({ track: q.track, limit: q.limit, ...(q.artist ? { artist: q.artist } : {}) });
-    res.json({ success: true, data });
+    const page = await services.search.searchPage({ track: q.track, limit: q.limit, offset: q.offset, ...(q.artist ? { artist: q.artist } : {}) });
+    const links = pageLinks(q, page.hasMore);
+    if (links) res.setHeader('Link', links);
+    res.json({ success: true, data: page.results });
   });
 
   // The same lookup as the analysis (store, else analyse what search found), another view of it.
@@ -108,6 +110,22 @@ export function audioRoutes(services: AudioRouteServices, gate: RequestHandler):
   });
 
   return router;
+}
+
+/**
+ * The Link header of a search page (RFC 8288): the next page when more matches follow, the
+ * previous one when this one does not start at 0. Relative URLs: a client resolves them against
+ * the URL it asked, whatever host or proxy it went through.
+ */
+function pageLinks(q: { track: string; artist?: string | undefined; limit: number; offset: number }, hasMore: boolean): string | undefined {
+  const at = (offset: number): string => {
+    const params = new URLSearchParams({ track: q.track, ...(q.artist ? { artist: q.artist } : {}), limit: String(q.limit), offset: String(offset) });
+    return `</api/audio/search?${params.toString()}>`;
+  };
+  const links: string[] = [];
+  if (hasMore) links.push(`${at(q.offset + q.limit)}; rel="next"`);
+  if (q.offset > 0) links.push(`${at(Math.max(0, q.offset - q.limit))}; rel="prev"`);
+  return links.length > 0 ? links.join(', ') : undefined;
 }
 
 /** The time-resolved view of an analysis (GET /analysis/{trackKey}/timeline). */

@@ -13,8 +13,8 @@ import { ERROR_CODES } from '../../core/errors';
 export { analysisSchema, moodSchema, searchResultSchema } from '../../core/contract.schema';
 
 export const timelineSchema = timelineFields
-  .extend({ trackKey: trackKeySchema, duration_ms: z.int().min(0).max(DURATION_MAX_MS) })
-  .describe('Beats, bars and sections of the analysed window (docs/FEATURES.md, "Timeline").');
+  .extend({ trackKey: trackKeySchema, duration_ms: z.int().min(0).max(DURATION_MAX_MS).describe('Duration of the whole file, ms.') })
+  .meta({ id: 'Timeline', description: 'Beats, bars and sections of the analysed window (docs/FEATURES.md, "Timeline"), seconds from the start of the file.' });
 
 export const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 
@@ -26,12 +26,22 @@ export const pendingSchema = z
     queuePosition: z.int().min(0),
     retryAfter: z.int().min(1).describe('Seconds; also in the Retry-After header.'),
   })
-  .describe('The analysis is being computed: ask again after retryAfter seconds.');
+  .meta({
+    id: 'AnalysisPending',
+    description: 'The analysis is being computed: ask again after retryAfter seconds.',
+    example: { success: true, data: null, status: 'queued', queuePosition: 0, retryAfter: 5 },
+  });
 
-export const errorSchema = z.object({
-  success: z.literal(false),
-  error: z.object({
-    code: z.enum(ERROR_CODES),
-    message: z.string(),
-  }),
-});
+export const errorSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.enum(ERROR_CODES).meta({ id: 'ErrorCode', description: 'A protocol-neutral code; README lists when each is given.' }),
+      message: z.string().describe('What went wrong, for a person to read.'),
+    }),
+  })
+  .meta({
+    id: 'Error',
+    description: 'Every error has this one shape.',
+    example: { success: false, error: { code: 'INVALID_ARGUMENT', message: 'track is required' } },
+  });

@@ -3,7 +3,7 @@ import chokidar, { type FSWatcher } from 'chokidar';
 import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { AnalysisEngine, AudioInput, TrackCandidate, TrackMetadata } from '../../core/types';
-import { matchScorer, normalisedNames, type NormalisedNames } from '../../core/ranking';
+import { matchScorer, normaliseText, normalisedNames, type NormalisedNames } from '../../core/ranking';
 import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource, StartOptions } from '../source';
 import { AUDIO_EXTENSIONS, LibraryIndex, type LibraryEntry } from './library.index';
 
@@ -81,15 +81,18 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
   }
 
   async search(query: SearchQuery): Promise<TrackCandidate[]> {
-    const scored: { entry: LibraryEntry; score: number }[] = [];
+    const scored: { entry: LibraryEntry; score: number; exact: number }[] = [];
     const score = matchScorer(query);
+    const asked = normaliseText(query.track);
     for (const entry of this.index.entries()) {
       let names = this.names.get(entry);
       if (!names) this.names.set(entry, (names = normalisedNames(entry)));
       const entryScore = score(names);
-      if (entryScore >= this.minScore) scored.push({ entry, score: entryScore });
+      if (entryScore >= this.minScore) scored.push({ entry, score: entryScore, exact: normaliseText(entry.trackName) === asked ? 1 : 0 });
     }
-    scored.sort((a, b) => b.score - a.score || a.entry.relPath.localeCompare(b.entry.relPath));
+    // The search service's order for one source (score, the title as asked, then the key), so the
+    // first N here are the first N of its ranking and pages cut from it stay consistent.
+    scored.sort((a, b) => b.score - a.score || b.exact - a.exact || a.entry.trackKey.localeCompare(b.entry.trackKey));
     return scored.slice(0, query.limit).map(({ entry }) => this.toCandidate(entry));
   }
 

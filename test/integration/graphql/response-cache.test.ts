@@ -46,7 +46,7 @@ describe('GraphQL answers of repeated documents', () => {
   });
 
   it('never keeps answers that change: search and analysisStatus', async () => {
-    const search = jest.spyOn(t.container.search, 'search');
+    const search = jest.spyOn(t.container.search, 'searchPage');
     await graphql(t, SearchDocument, { track: 'Anything' });
     await graphql(t, SearchDocument, { track: 'Anything' });
     expect(search).toHaveBeenCalledTimes(2);

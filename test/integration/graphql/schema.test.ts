@@ -26,7 +26,8 @@ describe('committed GraphQL artefacts', () => {
       await writeFile(moved, config.replace(`  ${GENERATED}:`, `  ${JSON.stringify(`${dir}/out/`)}:`));
       await promisify(execFile)(path.join(ROOT, 'node_modules', '.bin', 'graphql-codegen'), ['--config', moved, '--silent'], { cwd: ROOT });
       const fresh = (await readdir(path.join(dir, 'out'))).sort();
-      expect((await readdir(path.join(ROOT, GENERATED))).sort()).toEqual(fresh);
+      // openapi.ts holds the REST document's types (codegen's second step; test/integration/rest/openapi.test.ts checks it).
+      expect((await readdir(path.join(ROOT, GENERATED))).filter((f) => f !== 'openapi.ts').sort()).toEqual(fresh);
       for (const file of fresh) {
         const committed = await readFile(path.join(ROOT, GENERATED, file), 'utf8');
         expect({ file, content: committed }).toEqual({ file, content: await readFile(path.join(dir, 'out', file), 'utf8') });
