@@ -1,8 +1,10 @@
-import { loadEssentia } from '../../../src/engine/essentia';
-import { analyzeRhythm, refinePeak, type RhythmResult } from '../../../src/engine/rhythm';
+import type { RhythmResult } from '../../../src/engine/rhythm';
+import { trackBeats } from '../../../src/engine/rhythm.beats';
+import { autocorrelation, candidatePeriods, refinePeak } from '../../../src/engine/rhythm.periods';
+import { rhythmOf } from '../../helpers/engine-run';
 import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from '../../helpers/signals';
 
-const essentia = loadEssentia();
+const analyzeRhythm = (signal: Float32Array): RhythmResult => rhythmOf(signal);
 const within = (value: number, truth: number, tolerance = 0.04) => Math.abs(value - truth) <= tolerance * truth;
 
 function expectWellFormed(result: RhythmResult, seconds: number): void {
@@ -18,7 +20,9 @@ function expectWellFormed(result: RhythmResult, seconds: number): void {
   }
   for (const d of result.downbeats) expect(result.beats).toContain(d);
   expect(result.onsetRate).toBeGreaterThan(0);
-  expect(Number.isFinite(result.beatStrength)).toBe(true);
+  // The beat grid and the tempo agree: the median beat interval is the tempo's period.
+  const gaps = result.beats.slice(1).map((t, i) => t - result.beats[i]!).sort((a, b) => a - b);
+  expect(within(60 / gaps[gaps.length >> 1]!, result.tempo)).toBe(true);
 }
 
 /**
@@ -57,7 +61,7 @@ function drumlessSong(bpm: number, beatsPerBar: number, seconds: number, bass: '
 describe('analyzeRhythm', () => {
   describe.each([70, 120, 170])('when a 4/4 drum groove plays at %d BPM', (bpm) => {
     const seconds = 12;
-    const result = analyzeRhythm(essentia, drumPattern({ bpm, seconds, beatsPerBar: 4, seed: bpm }), SAMPLE_RATE);
+    const result = analyzeRhythm(drumPattern({ bpm, seconds, beatsPerBar: 4, seed: bpm }));
 
     it('then the tempo is the tapped level, not half or double', () => {
       expect(within(result.tempo, bpm)).toBe(true);
@@ -82,7 +86,7 @@ describe('analyzeRhythm', () => {
   });
 
   describe.each([90, 150])('when a 3/4 groove plays at %d BPM', (bpm) => {
-    const result = analyzeRhythm(essentia, drumPattern({ bpm, seconds: 12, beatsPerBar: 3, seed: 3 }), SAMPLE_RATE);
+    const result = analyzeRhythm(drumPattern({ bpm, seconds: 12, beatsPerBar: 3, seed: 3 }));
 
     it('then the time signature is 3 at the right tempo', () => {
       expect(within(result.tempo, bpm)).toBe(true);
@@ -92,7 +96,7 @@ describe('analyzeRhythm', () => {
 
   describe.each([70, 95, 120])('when an isochronous click track plays at %d BPM', (bpm) => {
     it('then the tempo is the click rate, not its double', () => {
-      const result = analyzeRhythm(essentia, clickTrack({ bpm, seconds: 12 }), SAMPLE_RATE);
+      const result = analyzeRhythm(clickTrack({ bpm, seconds: 12 }));
       expect(within(result.tempo, bpm)).toBe(true);
       expectWellFormed(result, 12);
     });
@@ -104,7 +108,7 @@ describe('analyzeRhythm', () => {
     [165, 4],
     [100, 3],
   ])('when a song without drums (bass on every beat, a chord per bar) plays at %d BPM in %d/4', (bpm, beatsPerBar) => {
-    const result = analyzeRhythm(essentia, drumlessSong(bpm, beatsPerBar, 16), SAMPLE_RATE);
+    const result = analyzeRhythm(drumlessSong(bpm, beatsPerBar, 16));
 
     it('then the tempo is the beat the bass plays, not half or double', () => {
       expect(within(result.tempo, bpm)).toBe(true);
@@ -112,7 +116,7 @@ describe('analyzeRhythm', () => {
   });
 
   describe.each([70, 84])('when a slow song without drums plays its bass in eighths under a chord per bar at %d BPM', (bpm) => {
-    const result = analyzeRhythm(essentia, drumlessSong(bpm, 4, 16, 'eighths'), SAMPLE_RATE);
+    const result = analyzeRhythm(drumlessSong(bpm, 4, 16, 'eighths'));
 
     it('then the tempo is the beat the chords change on every four of, not the eighths', () => {
       // Every eighth carries a bass onset, so the onsets alone repeat as well at twice the tempo;
@@ -132,7 +136,7 @@ describe('analyzeRhythm', () => {
       ...step('snare', 0.8, [4, 12]),
       ...step('hat', 0.3, [2, 6, 10, 14]),
     ];
-    const result = analyzeRhythm(essentia, drumMachine({ bpm: 125, seconds: 16, ticksPerBeat: 48, bar }), SAMPLE_RATE);
+    const result = analyzeRhythm(drumMachine({ bpm: 125, seconds: 16, ticksPerBeat: 48, bar }));
 
     it('then the tempo is the backbeat\'s beat, not the dotted beat two thirds of it', () => {
       expect(within(result.tempo, 125)).toBe(true);
@@ -141,11 +145,11 @@ describe('analyzeRhythm', () => {
 
   it('when the same samples are analysed twice, then the results are identical', () => {
     const signal = drumPattern({ bpm: 133, seconds: 8, beatsPerBar: 4, seed: 9 });
-    expect(analyzeRhythm(essentia, signal, SAMPLE_RATE)).toEqual(analyzeRhythm(essentia, Float32Array.from(signal), SAMPLE_RATE));
+    expect(analyzeRhythm(signal)).toEqual(analyzeRhythm(Float32Array.from(signal)));
   });
 
   it('when the signal is silent, then there is no tempo and no beat, and nothing throws', () => {
-    const result = analyzeRhythm(essentia, new Float32Array(SAMPLE_RATE * 5), SAMPLE_RATE);
+    const result = analyzeRhythm(new Float32Array(SAMPLE_RATE * 5));
     expect(result.beats.length).toBe(result.beatConfidences.length);
     expect(result.tempoConfidence).toBeGreaterThanOrEqual(0);
     expect(result.tempoConfidence).toBeLessThanOrEqual(1);
@@ -153,8 +157,32 @@ describe('analyzeRhythm', () => {
     expect(result.pulseClarity).toBe(0);
   });
 
-  it('when the sample rate is not 44.1 kHz, then it refuses', () => {
-    expect(() => analyzeRhythm(essentia, new Float32Array(48000), 48000 as 44100)).toThrow(/44100/);
+});
+
+describe('candidate periods', () => {
+  it('when a click track plays at 100 BPM, then its period, its double and half, and its 3:2 relatives are all candidates', () => {
+    // The level choice must see every level it could be asked to reject.
+    const fps = 22050 / 512;
+    const period = (fps * 60) / 100;
+    const o = new Float64Array(1300);
+    for (let t = 0; t < o.length; t += period) o[Math.round(t)] = 1;
+    const periods = candidatePeriods(autocorrelation(o, 260), fps);
+    for (const ratio of [1, 2, 1 / 2, 3 / 2, 2 / 3]) {
+      expect(periods.some((p) => Math.abs(p / (period * ratio) - 1) < 0.03)).toBe(true);
+    }
+  });
+});
+
+describe('beat tracking (dynamic programming)', () => {
+  it('when onsets come every 20 frames with one missing and one displaced by 2 frames, then the beats follow them', () => {
+    const o = new Float64Array(400);
+    for (let t = 10; t < 400; t += 20) if (t !== 190) o[t === 250 ? 252 : t] = 1;
+    const beats = trackBeats(o, 20);
+    expect(beats).toContain(170);
+    expect(beats).toContain(252);
+    // The missing onset is bridged at the period, not skipped.
+    expect(beats.some((b) => Math.abs(b - 190) <= 2)).toBe(true);
+    for (let i = 1; i < beats.length; i++) expect(beats[i]! - beats[i - 1]!).toBeGreaterThanOrEqual(15);
   });
 });
 
