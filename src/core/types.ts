@@ -132,7 +132,7 @@ export interface AudioFeatures {
   mood: Mood;
   confidence: Confidences;
   timeline: Timeline;
-  /** Identifies the engine build that produced these values (algorithm version + essentia.js). */
+  /** Identifies the engine build that produced these values (its algorithm version). */
   engine: string;
 }
 
