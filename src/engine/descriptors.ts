@@ -87,22 +87,23 @@ export function speechiness(t: DescriptorInputs['timbre'], pulseClarity: number)
 export function computeDescriptors(m: DescriptorInputs): Descriptors {
   const t = m.timbre;
   const loud = ramp(m.loudness, -32, -8);
-  const busy = ramp(t.spectralFlux, 0.8, 2.2);
+  const busy = ramp(t.spectralFlux, 0.4, 1.4);
   const dense = ramp(m.onsetRate, 1, 6);
-  // Distortion and noise fill the spectrum between the partials, and push energy above 4 kHz.
-  const harsh = clamp01(0.6 * ramp(t.flatness, 0.03, 0.25) + 0.4 * ramp(t.highFrequencyRatio, 0.01, 0.12));
-  const bright = ramp(t.rolloff, 800, 6000);
+  // Distortion and noise fill the spectrum between the partials (flatness of 500 Hz-8 kHz).
+  const harsh = ramp(t.flatness, 0.02, 0.15);
+  const bright = ramp(t.rolloff, 300, 3000);
   const compressed = 1 - ramp(m.loudnessRange, 3, 15);
   const fast = ramp(m.tempo, 70, 170);
   const pulse = clamp01(m.pulseClarity);
   const drums = clamp01(m.beatPercussion);
 
-  const energy = clamp01(0.4 * loud + 0.15 * busy + 0.1 * dense + 0.2 * harsh + 0.15 * compressed);
+  const energy = clamp01(0.45 * loud + 0.2 * harsh + 0.15 * dense + 0.1 * compressed + 0.1 * busy);
 
   const danceability = clamp01(0.35 * drums + 0.3 * pulse + 0.2 * tempoComfort(m.tempo) + 0.15 * clamp01(m.tempoConfidence));
 
   const speech = speechiness(t, m.pulseClarity);
-  const liveness = clamp01(0.75 * ramp(t.floorFlatness, 0.05, 0.4) + 0.25 * ramp(t.floorDb, -30, -8) * ramp(t.floorFlatness, 0.03, 0.12));
+  // Noise between the notes (room, audience) beyond what the texture itself carries (distortion).
+  const liveness = ramp(t.floorFlatness - 0.25 * t.flatness, 0.01, 0.06);
   // Spoken words are the only voice measured; sung vocals are not detected (docs/FEATURES.md).
   const instrumentalness = clamp01(1 - 1.6 * speech);
 

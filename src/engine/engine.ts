@@ -2,8 +2,8 @@ import type { AudioFeatures, Section } from '../core/types';
 import { computeDescriptors, ramp } from './descriptors';
 import { SUB_BLOCK_SECONDS, integratedLoudness, loudnessRange } from './loudness';
 import { type RhythmResult, analyzeRhythm } from './rhythm';
-import { detrend, onsetEnvelopes } from './rhythm.onsets';
-import { FRAMES_PER_SECOND, Stft } from './signal.stft';
+import { onsetEnvelopes } from './rhythm.onsets';
+import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram, Stft } from './signal.stft';
 import { TimbreMeter } from './timbre.stats';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
 import { analyzeTonal } from './tonal';
@@ -62,19 +62,33 @@ function localTempo(beats: readonly number[], from: number, to: number, confiden
   return { tempo: round(60 / period, 1), confidence: round(confidence * Math.max(0, 1 - 4 * spread), 3) };
 }
 
+const NOISE_LO = Math.round(2000 / BIN_HZ);
+const NOISE_HI = BINS - 2;
+
+/** Spectral flatness (geometric over arithmetic mean power) of frame f between 2 and 11 kHz. */
+function highFlatness(mags: Float32Array, f: number): number {
+  let logSum = 0;
+  let sum = 0;
+  for (let k = NOISE_LO; k <= NOISE_HI; k++) {
+    const p = mags[f * BINS + k]! ** 2;
+    logSum += Math.log(p + 1e-20);
+    sum += p;
+  }
+  const n = NOISE_HI - NOISE_LO + 1;
+  return sum > 0 ? Math.exp(logSum / n) / (sum / n) : 0;
+}
+
 /**
- * How much of the drums' onset strength (below 150 Hz and above 2 kHz) falls on the beats:
- * the mean at the beats over the mean everywhere, mapped from 1.5 (no more than chance) to 4.
+ * Drums playing the beat: how noise-like the spectrum above 2 kHz is on the beats (snare, hats
+ * and cymbals are noise; the partials of notes are peaks), as the mean flatness over the beat
+ * frames, mapped from 0.05 (notes alone) to 0.3.
  */
-function beatPercussion(low: Float64Array, high: Float64Array, beatFrames: readonly number[]): number {
-  const drums = low.map((v, i) => v + high[i]!);
-  let all = 0;
-  for (const v of drums) all += v;
-  all /= Math.max(1, drums.length);
-  if (!(all > 0) || beatFrames.length === 0) return 0;
-  let on = 0;
-  for (const b of beatFrames) on += Math.max(drums[b - 1] ?? 0, drums[b] ?? 0, drums[b + 1] ?? 0);
-  return ramp(on / beatFrames.length / all, 1.5, 4);
+function beatPercussion(spec: Spectrogram, beatFrames: readonly number[]): number {
+  const frames = beatFrames.filter((b) => b >= 0 && b < spec.frames);
+  if (frames.length === 0) return 0;
+  let sum = 0;
+  for (const f of frames) sum += highFlatness(spec.mags, f);
+  return ramp(sum / frames.length, 0.05, 0.3);
 }
 
 class AnalysisEngine implements Engine {
@@ -118,7 +132,6 @@ class AnalysisEngine implements Engine {
     const meanLoudness = sectionLoudness.reduce((a, b) => a + b, 0) / sectionLoudness.length;
     const spread = Math.sqrt(sectionLoudness.reduce((s, l) => s + (l - meanLoudness) ** 2, 0) / sectionLoudness.length);
 
-    const radius = Math.round(0.25 * fps);
     const beatFrames = rhythm.beats.map((b) => Math.round(b * fps));
     const descriptors = computeDescriptors({
       loudness: audio.loudness,
@@ -128,7 +141,7 @@ class AnalysisEngine implements Engine {
       tempoConfidence: rhythm.tempoConfidence,
       onsetRate: rhythm.onsetRate,
       pulseClarity: rhythm.pulseClarity,
-      beatPercussion: beatPercussion(detrend(envelopes.low, radius), detrend(envelopes.high, radius), beatFrames),
+      beatPercussion: beatPercussion(spec, beatFrames),
       mode: tonal.mode,
       modeConfidence: tonal.modeConfidence,
       keyStrength: tonal.strength,

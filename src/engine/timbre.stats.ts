@@ -29,7 +29,7 @@ export interface TimbreStats {
   pauseRatio: number;
   /** Level of the quiet blocks (10th percentile) under the loud ones (90th percentile), dB (<= 0). */
   floorDb: number;
-  /** Flatness of the quietest fifth of the audible frames: broadband noise (crowd, room) between notes. */
+  /** Flatness (30 Hz-11 kHz) of the quietest fifth of the audible frames: broadband noise (crowd, room) between notes. */
   floorFlatness: number;
   /** Share of the level envelope's modulation (0.5-16 Hz) between 2.5 and 8 Hz: syllable rate. */
   syllabicModulation: number;
@@ -52,6 +52,7 @@ interface FrameSeries {
   centroid: number[];
   rolloff: number[];
   flatness: number[];
+  fullFlatness: number[];
   flux: number[];
   energy: Float64Array;
 }
@@ -106,13 +107,18 @@ function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curL
   s.flatness.push(bandSum > 0 ? Math.exp(logSum / n) / (bandSum / n) : 0);
   const norm = Math.log(sum / BINS + 1e-12);
   let flux = 0;
+  let fullLogSum = 0;
   for (let k = FIRST_BIN; k < BINS; k++) {
-    const l = Math.log(mags[row + k]! ** 2 + 1e-12) - norm;
+    const lp = Math.log(mags[row + k]! ** 2 + 1e-12);
+    fullLogSum += lp;
+    const l = lp - norm;
     curLog[k] = l;
     const d = l - prevLog[k]!;
     if (d > 0) flux += d;
   }
   s.flux.push(first ? 0 : flux / (BINS - FIRST_BIN));
+  const bins = BINS - FIRST_BIN;
+  s.fullFlatness.push(sum > 0 ? Math.exp(fullLogSum / bins) / (sum / bins) : 0);
 }
 
 /** Share of blocks below half the mean power of the second around them. */
@@ -135,7 +141,7 @@ export class TimbreMeter {
   private readonly env = new Float64Array(MODULATION_SIZE);
 
   measure(spec: Spectrogram): TimbreStats {
-    const series: FrameSeries = { db: [], centroid: [], rolloff: [], flatness: [], flux: [], energy: new Float64Array(3) };
+    const series: FrameSeries = { db: [], centroid: [], rolloff: [], flatness: [], fullFlatness: [], flux: [], energy: new Float64Array(3) };
     let prevLog = new Float64Array(BINS);
     let curLog = new Float64Array(BINS);
     for (let f = 0; f < spec.frames; f += 4) {
@@ -162,7 +168,7 @@ export class TimbreMeter {
       lowEnergyRatio: lowEnergyRatio(spec.blockPower, Math.round(FRAMES_PER_SECOND)),
       pauseRatio: blockDb.filter((d) => d < loud - 30).length / Math.max(1, blockDb.length),
       floorDb: Math.min(0, percentile(blockDb, 0.1) - loud),
-      floorFlatness: meanOf(quietest.map((i) => series.flatness[i] ?? 0)),
+      floorFlatness: meanOf(quietest.map((i) => series.fullFlatness[i] ?? 0)),
       syllabicModulation: modulation.syllabic,
       modulationPeakiness: modulation.peakiness,
       blockDb,
