@@ -4,9 +4,10 @@ import { sampleAt } from './rhythm.periods';
  * Bar length and the bar's first beat.
  *
  * Beats per bar: the music repeats once a bar, so the onsets, the low band (kick and bass) and
- * the chord changes are each more alike 3 beats apart than 4 in 3/4, and the reverse in 4/4. The
- * sum of the three autocorrelations at 3 and at 4 beat periods decides; the confidence is how
- * far apart the two sums are.
+ * the chord changes are each more alike one and two bars apart: at 3 and 6 beats in 3/4, at 4
+ * and 8 in 4/4. The sum of the three autocorrelations at one and two bars of 3 beats against
+ * that of 4 beats decides (two bars as well as one: a syncopated figure of 3 + 3 + 2 eighths
+ * repeats at three beats too, but not at six); the confidence is how far apart the sums are.
  * First beat: the bar's first beat carries the kick and the chord change, so of the 3 or 4
  * phases the one whose beats have the most low-band onset and chord change on them wins.
  */
@@ -41,7 +42,8 @@ function standardise(values: number[]): number[] {
 
 export function measureMeter(inputs: MeterInputs): Meter {
   const { period, beats, r, rLow, rChords } = inputs;
-  const repeat = (m: number) => sampleAt(r, m * period) + sampleAt(rLow, m * period) + sampleAt(rChords, m * period);
+  const at = (lag: number) => sampleAt(r, lag) + sampleAt(rLow, lag) + sampleAt(rChords, lag);
+  const repeat = (m: number) => at(m * period) + at(2 * m * period);
   const three = repeat(3);
   const four = repeat(4);
   const beatsPerBar: 3 | 4 = three > four ? 3 : 4;

@@ -35,8 +35,8 @@ export interface RhythmResult {
 const DETREND_SECONDS = 0.25;
 /** Half-width of the windows whose chroma the chord-change curve compares. */
 const CHORD_WINDOW_SECONDS = 0.7;
-/** Lags of the autocorrelations: up to 4 periods of the slowest candidate (40 BPM), so bars are covered. */
-const LONGEST_LAG_SECONDS = 6;
+/** Lags of the autocorrelations: two bars of 4 beats at the slowest candidate (40 BPM). */
+const LONGEST_LAG_SECONDS = 12;
 
 /** The envelope divided by its mean (all 0 when silent). */
 function normalised(x: Float64Array): Float64Array {
