@@ -1,5 +1,8 @@
 import FFT = require('fft.js');
 
+// Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
+const { PI, cos, sin, sqrt } = Math;
+
 /**
  * The engine's one framing: the 44.1 kHz window is brought to 22.05 kHz (half-band FIR) and cut
  * into Hann frames of 2048 samples (93 ms, 10.8 Hz bins) every 512 samples (23 ms, 43 frames
@@ -35,9 +38,9 @@ function halfBandTaps(length: number): Float64Array {
   const taps = new Float64Array((half + 1) / 2);
   for (let i = 0; i < taps.length; i++) {
     const n = 2 * i + 1;
-    const sinc = Math.sin((Math.PI * n) / 2) / ((Math.PI * n) / 2);
+    const sinc = sin((PI * n) / 2) / ((PI * n) / 2);
     const x = (n + half) / (length - 1);
-    const blackman = 0.42 - 0.5 * Math.cos(2 * Math.PI * x) + 0.08 * Math.cos(4 * Math.PI * x);
+    const blackman = 0.42 - 0.5 * cos(2 * PI * x) + 0.08 * cos(4 * PI * x);
     taps[i] = 0.5 * sinc * blackman;
   }
   return taps;
@@ -68,7 +71,7 @@ function magnitudesInto(complex: Float64Array, scale: number, mags: Float32Array
   for (let k = 0; k < BINS; k++) {
     const re = complex[2 * k]!;
     const im = complex[2 * k + 1]!;
-    mags[row + k] = Math.sqrt(re * re + im * im) * scale;
+    mags[row + k] = sqrt(re * re + im * im) * scale;
   }
 }
 
@@ -107,7 +110,7 @@ export class Stft {
   constructor() {
     let sum = 0;
     for (let i = 0; i < FRAME_SIZE; i++) {
-      this.window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME_SIZE);
+      this.window[i] = 0.5 - 0.5 * cos((2 * PI * i) / FRAME_SIZE);
       sum += this.window[i]!;
     }
     this.scale = 2 / sum;

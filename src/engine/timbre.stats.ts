@@ -1,6 +1,9 @@
 import FFT = require('fft.js');
 import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram } from './signal.stft';
 
+// Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
+const { PI, cos, exp, log, log10, sqrt } = Math;
+
 /**
  * Spectral shape and level statistics of the window, read from the shared spectrogram (every
  * fourth frame: 93 ms apart, frames that touch without overlapping, enough for means and spreads) and its 23 ms level blocks. The
@@ -70,7 +73,7 @@ function meanOf(values: readonly number[]): number {
 function variation(values: readonly number[]): number {
   const m = meanOf(values);
   if (!(m > 0)) return 0;
-  return Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / values.length) / m;
+  return sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / values.length) / m;
 }
 
 /** The statistics of frame `f`, appended to `series`; `prevLog`/`curLog` hold the normalised log spectra. */
@@ -90,7 +93,7 @@ function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curL
   s.energy[0]! += low;
   s.energy[1]! += high;
   s.energy[2]! += sum;
-  s.db.push(10 * Math.log10(sum + 1e-12));
+  s.db.push(10 * log10(sum + 1e-12));
   s.centroid.push(sum > 0 ? (weighted / sum) * BIN_HZ : 0);
   let acc = 0;
   let k85 = FIRST_BIN;
@@ -100,16 +103,16 @@ function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curL
   let bandSum = 0;
   for (let k = FLAT_LO; k <= FLAT_HI; k++) {
     const p = mags[row + k]! * mags[row + k]!;
-    logSum += Math.log(p + 1e-20);
+    logSum += log(p + 1e-20);
     bandSum += p;
   }
   const n = FLAT_HI - FLAT_LO + 1;
-  s.flatness.push(bandSum > 0 ? Math.exp(logSum / n) / (bandSum / n) : 0);
-  const norm = Math.log(sum / BINS + 1e-12);
+  s.flatness.push(bandSum > 0 ? exp(logSum / n) / (bandSum / n) : 0);
+  const norm = log(sum / BINS + 1e-12);
   let flux = 0;
   let fullLogSum = 0;
   for (let k = FIRST_BIN; k < BINS; k++) {
-    const lp = Math.log(mags[row + k]! ** 2 + 1e-12);
+    const lp = log(mags[row + k]! ** 2 + 1e-12);
     fullLogSum += lp;
     const l = lp - norm;
     curLog[k] = l;
@@ -118,7 +121,7 @@ function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curL
   }
   s.flux.push(first ? 0 : flux / (BINS - FIRST_BIN));
   const bins = BINS - FIRST_BIN;
-  s.fullFlatness.push(sum > 0 ? Math.exp(fullLogSum / bins) / (sum / bins) : 0);
+  s.fullFlatness.push(sum > 0 ? exp(fullLogSum / bins) / (sum / bins) : 0);
 }
 
 /** Share of blocks below half the mean power of the second around them. */
@@ -152,7 +155,7 @@ export class TimbreMeter {
     const audible = series.db.map((d, i) => (d > loudFrame - AUDIBLE_DB ? i : -1)).filter((i) => i >= 0);
     const pick = (values: number[]) => audible.map((i) => values[i]!);
     const quietest = [...audible].sort((a, b) => series.db[a]! - series.db[b]!).slice(0, Math.max(1, Math.floor(audible.length / 5)));
-    const blockDb = spec.blockPower.map((p) => 10 * Math.log10(p + 1e-12));
+    const blockDb = spec.blockPower.map((p) => 10 * log10(p + 1e-12));
     const loud = percentile(blockDb, 0.9);
     const modulation = this.modulation(blockDb);
     const [low, high, total] = series.energy;
@@ -187,7 +190,7 @@ export class TimbreMeter {
     for (let i = 0; i < n; i++) m += Math.max(blockDb[i]!, top - 50);
     m /= n;
     this.env.fill(0);
-    for (let i = 0; i < n; i++) this.env[i] = (Math.max(blockDb[i]!, top - 50) - m) * (0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (n - 1)));
+    for (let i = 0; i < n; i++) this.env[i] = (Math.max(blockDb[i]!, top - 50) - m) * (0.5 - 0.5 * cos((2 * PI * i) / (n - 1)));
     this.fft.realTransform(this.out, this.env);
     const hz = FRAMES_PER_SECOND / MODULATION_SIZE;
     let total = 0;

@@ -25,7 +25,7 @@ export function rng(seed: number): () => number {
 /** Scales a signal so that its peak is `peak` (linear). */
 export function normalise(signal: Float32Array, peak: number): Float32Array {
   let top = 0;
-  for (const x of signal) top = max(top, abs(x));
+  for (let i = 0; i < signal.length; i++) top = max(top, abs(signal[i]!));
   if (top === 0) return signal;
   const g = peak / top;
   for (let i = 0; i < signal.length; i++) signal[i]! *= g;
@@ -270,7 +270,7 @@ export function liveVersion(dry: Float32Array, options: { seed?: number } = {}):
     }
   }
   let peak = 0;
-  for (const x of dry) peak = max(peak, abs(x));
+  for (let i = 0; i < dry.length; i++) peak = max(peak, abs(dry[i]!));
   const out = new Float32Array(dry.length);
   let murmur = 0;
   let level = 0.5;
@@ -373,7 +373,7 @@ export function roughen(signal: Float32Array, bpm: number, options: { drive?: nu
   const random = rng(options.seed ?? 23);
   const drive = options.drive ?? 8;
   let peak = 0;
-  for (const x of signal) peak = max(peak, abs(x));
+  for (let i = 0; i < signal.length; i++) peak = max(peak, abs(signal[i]!));
   const out = Float32Array.from(signal, (x) => tanh((drive * x) / (peak || 1)));
   const sixteenth = (60 / bpm / 4) * RATE;
   for (let s = 0; s * sixteenth < out.length; s++) addNoiseHit(out, round(s * sixteenth), 0.3, 0.012, random, true);
