@@ -13,7 +13,9 @@
  *
  * Tempo: Acc1 within 4 %, Acc2 also at 2x, 1/2, 3x, 1/3; the errors are counted by kind
  * (octave: 2x or 1/2; 3:2 and 2:3: the wrong beat of a triple grouping). Beat grid: the share
- * of files whose median beat interval in the timeline is within 4 % of 60 / tempo.
+ * of files whose median beat interval in the timeline is within 4 % of 60 / tempo. Last, the
+ * median of each descriptor (split by `drums` when the truth says), for any folder, truth or not
+ * (a truth.json listing only the files will do).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,7 +42,30 @@ interface Row {
   file: string;
   truth: TruthRow;
   ours: Answer;
+  descriptors: Record<string, number>;
   peer?: PeerResult;
+}
+
+const DESCRIPTORS = ['energy', 'danceability', 'speechiness', 'liveness', 'valence', 'arousal', 'happy', 'sad', 'relaxed', 'aggressive'] as const;
+
+function descriptorsOf(f: AudioFeatures): Record<string, number> {
+  return {
+    energy: f.energy,
+    danceability: f.danceability,
+    speechiness: f.speechiness,
+    liveness: f.liveness,
+    valence: f.valence,
+    arousal: f.arousal,
+    happy: f.mood.happy,
+    sad: f.mood.sad,
+    relaxed: f.mood.relaxed,
+    aggressive: f.mood.aggressive,
+  };
+}
+
+/** Median of each descriptor over the rows, as one table line. */
+function descriptorLine(name: string, rows: Row[]): string {
+  return `${name.padEnd(22)} ${String(rows.length).padStart(4)} ${DESCRIPTORS.map((d) => median(rows.map((r) => r.descriptors[d]!)).toFixed(2).padStart(8)).join('')}`;
 }
 
 interface Summary {
@@ -148,7 +173,7 @@ async function main(): Promise<void> {
       gridAgrees: gridAgrees(features),
       cpuMs: (cpu.user + cpu.system) / 1000,
     };
-    rows.push({ file: truth.file, truth, ours, peer: peer?.analyze(audio.samples) });
+    rows.push({ file: truth.file, truth, ours, descriptors: descriptorsOf(features), peer: peer?.analyze(audio.samples) });
     if (!json) process.stderr.write('.');
   }
   if (!json) process.stderr.write('\n');
@@ -163,6 +188,13 @@ async function main(): Promise<void> {
   console.log(line(ENGINE_ID.split(' ')[0]!, ours, true));
   if (summary.peer) console.log(line('essentia.js', summary.peer, false));
   console.log(`(essentia.js: ${PEER_NAME}; CPU ms: decode + analysis per clip for the engine, the two calls for essentia.js; median)`);
+  console.log(`\ndescriptor medians      clips${DESCRIPTORS.map((d) => d.slice(0, 7).padStart(8)).join('')}`);
+  console.log(descriptorLine('all', rows));
+  const drumless = rows.filter((r) => r.truth.drums === false);
+  if (drumless.length > 0) {
+    console.log(descriptorLine('with drums', rows.filter((r) => r.truth.drums !== false)));
+    console.log(descriptorLine('without drums', drumless));
+  }
   const missed = rows.filter(
     (r) =>
       (r.truth.bpm !== undefined && tempoRelation(r.ours.tempo, r.truth.bpm) !== 'right') ||
