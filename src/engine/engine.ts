@@ -28,7 +28,7 @@ export interface WindowAudio {
 }
 
 export interface EngineOptions {
-  /** Analysed window of files longer than 45 s, seconds (decode.ts cuts it; recorded here for the record). */
+  /** Analysed window of files longer than 45 s, seconds: the worker decodes that much (decode.ts) for this engine. */
   windowSeconds: number;
 }
 
