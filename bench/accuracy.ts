@@ -1,133 +1,220 @@
 /**
- * Accuracy of the musical measurements against a folder of audio files with known answers.
+ * Accuracy of tempo, key, mode and meter against a folder of audio with known answers, beside
+ * essentia.js's RhythmExtractor2013 (multifeature) and KeyExtractor on the same windows.
  *
- *   npm run bench:accuracy -- <dir> [--json] [--window 30] [--no-context]
+ *   npm run bench:accuracy -- <dir> [--json] [--window 30] [--cache <dir>] [--no-peer]
  *
- * `<dir>/truth.json` is an array of `{file, bpm, tonic, modeBinary, timeSignature, ...}` (the
- * format of ../shared/corpus/synth); rows missing a field are skipped for that metric.
- * Decoding goes through the engine's own `decodeWindow`, so the figures cover the service's path.
- * Key and mode get the rhythm stage's beats as the service does; `--no-context` measures them
- * without (profiles only, no phrase-start bass), for comparison.
+ * `<dir>/truth.json` is an array of `{file, bpm?, tonic?, modeBinary?, timeSignature?, drums?}`;
+ * a file whose row lacks a field (or has it null) is left out of that metric. Every file is
+ * decoded by the engine's own decode path and analysed by the engine as the service does
+ * (`AudioFeatures` of the window); the peer gets the same 44.1 kHz mono window.
+ * `--cache <dir>` keeps the peer's results per window (it takes ~3 s per clip); `--no-peer`
+ * skips it, for quick comparisons of engine changes only.
+ *
+ * Tempo: Acc1 within 4 %, Acc2 also at 2x, 1/2, 3x, 1/3; the errors are counted by kind
+ * (octave: 2x or 1/2; 3:2 and 2:3: the wrong beat of a triple grouping). Beat grid: the share
+ * of files whose median beat interval in the timeline is within 4 % of 60 / tempo. Last, the
+ * median of each descriptor (split by `drums` when the truth says), for any folder, truth or not
+ * (a truth.json listing only the files will do).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyString } from '../src/core/music';
+import type { AudioFeatures } from '../src/core/types';
 import { decodeAnalysisWindow } from '../src/engine/decode';
-import { loadEssentia } from '../src/engine/essentia';
-import { analyzeRhythm } from '../src/engine/rhythm';
-import { analyzeTonal } from '../src/engine/tonal';
-import { percentile } from './lib/stats';
-import { type TruthRow, readTruth, tempoWithin, tempoWithinOctave } from './lib/truth';
+import { createEngine } from '../src/engine/engine';
+import { ENGINE_ID } from '../src/engine/version';
+import { PEER_NAME, Peer, type PeerResult } from './lib/peer';
+import { median } from './lib/stats';
+import { type TempoRelation, type TruthRow, mirexKeyScore, readTruth, tempoRelation } from './lib/truth';
 
-interface ClipResult {
-  file: string;
-  truth: TruthRow;
+interface Answer {
   tempo: number;
   key: number;
   mode: 0 | 1;
-  timeSignature: number;
-  ms: number;
+  timeSignature?: number;
+  /** The timeline's beats agree with the tempo (engine only). */
+  gridAgrees?: boolean;
   cpuMs: number;
 }
 
-/** MIREX key score: same 1, fifth 0.5, relative 0.3, parallel 0.2, else 0. */
-function mirexKeyScore(key: number, mode: 0 | 1, trueKey: number, trueMode: 0 | 1): number {
-  if (key === trueKey && mode === trueMode) return 1;
-  if (mode === trueMode && (key === (trueKey + 7) % 12 || key === (trueKey + 5) % 12)) return 0.5;
-  if (mode !== trueMode) {
-    const relative = trueMode === 1 ? (trueKey + 9) % 12 : (trueKey + 3) % 12;
-    if (key === relative) return 0.3;
-    if (key === trueKey) return 0.2;
+interface Row {
+  file: string;
+  truth: TruthRow;
+  ours: Answer;
+  descriptors: Record<string, number>;
+  peer?: PeerResult;
+}
+
+const DESCRIPTORS = ['energy', 'danceability', 'speechiness', 'liveness', 'valence', 'arousal', 'happy', 'sad', 'relaxed', 'aggressive'] as const;
+
+function descriptorsOf(f: AudioFeatures): Record<string, number> {
+  return {
+    energy: f.energy,
+    danceability: f.danceability,
+    speechiness: f.speechiness,
+    liveness: f.liveness,
+    valence: f.valence,
+    arousal: f.arousal,
+    happy: f.mood.happy,
+    sad: f.mood.sad,
+    relaxed: f.mood.relaxed,
+    aggressive: f.mood.aggressive,
+  };
+}
+
+/** Median of each descriptor over the rows, as one table line. */
+function descriptorLine(name: string, rows: Row[]): string {
+  return `${name.padEnd(22)} ${String(rows.length).padStart(4)} ${DESCRIPTORS.map((d) => median(rows.map((r) => r.descriptors[d]!)).toFixed(2).padStart(8)).join('')}`;
+}
+
+interface Summary {
+  clips: number;
+  withTempo: number;
+  acc1: number;
+  acc2: number;
+  errors: Partial<Record<TempoRelation, number>>;
+  withKey: number;
+  keyExact: number;
+  keyMirex: number;
+  mode: number;
+  withMeter: number;
+  meter: number;
+  beatGrid: number;
+  cpuMsMedian: number;
+}
+
+function gridAgrees(features: AudioFeatures): boolean {
+  const beats = features.timeline.beats;
+  if (beats.length < 3 || !(features.tempo > 0)) return false;
+  const gaps = beats.slice(1).map((b, i) => b.start - beats[i]!.start);
+  return Math.abs(60 / median(gaps) - features.tempo) <= 0.04 * features.tempo;
+}
+
+function summarise(rows: Row[], answer: (r: Row) => Answer | undefined): Summary {
+  const answered = rows.filter((r) => answer(r) !== undefined);
+  const tempo = answered.filter((r) => r.truth.bpm !== undefined);
+  const key = answered.filter((r) => r.truth.tonic !== undefined && r.truth.modeBinary !== undefined);
+  const meter = answered.filter((r) => r.truth.timeSignature !== undefined && answer(r)!.timeSignature !== undefined);
+  const share = (k: number, n: number) => (n > 0 ? k / n : NaN);
+  const errors: Partial<Record<TempoRelation, number>> = {};
+  let acc1 = 0;
+  let acc2 = 0;
+  for (const r of tempo) {
+    const rel = tempoRelation(answer(r)!.tempo, r.truth.bpm!);
+    if (rel === 'right') acc1++;
+    else errors[rel] = (errors[rel] ?? 0) + 1;
+    if (rel === 'right' || rel === 'double' || rel === 'half' || rel === 'triple' || rel === 'third') acc2++;
   }
-  return 0;
+  const a = (r: Row) => answer(r)!;
+  return {
+    clips: answered.length,
+    withTempo: tempo.length,
+    acc1: share(acc1, tempo.length),
+    acc2: share(acc2, tempo.length),
+    errors,
+    withKey: key.length,
+    keyExact: share(key.filter((r) => a(r).key === r.truth.tonic && a(r).mode === r.truth.modeBinary).length, key.length),
+    keyMirex: share(key.reduce((s, r) => s + mirexKeyScore(a(r).key, a(r).mode, r.truth.tonic!, r.truth.modeBinary!), 0), key.length),
+    mode: share(key.filter((r) => a(r).mode === r.truth.modeBinary).length, key.length),
+    withMeter: meter.length,
+    meter: share(meter.filter((r) => a(r).timeSignature === r.truth.timeSignature).length, meter.length),
+    beatGrid: share(answered.filter((r) => a(r).gridAgrees === true).length, answered.length),
+    cpuMsMedian: median(answered.map((r) => a(r).cpuMs)),
+  };
+}
+
+const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(1)}`);
+
+function line(name: string, s: Summary, engine: boolean): string {
+  const errs = (Object.entries(s.errors) as Array<[TempoRelation, number]>).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  return [
+    name.padEnd(22),
+    pct(s.acc1).padStart(6),
+    pct(s.acc2).padStart(6),
+    errs.padEnd(26),
+    pct(s.keyExact).padStart(6),
+    (Number.isNaN(s.keyMirex) ? '-' : s.keyMirex.toFixed(3)).padStart(6),
+    pct(s.mode).padStart(6),
+    (engine ? pct(s.meter) : 'n/a').padStart(6),
+    (engine ? pct(s.beatGrid) : 'n/a').padStart(6),
+    s.cpuMsMedian.toFixed(0).padStart(7),
+  ].join(' ');
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const json = args.includes('--json');
-  const withContext = !args.includes('--no-context');
-  const wi = args.indexOf('--window');
-  const windowSeconds = wi >= 0 ? Number(args[wi + 1]) : 30;
-  const dir = args.find((a, i) => !a.startsWith('--') && !(wi >= 0 && i === wi + 1));
+  const valued = new Set(['--window', '--cache']);
+  const value = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const dir = args.find((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
   if (!dir) {
-    console.error('usage: npm run bench:accuracy -- <dir with audio and truth.json> [--json] [--window 30] [--no-context]');
+    console.error('usage: npm run bench:accuracy -- <dir with audio and truth.json> [--json] [--window 30] [--cache <dir>] [--no-peer]');
     process.exit(2);
   }
-  const truth = readTruth(dir);
-  const essentia = loadEssentia();
-  const results: ClipResult[] = [];
-  for (const row of truth) {
-    const bytes = readFileSync(join(dir, row.file));
-    const audio = await decodeAnalysisWindow(bytes, windowSeconds);
-    const t0 = performance.now();
+  const json = args.includes('--json');
+  const windowSeconds = Number(value('--window') ?? 30);
+  const peer = args.includes('--no-peer') ? undefined : new Peer(value('--cache'));
+  const engine = createEngine({ windowSeconds });
+  const rows: Row[] = [];
+  for (const truth of readTruth(dir)) {
+    const bytes = readFileSync(join(dir, truth.file));
     const cpu0 = process.cpuUsage();
-    const rhythm = analyzeRhythm(essentia, audio.samples, 44100);
-    const context = { beats: rhythm.beats, timeSignature: rhythm.timeSignature, fromStart: audio.offsetSeconds === 0 };
-    const tonal = analyzeTonal(essentia, audio.samples, 44100, withContext ? context : undefined);
+    const audio = await decodeAnalysisWindow(bytes, windowSeconds);
+    const features = engine.analyzeWindow(audio);
     const cpu = process.cpuUsage(cpu0);
-    const ms = performance.now() - t0;
-    const cpuMs = (cpu.user + cpu.system) / 1000;
-    results.push({ file: row.file, truth: row, tempo: rhythm.tempo, key: tonal.key, mode: tonal.mode, timeSignature: rhythm.timeSignature, ms, cpuMs });
+    const ours: Answer = {
+      tempo: features.tempo,
+      key: features.key,
+      mode: features.mode === 1 ? 1 : 0,
+      timeSignature: features.timeSignature,
+      gridAgrees: gridAgrees(features),
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    };
+    rows.push({ file: truth.file, truth, ours, descriptors: descriptorsOf(features), peer: peer?.analyze(audio.samples) });
     if (!json) process.stderr.write('.');
   }
   if (!json) process.stderr.write('\n');
-
-  const withBpm = results.filter((r) => r.truth.bpm !== undefined);
-  const withKey = results.filter((r) => r.truth.tonic !== undefined && r.truth.modeBinary !== undefined);
-  const withMode = results.filter((r) => r.truth.modeBinary !== undefined);
-  const withTs = results.filter((r) => r.truth.timeSignature !== undefined);
-  const share = (rows: ClipResult[], ok: (r: ClipResult) => boolean) => (rows.length ? rows.filter(ok).length / rows.length : NaN);
-  const ms = results.map((r) => r.ms);
-  const summary = {
-    dir,
-    clips: results.length,
-    tempoAcc1: share(withBpm, (r) => tempoWithin(r.tempo, r.truth.bpm!)),
-    tempoAcc2: share(withBpm, (r) => tempoWithinOctave(r.tempo, r.truth.bpm!)),
-    keyExact: share(withKey, (r) => r.key === r.truth.tonic && r.mode === r.truth.modeBinary),
-    keyMirex: withKey.length ? withKey.reduce((s, r) => s + mirexKeyScore(r.key, r.mode, r.truth.tonic!, r.truth.modeBinary!), 0) / withKey.length : NaN,
-    mode: share(withMode, (r) => r.mode === r.truth.modeBinary),
-    timeSignature: share(withTs, (r) => r.timeSignature === r.truth.timeSignature),
-    msMedian: percentile(ms, 50),
-    msP95: percentile(ms, 95),
-    cpuMsMedian: percentile(results.map((r) => r.cpuMs), 50),
-  };
-  const misses = results.filter(
-    (r) =>
-      (r.truth.bpm !== undefined && !tempoWithin(r.tempo, r.truth.bpm)) ||
-      (r.truth.tonic !== undefined && (r.key !== r.truth.tonic || r.mode !== r.truth.modeBinary)) ||
-      (r.truth.timeSignature !== undefined && r.timeSignature !== r.truth.timeSignature),
-  );
+  const summary = { dir, engine: ENGINE_ID, ours: summarise(rows, (r) => r.ours), peer: peer ? summarise(rows, (r) => r.peer) : undefined };
   if (json) {
-    console.log(JSON.stringify({ summary, results }));
+    console.log(JSON.stringify({ summary, rows }));
     return;
   }
-  const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(1)} %`);
-  console.log(`${dir}: ${results.length} clips`);
-  console.log(`tempo   Acc1 ${pct(summary.tempoAcc1)}   Acc2 ${pct(summary.tempoAcc2)}   (${withBpm.length} with bpm)`);
-  // Songs without drums are the hard case for the level choice: shown apart when the truth says which.
-  const drumless = withBpm.filter((r) => r.truth.drums === false);
+  const { ours } = summary;
+  console.log(`${dir}: ${rows.length} clips (${ours.withTempo} with tempo, ${ours.withKey} with key, ${ours.withMeter} with meter)`);
+  console.log(`${''.padEnd(22)}  tempo % Acc1   Acc2 errors                     key %  MIREX mode % meter %  grid % CPU ms`);
+  console.log(line(ENGINE_ID.split(' ')[0]!, ours, true));
+  if (summary.peer) console.log(line('essentia.js', summary.peer, false));
+  console.log(`(essentia.js: ${PEER_NAME}; CPU ms: decode + analysis per clip for the engine, the two calls for essentia.js; median)`);
+  console.log(`\ndescriptor medians      clips${DESCRIPTORS.map((d) => d.slice(0, 7).padStart(8)).join('')}`);
+  console.log(descriptorLine('all', rows));
+  const drumless = rows.filter((r) => r.truth.drums === false);
   if (drumless.length > 0) {
-    const right = (rows: ClipResult[]) => rows.filter((r) => tempoWithin(r.tempo, r.truth.bpm!)).length;
-    const drummed = withBpm.filter((r) => r.truth.drums !== false);
-    console.log(`        Acc1 with drums ${right(drummed)}/${drummed.length}, without drums ${right(drumless)}/${drumless.length}`);
+    console.log(descriptorLine('with drums', rows.filter((r) => r.truth.drums !== false)));
+    console.log(descriptorLine('without drums', drumless));
   }
-  console.log(`key     exact ${pct(summary.keyExact)}   MIREX ${Number.isNaN(summary.keyMirex) ? '-' : summary.keyMirex.toFixed(3)}   mode ${pct(summary.mode)}`);
-  console.log(`meter   ${pct(summary.timeSignature)}   (${withTs.length} with time signature)`);
-  console.log(
-    `time    rhythm+tonal per clip: median ${summary.msMedian.toFixed(0)} ms, p95 ${summary.msP95.toFixed(0)} ms wall; median ${summary.cpuMsMedian.toFixed(0)} ms CPU`,
+  const missed = rows.filter(
+    (r) =>
+      (r.truth.bpm !== undefined && tempoRelation(r.ours.tempo, r.truth.bpm) !== 'right') ||
+      (r.truth.tonic !== undefined && (r.ours.key !== r.truth.tonic || r.ours.mode !== r.truth.modeBinary)) ||
+      (r.truth.timeSignature !== undefined && r.ours.timeSignature !== r.truth.timeSignature) ||
+      r.ours.gridAgrees === false,
   );
-  if (misses.length) {
-    console.log('\nmisses                 tempo (truth)        key (truth)                      meter (truth)');
-    for (const r of misses) {
-      const t = r.truth;
-      const tempo = t.bpm === undefined ? '' : `${r.tempo.toFixed(1)} (${t.bpm})${tempoWithin(r.tempo, t.bpm) ? '' : ' x'}`;
-      const key =
-        t.tonic === undefined || t.modeBinary === undefined
-          ? ''
-          : `${keyString(r.key, r.mode)} (${keyString(t.tonic, t.modeBinary)})${r.key === t.tonic && r.mode === t.modeBinary ? '' : ' x'}`;
-      const meter = t.timeSignature === undefined ? '' : `${r.timeSignature} (${t.timeSignature})${r.timeSignature === t.timeSignature ? '' : ' x'}`;
-      console.log(`${r.file.padEnd(22)} ${tempo.padEnd(20)} ${key.padEnd(32)} ${meter}`);
-    }
+  if (missed.length === 0) return;
+  console.log('\nmisses of the engine (peer beside)');
+  console.log(`${'file'.padEnd(24)} ${'tempo (truth) [peer]'.padEnd(34)} ${'key (truth) [peer]'.padEnd(40)} meter (truth)  grid`);
+  for (const r of missed) {
+    const t = r.truth;
+    const rel = t.bpm === undefined ? '' : tempoRelation(r.ours.tempo, t.bpm);
+    const tempo = t.bpm === undefined ? '' : `${r.ours.tempo.toFixed(1)} (${t.bpm})${rel === 'right' ? '' : ` ${rel}`}${r.peer ? ` [${r.peer.tempo.toFixed(1)}]` : ''}`;
+    const key =
+      t.tonic === undefined || t.modeBinary === undefined
+        ? ''
+        : `${keyString(r.ours.key, r.ours.mode)} (${keyString(t.tonic, t.modeBinary)})${r.ours.key === t.tonic && r.ours.mode === t.modeBinary ? '' : ' x'}${r.peer ? ` [${keyString(r.peer.key, r.peer.mode)}]` : ''}`;
+    const meter = t.timeSignature === undefined ? '' : `${r.ours.timeSignature} (${t.timeSignature})${r.ours.timeSignature === t.timeSignature ? '' : ' x'}`;
+    console.log(`${r.file.padEnd(24)} ${tempo.padEnd(34)} ${key.padEnd(40)} ${meter.padEnd(14)} ${r.ours.gridAgrees ? '' : 'x'}`);
   }
 }
 

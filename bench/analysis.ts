@@ -7,7 +7,7 @@
  *   --long             also analyse one 10-minute file (generated WAV) and report the peak RSS it causes
  *   --long-file F      the same with a given long file (e.g. a 10-minute MP3)
  *   --soak N           run N analyses on the parallel pool and report RSS start/end (memory flat?)
- *   --stages           time each stage in this thread (decode, rhythm, tonal, spectrum, essentia, all)
+ *   --stages           time each stage in this thread (first clip apart, then the median)
  *
  * RSS is the whole process (main thread + worker threads + WASM heaps), sampled every 25 ms.
  * The npm script runs under `node --single-threaded-gc`, as the processes that only analyse do
@@ -21,11 +21,13 @@ import { Worker } from 'node:worker_threads';
 import type { AudioInput } from '../src/core/types';
 import { createEnginePool, type EnginePool } from '../src/engine/engine.pool';
 import { decodeAnalysisWindow } from '../src/engine/decode';
-import { loadEssentia } from '../src/engine/essentia';
-import { featuresFromWindow } from '../src/engine/features';
-import { measureSpectrum } from '../src/engine/measurements';
+import { createEngine } from '../src/engine/engine';
 import { analyzeRhythm } from '../src/engine/rhythm';
+import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
+import { Stft } from '../src/engine/signal.stft';
+import { TimbreMeter } from '../src/engine/timbre.stats';
 import { analyzeTonal } from '../src/engine/tonal';
+import { chromaOf } from '../src/engine/tonal.chroma';
 import { RATE, encodeWav, song } from '../test/helpers/audio-signals';
 import { median } from './lib/stats';
 
@@ -121,7 +123,7 @@ interface Throughput {
 }
 
 async function throughput(pool: EnginePool, clips: AudioInput[], concurrent: boolean): Promise<Throughput> {
-  // Warm-up, not timed: every thread loads essentia.js and the decoders and analyses WARM_UP_CLIPS
+  // Warm-up, not timed: every thread loads the decoders and analyses WARM_UP_CLIPS
   // clips, by which time V8 has optimised the analysis code (the first clip of a thread costs
   // ~2x the CPU of later ones, the next few still ~10 % more). Every thread gets the same warm-up,
   // so the timed clips run on equally warm threads in both modes.
@@ -177,40 +179,42 @@ function threadSplit(t: Throughput): string {
 }
 
 /**
- * Median wall and CPU ms of every stage over the clips, run in this thread (no pool), after one
- * warm-up. CPU time (process.cpuUsage, nothing else runs in this process meanwhile) is what one
- * core spends, whatever else the machine is doing; wall time includes waiting for a busy CPU.
+ * CPU ms of every stage over the clips, run in this thread (no pool): the first clip apart (the
+ * start-up: module loading, V8 compiling the code), then the median over the others. CPU time
+ * (process.cpuUsage; nothing else runs in this process meanwhile) is what one core spends,
+ * whatever else the machine is doing; wall time includes waiting for a busy CPU.
  */
 async function stages(clips: AudioInput[]): Promise<void> {
-  const essentia = loadEssentia();
-  const times: Record<string, number[]> = {};
+  const engine = createEngine({ windowSeconds: 30 });
+  const stft = new Stft();
+  const timbre = new TimbreMeter();
   const cpu: Record<string, number[]> = {};
+  const wall: Record<string, number[]> = {};
   const time = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     const t = performance.now();
     const c = process.cpuUsage();
     const out = await fn();
     const used = process.cpuUsage(c);
-    (times[name] ??= []).push(performance.now() - t);
     (cpu[name] ??= []).push((used.user + used.system) / 1000);
+    (wall[name] ??= []).push(performance.now() - t);
     return out;
   };
-  for (const [i, input] of [clips[0]!, ...clips].entries()) {
+  for (const input of clips) {
     if (!('bytes' in input)) continue;
-    const audio = await time('decode + window', async () => decodeAnalysisWindow(input.bytes, 30));
-    await time('rhythm (accuracy)', () => analyzeRhythm(essentia, audio.samples, 44100));
-    await time('tonal (accuracy)', () => analyzeTonal(essentia, audio.samples, 44100));
-    await time('spectrum + levels', () => measureSpectrum(audio.samples, 44100));
-    await time('all features', () => featuresFromWindow(essentia, audio, { analyzeRhythm, analyzeTonal }));
-    await time('decode + all', async () =>
-      featuresFromWindow(essentia, await decodeAnalysisWindow(input.bytes, 30), {
-        analyzeRhythm,
-        analyzeTonal,
-      }),
-    );
-    if (i === 0) for (const k of Object.keys(times)) (times[k] = []), (cpu[k] = []);
+    await time('decode + analysis (what a worker does per clip)', async () => engine.analyzeWindow(await decodeAnalysisWindow(input.bytes, 30)));
+    const audio = await time('  decode (headers, decoder, mono window, loudness)', () => decodeAnalysisWindow(input.bytes, 30));
+    const half = await time('  22.05 kHz (half-band FIR)', () => stft.halfRate(audio.samples));
+    const spec = await time('  STFT (2048 / 512)', () => stft.spectrogram(half));
+    const envelopes = await time('  onset envelopes', () => onsetEnvelopes(spec));
+    const chroma = await time('  chroma', () => chromaOf(spec));
+    await time('  rhythm (periods, levels, beats, meter)', () => analyzeRhythm(envelopes, chroma));
+    await time('  key', () => analyzeTonal(chroma));
+    await time('  timbre statistics', () => timbre.measure(spec));
+    await time('  all analysis after decoding', () => engine.analyzeWindow(audio));
   }
-  for (const [name, xs] of Object.entries(times)) {
-    console.log(`  ${name.padEnd(18)} median ${median(xs).toFixed(0)} ms wall, ${median(cpu[name]!).toFixed(0)} ms CPU`);
+  console.log(`stages, one thread, CPU ms per clip: first clip (start-up) and median of the other ${clips.length - 1}; median wall ms`);
+  for (const [name, xs] of Object.entries(cpu)) {
+    console.log(`  ${name.padEnd(52)} first ${xs[0]!.toFixed(0).padStart(5)}   median ${median(xs.slice(1)).toFixed(0).padStart(4)} CPU, ${median(wall[name]!.slice(1)).toFixed(0).padStart(4)} wall`);
   }
 }
 
@@ -240,7 +244,6 @@ async function main(): Promise<void> {
   const gc = process.execArgv.includes('--single-threaded-gc') ? 'single-threaded GC (as npm run worker)' : "V8's default parallel GC (as npm start)";
   console.log(`clips: ${clipCount} (${source}); cores: ${os.availableParallelism()}; node ${process.version}; ${gc}`);
   if (values.stages) {
-    console.log('stages, in one thread (all features = rhythm + tonal + spectrum + essentia + sections, after decode):');
     await stages(clips);
   }
   const sampler = new RssSampler();

@@ -1,9 +1,12 @@
 /*
- * Ground truth of a rendered set (the format of ../shared/corpus/synth/truth.json) and the
- * tempo scores the accuracy benchmarks share.
+ * Ground truth of a folder of audio with known answers: `<dir>/truth.json`, an array of rows
+ * `{file, bpm?, tonic?, modeBinary?, timeSignature?, drums?, ...}`. A field that is missing or
+ * null is unknown for that file, and the file is left out of that metric.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+export { mirexKeyScore, tempoRelation, tempoWithin, tempoWithinOctave, type TempoRelation } from '../../test/helpers/accuracy-scores';
 
 export interface TruthRow {
   file: string;
@@ -14,17 +17,15 @@ export interface TruthRow {
   drums?: boolean;
 }
 
-/** `<dir>/truth.json`: an array of rows, one per audio file of the folder. */
 export function readTruth(dir: string): TruthRow[] {
-  return JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as TruthRow[];
-}
-
-/** Acc1: within 4 % of the true tempo. */
-export function tempoWithin(estimate: number, truth: number, tolerance = 0.04): boolean {
-  return Math.abs(estimate - truth) <= tolerance * truth;
-}
-
-/** Acc2: right up to a factor of 2, 3, 1/2 or 1/3. */
-export function tempoWithinOctave(estimate: number, truth: number): boolean {
-  return [1, 2, 3, 1 / 2, 1 / 3].some((f) => tempoWithin(estimate, truth * f));
+  const rows = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as Array<Record<string, unknown>>;
+  return rows.map((r) => {
+    const row: TruthRow = { file: String(r.file) };
+    if (typeof r.bpm === 'number') row.bpm = r.bpm;
+    if (typeof r.tonic === 'number') row.tonic = r.tonic;
+    if (r.modeBinary === 0 || r.modeBinary === 1) row.modeBinary = r.modeBinary;
+    if (typeof r.timeSignature === 'number') row.timeSignature = r.timeSignature;
+    if (typeof r.drums === 'boolean') row.drums = r.drums;
+    return row;
+  });
 }

@@ -116,7 +116,7 @@ interface MeasuredFeatures {
   mood: Mood;
   confidence: Confidences;
   timeline: Timeline;
-  /** Identifies the engine build that produced these values (algorithm version + essentia.js). */
+  /** Identifies the engine build that produced these values (its algorithm version). */
   engine: string;
 }
 

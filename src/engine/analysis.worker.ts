@@ -2,16 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { AppError, isAppError, type ErrorCode } from '../core/errors';
 import type { AudioFeatures, AudioInput, AudioProbe } from '../core/types';
 import { decodeAnalysisWindow } from './decode';
-import { loadEssentia } from './essentia';
-import { featuresFromWindow } from './features';
+import { workerData } from 'node:worker_threads';
+import { createEngine, type EngineOptions } from './engine';
 import { probeAudio } from './probe';
-import { analyzeRhythm } from './rhythm';
-import { analyzeTonal } from './tonal';
 
 /** A task as the pool sends it to a worker thread (structured-cloned). */
-export type WorkerTask =
-  | { kind: 'analyze'; input: AudioInput; windowSeconds: number }
-  | { kind: 'probe'; input: AudioInput };
+export type WorkerTask = { kind: 'analyze'; input: AudioInput } | { kind: 'probe'; input: AudioInput };
+
+/** This thread's engine, built once from the options the pool started it with. */
+const engine = createEngine(workerData as EngineOptions);
 
 /** Errors cross the thread boundary as plain data and become AppErrors again on the main side. */
 export interface WireError {
@@ -41,10 +40,10 @@ async function readInput(input: AudioInput): Promise<Uint8Array> {
   }
 }
 
-async function analyze(input: AudioInput, windowSeconds: number): Promise<AudioFeatures> {
+async function analyze(input: AudioInput): Promise<AudioFeatures> {
   const bytes = await readInput(input);
-  const audio = await decodeAnalysisWindow(bytes, windowSeconds);
-  return featuresFromWindow(loadEssentia(), audio, { analyzeRhythm, analyzeTonal });
+  const audio = await decodeAnalysisWindow(bytes, engine.options.windowSeconds);
+  return engine.analyzeWindow(audio);
 }
 
 async function probe(input: AudioInput): Promise<AudioProbe> {
@@ -60,7 +59,7 @@ async function probe(input: AudioInput): Promise<AudioProbe> {
 /** piscina's entry point: never throws, so that every failure reaches the host as data. */
 export default async function run(task: WorkerTask): Promise<WorkerResult<AudioFeatures | AudioProbe>> {
   try {
-    const value = task.kind === 'analyze' ? await analyze(task.input, task.windowSeconds) : await probe(task.input);
+    const value = task.kind === 'analyze' ? await analyze(task.input) : await probe(task.input);
     return { ok: true, value };
   } catch (error) {
     if (isAppError(error)) return { ok: false, error: { code: error.code, message: error.message } };

@@ -6,7 +6,7 @@ import type { WorkerResult, WorkerTask } from './analysis.worker';
 import { analysisWorkerFile } from './worker-file';
 
 export interface EnginePoolOptions {
-  /** Worker threads; each holds one essentia.js instance (~150 MB). */
+  /** Worker threads; each holds one engine. */
   workers: number;
   /** Longest one task may run once started; its worker is then terminated and replaced. */
   timeoutMs: number;
@@ -47,6 +47,7 @@ export class EnginePool implements AnalysisEngine {
     this.piscina = new Piscina({
       filename,
       execArgv,
+      workerData: { windowSeconds: options.windowSeconds },
       minThreads: options.workers,
       maxThreads: options.workers,
       idleTimeout: Infinity,
@@ -61,7 +62,7 @@ export class EnginePool implements AnalysisEngine {
   }
 
   async analyze(input: AudioInput, options: AnalyzeOptions = {}): Promise<AudioFeatures> {
-    const task: WorkerTask = { kind: 'analyze', input, windowSeconds: this.options.windowSeconds };
+    const task: WorkerTask = { kind: 'analyze', input };
     return (await this.run(task, options)) as AudioFeatures;
   }
 

@@ -174,3 +174,20 @@ function average(values: readonly number[]): number {
   for (const v of values) sum += v;
   return sum / values.length;
 }
+
+/**
+ * Spread of the short-term loudness: the 10th to 90th percentile of the 400 ms blocks' loudness
+ * (LU), over blocks above the absolute gate and within 20 LU of the mean (EBU Tech 3342's
+ * loudness range, with shorter blocks for a 30 s window). Compressed productions ~2-5 LU,
+ * dynamic music 8 LU or more.
+ */
+export function loudnessRange(powers: ArrayLike<number>): number {
+  const blocks: number[] = [];
+  for (let i = 0; i + 4 <= powers.length; i += 2) blocks.push((powers[i]! + powers[i + 1]! + powers[i + 2]! + powers[i + 3]!) / 4);
+  const loud = blocks.filter((p) => p > lufsToPower(ABSOLUTE_GATE_LUFS));
+  if (loud.length < 2) return 0;
+  const gate = average(loud) * 10 ** (-20 / 10);
+  const lufs = loud.filter((p) => p > gate).map(powerToLufs).sort((a, b) => a - b);
+  const at = (q: number) => lufs[Math.min(lufs.length - 1, Math.floor(q * (lufs.length - 1)))]!;
+  return at(0.9) - at(0.1);
+}

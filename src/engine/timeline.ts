@@ -1,11 +1,17 @@
 import type { TimeInterval } from '../core/types';
-import { median } from './signal';
 
 /** Shortest section produced, seconds. */
 export const MIN_SECTION_SECONDS = 6;
 
 /** Level change (dB) at which a section boundary is called certain. */
 const CERTAIN_BOUNDARY_DB = 6;
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;

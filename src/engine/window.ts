@@ -1,7 +1,7 @@
 import { resample } from 'wave-resampler';
 import { LoudnessMeter, SUB_BLOCK_SECONDS, integratedLoudness } from './loudness';
 
-/** The sample rate every measurement runs at (RhythmExtractor2013 and the key profiles assume it). */
+/** The rate decoded windows are delivered at; the framing (signal.stft.ts) halves it. */
 export const ANALYSIS_RATE = 44100;
 
 /** Files up to this long are analysed whole. */

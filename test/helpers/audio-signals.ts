@@ -25,7 +25,7 @@ export function rng(seed: number): () => number {
 /** Scales a signal so that its peak is `peak` (linear). */
 export function normalise(signal: Float32Array, peak: number): Float32Array {
   let top = 0;
-  for (const x of signal) top = max(top, abs(x));
+  for (let i = 0; i < signal.length; i++) top = max(top, abs(signal[i]!));
   if (top === 0) return signal;
   const g = peak / top;
   for (let i = 0; i < signal.length; i++) signal[i]! *= g;
@@ -270,7 +270,7 @@ export function liveVersion(dry: Float32Array, options: { seed?: number } = {}):
     }
   }
   let peak = 0;
-  for (const x of dry) peak = max(peak, abs(x));
+  for (let i = 0; i < dry.length; i++) peak = max(peak, abs(dry[i]!));
   const out = new Float32Array(dry.length);
   let murmur = 0;
   let level = 0.5;
@@ -324,4 +324,58 @@ export function encodeWav(channels: readonly Float32Array[], sampleRate: number)
     for (let i = 0; i < frames; i++) pcm[i * n + c] = round(max(-1, min(1, channel[i]!)) * 32767);
   }
   return new Uint8Array(buffer);
+}
+
+/**
+ * Sparse slow piano: one soft note or dyad every beat at a slow tempo, struck (fast attack) and
+ * left to decay over a second, with silence-like gaps; a few harmonics as a piano has.
+ */
+export function sparsePiano(seconds: number, options: { bpm?: number; minor?: boolean; seed?: number } = {}): Float32Array {
+  const random = rng(options.seed ?? 17);
+  const bpm = options.bpm ?? 60;
+  const out = new Float32Array(round(seconds * RATE));
+  const beat = (60 / bpm) * RATE;
+  const scale = options.minor === false ? [0, 2, 4, 7, 9, 12] : [0, 2, 3, 7, 8, 12];
+  for (let b = 0; b * beat < out.length; b++) {
+    const at = round(b * beat);
+    const notes = [57 + scale[floor(random() * scale.length)]!];
+    if (b % 4 === 0) notes.push(45);
+    for (const n of notes) {
+      const f = midiHz(n);
+      const len = min(out.length - at, round(2 * RATE));
+      for (let i = 0; i < len; i++) {
+        const t = i / RATE;
+        const env = min(1, t / 0.004) * exp(-t / 0.5);
+        out[at + i]! += env * (sin(2 * PI * f * t) + 0.4 * sin(4 * PI * f * t) * exp(-t) + 0.2 * sin(6 * PI * f * t) * exp(-2 * t));
+      }
+    }
+  }
+  return normalise(out, 0.25);
+}
+
+/** The same signal `db` quieter and through a two-pole low-pass at `hz` (a muffled, distant playback). */
+export function quieterDarker(signal: Float32Array, db: number, hz = 1000): Float32Array {
+  const out = new Float32Array(signal.length);
+  const a = exp((-2 * PI * hz) / RATE);
+  const gain = 10 ** (-db / 20);
+  let y1 = 0;
+  let y2 = 0;
+  for (let i = 0; i < signal.length; i++) {
+    y1 = (1 - a) * signal[i]! + a * y1;
+    y2 = (1 - a) * y1 + a * y2;
+    out[i] = gain * y2;
+  }
+  return out;
+}
+
+/** The same signal driven into a tanh clipper (`drive` times) with sixteenth-note hi-hats added at `bpm`. */
+export function roughen(signal: Float32Array, bpm: number, options: { drive?: number; seed?: number } = {}): Float32Array {
+  const random = rng(options.seed ?? 23);
+  const drive = options.drive ?? 8;
+  let peak = 0;
+  for (let i = 0; i < signal.length; i++) peak = max(peak, abs(signal[i]!));
+  const out = Float32Array.from(signal, (x) => tanh((drive * x) / (peak || 1)));
+  const sixteenth = (60 / bpm / 4) * RATE;
+  for (let s = 0; s * sixteenth < out.length; s++) addNoiseHit(out, round(s * sixteenth), 0.3, 0.012, random, true);
+  return normalise(out, 0.95);
 }

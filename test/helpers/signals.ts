@@ -7,6 +7,8 @@
  * - `chordProgression`: harmonic-rich triads and a bass line in a known major or minor key.
  * All are deterministic for a given seed.
  */
+// Local bindings: under Jest's vm sandbox a global lookup per sample is several times slower.
+const { PI, abs, cos, exp, floor, imul, min, round, sin } = Math;
 export const SAMPLE_RATE = 44100;
 
 /** mulberry32: a small deterministic PRNG. */
@@ -15,8 +17,8 @@ export function seeded(seed: number): () => number {
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    t = imul(t ^ (t >>> 15), t | 1);
+    t ^= t + imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
@@ -25,34 +27,37 @@ export const midiToHz = (note: number): number => 440 * 2 ** ((note - 69) / 12);
 
 /** Scales `signal` in place so its peak is `peak` (default -3 dBFS). */
 export function normalizePeak(signal: Float32Array, peak = 0.7): Float32Array {
-  let max = 0;
-  for (const v of signal) max = Math.max(max, Math.abs(v));
-  if (max > 0) for (let i = 0; i < signal.length; i++) signal[i] = (signal[i]! * peak) / max;
+  let top = 0;
+  for (let i = 0; i < signal.length; i++) {
+    const a = abs(signal[i]!);
+    if (a > top) top = a;
+  }
+  if (top > 0) for (let i = 0; i < signal.length; i++) signal[i] = (signal[i]! * peak) / top;
   return signal;
 }
 
 function addClick(out: Float32Array, at: number, gain: number): void {
-  const len = Math.round(0.02 * SAMPLE_RATE);
+  const len = round(0.02 * SAMPLE_RATE);
   for (let i = 0; i < len && at + i < out.length; i++) {
-    const env = Math.exp(-i / (0.003 * SAMPLE_RATE));
-    out[at + i]! += gain * env * Math.sin((2 * Math.PI * 1500 * i) / SAMPLE_RATE);
+    const env = exp(-i / (0.003 * SAMPLE_RATE));
+    out[at + i]! += gain * env * sin((2 * PI * 1500 * i) / SAMPLE_RATE);
   }
 }
 
 function addKick(out: Float32Array, at: number, gain: number): void {
-  const len = Math.round(0.25 * SAMPLE_RATE);
+  const len = round(0.25 * SAMPLE_RATE);
   let phase = 0;
   for (let i = 0; i < len && at + i < out.length; i++) {
     const t = i / SAMPLE_RATE;
-    const f = 50 + 90 * Math.exp(-t / 0.03);
-    phase += (2 * Math.PI * f) / SAMPLE_RATE;
-    out[at + i]! += gain * Math.exp(-t / 0.08) * Math.sin(phase);
+    const f = 50 + 90 * exp(-t / 0.03);
+    phase += (2 * PI * f) / SAMPLE_RATE;
+    out[at + i]! += gain * exp(-t / 0.08) * sin(phase);
   }
 }
 
 function addNoiseHit(out: Float32Array, at: number, gain: number, decay: number, rnd: () => number, highPass: boolean): void {
-  const len = Math.round(decay * 6 * SAMPLE_RATE);
-  const k = Math.exp(-1 / (decay * SAMPLE_RATE));
+  const len = round(decay * 6 * SAMPLE_RATE);
+  const k = exp(-1 / (decay * SAMPLE_RATE));
   let env = gain;
   let prev = 0;
   for (let i = 0; i < len && at + i < out.length; i++) {
@@ -70,17 +75,17 @@ function addNoiseHit(out: Float32Array, at: number, gain: number, decay: number,
  */
 function addTone(out: Float32Array, at: number, seconds: number, hz: number, gain: number, harmonics: number | readonly number[] = 6): void {
   const partials = typeof harmonics === 'number' ? Array.from({ length: harmonics }, (_, i) => 1 / (i + 1)) : harmonics;
-  const len = Math.min(Math.round(seconds * SAMPLE_RATE), out.length - at);
-  const attack = Math.round(0.01 * SAMPLE_RATE);
-  const decay = Math.exp(-1 / (0.6 * Math.max(1, len)));
+  const len = min(round(seconds * SAMPLE_RATE), out.length - at);
+  const attack = round(0.01 * SAMPLE_RATE);
+  const decay = exp(-1 / (0.6 * Math.max(1, len)));
   for (let k = 1; k <= partials.length; k++) {
     const f = hz * k;
     if (f > SAMPLE_RATE / 2 - 1000) break;
-    const w = (2 * Math.PI * f) / SAMPLE_RATE;
+    const w = (2 * PI * f) / SAMPLE_RATE;
     // Sine by recurrence (s[n] = 2 cos w s[n-1] - s[n-2]): generating test signals stays cheap.
-    const c = 2 * Math.cos(w);
+    const c = 2 * cos(w);
     let s1 = 0;
-    let s2 = -Math.sin(w);
+    let s2 = -sin(w);
     let env = gain * partials[k - 1]!;
     for (let i = 0; i < len; i++) {
       const s0 = c * s1 - s2;
@@ -93,11 +98,11 @@ function addTone(out: Float32Array, at: number, seconds: number, hz: number, gai
 }
 
 export function clickTrack(options: { bpm: number; seconds: number; beatsPerBar?: number }): Float32Array {
-  const out = new Float32Array(Math.round(options.seconds * SAMPLE_RATE));
+  const out = new Float32Array(round(options.seconds * SAMPLE_RATE));
   const beat = 60 / options.bpm;
   for (let b = 0; b * beat < options.seconds; b++) {
     const accent = options.beatsPerBar && b % options.beatsPerBar === 0 ? 1 : 0.6;
-    addClick(out, Math.round(b * beat * SAMPLE_RATE), accent);
+    addClick(out, round(b * beat * SAMPLE_RATE), accent);
   }
   return normalizePeak(out);
 }
@@ -124,15 +129,15 @@ function nearestNote(pc: number, center: number): number {
  * (I-IV-V-I in `tonic` major).
  */
 export function drumPattern(options: { bpm: number; seconds: number; beatsPerBar: 3 | 4; seed?: number; tonic?: number }): Float32Array {
-  const out = new Float32Array(Math.round(options.seconds * SAMPLE_RATE));
+  const out = new Float32Array(round(options.seconds * SAMPLE_RATE));
   const rnd = seeded(options.seed ?? 1);
   const beat = 60 / options.bpm;
   const m = options.beatsPerBar;
   const tonic = options.tonic ?? 0;
   const degrees = [0, 3, 4, 0];
   for (let b = 0; b * beat < options.seconds; b++) {
-    const at = Math.round(b * beat * SAMPLE_RATE);
-    const half = Math.round((b + 0.5) * beat * SAMPLE_RATE);
+    const at = round(b * beat * SAMPLE_RATE);
+    const half = round((b + 0.5) * beat * SAMPLE_RATE);
     const inBar = b % m;
     const kick = inBar === 0 || (m === 4 && inBar === 2);
     if (kick) addKick(out, at, 1);
@@ -140,7 +145,7 @@ export function drumPattern(options: { bpm: number; seconds: number; beatsPerBar
     addNoiseHit(out, at, 0.25, 0.01, rnd, true);
     addNoiseHit(out, half, 0.18, 0.01, rnd, true);
     if (inBar === 0) {
-      const bar = Math.floor(b / m);
+      const bar = floor(b / m);
       const chord = triad(tonic, 'major', degrees[bar % 4]!);
       addTone(out, at, beat * m, midiToHz(nearestNote(chord[0]!, 40)), 0.35, 4);
       for (const [i, pc] of chord.entries()) addTone(out, at, beat * m, midiToHz(nearestNote(pc, 62 + i * 3)), 0.08, 6);
@@ -157,13 +162,13 @@ export type DrumHit = readonly [tick: number, voice: DrumVoice, velocity: number
 
 /** A drum machine at `bpm` playing one 4/4 bar of hits (`ticksPerBeat` ticks per beat) over and over; no other instrument. */
 export function drumMachine(options: { bpm: number; seconds: number; ticksPerBeat: number; bar: readonly DrumHit[]; seed?: number }): Float32Array {
-  const out = new Float32Array(Math.round(options.seconds * SAMPLE_RATE));
+  const out = new Float32Array(round(options.seconds * SAMPLE_RATE));
   const rnd = seeded(options.seed ?? 1);
   const tick = 60 / options.bpm / options.ticksPerBeat;
   const barSeconds = 4 * options.ticksPerBeat * tick;
   for (let bar = 0; bar * barSeconds < options.seconds; bar++) {
     for (const [t, voice, velocity] of options.bar) {
-      const at = Math.round((bar * barSeconds + t * tick) * SAMPLE_RATE);
+      const at = round((bar * barSeconds + t * tick) * SAMPLE_RATE);
       if (at >= out.length) continue;
       if (voice === 'kick') addKick(out, at, velocity);
       else if (voice === 'snare') addNoiseHit(out, at, 0.5 * velocity, 0.05, rnd, false);
@@ -190,15 +195,15 @@ export function chordProgression(options: {
   /** Gain of each chord's third relative to its root and fifth (default 1). */
   thirdGain?: number;
 }): Float32Array {
-  const out = new Float32Array(Math.round(options.seconds * SAMPLE_RATE));
+  const out = new Float32Array(round(options.seconds * SAMPLE_RATE));
   const bar = (4 * 60) / (options.bpm ?? 100);
   const degrees = options.degrees ?? [0, 3, 4, 0];
   for (let i = 0; i * bar < options.seconds; i++) {
     const chord = triad(options.tonic, options.mode, degrees[i % degrees.length]!);
-    const at = Math.round(i * bar * SAMPLE_RATE);
+    const at = round(i * bar * SAMPLE_RATE);
     addTone(out, at, bar, midiToHz(nearestNote(chord[0]!, 43)), 0.3, options.bassPartials ?? 5);
     for (let beat = 0; beat < 4; beat++) {
-      const bt = at + Math.round((beat * bar * SAMPLE_RATE) / 4);
+      const bt = at + round((beat * bar * SAMPLE_RATE) / 4);
       for (const [k, pc] of chord.entries()) {
         addTone(out, bt, bar / 4, midiToHz(nearestNote(pc, 60 + k * 4)), 0.12 * (k === 1 ? (options.thirdGain ?? 1) : 1), 6);
       }

@@ -1,56 +1,53 @@
-import { measureSpectrum } from '../../../src/engine/measurements';
-import { SpectrumFrames, forEachSpectrum, spectrumFrames } from '../../../src/engine/signal';
+import { BINS, FRAME_SIZE, HOP_SIZE, Stft } from '../../../src/engine/signal.stft';
 import { WindowCollector } from '../../../src/engine/window';
+import { analyse } from '../../helpers/engine-run';
 import { noise, song } from '../../helpers/audio-signals';
 
 /**
- * The engine keeps its FFT tables, frame buffers and scratch arrays from one analysis to the
- * next (fewer allocations per clip, see BENCHMARKS.md, Speed). These tests check that nothing of
- * one analysis leaks into the next and that the reused buffers compute what a fresh one would.
+ * The engine keeps its FFT plan, window and frame buffers from one analysis to the next (fewer
+ * allocations per clip). These tests check that the framing computes what a direct transform
+ * does and that nothing of one analysis leaks into the next.
  */
-describe('buffers reused between analyses', () => {
-  it('when the spectrum of another signal was measured before, then the measurements are the same as without it', () => {
-    const a = song(6, { bpm: 100, tonic: 2, minor: false, bright: true, seed: 3 });
-    const b = song(6, { bpm: 140, tonic: 9, minor: true, bright: false, seed: 4 });
-    const first = measureSpectrum(b, 44100);
-    measureSpectrum(a, 44100);
-    measureSpectrum(noise(2, 0.3), 44100);
-    const again = measureSpectrum(b, 44100);
-    expect(again).toEqual(first);
-  });
-
-  it('when a frame is taken, then its magnitudes are those of the Hann-windowed frame (a direct DFT)', () => {
-    const size = 256;
-    const signal = Float32Array.from({ length: 2000 }, (_, i) => Math.sin(i * 0.3) + 0.5 * Math.cos(i * 1.1 + 0.2));
-    const frames = new SpectrumFrames(size);
-    for (const centre of [0, 700, 1990]) {
-      const mags = frames.at(signal, centre);
-      const start = centre - size / 2;
-      for (const k of [0, 5, 12, 50, 128]) {
+describe('the framing (half rate, STFT)', () => {
+  it('when a frame is taken, then its magnitudes are those of the Hann-windowed frame (a direct DFT), scaled to a sine peak of 1', () => {
+    const signal = Float32Array.from({ length: 6000 }, (_, i) => Math.sin(i * 0.3) + 0.5 * Math.cos(i * 1.1 + 0.2));
+    const spec = new Stft().spectrogram(signal);
+    for (const f of [0, 5, 11]) {
+      const start = f * HOP_SIZE - FRAME_SIZE / 2;
+      for (const k of [0, 12, 97, 400]) {
         let re = 0;
         let im = 0;
-        for (let i = 0; i < size; i++) {
+        for (let i = 0; i < FRAME_SIZE; i++) {
           const s = start + i;
-          const x = s >= 0 && s < signal.length ? signal[s]! * (0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size)) : 0;
-          re += x * Math.cos((2 * Math.PI * k * i) / size);
-          im -= x * Math.sin((2 * Math.PI * k * i) / size);
+          const x = s >= 0 && s < signal.length ? signal[s]! * (0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME_SIZE)) : 0;
+          re += x * Math.cos((2 * Math.PI * k * i) / FRAME_SIZE);
+          im -= x * Math.sin((2 * Math.PI * k * i) / FRAME_SIZE);
         }
-        expect(mags[k]!).toBeCloseTo(Math.hypot(re, im), 6);
+        expect(spec.mags[f * BINS + k]!).toBeCloseTo((Math.hypot(re, im) * 4) / FRAME_SIZE, 4);
       }
     }
   });
 
-  it('when spectra are walked twice, then every frame has the same magnitudes both times', () => {
-    const signal = song(3, { bpm: 120, tonic: 0, minor: false, bright: false, seed: 7 });
-    const collect = (): Float64Array[] => {
-      const out: Float64Array[] = [];
-      forEachSpectrum(signal, 2048, 512, (_f, mags) => out.push(Float64Array.from(mags)));
-      return out;
-    };
-    const first = collect();
-    expect(first.length).toBe(SpectrumFrames.count(signal.length, 512));
-    expect(collect()).toEqual(first);
-    expect(spectrumFrames(2048)).toBe(spectrumFrames(2048));
+  it('when a full-scale sine on a bin centre is framed, then its bin reads 1', () => {
+    const k = 100;
+    const signal = Float32Array.from({ length: 8192 }, (_, i) => Math.sin((2 * Math.PI * k * i) / FRAME_SIZE));
+    expect(new Stft().spectrogram(signal).mags[4 * BINS + k]!).toBeCloseTo(1, 2);
+  });
+
+  it('when 44.1 kHz audio is brought to half rate, then 1 kHz passes unchanged and 15 kHz is gone', () => {
+    const stft = new Stft();
+    const rms = (x: Float32Array) => Math.sqrt(x.slice(200, -200).reduce((s, v) => s + v * v, 0) / (x.length - 400));
+    const tone = (hz: number) => Float32Array.from({ length: 44100 }, (_, i) => Math.sin((2 * Math.PI * hz * i) / 44100));
+    expect(rms(Float32Array.from(stft.halfRate(tone(1000))))).toBeCloseTo(Math.SQRT1_2, 2);
+    expect(rms(Float32Array.from(stft.halfRate(tone(15000))))).toBeLessThan(0.001);
+  });
+
+  it('when another signal was analysed before, then the analysis is the same as without it', () => {
+    const b = song(6, { bpm: 140, tonic: 9, minor: true, bright: false, seed: 4 });
+    const first = analyse(b);
+    analyse(song(6, { bpm: 100, tonic: 2, minor: false, bright: true, seed: 3 }));
+    analyse(noise(2, 0.3));
+    expect(analyse(Float32Array.from(b))).toEqual(first);
   });
 });
 

@@ -64,7 +64,7 @@ describe('engine pool (real worker threads)', () => {
       expect(features.loudness).toBeGreaterThan(-40);
       expect(Number.isInteger(features.key)).toBe(true);
       expectDescriptorsInRange(features);
-      expect(features.engine).toMatch(/essentia\.js/);
+      expect(features.engine).toMatch(/^trackgraph-engine\/\d+$/);
     },
   );
 

@@ -1,4 +1,4 @@
-import { loadEssentia } from '../../../src/engine/essentia';
+import { Essentia, EssentiaWASM } from 'essentia.js';
 import { LoudnessMeter, integratedLoudness } from '../../../src/engine/loudness';
 import { RATE, song } from '../../helpers/audio-signals';
 
@@ -43,7 +43,7 @@ describe('loudness (BS.1770 / EBU R128)', () => {
   it('when compared with essentia’s LoudnessEBUR128 on stereo music, then they agree within 0.3 LU', () => {
     const left = song(6, { bpm: 120, tonic: 0, minor: false, bright: true, seed: 1 });
     const right = song(6, { bpm: 120, tonic: 0, minor: false, bright: false, seed: 2 });
-    const essentia = loadEssentia();
+    const essentia = new Essentia(EssentiaWASM);
     const l = essentia.arrayToVector(left);
     const r = essentia.arrayToVector(right);
     try {

@@ -1,8 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startServerProcess, stopServerProcesses } from '../../../bench/lib/server-process';
-import { median, percentile } from '../../../bench/lib/stats';
+import { startServerProcess, stopServerProcesses } from '../../helpers/server-process';
+import { mirexKeyScore, tempoRelation, tempoWithinOctave } from '../../helpers/accuracy-scores';
+import { median, percentile } from '../../helpers/stats';
 
 describe('bench statistics', () => {
   it('median: the middle value, or the mean of the two middle ones; input left unsorted', () => {
@@ -45,5 +46,30 @@ describe('bench server processes', () => {
     const script = path.join(dir, 'fails.ts');
     await writeFile(script, 'process.exit(3);\n');
     await expect(startServerProcess('load server', script)).rejects.toThrow('load server exited with 3');
+  });
+});
+
+describe('accuracy scores', () => {
+  it('tempoRelation names the metrical relation within 4 %, and "other" beyond', () => {
+    expect(tempoRelation(121, 120)).toBe('right');
+    expect(tempoRelation(190.1, 95)).toBe('double');
+    expect(tempoRelation(60, 120)).toBe('half');
+    expect(tempoRelation(113, 170)).toBe('2:3');
+    expect(tempoRelation(180, 120)).toBe('3:2');
+    expect(tempoRelation(130, 120)).toBe('other');
+  });
+
+  it('Acc2 accepts 2x, 1/2, 3x and 1/3 but not 3:2', () => {
+    expect(tempoWithinOctave(59, 120)).toBe(true);
+    expect(tempoWithinOctave(360, 120)).toBe(true);
+    expect(tempoWithinOctave(180, 120)).toBe(false);
+  });
+
+  it('MIREX key score: exact 1, fifth 0.5, relative 0.3, parallel 0.2, else 0', () => {
+    expect(mirexKeyScore(0, 1, 0, 1)).toBe(1);
+    expect(mirexKeyScore(7, 1, 0, 1)).toBe(0.5);
+    expect(mirexKeyScore(9, 0, 0, 1)).toBe(0.3);
+    expect(mirexKeyScore(0, 0, 0, 1)).toBe(0.2);
+    expect(mirexKeyScore(2, 1, 0, 1)).toBe(0);
   });
 });

@@ -1,0 +1,189 @@
+import type { AudioFeatures, Section } from '../core/types';
+import { computeDescriptors, ramp } from './descriptors';
+import { SUB_BLOCK_SECONDS, integratedLoudness, loudnessRange } from './loudness';
+import { type RhythmResult, analyzeRhythm } from './rhythm';
+import { onsetEnvelopes } from './rhythm.onsets';
+import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram, Stft } from './signal.stft';
+import { TimbreMeter } from './timbre.stats';
+import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
+import { analyzeTonal } from './tonal';
+import { chromaOf } from './tonal.chroma';
+import { ENGINE_ID } from './version';
+import { ANALYSIS_RATE } from './window';
+
+// Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
+const { exp, log, sqrt } = Math;
+
+/** The analysis window of a file, as decode.ts delivers it. */
+export interface WindowAudio {
+  /** Mono, 44.1 kHz. */
+  samples: Float32Array;
+  offsetSeconds: number;
+  /** The whole file's length. */
+  durationSeconds: number;
+  /** Integrated loudness of the window, LUFS. */
+  loudness: number;
+  /** K-weighted power per 100 ms of the window. */
+  subBlockPowers: Float64Array;
+}
+
+export interface EngineOptions {
+  /** Analysed window of files longer than 45 s, seconds: the worker decodes that much (decode.ts) for this engine. */
+  windowSeconds: number;
+}
+
+/** Analyses one decoded window into every field of AudioFeatures. */
+export interface Engine {
+  readonly options: EngineOptions;
+  analyzeWindow(audio: WindowAudio): AudioFeatures;
+}
+
+/** Sections shorter than this get the window's key instead of one measured on too little audio. */
+const MIN_KEYED_SECTION_SECONDS = 4;
+/** Loudness reported for a section with nothing above the absolute gate. */
+const SILENT_LUFS = -70;
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Tempo of the beats inside [from, to) and how regular they are there (1 - spread of the periods). */
+function localTempo(beats: readonly number[], from: number, to: number, confidence: number): { tempo: number; confidence: number } {
+  const inside = beats.filter((b) => b >= from && b < to);
+  const periods = inside.slice(1).map((b, i) => b - inside[i]!);
+  if (periods.length < 2) return { tempo: 0, confidence: 0 };
+  const period = median(periods);
+  const spread = sqrt(periods.reduce((s, p) => s + (p - period) ** 2, 0) / periods.length) / period;
+  return { tempo: round(60 / period, 1), confidence: round(confidence * Math.max(0, 1 - 4 * spread), 3) };
+}
+
+const NOISE_LO = Math.round(2000 / BIN_HZ);
+const NOISE_HI = BINS - 2;
+
+/** Spectral flatness (geometric over arithmetic mean power) of frame f between 2 and 11 kHz. */
+function highFlatness(mags: Float32Array, f: number): number {
+  let logSum = 0;
+  let sum = 0;
+  for (let k = NOISE_LO; k <= NOISE_HI; k++) {
+    const p = mags[f * BINS + k]! ** 2;
+    logSum += log(p + 1e-20);
+    sum += p;
+  }
+  const n = NOISE_HI - NOISE_LO + 1;
+  return sum > 0 ? exp(logSum / n) / (sum / n) : 0;
+}
+
+/**
+ * Drums playing the beat: how noise-like the spectrum above 2 kHz is on the beats (snare, hats
+ * and cymbals are noise; the partials of notes are peaks), as the mean flatness over the beat
+ * frames, mapped from 0.05 (notes alone) to 0.3.
+ */
+function beatPercussion(spec: Spectrogram, beatFrames: readonly number[]): number {
+  const frames = beatFrames.filter((b) => b >= 0 && b < spec.frames);
+  if (frames.length === 0) return 0;
+  let sum = 0;
+  for (const f of frames) sum += highFlatness(spec.mags, f);
+  return ramp(sum / frames.length, 0.05, 0.3);
+}
+
+class AnalysisEngine implements Engine {
+  private readonly stft = new Stft();
+  private readonly timbre = new TimbreMeter();
+
+  constructor(readonly options: EngineOptions) {}
+
+  analyzeWindow(audio: WindowAudio): AudioFeatures {
+    const { offsetSeconds } = audio;
+    const windowSeconds = audio.samples.length / ANALYSIS_RATE;
+    const spec = this.stft.spectrogram(this.stft.halfRate(audio.samples));
+    const envelopes = onsetEnvelopes(spec);
+    const chroma = chromaOf(spec);
+    const rhythm: RhythmResult = analyzeRhythm(envelopes, chroma);
+    const tonal = analyzeTonal(chroma);
+    const { blockDb, ...timbre } = this.timbre.measure(spec);
+    const fps = FRAMES_PER_SECOND;
+
+    const boundaries = sectionBoundaries(blockDb, fps, rhythm.downbeats, windowSeconds);
+    const starts = [{ at: 0, confidence: 1 }, ...boundaries];
+    const sections: Section[] = starts.map((b, i) => {
+      const end = starts[i + 1]?.at ?? windowSeconds;
+      const lufs = integratedLoudness(audio.subBlockPowers, Math.round(b.at / SUB_BLOCK_SECONDS), Math.round(end / SUB_BLOCK_SECONDS));
+      const local = localTempo(rhythm.beats, b.at, end, rhythm.tempoConfidence);
+      const key = starts.length > 1 && end - b.at >= MIN_KEYED_SECTION_SECONDS ? analyzeTonal(chroma, Math.floor(b.at * fps), Math.ceil(end * fps)) : tonal;
+      return {
+        start: round(offsetSeconds + b.at, 3),
+        duration: round(end - b.at, 3),
+        confidence: round(b.confidence, 3),
+        loudness: round(Number.isFinite(lufs) ? lufs : SILENT_LUFS, 2),
+        tempo: local.tempo,
+        tempoConfidence: local.confidence,
+        key: key.key,
+        keyConfidence: round(key.keyConfidence, 3),
+        mode: key.mode,
+        modeConfidence: round(key.modeConfidence, 3),
+      };
+    });
+    const sectionLoudness = sections.map((s) => s.loudness);
+    const meanLoudness = sectionLoudness.reduce((a, b) => a + b, 0) / sectionLoudness.length;
+    const spread = sqrt(sectionLoudness.reduce((s, l) => s + (l - meanLoudness) ** 2, 0) / sectionLoudness.length);
+
+    const beatFrames = rhythm.beats.map((b) => Math.round(b * fps));
+    const descriptors = computeDescriptors({
+      loudness: audio.loudness,
+      loudnessRange: loudnessRange(audio.subBlockPowers),
+      timbre,
+      tempo: rhythm.tempo,
+      tempoConfidence: rhythm.tempoConfidence,
+      onsetRate: rhythm.onsetRate,
+      pulseClarity: rhythm.pulseClarity,
+      beatPercussion: beatPercussion(spec, beatFrames),
+      mode: tonal.mode,
+      modeConfidence: tonal.modeConfidence,
+      keyStrength: tonal.strength,
+      sectionLoudnessSpread: spread,
+    });
+
+    return {
+      durationMs: Math.round(audio.durationSeconds * 1000),
+      tempo: round(rhythm.tempo, 2),
+      key: tonal.key,
+      mode: tonal.mode,
+      timeSignature: rhythm.timeSignature,
+      loudness: round(audio.loudness, 2),
+      ...descriptors,
+      confidence: {
+        tempo: round(rhythm.tempoConfidence, 3),
+        key: round(tonal.keyConfidence, 3),
+        mode: round(tonal.modeConfidence, 3),
+        timeSignature: round(rhythm.timeSignatureConfidence, 3),
+      },
+      timeline: {
+        beats: beatIntervals(rhythm.beats, rhythm.beatConfidences, offsetSeconds, windowSeconds),
+        bars: barIntervals(
+          rhythm.beats,
+          rhythm.beatConfidences,
+          rhythm.downbeats,
+          rhythm.timeSignature,
+          rhythm.timeSignatureConfidence,
+          offsetSeconds,
+          windowSeconds,
+        ),
+        sections,
+      },
+      engine: ENGINE_ID,
+    };
+  }
+}
+
+/** An engine: a value holding its own FFT plans and buffers (a worker thread holds one). */
+export function createEngine(options: EngineOptions): Engine {
+  return new AnalysisEngine(options);
+}

@@ -1,0 +1,135 @@
+import { trackBeats } from './rhythm.beats';
+import { sampleAt } from './rhythm.periods';
+
+// Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
+const { exp, log, log2 } = Math;
+
+/**
+ * The level choice: which of the candidate periods is the beat a listener taps.
+ *
+ * Every candidate is tracked (rhythm.beats.ts) and described by evidence a listener's choice
+ * rests on; a log-linear score weighs it and the best score wins (a softmax over the scores
+ * gives each level's probability, the tempo confidence):
+ *
+ * - **tempo preference**, fixed, not fitted: a log-normal preference for moderate tempi,
+ *   -log2(BPM / 120)² / (2 · 0.6²), i.e. centred on 120 BPM with a spread of 0.6 octave
+ *   (listeners' preferred tapping rate, van Noorden & Moelants 1999; the Rayleigh prior of
+ *   Davies & Plumbley's tracker plays the same part);
+ * - **beat salience** `on`: the onset strength at the tracked beats over the mean onset strength
+ *   (the beat carries the accents);
+ * - **subdivision** `half`, `third`: the onset strength halfway between beats and at their
+ *   thirds, over that at the beats (a beat is divided by the notes between beats; a level with
+ *   empty halves is a tatum, with full thirds a compound beat);
+ * - **metrical structure** `bar`: the autocorrelation of the onsets at 2 or 4 periods less at
+ *   one (a beat groups into bars), and `lowBar`: the low band's autocorrelation at 2 periods
+ *   (kick and bass patterns repeat every two beats);
+ * - **backbeat** `high`: the salience of the band above 2 kHz at the beats (snare and hats
+ *   mark the beat);
+ * - **harmonic rhythm** `chords`, `notTwo`: the chord-change curve's autocorrelation at 3 or 4
+ *   periods, and that less at 2 (chords change once a bar, a bar being 3 or 4 beats): the
+ *   evidence that carries music without drums.
+ *
+ * The weights are fitted by `npm run bench:tempo-levels` (softmax regression over the candidates
+ * of songs with a known tempo, each set weighted equally) and reported there with their
+ * leave-one-set-out accuracy; BENCHMARKS.md has the figures.
+ */
+export interface LevelInputs {
+  fps: number;
+  /** The onset envelope the beats are tracked on. */
+  onset: Float64Array;
+  /** Onsets above 2 kHz. */
+  high: Float64Array;
+  /** Autocorrelations of the onset envelope, the low band and the chord-change curve. */
+  r: Float64Array;
+  rLow: Float64Array;
+  rChords: Float64Array;
+}
+
+export const LEVEL_FEATURES = ['x', 'on', 'half', 'third', 'bar', 'lowBar', 'high', 'chords', 'notTwo'] as const;
+
+/** Centre (BPM) and spread (octaves) of the tempo preference. */
+const PREFERRED_BPM = 120;
+const PREFERENCE_OCTAVES = 0.6;
+
+/** The log of the tempo preference at `bpm` (0 at 120 BPM, -1.4 an octave away). */
+export function tempoPreference(bpm: number): number {
+  const x = log2(bpm / PREFERRED_BPM);
+  return -(x * x) / (2 * PREFERENCE_OCTAVES * PREFERENCE_OCTAVES);
+}
+
+export interface Level {
+  bpm: number;
+  period: number;
+  /** Beat frames tracked at this period. */
+  beats: number[];
+  /** Log of the tempo preference at this level. */
+  preference: number;
+  /** Evidence, in the order of LEVEL_FEATURES. */
+  features: number[];
+}
+
+export const LEVEL_WEIGHTS: readonly number[] = [3.68, 3.86, 2.68, -2.75, -0.48, 3.55, 2.63, 2.62, 3.46];
+
+const mean = (x: ArrayLike<number>): number => {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i]!;
+  return x.length > 0 ? s / x.length : 0;
+};
+
+/** The envelope's largest value within a frame of t. */
+function peakNear(x: Float64Array, t: number): number {
+  const i = Math.round(t);
+  return Math.max(x[i - 1] ?? 0, x[i] ?? 0, x[i + 1] ?? 0);
+}
+
+/** Mean of x near the points `fraction` of the way from each beat to the next, over x's mean. */
+function strengthBetween(x: Float64Array, beats: readonly number[], fractions: readonly number[], xMean: number): number {
+  let s = 0;
+  let n = 0;
+  for (let i = 0; i + 1 < beats.length; i++) {
+    for (const f of fractions) {
+      s += peakNear(x, beats[i]! + f * (beats[i + 1]! - beats[i]!));
+      n++;
+    }
+  }
+  return n > 0 && xMean > 0 ? s / n / xMean : 0;
+}
+
+/** Strength ratios enter as log(ratio + 0.5): the offset keeps an empty subdivision (ratio 0) from weighing more than a weak one. */
+const logOf = (v: number): number => log(Math.max(0, v) + 0.5);
+
+export function describeLevel(inputs: LevelInputs, period: number): Level {
+  const { onset, high, r, rLow, rChords, fps } = inputs;
+  const beats = trackBeats(onset, period);
+  const bpm = (fps * 60) / period;
+  const onsetMean = mean(onset);
+  const highMean = mean(high);
+  const chords = Math.max(sampleAt(rChords, 3 * period), sampleAt(rChords, 4 * period));
+  const on = strengthBetween(onset, beats, [0], onsetMean);
+  const features = [
+    log2(bpm / PREFERRED_BPM),
+    logOf(on),
+    logOf(strengthBetween(onset, beats, [1 / 2], onsetMean) / (on || 1)),
+    logOf(strengthBetween(onset, beats, [1 / 3, 2 / 3], onsetMean) / (on || 1)),
+    Math.max(sampleAt(r, 2 * period), sampleAt(r, 4 * period)) - sampleAt(r, period),
+    sampleAt(rLow, 2 * period),
+    logOf(strengthBetween(high, beats, [0], highMean)),
+    chords,
+    chords - sampleAt(rChords, 2 * period),
+  ];
+  return { bpm, period, beats, preference: tempoPreference(bpm), features };
+}
+
+export function levelScore(level: Level, weights: readonly number[] = LEVEL_WEIGHTS): number {
+  return level.features.reduce((s, v, i) => s + v * (weights[i] ?? 0), level.preference);
+}
+
+/** The best-scoring level and its softmax probability among the candidates. */
+export function chooseLevel(levels: readonly Level[], weights: readonly number[] = LEVEL_WEIGHTS): { level: Level; probability: number } | undefined {
+  if (levels.length === 0) return undefined;
+  const scores = levels.map((l) => levelScore(l, weights));
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+  const z = scores.reduce((s, v) => s + exp(v - scores[best]!), 0);
+  return { level: levels[best]!, probability: 1 / z };
+}

@@ -1,0 +1,210 @@
+import FFT = require('fft.js');
+import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram } from './signal.stft';
+
+// Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
+const { PI, cos, exp, log, log10, sqrt } = Math;
+
+/**
+ * Spectral shape and level statistics of the window, read from the shared spectrogram (every
+ * fourth frame: 93 ms apart, frames that touch without overlapping, enough for means and spreads) and its 23 ms level blocks. The
+ * descriptors are built from these (descriptors.ts, docs/FEATURES.md).
+ */
+export interface TimbreStats {
+  /** Mean spectral centroid of the audible frames, Hz. */
+  centroid: number;
+  /** Coefficient of variation of the centroid across audible frames (voiced/unvoiced alternation in speech). */
+  centroidVariation: number;
+  /** Mean frequency below which 85 % of the energy lies, Hz. */
+  rolloff: number;
+  /** Mean spectral flatness (Wiener entropy) of the audible frames between 500 Hz and 8 kHz: 0 tonal … 1 noise; distortion raises it. */
+  flatness: number;
+  /** Energy above 4 kHz over all, 0-1. */
+  highFrequencyRatio: number;
+  /** Energy below 200 Hz over all, 0-1. */
+  lowFrequencyRatio: number;
+  /** Mean positive change of the level-normalised log spectrum between frames: how busy the texture is. */
+  spectralFlux: number;
+  /** Mean zero-crossing rate (crossings per sample at 22.05 kHz). */
+  zcr: number;
+  /** Share of 23 ms blocks with less than half the mean power of the second around them (Scheirer & Slaney 1997). */
+  lowEnergyRatio: number;
+  /** Share of blocks more than 30 dB below the loud (90th percentile) level: pauses. */
+  pauseRatio: number;
+  /** Level of the quiet blocks (10th percentile) under the loud ones (90th percentile), dB (<= 0). */
+  floorDb: number;
+  /** Flatness (30 Hz-11 kHz) of the quietest fifth of the audible frames: broadband noise (crowd, room) between notes. */
+  floorFlatness: number;
+  /** Share of the level envelope's modulation (0.5-16 Hz) between 2.5 and 8 Hz: syllable rate. */
+  syllabicModulation: number;
+  /** Peak-to-mean ratio of that modulation spectrum: periodic beats against irregular syllables. */
+  modulationPeakiness: number;
+  /** Block level in dB, one per spectrogram frame, for sectioning. */
+  blockDb: Float64Array;
+}
+
+const AUDIBLE_DB = 40;
+const FLAT_LO = Math.round(500 / BIN_HZ);
+const FLAT_HI = Math.round(8000 / BIN_HZ);
+const BIN_200 = Math.round(200 / BIN_HZ);
+const BIN_4K = Math.round(4000 / BIN_HZ);
+const FIRST_BIN = Math.max(1, Math.round(30 / BIN_HZ));
+const MODULATION_SIZE = 2048;
+
+interface FrameSeries {
+  db: number[];
+  centroid: number[];
+  rolloff: number[];
+  flatness: number[];
+  fullFlatness: number[];
+  flux: number[];
+  energy: Float64Array;
+}
+
+function percentile(values: ArrayLike<number>, q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1))))]!;
+}
+
+function meanOf(values: readonly number[]): number {
+  return values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+}
+
+function variation(values: readonly number[]): number {
+  const m = meanOf(values);
+  if (!(m > 0)) return 0;
+  return sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / values.length) / m;
+}
+
+/** The statistics of frame `f`, appended to `series`; `prevLog`/`curLog` hold the normalised log spectra. */
+function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curLog: Float64Array, first: boolean, s: FrameSeries): void {
+  const row = f * BINS;
+  let sum = 0;
+  let weighted = 0;
+  let low = 0;
+  let high = 0;
+  for (let k = FIRST_BIN; k < BINS; k++) {
+    const p = mags[row + k]! * mags[row + k]!;
+    sum += p;
+    weighted += p * k;
+    if (k < BIN_200) low += p;
+    else if (k >= BIN_4K) high += p;
+  }
+  s.energy[0]! += low;
+  s.energy[1]! += high;
+  s.energy[2]! += sum;
+  s.db.push(10 * log10(sum + 1e-12));
+  s.centroid.push(sum > 0 ? (weighted / sum) * BIN_HZ : 0);
+  let acc = 0;
+  let k85 = FIRST_BIN;
+  while (k85 < BINS - 1 && acc + mags[row + k85]! ** 2 < 0.85 * sum) acc += mags[row + k85++]! ** 2;
+  s.rolloff.push(k85 * BIN_HZ);
+  let logSum = 0;
+  let bandSum = 0;
+  for (let k = FLAT_LO; k <= FLAT_HI; k++) {
+    const p = mags[row + k]! * mags[row + k]!;
+    logSum += log(p + 1e-20);
+    bandSum += p;
+  }
+  const n = FLAT_HI - FLAT_LO + 1;
+  s.flatness.push(bandSum > 0 ? exp(logSum / n) / (bandSum / n) : 0);
+  const norm = log(sum / BINS + 1e-12);
+  let flux = 0;
+  let fullLogSum = 0;
+  for (let k = FIRST_BIN; k < BINS; k++) {
+    const lp = log(mags[row + k]! ** 2 + 1e-12);
+    fullLogSum += lp;
+    const l = lp - norm;
+    curLog[k] = l;
+    const d = l - prevLog[k]!;
+    if (d > 0) flux += d;
+  }
+  s.flux.push(first ? 0 : flux / (BINS - FIRST_BIN));
+  const bins = BINS - FIRST_BIN;
+  s.fullFlatness.push(sum > 0 ? exp(fullLogSum / bins) / (sum / bins) : 0);
+}
+
+/** Share of blocks below half the mean power of the second around them. */
+function lowEnergyRatio(power: Float64Array, span: number): number {
+  let low = 0;
+  for (let start = 0; start < power.length; start += span) {
+    const end = Math.min(power.length, start + span);
+    let m = 0;
+    for (let i = start; i < end; i++) m += power[i]!;
+    m /= end - start;
+    for (let i = start; i < end; i++) if (power[i]! < 0.5 * m) low++;
+  }
+  return power.length > 0 ? low / power.length : 0;
+}
+
+/** Measures the statistics of one window; holds the modulation FFT, so an engine keeps one. */
+export class TimbreMeter {
+  private readonly fft = new FFT(MODULATION_SIZE);
+  private readonly out = new Float64Array(MODULATION_SIZE * 2);
+  private readonly env = new Float64Array(MODULATION_SIZE);
+
+  measure(spec: Spectrogram): TimbreStats {
+    const series: FrameSeries = { db: [], centroid: [], rolloff: [], flatness: [], fullFlatness: [], flux: [], energy: new Float64Array(3) };
+    let prevLog = new Float64Array(BINS);
+    let curLog = new Float64Array(BINS);
+    for (let f = 0; f < spec.frames; f += 4) {
+      measureFrame(spec.mags, f, prevLog, curLog, f === 0, series);
+      [prevLog, curLog] = [curLog, prevLog];
+    }
+    const loudFrame = percentile(series.db, 0.9);
+    const audible = series.db.map((d, i) => (d > loudFrame - AUDIBLE_DB ? i : -1)).filter((i) => i >= 0);
+    const pick = (values: number[]) => audible.map((i) => values[i]!);
+    const quietest = [...audible].sort((a, b) => series.db[a]! - series.db[b]!).slice(0, Math.max(1, Math.floor(audible.length / 5)));
+    const blockDb = spec.blockPower.map((p) => 10 * log10(p + 1e-12));
+    const loud = percentile(blockDb, 0.9);
+    const modulation = this.modulation(blockDb);
+    const [low, high, total] = series.energy;
+    return {
+      centroid: meanOf(pick(series.centroid)),
+      centroidVariation: variation(pick(series.centroid)),
+      rolloff: meanOf(pick(series.rolloff)),
+      flatness: meanOf(pick(series.flatness)),
+      highFrequencyRatio: total! > 0 ? high! / total! : 0,
+      lowFrequencyRatio: total! > 0 ? low! / total! : 0,
+      spectralFlux: meanOf(pick(series.flux)),
+      zcr: meanOf(Array.from(spec.blockCrossings)),
+      lowEnergyRatio: lowEnergyRatio(spec.blockPower, Math.round(FRAMES_PER_SECOND)),
+      pauseRatio: blockDb.filter((d) => d < loud - 30).length / Math.max(1, blockDb.length),
+      floorDb: Math.min(0, percentile(blockDb, 0.1) - loud),
+      floorFlatness: meanOf(quietest.map((i) => series.fullFlatness[i] ?? 0)),
+      syllabicModulation: modulation.syllabic,
+      modulationPeakiness: modulation.peakiness,
+      blockDb,
+    };
+  }
+
+  /**
+   * Modulation spectrum of the block levels (dB, floored 50 dB under the peak so that pauses
+   * count as dips, mean removed, Hann-windowed): its share in 2.5-8 Hz and its peakiness.
+   */
+  private modulation(blockDb: Float64Array): { syllabic: number; peakiness: number } {
+    const n = Math.min(MODULATION_SIZE, blockDb.length);
+    if (n < 16) return { syllabic: 0, peakiness: 0 };
+    const top = percentile(blockDb, 0.95);
+    let m = 0;
+    for (let i = 0; i < n; i++) m += Math.max(blockDb[i]!, top - 50);
+    m /= n;
+    this.env.fill(0);
+    for (let i = 0; i < n; i++) this.env[i] = (Math.max(blockDb[i]!, top - 50) - m) * (0.5 - 0.5 * cos((2 * PI * i) / (n - 1)));
+    this.fft.realTransform(this.out, this.env);
+    const hz = FRAMES_PER_SECOND / MODULATION_SIZE;
+    let total = 0;
+    let band = 0;
+    let peak = 0;
+    let count = 0;
+    for (let k = Math.ceil(0.5 / hz); k <= Math.floor(16 / hz); k++) {
+      const p = this.out[2 * k]! ** 2 + this.out[2 * k + 1]! ** 2;
+      total += p;
+      count++;
+      peak = Math.max(peak, p);
+      if (k * hz >= 2.5 && k * hz <= 8) band += p;
+    }
+    if (!(total > 0)) return { syllabic: 0, peakiness: 0 };
+    return { syllabic: band / total, peakiness: peak / (total / count) };
+  }
+}

@@ -1,0 +1,126 @@
+import { BINS, BIN_HZ, type Spectrogram } from './signal.stft';
+
+// Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
+const { PI, atan2, cos, log, log2, sin } = Math;
+
+/**
+ * The engine's one chroma: 12 pitch-class energies (C first) per frame, from the spectral
+ * peaks of the shared spectrogram, HPCP-style (Gómez 2006): every peak between 50 Hz and
+ * 3.5 kHz, its frequency refined by parabolic interpolation on the dB spectrum (so the 10.8 Hz
+ * bins still place low notes), corrected for the window's tuning, adds cos²-weighted energy to
+ * the pitch class it lies nearest and, at 0.6 per step, to those of the notes it could be the
+ * 2nd to 4th harmonic of. Each frame is normalised to its strongest class; classes below 0.2
+ * of it are dropped (noise, stray harmonics). The key, the sections' keys and the meter's
+ * chord changes all read this.
+ */
+export interface Chroma {
+  /** frames × 12, each frame's strongest class 1 (or all 0 in silence). */
+  frames: Float32Array;
+  count: number;
+  /** The window's deviation from A = 440 Hz, in semitones (-0.5 … 0.5). */
+  tuning: number;
+}
+
+const MIN_HZ = 50;
+const MAX_HZ = 3500;
+const HARMONICS = 4;
+const HARMONIC_DECAY = 0.6;
+const FRAME_THRESHOLD = 0.2;
+/** Peaks more than 60 dB below the frame's loudest bin are sidelobes and noise. */
+const PEAK_FLOOR = 1e-3;
+
+const LO_BIN = Math.max(2, Math.floor(MIN_HZ / BIN_HZ));
+const HI_BIN = Math.min(BINS - 2, Math.ceil(MAX_HZ / BIN_HZ));
+
+/** Peak positions (fractional semitones above A 440) and magnitudes of one frame; returns the count. */
+function framePeaks(mags: Float32Array, row: number, pitch: Float64Array, level: Float64Array): number {
+  let max = 0;
+  for (let k = LO_BIN; k <= HI_BIN; k++) if (mags[row + k]! > max) max = mags[row + k]!;
+  if (max <= 1e-7) return 0;
+  const floor = max * PEAK_FLOOR;
+  let n = 0;
+  for (let k = LO_BIN; k <= HI_BIN; k++) {
+    const b = mags[row + k]!;
+    if (b <= floor || b < mags[row + k - 1]! || b <= mags[row + k + 1]!) continue;
+    const a = log(mags[row + k - 1]! + 1e-12);
+    const lb = log(b);
+    const c = log(mags[row + k + 1]! + 1e-12);
+    const den = a - 2 * lb + c;
+    const delta = den < 0 ? (0.5 * (a - c)) / den : 0;
+    pitch[n] = 12 * log2(((k + delta) * BIN_HZ) / 440);
+    level[n] = b / max;
+    n++;
+  }
+  return n;
+}
+
+/** Adds one frame's peaks to chroma row `f`, then normalises and thresholds the row. */
+function foldFrame(pitch: Float64Array, level: Float64Array, n: number, tuning: number, out: Float32Array, f: number): void {
+  const row = f * 12;
+  for (let i = 0; i < n; i++) {
+    const energy = level[i]!;
+    for (let h = 1; h <= HARMONICS; h++) {
+      const p = pitch[i]! - 12 * log2(h) - tuning;
+      const nearest = Math.round(p);
+      const w = cos(PI * (p - nearest)) ** 2 * HARMONIC_DECAY ** (h - 1);
+      out[row + ((((nearest + 9) % 12) + 12) % 12)]! += w * energy;
+    }
+  }
+  let max = 0;
+  for (let k = 0; k < 12; k++) max = Math.max(max, out[row + k]!);
+  if (max <= 0) return;
+  for (let k = 0; k < 12; k++) {
+    const v = out[row + k]! / max;
+    out[row + k] = v >= FRAME_THRESHOLD ? v : 0;
+  }
+}
+
+export function chromaOf(spec: Spectrogram): Chroma {
+  const pitch = new Float64Array(HI_BIN);
+  const level = new Float64Array(HI_BIN);
+  // Every frame's peaks, kept for the second pass (a few hundred thousand numbers per window).
+  let allPitch = new Float64Array(spec.frames * 32);
+  let allLevel = new Float64Array(spec.frames * 32);
+  const start = new Int32Array(spec.frames + 1);
+  let total = 0;
+  // The peaks' deviation from equal temperament: a circular mean weighted by level.
+  let sx = 0;
+  let sy = 0;
+  for (let f = 0; f < spec.frames; f++) {
+    const n = framePeaks(spec.mags, f * BINS, pitch, level);
+    if (total + n > allPitch.length) {
+      const grow = (a: Float64Array) => {
+        const b = new Float64Array(Math.max(2 * a.length, total + n));
+        b.set(a.subarray(0, total));
+        return b;
+      };
+      allPitch = grow(allPitch);
+      allLevel = grow(allLevel);
+    }
+    for (let i = 0; i < n; i++) {
+      const phase = 2 * PI * (pitch[i]! - Math.round(pitch[i]!));
+      sx += level[i]! * cos(phase);
+      sy += level[i]! * sin(phase);
+      allPitch[total + i] = pitch[i]!;
+      allLevel[total + i] = level[i]!;
+    }
+    total += n;
+    start[f + 1] = total;
+  }
+  const tuning = sx === 0 && sy === 0 ? 0 : atan2(sy, sx) / (2 * PI);
+  const frames = new Float32Array(spec.frames * 12);
+  for (let f = 0; f < spec.frames; f++) {
+    const from = start[f]!;
+    foldFrame(allPitch.subarray(from), allLevel.subarray(from), start[f + 1]! - from, tuning, frames, f);
+  }
+  return { frames, count: spec.frames, tuning };
+}
+
+/** The sum of the chroma frames [from, to) (C first). */
+export function chromaSum(chroma: Chroma, from = 0, to = chroma.count): Float64Array {
+  const sum = new Float64Array(12);
+  for (let f = Math.max(0, from); f < Math.min(chroma.count, to); f++) {
+    for (let k = 0; k < 12; k++) sum[k]! += chroma.frames[f * 12 + k]!;
+  }
+  return sum;
+}
