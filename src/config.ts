@@ -113,6 +113,8 @@ const schema = z.object({
   GRAPHQL_MAX_ALIASES: int(0, 100_000).default(100),
   /** Most directives in one GraphQL document, its fragments expanded. */
   GRAPHQL_MAX_DIRECTIVES: int(0, 100_000).default(50),
+  /** Most operations in one batched GraphQL HTTP request (a JSON array, as Apollo's BatchHttpLink sends); each is held to every limit. */
+  GRAPHQL_MAX_BATCH: int(1, 100).default(10),
   /** Timeout of one call to an external source, ms. */
   SOURCE_TIMEOUT_MS: int(100, 120_000).default(8000),
   /** Largest audio download accepted, bytes. */

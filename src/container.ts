@@ -278,6 +278,7 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
         maxSelections: config.GRAPHQL_MAX_SELECTIONS,
         maxAliases: config.GRAPHQL_MAX_ALIASES,
         maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
+        maxBatch: config.GRAPHQL_MAX_BATCH,
       },
       maxCost: config.GRAPHQL_MAX_COST,
       plugins: [graphqlRateLimitPlugin(container.rateLimiter, rateLimit)],

@@ -1,8 +1,9 @@
-import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from './graphql.context';
 import { AnalysisArgs, optionalName } from './graphql.args';
 import { ANALYSIS_COST } from './graphql.cost';
 import { AnalysisStatus, TrackAnalysis, analysisStatusOf, trackAnalysisOf } from './analysis.types';
+import { Node, parseGlobalId } from './node.types';
 
 /**
  * What does it sound like? Thin: every lookup goes through the request's AnalysisLoaders, which
@@ -34,6 +35,18 @@ export class AnalysisResolver {
   ): Promise<(TrackAnalysis | null)[]> {
     const stored = await context.analyses.storedMany(trackKeys);
     return stored.map((s) => (s ? trackAnalysisOf(s) : null));
+  }
+
+  @Query(() => Node, {
+    nullable: true,
+    description: 'The object of a global id (Relay\'s refetch): a TrackAnalysis when it is stored, else null. Starts no analysis.',
+    complexity: ({ childComplexity }) => 1 + childComplexity,
+  })
+  async node(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Node | null> {
+    const parsed = parseGlobalId(id);
+    if (parsed?.type !== 'TrackAnalysis') return null;
+    const [stored] = await context.analyses.storedMany([parsed.trackKey]);
+    return stored ? trackAnalysisOf(stored) : null;
   }
 
   @Query(() => AnalysisStatus, {

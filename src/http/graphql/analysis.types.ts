@@ -1,8 +1,9 @@
-import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { toContractAnalysis } from '../../analysis/contract';
 import type { KeyStatus } from '../../analysis/analysis.service';
 import { MOODS, TOP_LEVEL } from '../../core/descriptors';
 import type { StoredAnalysis } from '../../core/types';
+import { Node, globalId } from './node.types';
 
 /*
  * The contract's analysis object as GraphQL types. Field names are the REST contract's, so a
@@ -98,8 +99,11 @@ export class Timeline {
 /** Extra cost of a timeline: a few hundred intervals. */
 export const TIMELINE_COST = 10;
 
-@ObjectType({ description: 'Audio features of one track, computed from its audio (the REST analysis object, plus confidence, loudness and timeline).' })
-export class TrackAnalysis {
+@ObjectType({
+  implements: Node,
+  description: 'Audio features of one track, computed from its audio (the REST analysis object, plus confidence, loudness and timeline).',
+})
+export class TrackAnalysis extends Node {
   @Field(() => String, { description: 'Performing artist.' })
   artist!: string;
 
@@ -173,6 +177,9 @@ registerEnumType(AnalysisState, {
 
 @ObjectType({ description: 'The state of one key’s analysis, without starting one (REST answers 202 with the same facts).' })
 export class AnalysisStatus {
+  @Field(() => ID, { description: 'Global id: "AnalysisStatus:<trackKey>" (a client cache keeps one status per key and updates it as it is asked again).' })
+  id!: string;
+
   @Field(() => String)
   trackKey!: string;
 
@@ -192,6 +199,7 @@ export class AnalysisStatus {
 /** The GraphQL analysis object of a stored analysis: the contract's fields plus confidences, loudness and timeline. */
 export function trackAnalysisOf(stored: StoredAnalysis): TrackAnalysis {
   return {
+    id: globalId('TrackAnalysis', stored.trackKey),
     ...toContractAnalysis(stored),
     confidence: { ...stored.features.confidence },
     loudness: stored.features.loudness,
@@ -201,11 +209,13 @@ export function trackAnalysisOf(stored: StoredAnalysis): TrackAnalysis {
 
 /** The AnalysisStatus of a key from the service's status of it (outcome undefined: nothing known of it). */
 export function analysisStatusOf({ trackKey, outcome }: KeyStatus): AnalysisStatus {
-  if (!outcome) return { trackKey, status: AnalysisState.UNKNOWN, queuePosition: null, retryAfter: null, analysis: null };
+  const id = globalId('AnalysisStatus', trackKey);
+  if (!outcome) return { id, trackKey, status: AnalysisState.UNKNOWN, queuePosition: null, retryAfter: null, analysis: null };
   if (outcome.status === 'done') {
-    return { trackKey, status: AnalysisState.DONE, queuePosition: null, retryAfter: null, analysis: trackAnalysisOf(outcome.analysis) };
+    return { id, trackKey, status: AnalysisState.DONE, queuePosition: null, retryAfter: null, analysis: trackAnalysisOf(outcome.analysis) };
   }
   return {
+    id,
     trackKey,
     status: outcome.status === 'queued' ? AnalysisState.QUEUED : AnalysisState.PROCESSING,
     queuePosition: outcome.queuePosition,

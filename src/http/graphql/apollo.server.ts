@@ -33,7 +33,7 @@ export interface GraphQLOptions {
   /** Serve Apollo Sandbox to browsers at GET /graphql (GRAPHQL_SANDBOX). */
   sandbox: boolean;
   /** Shape of a document (GRAPHQL_MAX_TOKENS, _DEPTH, _SELECTIONS, _ALIASES, _DIRECTIVES), checked before validation. */
-  limits: DocumentLimits;
+  limits: DocumentLimits & { maxBatch: number };
   /** GRAPHQL_MAX_COST */
   maxCost: number;
   /**
@@ -96,6 +96,9 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     // The schema is public (schema/schema.graphql) and Sandbox needs it; every request is authenticated anyway.
     introspection: true,
     csrfPrevention: true,
+    // Apollo's BatchHttpLink sends several operations as one JSON array; the document limits
+    // bound the array and check each operation, and every plugin (cost, rate limit) runs per operation.
+    allowBatchedHttpRequests: true,
     includeStacktraceInErrorResponses: false,
     // main.ts owns the process's signals and stops this server through stop().
     stopOnTerminationSignals: false,

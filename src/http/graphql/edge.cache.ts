@@ -64,7 +64,8 @@ export class GraphQLEdgeCache {
     return (req, res, next) => {
       const raw = (req as WithRawBody).rawBody;
       const principal = res.locals.principal as Principal | undefined;
-      if (req.method !== 'POST' || raw === undefined || !principal) {
+      // A batch is answered by Apollo operation by operation: nothing of it is kept whole.
+      if (req.method !== 'POST' || raw === undefined || !principal || Array.isArray(req.body)) {
         next();
         return;
       }

@@ -317,34 +317,48 @@ export function graphqlResponseType(accepts: (types: string[]) => string | false
  * document itself. Verdicts are cached by document text, so a repeated document costs a map
  * lookup.
  */
-export function documentLimits(limits: DocumentLimits): RequestHandler {
+export function documentLimits(limits: DocumentLimits & { /** GRAPHQL_MAX_BATCH: operations in one batched request. */ maxBatch: number }): RequestHandler {
   const verdicts = new LRUCache<string, { refusal: Refusal | null }>({ maxSize: VERDICT_CACHE_CHARS, sizeCalculation: (_v, key) => key.length + 1 });
-  return (req, res, next) => {
-    const params = requestParams(req.method, req.query, req.body);
+  /** The refusal of one operation's parameters, or undefined when they are within the limits. */
+  const judge = (params: { query?: unknown; variables?: unknown; extensions?: unknown }): Refusal | undefined => {
     for (const field of ['variables', 'extensions'] as const) {
       if (nestedDeeperThan(params[field], MAX_NESTING)) {
-        const refusal: Refusal = { message: `the request's ${field} nest more than ${MAX_NESTING} levels deep`, code: field === 'variables' ? 'BAD_USER_INPUT' : 'BAD_REQUEST' };
-        req.log.warn({ code: refusal.code, msg: refusal.message }, 'graphql request refused');
-        answerRefusal(res, refusal, graphqlResponseType((types) => req.accepts(types)));
-        return;
+        return { message: `the request's ${field} nest more than ${MAX_NESTING} levels deep`, code: field === 'variables' ? 'BAD_USER_INPUT' : 'BAD_REQUEST' };
       }
     }
     const { query } = params;
-    if (typeof query !== 'string' || query.length === 0) {
-      next();
-      return;
-    }
+    // Apollo answers a request without a readable document itself.
+    if (typeof query !== 'string' || query.length === 0) return undefined;
     let verdict = verdicts.get(query);
     if (!verdict) {
       verdict = { refusal: checkDocument(query, limits) ?? null };
       verdicts.set(query, verdict);
     }
-    if (!verdict.refusal) {
+    return verdict.refusal ?? undefined;
+  };
+  return (req, res, next) => {
+    let refusal: Refusal | undefined;
+    if (req.method !== 'GET' && Array.isArray(req.body)) {
+      // A batch (Apollo's BatchHttpLink): bounded in size, and each operation held to the limits.
+      const batch = req.body as unknown[];
+      if (batch.length === 0) refusal = { message: 'a batched request must hold at least one operation', code: 'BAD_REQUEST' };
+      else if (batch.length > limits.maxBatch) {
+        refusal = { message: `a batched request may hold at most ${limits.maxBatch} operations (got ${batch.length})`, code: 'BAD_REQUEST', limit: { maxBatch: limits.maxBatch } };
+      } else {
+        for (const operation of batch) {
+          refusal = judge(typeof operation === 'object' && operation !== null ? (operation as Record<string, unknown>) : {});
+          if (refusal) break;
+        }
+      }
+    } else {
+      refusal = judge(requestParams(req.method, req.query, req.body));
+    }
+    if (!refusal) {
       next();
       return;
     }
-    req.log.warn({ code: verdict.refusal.code, msg: verdict.refusal.message }, 'graphql request refused');
-    answerRefusal(res, verdict.refusal, graphqlResponseType((types) => req.accepts(types)));
+    req.log.warn({ code: refusal.code, msg: refusal.message }, 'graphql request refused');
+    answerRefusal(res, refusal, graphqlResponseType((types) => req.accepts(types)));
   };
 }
 

@@ -1,7 +1,10 @@
-import { Field, Float, ObjectType } from 'type-graphql';
+import { Field, Float, ID, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'One search result, as in the REST search response.' })
 export class SearchResult {
+  @Field(() => ID, { description: 'Global id: "SearchResult:<trackKey>". The analysis of the same track is "TrackAnalysis:<trackKey>".' })
+  id!: string;
+
   @Field(() => String, { description: 'Title of the song.' })
   trackName!: string;
 

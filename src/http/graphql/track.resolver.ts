@@ -1,9 +1,9 @@
 import { Args, Query, Resolver } from 'type-graphql';
 import { trackKey } from '../../core/track-key';
-import type { SearchResult as SearchResultValue } from '../../core/types';
 import type { SearchService } from '../../search/search.service';
 import { limit, name, optionalName, SearchArgs, TrackKeyArgs } from './graphql.args';
 import { SEARCH_COST } from './graphql.cost';
+import { globalId } from './node.types';
 import { SearchResult } from './search.types';
 
 /** Which track do you mean? Thin: parse the arguments, call one service method. */
@@ -16,7 +16,7 @@ export class TrackResolver {
       'Tracks matching a title (and artist), best match first; `offset` pages through them. Each result’s trackKey can be analysed.',
     complexity: ({ args, childComplexity }) => SEARCH_COST + (typeof args.limit === 'number' ? args.limit : 10) * childComplexity,
   })
-  async search(@Args(() => SearchArgs) args: SearchArgs): Promise<SearchResultValue[]> {
+  async search(@Args(() => SearchArgs) args: SearchArgs): Promise<SearchResult[]> {
     const artist = optionalName('artist', args.artist);
     const page = await this.searchService.searchPage({
       track: name('track', args.track),
@@ -24,7 +24,7 @@ export class TrackResolver {
       offset: args.offset ?? 0,
       ...(artist ? { artist } : {}),
     });
-    return page.results;
+    return page.results.map((r) => ({ id: globalId('SearchResult', r.trackKey), ...r }));
   }
 
   @Query(() => String, {

@@ -28,7 +28,8 @@ describe('GraphQL client mistakes', () => {
     ['variables as a JSON string', 'BAD_REQUEST', { query: KEY_QUERY, variables: '{}' }, /`variables`/],
     ['variables as an array', 'BAD_REQUEST', { query: KEY_QUERY, variables: [1] }, /`variables`/],
     ['an operationName that is not a string', 'BAD_REQUEST', { query: KEY_QUERY, operationName: 3 }, /`operationName`/],
-    ['a batch', 'BAD_REQUEST', [{ query: KEY_QUERY }], /batching/],
+    ['an empty batch', 'BAD_REQUEST', [], /at least one operation/],
+    ['a batch of more operations than GRAPHQL_MAX_BATCH (10)', 'BAD_REQUEST', Array.from({ length: 11 }, () => ({ query: KEY_QUERY })), /at most 10 operations/],
     ['a variable of the wrong type', 'BAD_USER_INPUT', { query: 'query($k: String!) { analysisStatus(trackKey: $k) { status } }', variables: { k: 5 } }, /String cannot represent/],
     ['a required variable missing', 'BAD_USER_INPUT', { query: 'query($k: String!) { analysisStatus(trackKey: $k) { status } }' }, /was not provided/],
   ])('when the request has %s, then 400 %s', async (_case, code, body, message) => {

@@ -13,13 +13,14 @@ import { ATTACKS, fanOut } from '../../helpers/graphql-documents';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError, post, seedAnalyses } from './graphql.helpers';
 
-function limitsOf(config: Config): DocumentLimits {
+function limitsOf(config: Config): DocumentLimits & { maxBatch: number } {
   return {
     maxTokens: config.GRAPHQL_MAX_TOKENS,
     maxDepth: config.GRAPHQL_MAX_DEPTH,
     maxSelections: config.GRAPHQL_MAX_SELECTIONS,
     maxAliases: config.GRAPHQL_MAX_ALIASES,
     maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
+    maxBatch: config.GRAPHQL_MAX_BATCH,
   };
 }
 
@@ -180,7 +181,7 @@ describe('GraphQL cost limit', () => {
       { search: t.container.search, analysis: t.container.analysis, apiKeys: t.container.apiKeys },
       {
         sandbox: false,
-        limits: { maxTokens: 3000, maxDepth: 12, maxSelections: 1000, maxAliases: 100, maxDirectives: 50 },
+        limits: { maxTokens: 3000, maxDepth: 12, maxSelections: 1000, maxAliases: 100, maxDirectives: 50, maxBatch: 10 },
         maxCost: 5000,
         plugins: [{ requestDidStart: async () => ({ didResolveOperation: async ({ contextValue }) => void seen.push(contextValue.cost) }) }],
       },
