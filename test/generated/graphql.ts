@@ -17,7 +17,9 @@ export type AnalysisState =
 
 /** An inclusive range; either bound may be left out. */
 export type FloatRange = {
+  /** The largest value included. */
   max?: number | null | undefined;
+  /** The smallest value included. */
   min?: number | null | undefined;
 };
 
@@ -33,8 +35,11 @@ export type MoodFilter = {
   sad?: FloatRange | null | undefined;
 };
 
+/** Which way an order runs. */
 export type OrderDirection =
+  /** Smallest first. */
   | 'ASC'
+  /** Largest (or newest) first. */
   | 'DESC';
 
 /** Which stored analyses tracks() returns: every condition given must hold. */
@@ -63,6 +68,7 @@ export type TrackFilter = {
   loudness?: FloatRange | null | undefined;
   /** 1 = major, 0 = minor. */
   mode?: number | null | undefined;
+  /** Ranges of the mood scores. */
   mood?: MoodFilter | null | undefined;
   /** Range of speechiness: Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
   speechiness?: FloatRange | null | undefined;
@@ -76,29 +82,49 @@ export type TrackFilter = {
   valence?: FloatRange | null | undefined;
 };
 
+/** An order of tracks(): a field and a direction. */
 export type TrackOrder = {
+  /** Which way (default DESC). */
   direction?: OrderDirection;
+  /** What to order by. */
   field: TrackOrderField;
 };
 
 /** What tracks() orders by. ANALYSED_AT is the order analyses were stored in; every other value is the field of that name. */
 export type TrackOrderField =
+  /** The order analyses were stored in. */
   | 'ANALYSED_AT'
+  /** approachability: How accessible the track is to a general listener: conventional, consonant, steady. */
   | 'APPROACHABILITY'
+  /** arousal: Emotional intensity or stimulation: how exciting rather than calming the track is. */
   | 'AROUSAL'
+  /** danceability: Suitability for dancing: a steady, clear beat carried by drums at a danceable tempo. */
   | 'DANCEABILITY'
+  /** Duration of the file. */
   | 'DURATION_MS'
+  /** energy: Intensity and activity: loud, dense, bright and distorted music reads high, quiet sparse music low. */
   | 'ENERGY'
+  /** engagement: Predicted ability to hold attention: variation and development over the track. */
   | 'ENGAGEMENT'
+  /** instrumentalness: Likelihood that the track has no vocals. */
   | 'INSTRUMENTALNESS'
+  /** liveness: Likelihood that the recording is of a live performance (audience noise, room sound). */
   | 'LIVENESS'
+  /** Integrated loudness (LUFS). */
   | 'LOUDNESS'
+  /** mood.aggressive: Predicted level of aggression or intensity. */
   | 'MOOD_AGGRESSIVE'
+  /** mood.happy: Predicted level of happiness. */
   | 'MOOD_HAPPY'
+  /** mood.relaxed: Predicted level of calmness or relaxation. */
   | 'MOOD_RELAXED'
+  /** mood.sad: Predicted level of sadness. */
   | 'MOOD_SAD'
+  /** speechiness: Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
   | 'SPEECHINESS'
+  /** Beats per minute. */
   | 'TEMPO'
+  /** valence: Musical positivity: higher sounds happier, cheerful or euphoric; lower sadder, tense or angry. */
   | 'VALENCE';
 
 export type TracksQueryVariables = Exact<{

@@ -30,7 +30,7 @@ export class AnalysisResolver {
     complexity: ({ args, childComplexity }) => 1 + (Array.isArray(args.trackKeys) ? args.trackKeys.length : 1) * childComplexity,
   })
   async analyses(
-    @Arg('trackKeys', () => [String]) trackKeys: string[],
+    @Arg('trackKeys', () => [String], { description: 'Up to 100 track keys (16 hex characters, either case); repeats allowed.' }) trackKeys: string[],
     @Ctx() context: GraphQLContext,
   ): Promise<(TrackAnalysis | null)[]> {
     const stored = await context.analyses.storedMany(trackKeys);
@@ -42,7 +42,7 @@ export class AnalysisResolver {
     description: 'The object of a global id (Relay\'s refetch): a TrackAnalysis when it is stored, else null. Starts no analysis.',
     complexity: ({ childComplexity }) => 1 + childComplexity,
   })
-  async node(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Node | null> {
+  async node(@Arg('id', () => ID, { description: 'A global id, "TrackAnalysis:<trackKey>".' }) id: string, @Ctx() context: GraphQLContext): Promise<Node | null> {
     const parsed = parseGlobalId(id);
     if (parsed?.type !== 'TrackAnalysis') return null;
     const [stored] = await context.analyses.storedMany([parsed.trackKey]);
@@ -53,7 +53,7 @@ export class AnalysisResolver {
     description: 'Where the analysis of a key stands (DONE, QUEUED, PROCESSING or UNKNOWN), without starting one.',
     complexity: ({ childComplexity }) => 1 + childComplexity,
   })
-  async analysisStatus(@Arg('trackKey', () => String) trackKey: string, @Ctx() context: GraphQLContext): Promise<AnalysisStatus> {
+  async analysisStatus(@Arg('trackKey', () => String, { description: 'The track key (16 hex characters, either case).' }) trackKey: string, @Ctx() context: GraphQLContext): Promise<AnalysisStatus> {
     return analysisStatusOf(await context.analyses.status(trackKey));
   }
 }

@@ -17,34 +17,34 @@ export class Mood {}
 
 @ObjectType({ description: 'The artist and title again, as the contract duplicates them.' })
 export class TrackMeta {
-  @Field(() => String)
+  @Field(() => String, { description: 'The artist again.' })
   artist!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The title again.' })
   track!: string;
 }
 
 @ObjectType({ description: 'How sure the engine is of each musical estimate, in [0, 1].' })
 export class Confidence {
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Of the tempo (how clearly one metrical level stands out).' })
   tempo!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Of the key (how far the best key profile leads the next).' })
   key!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Of the mode (major against minor).' })
   mode!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Of the time signature (how clearly one bar length repeats).' })
   timeSignature!: number;
 }
 
 @ObjectType({ description: 'A span of the file, seconds from its start, with how sure the engine is of it.' })
 export class TimeInterval {
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Seconds from the start of the file.' })
   start!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Seconds.' })
   duration!: number;
 
   @Field(() => Float, { description: 'In [0, 1].' })
@@ -53,10 +53,10 @@ export class TimeInterval {
 
 @ObjectType({ description: 'A section: a span of similar level, with its own loudness, tempo, key and mode.' })
 export class Section {
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Seconds from the start of the file.' })
   start!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Seconds.' })
   duration!: number;
 
   @Field(() => Float, { description: 'How certain the boundary that starts it is, in [0, 1].' })
@@ -65,34 +65,34 @@ export class Section {
   @Field(() => Float, { description: 'Integrated loudness of the section, LUFS.' })
   loudness!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Beats per minute in the section.' })
   tempo!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'How sure the engine is of the section\'s tempo, in [0, 1].' })
   tempoConfidence!: number;
 
   @Field(() => Int, { description: 'Pitch class 0–11.' })
   key!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'How sure the engine is of the section\'s key, in [0, 1].' })
   keyConfidence!: number;
 
   @Field(() => Int, { description: '1 = major, 0 = minor.' })
   mode!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'How sure the engine is of the section\'s mode, in [0, 1].' })
   modeConfidence!: number;
 }
 
 @ObjectType({ description: 'Time-resolved analysis of the analysed window (docs/FEATURES.md, "Timeline"), times from the start of the file.' })
 export class Timeline {
-  @Field(() => [TimeInterval])
+  @Field(() => [TimeInterval], { description: 'Every beat, in order: the pulse the tempo counts.' })
   beats!: TimeInterval[];
 
-  @Field(() => [TimeInterval])
+  @Field(() => [TimeInterval], { description: 'Every bar: timeSignature beats from a downbeat.' })
   bars!: TimeInterval[];
 
-  @Field(() => [Section])
+  @Field(() => [Section], { description: 'Spans of similar level, each with its own loudness, tempo, key and mode.' })
   sections!: Section[];
 }
 
@@ -131,10 +131,10 @@ export class TrackAnalysis extends Node {
   @Field(() => Int, { description: 'Beats per measure: 4 means 4/4 time.' })
   timeSignature!: number;
 
-  @Field(() => Mood)
+  @Field(() => Mood, { description: 'Mood scores, each in [0, 1].' })
   mood!: Mood;
 
-  @Field(() => TrackMeta)
+  @Field(() => TrackMeta, { description: 'The artist and title again, as the contract duplicates them.' })
   meta!: TrackMeta;
 
   @Field(() => Confidence, { description: 'Confidence of tempo, key, mode and timeSignature (GraphQL only).' })
@@ -180,10 +180,10 @@ export class AnalysisStatus {
   @Field(() => ID, { description: 'Global id: "AnalysisStatus:<trackKey>" (a client cache keeps one status per key and updates it as it is asked again).' })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The key asked about (lower case).' })
   trackKey!: string;
 
-  @Field(() => AnalysisState)
+  @Field(() => AnalysisState, { description: 'Where its analysis stands.' })
   status!: AnalysisState;
 
   @Field(() => Int, { nullable: true, description: 'Jobs ahead of this one (0 while it is being processed); null unless QUEUED or PROCESSING.' })

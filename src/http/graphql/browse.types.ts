@@ -8,7 +8,7 @@ import {
   type TrackOrderField as TrackOrderFieldName,
 } from '../../analysis/browse.service';
 import type { TracksFilter } from '../../analysis/store/tracks.query';
-import { DESCRIPTORS, pathOf } from '../../core/descriptors';
+import { DESCRIPTORS, orderNameOf, pathOf } from '../../core/descriptors';
 import { TrackAnalysis } from './analysis.types';
 
 /*
@@ -20,9 +20,22 @@ export const TrackOrderField = Object.fromEntries(Object.keys(TRACK_ORDER_FIELDS
   [K in TrackOrderFieldName]: K;
 };
 
+const FIXED_ORDER_DESCRIPTIONS: Record<string, string> = {
+  ANALYSED_AT: 'The order analyses were stored in.',
+  TEMPO: 'Beats per minute.',
+  DURATION_MS: 'Duration of the file.',
+  LOUDNESS: 'Integrated loudness (LUFS).',
+};
+
 registerEnumType(TrackOrderField, {
   name: 'TrackOrderField',
   description: 'What tracks() orders by. ANALYSED_AT is the order analyses were stored in; every other value is the field of that name.',
+  valuesConfig: Object.fromEntries(
+    Object.keys(TRACK_ORDER_FIELDS).map((name) => {
+      const descriptor = DESCRIPTORS.find((d) => orderNameOf(d) === name);
+      return [name, { description: descriptor ? `${pathOf(descriptor)}: ${descriptor.description}` : FIXED_ORDER_DESCRIPTIONS[name] }];
+    }),
+  ),
 });
 
 export enum OrderDirection {
@@ -30,14 +43,18 @@ export enum OrderDirection {
   DESC = 'DESC',
 }
 
-registerEnumType(OrderDirection, { name: 'OrderDirection' });
+registerEnumType(OrderDirection, {
+  name: 'OrderDirection',
+  description: 'Which way an order runs.',
+  valuesConfig: { ASC: { description: 'Smallest first.' }, DESC: { description: 'Largest (or newest) first.' } },
+});
 
 @InputType({ description: 'An inclusive range; either bound may be left out.' })
 export class FloatRange {
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: 'The smallest value included.' })
   min?: number | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: 'The largest value included.' })
   max?: number | null;
 }
 
@@ -56,7 +73,7 @@ export class TrackFilter {
   @Field(() => FloatRange, { nullable: true, description: 'LUFS.' })
   loudness?: FloatRange | null;
 
-  @Field(() => MoodFilter, { nullable: true })
+  @Field(() => MoodFilter, { nullable: true, description: 'Ranges of the mood scores.' })
   mood?: MoodFilter | null;
 
   @Field(() => [Int], { nullable: true, description: 'Any of these pitch classes (0 = C … 11 = B).' })
@@ -85,18 +102,18 @@ for (const d of DESCRIPTORS) {
   Field(() => FloatRange, { nullable: true, description })(d.group === 'mood' ? MoodFilter.prototype : TrackFilter.prototype, d.name);
 }
 
-@InputType()
+@InputType({ description: 'An order of tracks(): a field and a direction.' })
 export class TrackOrder {
-  @Field(() => TrackOrderField)
+  @Field(() => TrackOrderField, { description: 'What to order by.' })
   field!: TrackOrderFieldName;
 
-  @Field(() => OrderDirection, { defaultValue: OrderDirection.DESC })
+  @Field(() => OrderDirection, { defaultValue: OrderDirection.DESC, description: 'Which way (default DESC).' })
   direction!: OrderDirection;
 }
 
 @ArgsType()
 export class TracksArgs {
-  @Field(() => TrackFilter, { nullable: true })
+  @Field(() => TrackFilter, { nullable: true, description: 'Which stored analyses: every condition given must hold. Default: all.' })
   filter?: TrackFilter | null;
 
   @Field(() => TrackOrder, { nullable: true, description: 'Default: ANALYSED_AT DESC (newest first). Ties are broken by storage order.' })
@@ -127,12 +144,12 @@ export class SimilarArgs {
   first?: number | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A track of a page, with its position (cursor) in the order.' })
 export class TrackEdge {
   @Field(() => String, { description: 'Pass as `after` to continue after this track, or as `before` for the tracks before it.' })
   cursor!: string;
 
-  @Field(() => TrackAnalysis)
+  @Field(() => TrackAnalysis, { description: 'The track.' })
   node!: TrackAnalysis;
 }
 
@@ -141,25 +158,25 @@ export class TrackEdge {
     'Relay page information. Paging forward (first/after), hasPreviousPage is always false; paging backward (last/before), hasNextPage is always false.',
 })
 export class PageInfo {
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether tracks follow this page (paging forward).' })
   hasNextPage!: boolean;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether tracks precede this page (paging backward).' })
   hasPreviousPage!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The first edge\'s cursor; null for an empty page.' })
   startCursor!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The last edge\'s cursor; null for an empty page.' })
   endCursor!: string | null;
 }
 
 @ObjectType({ description: 'A page of stored analyses.' })
 export class TrackConnection {
-  @Field(() => [TrackEdge])
+  @Field(() => [TrackEdge], { description: 'The tracks of the page, in order.' })
   edges!: TrackEdge[];
 
-  @Field(() => PageInfo)
+  @Field(() => PageInfo, { description: 'Whether more pages follow or precede, and the cursors to reach them.' })
   pageInfo!: PageInfo;
 
   /** The validated filter, for totalCount (not a GraphQL field). */
@@ -171,6 +188,6 @@ export class SimilarTrack {
   @Field(() => Float, { description: 'Distance in feature space (0 = identical); docs/API.md, "Similarity".' })
   distance!: number;
 
-  @Field(() => TrackAnalysis)
+  @Field(() => TrackAnalysis, { description: 'The nearby track.' })
   track!: TrackAnalysis;
 }

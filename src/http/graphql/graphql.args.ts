@@ -38,10 +38,10 @@ export class AnalysisArgs {
 
 @ArgsType()
 export class TrackKeyArgs {
-  @Field(() => String)
+  @Field(() => String, { description: 'The artist, as given (the formula trims and lower-cases it).' })
   artist!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The title, as given (the formula trims and lower-cases it).' })
   track!: string;
 }
 

@@ -29,7 +29,7 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
     resolvers.set(AnalysisResolver, new AnalysisResolver());
     if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse));
   }
-  return buildSchemaSync({
+  const schema = buildSchemaSync({
     resolvers: [TrackResolver, AnalysisResolver, BrowseResolver],
     validate: false,
     container: {
@@ -40,6 +40,10 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
       },
     },
   });
+  // type-graphql takes no description for the root type; the schema's own object takes one.
+  const query = schema.getQueryType();
+  if (query) query.description = 'Search for tracks, read and browse their analyses.';
+  return schema;
 }
 
 /** The SDL as committed in schema/schema.graphql. */
