@@ -12,8 +12,13 @@ export interface HttpApp {
   stop(): Promise<void>;
 }
 
-/** The HTTP application of a container: REST contract and GraphQL on one Express app. */
-export async function buildHttpApp(container: Container): Promise<HttpApp> {
+export interface HttpAppOptions {
+  /** The built web dashboard to serve at / (default: web/dist of this package). */
+  dashboardDir?: string;
+}
+
+/** The HTTP application of a container: REST contract, GraphQL and the web dashboard on one Express app. */
+export async function buildHttpApp(container: Container, options: HttpAppOptions = {}): Promise<HttpApp> {
   const { config } = container;
   const rateLimit = {
     costPerPoint: config.RATE_LIMIT_GRAPHQL_COST,
@@ -47,6 +52,7 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
       ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
     },
     gate: restGate(container.rateLimiter, container.apiKeys, () => container.metrics.countRateLimited('rest')),
+    ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
   });
   return { app, stop: () => graphql.stop() };
 }
