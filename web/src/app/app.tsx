@@ -16,12 +16,11 @@ import { NotFoundPage } from './not-found.page';
  */
 function useFocusOnNavigation(): void {
   const { pathname } = useLocation();
-  const first = useRef(true);
+  // The path focus was last placed for: a page load (or an effect run twice) moves nothing.
+  const placed = useRef(pathname);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    if (placed.current === pathname) return;
+    placed.current = pathname;
     document.querySelector<HTMLElement>('main h1')?.focus();
   }, [pathname]);
 }
