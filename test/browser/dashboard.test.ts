@@ -381,7 +381,7 @@ describeInBrowser(title, () => {
       expect(await page.locator('.secret-value').count()).toBe(0);
 
       await row.getByRole('button', { name: 'Revoke browser-made' }).click();
-      await row.getByRole('button', { name: 'Revoke “browser-made” now' }).click();
+      await row.getByRole('button', { name: 'Revoke now “browser-made”' }).click();
       await row.getByText(/^revoked /).waitFor();
       await request(t.app).get('/api/audio/search?track=Money').set('Authorization', `Bearer ${key}`).expect(401);
       expect(await accessibilityViolations(page)).toEqual([]);
@@ -400,7 +400,7 @@ describeInBrowser(title, () => {
       expect(secret).toMatch(/^whsec_/);
       await page.getByRole('button', { name: 'Done' }).click();
 
-      await page.getByRole('button', { name: `Send a test event to ${url}` }).click();
+      await page.getByRole('button', { name: `Send test to ${url}` }).click();
       const delivery = page.getByRole('row', { name: /webhook\.test/ });
       await delivery.getByText('succeeded').waitFor({ timeout: 30_000 });
       expect(await delivery.innerText()).toMatch(/\b200\b/);

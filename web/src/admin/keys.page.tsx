@@ -97,7 +97,7 @@ function RevokeButton({ apiKey }: { apiKey: ApiKeyRowFragment }) {
         autoFocus
         onClick={() => void revoke({ variables: { id: apiKey.id } }).catch(() => undefined)}
       >
-        Revoke “{apiKey.name}” now
+        Revoke now<span className="visually-hidden"> “{apiKey.name}”</span>
       </button>
       <button type="button" className="secondary" onClick={() => setConfirming(false)}>
         Cancel

@@ -105,7 +105,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   );
 }
 
-function WebhookCard({ webhook, onTested }: { webhook: Webhook; onTested: () => void }) {
+function WebhookCard({ webhook, onTested }: { webhook: Webhook; onTested: (deliveryId: string) => void }) {
   const [test, testing] = useMutation(TestWebhookDocument);
   const [remove, removing] = useMutation(DeleteWebhookDocument, { refetchQueries: [WebhooksDocument] });
   const [confirming, setConfirming] = useState(false);
@@ -128,8 +128,13 @@ function WebhookCard({ webhook, onTested }: { webhook: Webhook; onTested: () => 
         <button
           type="button"
           disabled={testing.loading}
-          onClick={() => void test({ variables: { id: webhook.id } }).then(onTested, () => undefined)}
-          aria-label={`Send a test event to ${webhook.url}`}
+          onClick={() =>
+            void test({ variables: { id: webhook.id } }).then(
+              (result) => result.data && onTested(result.data.testWebhook.id),
+              () => undefined,
+            )
+          }
+          aria-label={`Send test to ${webhook.url}`}
         >
           {testing.loading ? 'Sending…' : 'Send test'}
         </button>
@@ -160,11 +165,11 @@ function WebhookCard({ webhook, onTested }: { webhook: Webhook; onTested: () => 
 }
 
 function WebhookList() {
-  // After "Send test", the log is asked again every second until no delivery is pending.
-  const [watching, setWatching] = useState(false);
-  const { data, loading, error, refetch } = useQuery(WebhooksDocument, { variables: { deliveries: LOG }, pollInterval: watching ? POLL_MS : 0 });
-  const pending = data?.webhooks.some((w) => w.deliveries.some((d) => d.status === 'PENDING')) ?? false;
-  if (watching && data && !pending) setWatching(false);
+  // After "Send test", the log is asked again every second until that delivery has an outcome.
+  const [watched, setWatched] = useState<string | null>(null);
+  const { data, loading, error, refetch } = useQuery(WebhooksDocument, { variables: { deliveries: LOG }, pollInterval: watched ? POLL_MS : 0 });
+  const delivery = watched ? data?.webhooks.flatMap((w) => w.deliveries).find((d) => d.id === watched) : undefined;
+  if (watched && delivery && delivery.status !== 'PENDING') setWatched(null);
   return (
     <section className="panel-group" aria-labelledby="webhook-list-title">
       <h2 id="webhook-list-title">Webhooks</h2>
@@ -181,9 +186,9 @@ function WebhookList() {
             <WebhookCard
               key={w.id}
               webhook={w}
-              onTested={() => {
+              onTested={(deliveryId) => {
+                setWatched(deliveryId);
                 void refetch();
-                setWatching(true);
               }}
             />
           ))}

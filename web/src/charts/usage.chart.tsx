@@ -19,8 +19,11 @@ export function UsageChart({ title, days }: { title: string; days: readonly DayC
   const id = useId();
   const [ref, width] = useContainerWidth<HTMLDivElement>(720);
   const top = Math.max(1, ...days.map((d) => Math.max(d.requests, d.analyses)));
+  // The axis ends on a round tick at or above the busiest day.
   const scale = ticks(top, 4);
-  const max = scale[scale.length - 1]! >= top ? scale[scale.length - 1]! : top;
+  const step = scale[1] ?? top;
+  while (scale[scale.length - 1]! < top) scale.push(scale[scale.length - 1]! + step);
+  const max = scale[scale.length - 1]!;
   const plotW = width - LEFT - RIGHT;
   const plotH = HEIGHT - TOP - BOTTOM;
   const slot = plotW / Math.max(1, days.length);
