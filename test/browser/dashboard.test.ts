@@ -79,6 +79,18 @@ describeInBrowser(title, () => {
     expect(scroll).toBeLessThanOrEqual(inner);
   }
 
+  /** Resizes the window and waits until the charts have drawn at their new width (two frames). */
+  async function resize(size: { width: number; height: number }): Promise<void> {
+    await page.setViewportSize(size);
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const w = globalThis as unknown as { requestAnimationFrame(f: () => void): void };
+          w.requestAnimationFrame(() => w.requestAnimationFrame(resolve));
+        }),
+    );
+  }
+
   async function signIn(): Promise<void> {
     await page.goto(`${origin}/`);
     await page.getByLabel('API key').fill(TEST_API_KEY);
@@ -113,7 +125,7 @@ describeInBrowser(title, () => {
   });
 
   it('asks for an API key, refuses a wrong one with the reason, and keeps a good one for the tab', async () => {
-    await page.setViewportSize(DESKTOP);
+    await resize(DESKTOP);
     await page.goto(`${origin}/browse`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
@@ -171,10 +183,10 @@ describeInBrowser(title, () => {
     expect(await page.getByRole('status').first().innerText()).toMatch(/results? for “Harbour”/);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot('search-desktop');
-    await page.setViewportSize(PHONE);
+    await resize(PHONE);
     await expectNoSidewaysScroll();
     await screenshot('search-phone');
-    await page.setViewportSize(DESKTOP);
+    await resize(DESKTOP);
     expectNoProblems();
   }, 60_000);
 
@@ -227,10 +239,10 @@ describeInBrowser(title, () => {
 
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot('track-desktop');
-    await page.setViewportSize(PHONE);
+    await resize(PHONE);
     await expectNoSidewaysScroll();
     await screenshot('track-phone');
-    await page.setViewportSize(DESKTOP);
+    await resize(DESKTOP);
     expectNoProblems();
   }, 90_000);
 
@@ -284,10 +296,10 @@ describeInBrowser(title, () => {
     await page.getByRole('status').filter({ hasText: '5 tracks match.' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot('browse-desktop');
-    await page.setViewportSize(PHONE);
+    await resize(PHONE);
     await expectNoSidewaysScroll();
     await screenshot('browse-phone');
-    await page.setViewportSize(DESKTOP);
+    await resize(DESKTOP);
     expectNoProblems();
   }, 60_000);
 
@@ -374,9 +386,9 @@ describeInBrowser(title, () => {
       await row.waitFor();
       expect(await row.innerText()).toContain('read');
       await screenshot('keys-desktop');
-      await page.setViewportSize(PHONE);
+      await resize(PHONE);
       await screenshot('keys-phone');
-      await page.setViewportSize(DESKTOP);
+      await resize(DESKTOP);
       await page.getByRole('button', { name: 'Done' }).click();
       expect(await page.locator('.secret-value').count()).toBe(0);
 
@@ -415,10 +427,10 @@ describeInBrowser(title, () => {
 
       expect(await accessibilityViolations(page)).toEqual([]);
       await screenshot('webhooks-desktop');
-      await page.setViewportSize(PHONE);
+      await resize(PHONE);
       await expectNoSidewaysScroll();
       await screenshot('webhooks-phone');
-      await page.setViewportSize(DESKTOP);
+      await resize(DESKTOP);
       expectNoProblems();
     }, 60_000);
 
@@ -430,10 +442,10 @@ describeInBrowser(title, () => {
       expect(await chart.locator('desc').textContent()).toMatch(/^[1-9]\d* requests and \d+ analyses over 30 days/);
       expect(await accessibilityViolations(page)).toEqual([]);
       await screenshot('usage-desktop');
-      await page.setViewportSize(PHONE);
+      await resize(PHONE);
       await expectNoSidewaysScroll();
       await screenshot('usage-phone');
-      await page.setViewportSize(DESKTOP);
+      await resize(DESKTOP);
       expectNoProblems();
     }, 60_000);
   });
