@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test/generated/**', 'web/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test/generated/**', 'web/dist/**', 'web/src/gql/**', 'web/src/admin/gql/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

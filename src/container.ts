@@ -257,11 +257,16 @@ export interface HttpApp {
   stop(): Promise<void>;
 }
 
+export interface HttpAppOptions {
+  /** The built web dashboard to serve at / (default: web/dist of this package). */
+  dashboardDir?: string;
+}
+
 /**
- * The HTTP application of a container: REST contract and GraphQL on one Express app, with the
- * limits, rate limits and metrics this configuration chooses.
+ * The HTTP application of a container: REST contract, GraphQL and the web dashboard on one
+ * Express app, with the limits, rate limits and metrics this configuration chooses.
  */
-export async function buildHttpApp(container: Container): Promise<HttpApp> {
+export async function buildHttpApp(container: Container, options: HttpAppOptions = {}): Promise<HttpApp> {
   const { config } = container;
   const rateLimit = {
     costPerPoint: config.RATE_LIMIT_GRAPHQL_COST,
@@ -302,6 +307,7 @@ export async function buildHttpApp(container: Container): Promise<HttpApp> {
       ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
     },
     gate: restGate(container.rateLimiter, container.apiKeys, () => container.metrics.countRateLimited('rest')),
+    ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
   });
   return { app, stop: () => graphql.stop() };
 }

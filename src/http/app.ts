@@ -5,6 +5,7 @@ import type { DependencyCheck } from '../ops/health';
 import { httpObservation, opsRoutes } from './ops.routes';
 import type { Metrics } from '../ops/metrics';
 import { corsPolicy } from './cors.middleware';
+import { dashboardRoutes, defaultDashboardDir } from './dashboard';
 import { clientErrorHandler } from './errors';
 import { requestLogger } from './request-logger';
 import { securityHeaders } from './security.headers';
@@ -25,6 +26,8 @@ export interface AppDependencies {
   publicUrl?: string;
   /** Browser origins allowed to call the API (CORS_ORIGINS); none when empty or absent. */
   corsOrigins?: readonly string[];
+  /** The built web dashboard served at / (default: web/dist of this package). */
+  dashboardDir?: string;
 }
 
 export interface AppOps {
@@ -41,7 +44,7 @@ const OPENAPI_PATH = '/api/openapi.json';
 /** The /api paths that need no key. */
 const PUBLIC_API = new Set([OPENAPI_PATH]);
 
-/** Express assembly: logging with request ids, the REST contract, GraphQL, one error shape. */
+/** Express assembly: logging with request ids, the REST contract, GraphQL, the web dashboard, one error shape. */
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -70,6 +73,8 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', deps.gate, (req) => {
     throw new AppError('NOT_FOUND', `no such route: ${req.method} ${req.baseUrl}${req.path}`);
   });
+  // Last: every path the API does not own is the dashboard's.
+  app.use(dashboardRoutes(deps.dashboardDir ?? defaultDashboardDir()));
 
   app.use(errorHandler);
   return app;

@@ -57,17 +57,44 @@ const graphqlPage = helmet({
   },
 });
 
+/**
+ * The web dashboard's pages and assets: its own scripts and styles only, none inline (the build
+ * inlines nothing), artwork from anywhere over http(s) (search results link to sources' image
+ * hosts), GraphQL calls to this origin only. CSP Level 3's 'self' also matches ws: and wss: on
+ * the page's own host (every current browser), which is where the GraphQL subscriptions are.
+ */
+const DASHBOARD_POLICY = {
+  'default-src': ["'none'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'http:', 'https:'],
+  'connect-src': ["'self'"],
+  'manifest-src': ["'self'"],
+  'base-uri': ["'none'"],
+  // Its forms are handled by script; none is ever submitted to a URL.
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'none'"],
+};
+
+const dashboard = helmet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: DASHBOARD_POLICY } });
+
 const isGraphqlPath = (path: string): boolean => path === '/graphql' || path.startsWith('/graphql/');
+
+/** Paths the API owns; the dashboard has every other. */
+const isApiPath = (path: string): boolean =>
+  path === '/api' || path.startsWith('/api/') || isGraphqlPath(path) || path === '/healthz' || path === '/readyz' || path === '/metrics';
 
 /**
  * Security headers on every answer the app makes: X-Content-Type-Options: nosniff (a browser
  * never second-guesses a declared type) and the rest of helmet's set, with a Content-Security-Policy
- * by kind of answer (API, artwork, GraphQL's landing page). Runs first, so error answers carry them too.
+ * by kind of answer (API, artwork, GraphQL's landing page, the web dashboard). Runs first, so
+ * error answers carry them too.
  */
 export function securityHeaders(): RequestHandler {
   return (req, res, next) => {
     if (req.path.startsWith('/api/audio/artwork/')) artwork(req, res, next);
     else if (isGraphqlPath(req.path) && (req.method === 'GET' || req.method === 'HEAD')) graphqlPage(req, res, next);
-    else api(req, res, next);
+    else if (isApiPath(req.path)) api(req, res, next);
+    else dashboard(req, res, next);
   };
 }

@@ -34,6 +34,8 @@ export interface TestAppOptions {
   dir?: string;
   /** Where the app logs (default: nowhere); a test reading the log passes captureLogs().logger. */
   logger?: PinoLogger;
+  /** The built web dashboard the app serves at / (default: web/dist). */
+  dashboardDir?: string;
 }
 
 /** A whole app on a fresh temporary DATA_DIR and library, with a known API key and (unless given a logger) no logs. */
@@ -59,7 +61,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.sources ? { sources: options.sources } : {}),
   });
   await container.start();
-  const http = await buildHttpApp(container);
+  const http = await buildHttpApp(container, options.dashboardDir ? { dashboardDir: options.dashboardDir } : {});
   const servers: Server[] = [];
   return {
     app: http.app,

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { buildGraphQLSchema, schemaFilePath, schemaSdl } from '../../../src/http/graphql/graphql.schema';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const GENERATED = 'test/generated/';
+/** The output folders of codegen.yml: the tests' operations, the dashboard's, its admin pages'. */
+const GENERATED = ['test/generated/', 'web/src/gql/', 'web/src/admin/gql/'];
 
 describe('committed GraphQL artefacts', () => {
   it('schema/schema.graphql is what the code builds (run `npm run schema` after changing a type)', async () => {
@@ -15,22 +16,29 @@ describe('committed GraphQL artefacts', () => {
     expect(committed).toBe(schemaSdl(buildGraphQLSchema()));
   });
 
-  it('test/generated/ is what codegen.yml makes of the schema and test documents (run `npm run codegen`)', async () => {
+  it(`${GENERATED.join(', ')} are what codegen.yml makes of the schema and the documents (run \`npm run codegen\`)`, async () => {
     // codegen cannot run inside Jest (its CLI loads ES modules), so run the committed config in a
-    // child process with only the output folder moved to a temporary one, and compare.
+    // child process with every output folder moved to a temporary one, and compare.
     const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-codegen-'));
     try {
-      const config = await readFile(path.join(ROOT, 'codegen.yml'), 'utf8');
-      expect(config).toContain(`  ${GENERATED}:`);
+      let config = await readFile(path.join(ROOT, 'codegen.yml'), 'utf8');
+      for (const [i, target] of GENERATED.entries()) {
+        expect(config).toContain(`  ${target}:`);
+        config = config.replace(`  ${target}:`, `  ${JSON.stringify(`${dir}/out${i}/`)}:`);
+      }
       const moved = path.join(dir, 'codegen.yml');
-      await writeFile(moved, config.replace(`  ${GENERATED}:`, `  ${JSON.stringify(`${dir}/out/`)}:`));
+      await writeFile(moved, config);
       await promisify(execFile)(path.join(ROOT, 'node_modules', '.bin', 'graphql-codegen'), ['--config', moved, '--silent'], { cwd: ROOT });
-      const fresh = (await readdir(path.join(dir, 'out'))).sort();
-      // openapi.ts holds the REST document's types (codegen's second step; test/integration/rest/openapi.test.ts checks it).
-      expect((await readdir(path.join(ROOT, GENERATED))).filter((f) => f !== 'openapi.ts').sort()).toEqual(fresh);
-      for (const file of fresh) {
-        const committed = await readFile(path.join(ROOT, GENERATED, file), 'utf8');
-        expect({ file, content: committed }).toEqual({ file, content: await readFile(path.join(dir, 'out', file), 'utf8') });
+      for (const [i, target] of GENERATED.entries()) {
+        const out = path.join(dir, `out${i}`);
+        const fresh = (await readdir(out)).sort();
+        // test/generated/openapi.ts holds the REST document's types (codegen's second step; test/integration/rest/openapi.test.ts checks it).
+        const committedFiles = (await readdir(path.join(ROOT, target))).filter((f) => target + f !== 'test/generated/openapi.ts').sort();
+        expect({ target, files: committedFiles }).toEqual({ target, files: fresh });
+        for (const file of fresh) {
+          const committed = await readFile(path.join(ROOT, target, file), 'utf8');
+          expect({ file: target + file, content: committed }).toEqual({ file: target + file, content: await readFile(path.join(out, file), 'utf8') });
+        }
       }
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,452 @@
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import request from 'supertest';
+import type { Page } from 'playwright-core';
+import { pino } from 'pino';
+import { trackKey } from '../../src/core/track-key';
+import { createEnginePool } from '../../src/engine/engine.pool';
+import { BrowseTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../../web/src/gql/graphql';
+import { variablesOfForm, EMPTY_FORM } from '../../web/src/browse/browse.filter';
+import { accessibilityViolations, buildDashboard, CHROMIUM, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
+import { DEMO_TRACKS, writeDemoLibrary } from '../helpers/demo-library';
+import { GatedEngine } from '../helpers/gated-engine';
+import { createTestApp, TEST_API_KEY, type TestApp } from '../helpers/test-app';
+import { graphql } from '../integration/graphql/graphql.helpers';
+
+const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'docs', 'screenshots');
+/** What the server writes into artwork URLs; the browser reaches it at the test server. */
+const PUBLIC_URL = 'http://trackgraph.test';
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 375, height: 812 };
+
+/** A key of ADMIN_API_KEYS: it also manages keys, webhooks and usage. */
+const ADMIN_KEY = 'admin-key-0123456789';
+/** Whether the server's schema has the admin API (keys, webhooks, usage): the admin pages' tests need it. */
+const ADMIN_API = readFileSync(path.resolve(__dirname, '..', '..', 'schema', 'schema.graphql'), 'utf8').includes('type Viewer ');
+
+/** The demo track the tests open while its analysis runs; the others are analysed beforehand. */
+const OPENED = DEMO_TRACKS[0];
+
+const describeInBrowser = hasChromium() ? describe : describe.skip;
+const skipped = `SKIPPED: no browser at ${CHROMIUM} (\`apt-get install -y chromium\`, as .ci/run does)`;
+const title = hasChromium() ? 'the web dashboard in Chromium' : `the web dashboard in Chromium (${skipped})`;
+if (!hasChromium()) console.warn(`test/browser/dashboard.test.ts: ${skipped}`);
+
+describeInBrowser(title, () => {
+  let t: TestApp;
+  let engine: GatedEngine;
+  let dist: string;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+
+  /** Analyses a track through the API and waits until it is stored. */
+  async function analyse(artist: string, track: string): Promise<void> {
+    const key = trackKey(artist, track);
+    const first = await graphql(t, TrackAnalysisDocument, { trackKey: key, artist, track });
+    expect(first.body.errors).toBeUndefined();
+    for (let i = 0; i < 200 && !first.body.data?.analysis; i++) {
+      const status = await graphql(t, TrackStatusDocument, { trackKey: key });
+      if (status.body.data?.analysisStatus.status === 'DONE') return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function stored(artist: string, track: string): Promise<TrackDetailFragment> {
+    const res = await graphql(t, TrackAnalysisDocument, { trackKey: trackKey(artist, track) });
+    return res.body.data!.analysis!;
+  }
+
+  /** Fails with whatever the page logged as an error since the last call. */
+  function expectNoProblems(): void {
+    expect(browser.takeProblems()).toEqual([]);
+  }
+
+  async function screenshot(name: string): Promise<void> {
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+  }
+
+  /** Neither the page nor anything on it is wider than the window: nothing to scroll sideways. */
+  async function expectNoSidewaysScroll(): Promise<void> {
+    const { scroll, inner } = await page.evaluate(() => {
+      const w = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+      return { scroll: w.document.documentElement.scrollWidth, inner: w.innerWidth };
+    });
+    expect(scroll).toBeLessThanOrEqual(inner);
+  }
+
+  /** Resizes the window and waits until the charts have drawn at their new width (two frames). */
+  async function resize(size: { width: number; height: number }): Promise<void> {
+    await page.setViewportSize(size);
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const w = globalThis as unknown as { requestAnimationFrame(f: () => void): void };
+          w.requestAnimationFrame(() => w.requestAnimationFrame(resolve));
+        }),
+    );
+  }
+
+  async function signIn(): Promise<void> {
+    await page.goto(`${origin}/`);
+    await page.getByLabel('API key').fill(TEST_API_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  }
+
+  beforeAll(async () => {
+    dist = await buildDashboard();
+    engine = new GatedEngine(createEnginePool({ workers: 1, timeoutMs: 60_000, windowSeconds: 30, logger: pino({ level: 'silent' }) }));
+    t = await createTestApp({
+      engine,
+      dashboardDir: dist,
+      prepareLibrary: writeDemoLibrary,
+      // Past this the API answers null and the page polls: the path of a long analysis.
+      // OUTBOUND_ALLOW_PRIVATE: the webhook receiver listens on 127.0.0.1.
+      env: { ANALYSIS_WAIT_MS: '1000', PUBLIC_URL, ADMIN_API_KEYS: ADMIN_KEY, OUTBOUND_ALLOW_PRIVATE: 'true' },
+    });
+    for (const track of DEMO_TRACKS.slice(1)) await analyse(track.artist, track.title);
+    await analyse('Pink Floyd', 'Money');
+    const { port } = await t.listen();
+    origin = `http://127.0.0.1:${port}`;
+    browser = await launchBrowser({ origin, aliasOrigin: PUBLIC_URL });
+    page = browser.page;
+    await mkdir(SCREENSHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    if (dist) await rm(dist, { recursive: true, force: true });
+  });
+
+  it('asks for an API key, refuses a wrong one with the reason, and keeps a good one for the tab', async () => {
+    await resize(DESKTOP);
+    await page.goto(`${origin}/browse`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot('sign-in-desktop');
+
+    await page.getByLabel('API key').fill('not-a-key-of-this-server');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/^This key was refused: /);
+    // The browser reports the refused request itself; nothing else went wrong.
+    expect(browser.takeProblems()).toEqual(['console: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
+
+    await page.getByLabel('API key').fill(TEST_API_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // The page asked for opens once signed in.
+    await page.getByRole('heading', { name: 'Browse' }).waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('trackgraph.apiKey'))).toBe(TEST_API_KEY);
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Browse' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+    expectNoProblems();
+  }, 60_000);
+
+  it('signs out: the key is forgotten and the sign-in form is back', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('trackgraph.apiKey'))).toBeNull();
+    await signIn();
+    expectNoProblems();
+  }, 60_000);
+
+  it('searches every enabled source and shows each result with its artwork', async () => {
+    await page.goto(`${origin}/`);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Money');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const result = page.getByRole('link', { name: /Money\s+Pink Floyd/ });
+    await result.waitFor();
+    expect(page.url()).toBe(`${origin}/?q=Money`);
+    const artwork = result.locator('img');
+    expect(await artwork.getAttribute('src')).toMatch(/^http:\/\/trackgraph\.test\/api\/audio\/artwork\/bc24aaa5a97c70ed\?sig=/);
+    // Loaded and decoded: the server's signed artwork URL works in an <img> without a key.
+    await artwork.evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode());
+    expect(await artwork.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+
+    // A track without a picture gets initials instead of a broken image.
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Harbour');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const glass = page.getByRole('link', { name: /Glass Harbour\s+Northern Rooms/ });
+    await glass.waitFor();
+    expect(await glass.locator('img').count()).toBe(0);
+    expect(await glass.locator('.placeholder').innerText()).toBe('NR');
+    expect(await page.getByRole('status').first().innerText()).toMatch(/results? for “Harbour”/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot('search-desktop');
+    await resize(PHONE);
+    await expectNoSidewaysScroll();
+    await screenshot('search-phone');
+    await resize(DESKTOP);
+    expectNoProblems();
+  }, 60_000);
+
+  it('opens a track while it is analysed, shows where the analysis stands, then draws it', async () => {
+    engine.hold();
+    await page.goto(`${origin}/?q=${encodeURIComponent(OPENED.title)}`);
+    const link = page.getByRole('link', { name: new RegExp(`${OPENED.title}\\s+${OPENED.artist}`) });
+    // The API answers null once its wait is over; the page goes on asking analysisStatus.
+    const gaveUpWaiting = page.waitForResponse(async (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('"operationName":"TrackAnalysis"') && (await r.text()).includes('"analysis":null'));
+    await link.click();
+    expect(new URL(page.url()).pathname).toBe(`/track/${trackKey(OPENED.artist, OPENED.title)}`);
+    const progress = page.getByRole('status').filter({ hasText: /Analysis queued|Analysing the audio/ });
+    await progress.waitFor();
+    await gaveUpWaiting;
+    expect(await progress.isVisible()).toBe(true);
+    engine.release();
+
+    const descriptors = page.getByRole('img', { name: 'Descriptors' });
+    await descriptors.waitFor({ timeout: 30_000 });
+    const analysis = await stored(OPENED.artist, OPENED.title);
+    // The page draws what the API computed from the audio.
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(`${OPENED.title}\n${OPENED.artist}`);
+    const stat = (name: string) => page.locator('.stat', { has: page.locator('dt', { hasText: name }) }).locator('.stat-value').innerText();
+    expect(await stat('Tempo')).toBe(`${analysis.tempo.toFixed(1)} BPM`);
+    expect(await stat('Key')).toBe(analysis.keyString);
+    expect(await stat('Meter')).toBe(`${analysis.timeSignature}/4`);
+    expect(await descriptors.locator('rect.bar').count()).toBe(9);
+    expect(await descriptors.locator('desc').textContent()).toContain(`Energy ${analysis.energy.toFixed(2)}`);
+    const moods = page.getByRole('img', { name: 'Moods' });
+    expect(await moods.locator('rect.bar').count()).toBe(4);
+    expect(await moods.locator('desc').textContent()).toContain(`Happy ${analysis.mood.happy.toFixed(2)}, Sad ${analysis.mood.sad.toFixed(2)}`);
+
+    // The timeline: as many sections, bars and beats as the analysis has, sections by keyboard.
+    const { sections, bars, beats } = analysis.timeline;
+    expect(sections.length).toBeGreaterThanOrEqual(1);
+    const timeline = page.getByRole('group', { name: 'Timeline' });
+    expect(await timeline.locator('g.section').count()).toBe(sections.length);
+    expect(await timeline.locator('line.bar-line').count()).toBe(bars.length);
+    expect(await timeline.locator('line.beat-line').count()).toBe(beats.length);
+    await timeline.focus();
+    const readout = page.locator('.readout');
+    expect(await readout.innerText()).toMatch(new RegExp(`^Section 1 of ${sections.length}: 0:00 to `));
+    await page.keyboard.press('End');
+    expect(await readout.innerText()).toMatch(new RegExp(`^Section ${sections.length} of ${sections.length}: `));
+
+    // Similar tracks: the others analysed beforehand, nearest first.
+    const similar = page.getByRole('region', { name: 'Similar tracks' }).getByRole('link');
+    await similar.first().waitFor();
+    expect(await similar.count()).toBe(4);
+
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot('track-desktop');
+    await resize(PHONE);
+    await expectNoSidewaysScroll();
+    await screenshot('track-phone');
+    await resize(DESKTOP);
+    expectNoProblems();
+  }, 90_000);
+
+  it('browses by mood, tempo and key: the list is what tracks(filter) answers, the filters are in the URL', async () => {
+    await page.goto(`${origin}/`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Browse' }).click();
+    await page.getByRole('heading', { name: 'Browse' }).waitFor();
+    // A client-side navigation moves focus to the new page's heading, as a page load would.
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toBe('Browse');
+    await page.getByRole('status').filter({ hasText: '5 tracks match.' }).waitFor();
+
+    const titles = () => page.getByRole('list', { name: 'Tracks' }).locator('.result-title').allInnerTexts();
+    const expected = async (form: typeof EMPTY_FORM) => {
+      const res = await graphql(t, BrowseTracksDocument, { ...variablesOfForm(form), first: 20 });
+      return res.body.data!.tracks.edges.map((e) => e.node.trackName);
+    };
+
+    const filters = page.getByRole('form', { name: 'Filters' });
+    await filters.getByLabel('From').fill('100');
+    await filters.getByLabel('Order by').selectOption('TEMPO');
+    await filters.getByLabel('Direction').selectOption('ASC');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/tempoMin=100/);
+    const fast = await expected({ ...EMPTY_FORM, tempoMin: '100', order: 'TEMPO', direction: 'ASC' });
+    expect(fast.length).toBeGreaterThan(0);
+    expect(fast.length).toBeLessThan(5);
+    await page.getByRole('status').filter({ hasText: `${fast.length} track${fast.length === 1 ? '' : 's'} match.` }).waitFor();
+    expect(await titles()).toEqual(fast);
+
+    // A key of one of the analysed tracks, and a mood.
+    const redLine = await stored('Static Engine', 'Red Line');
+    const key = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'][redLine.key]!;
+    await filters.getByLabel('From').fill('');
+    await filters.getByRole('checkbox', { name: key, exact: true }).check();
+    await filters.getByRole('combobox', { name: 'Mood', exact: true }).selectOption('aggressive');
+    await filters.getByLabel('At least (0–1)').fill('0');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(new RegExp(`key=${redLine.key}(&|$)`));
+    const keyed = await expected({ ...EMPTY_FORM, keys: [redLine.key], mood: 'aggressive', moodMin: '0', order: 'TEMPO', direction: 'ASC' });
+    expect(keyed).toContain('Red Line');
+    await page.getByRole('status').filter({ hasText: `${keyed.length} track${keyed.length === 1 ? '' : 's'} match.` }).waitFor();
+    expect(await titles()).toEqual(keyed);
+
+    // The URL holds the filters: reloading shows the same list.
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: `${keyed.length} track` }).waitFor();
+    expect(await titles()).toEqual(keyed);
+    expect(await filters.getByRole('checkbox', { name: key, exact: true }).isChecked()).toBe(true);
+
+    await filters.getByRole('button', { name: 'Clear' }).click();
+    await page.getByRole('status').filter({ hasText: '5 tracks match.' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot('browse-desktop');
+    await resize(PHONE);
+    await expectNoSidewaysScroll();
+    await screenshot('browse-phone');
+    await resize(DESKTOP);
+    expectNoProblems();
+  }, 60_000);
+
+  it('reaches every control by keyboard, with a visible focus ring, and follows a result with Enter', async () => {
+    await page.goto(`${origin}/?q=Money`);
+    await page.getByRole('link', { name: /Money\s+Pink Floyd/ }).waitFor();
+    const visited: { name: string; outline: string }[] = [];
+    // Tab from the top of the page until the result is focused.
+    while (visited.length < 15 && !/^Money Pink Floyd/.test(visited.at(-1)?.name ?? '')) {
+      await page.keyboard.press('Tab');
+      visited.push(
+        await page.evaluate(() => {
+          const doc = (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null; innerText: string; labels?: { textContent: string }[] } } }).document;
+          const el = doc.activeElement;
+          const style = (globalThis as unknown as { getComputedStyle(e: unknown): { outlineStyle: string; outlineWidth: string } }).getComputedStyle(el);
+          const name = el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? el.innerText.trim();
+          return { name: name.replace(/\s+/g, ' '), outline: `${style.outlineStyle} ${style.outlineWidth}` };
+        }),
+      );
+    }
+    const names = visited.map((v) => v.name);
+    for (const expected of ['Skip to content', 'trackgraph', 'Search', 'Browse', 'Sign out', 'Artist (optional)']) expect(names).toContain(expected);
+    expect(names.at(-1)).toMatch(/^Money Pink Floyd/);
+    for (const v of visited) expect(v.outline).toMatch(/^solid [1-9]/);
+
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/track\/bc24aaa5a97c70ed\?/);
+    await page.getByRole('img', { name: 'Descriptors' }).waitFor();
+    expectNoProblems();
+  }, 60_000);
+
+  (ADMIN_API ? it.skip : it)('shows no admin pages on a server without the admin API', async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse']);
+    await page.goto(`${origin}/admin/keys`);
+    await page.getByText('This server does not offer keys, webhooks and usage through its API.').waitFor();
+    expectNoProblems();
+  }, 30_000);
+
+  describe(ADMIN_API ? 'with an admin key' : 'with an admin key (SKIPPED: the schema has no admin API yet)', () => {
+    const itAdmin = ADMIN_API ? it : it.skip;
+    let receiver: Server;
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+
+    beforeAll(async () => {
+      if (!ADMIN_API) return;
+      receiver = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+          res.writeHead(200).end('ok');
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    });
+    afterAll(async () => {
+      if (receiver) await new Promise((resolve) => receiver.close(resolve));
+    });
+
+    itAdmin('signs in with an admin key and sees the admin pages', async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('API key').fill(ADMIN_KEY);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Keys' }).waitFor();
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse', 'Keys', 'Webhooks', 'Usage']);
+      expectNoProblems();
+    }, 30_000);
+
+    itAdmin('creates a key with an expiry, shows it once, and revokes it: the API refuses it at once', async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
+      await page.getByRole('heading', { name: 'Keys', level: 1 }).waitFor();
+      const nextYear = `${new Date().getUTCFullYear() + 1}-06-30`;
+      await page.getByLabel('Name').fill('browser-made');
+      await page.getByLabel('Expires on (optional, UTC)').fill(nextYear);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secret = page.locator('.secret-value');
+      await secret.waitFor();
+      const key = (await secret.innerText()).trim();
+      await request(t.app).get('/api/audio/search?track=Money').set('Authorization', `Bearer ${key}`).expect(200);
+
+      const row = page.getByRole('row', { name: /browser-made/ });
+      await row.waitFor();
+      expect(await row.innerText()).toContain('read');
+      await screenshot('keys-desktop');
+      await resize(PHONE);
+      await screenshot('keys-phone');
+      await resize(DESKTOP);
+      await page.getByRole('button', { name: 'Done' }).click();
+      expect(await page.locator('.secret-value').count()).toBe(0);
+
+      await row.getByRole('button', { name: 'Revoke browser-made' }).click();
+      await row.getByRole('button', { name: 'Revoke now “browser-made”' }).click();
+      await row.getByText(/^revoked /).waitFor();
+      await request(t.app).get('/api/audio/search?track=Money').set('Authorization', `Bearer ${key}`).expect(401);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      expectNoProblems();
+    }, 60_000);
+
+    itAdmin('adds a webhook (its secret shown once), sends a test event and shows the delivery in the log', async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/trackgraph`;
+      await page.getByLabel('Endpoint URL').fill(url);
+      await page.getByRole('button', { name: 'Add webhook' }).click();
+      const secretText = page.locator('.secret-value');
+      await secretText.waitFor();
+      const secret = (await secretText.innerText()).trim();
+      expect(secret).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'Done' }).click();
+
+      await page.getByRole('button', { name: `Send test to ${url}` }).click();
+      const delivery = page.getByRole('row', { name: /webhook\.test/ });
+      await delivery.getByText('succeeded').waitFor({ timeout: 30_000 });
+      expect(await delivery.innerText()).toMatch(/\b200\b/);
+
+      // What the receiver got verifies as Standard Webhooks says, with the secret shown once.
+      const test = received.find((r) => r.body.includes('"webhook.test"'));
+      expect(test).toBeDefined();
+      const id = String(test!.headers['webhook-id']);
+      const timestamp = String(test!.headers['webhook-timestamp']);
+      const signature = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${timestamp}.${test!.body}`).digest('base64');
+      expect(String(test!.headers['webhook-signature']).split(' ')).toContain(`v1,${signature}`);
+
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot('webhooks-desktop');
+      await resize(PHONE);
+      await expectNoSidewaysScroll();
+      await screenshot('webhooks-phone');
+      await resize(DESKTOP);
+      expectNoProblems();
+    }, 60_000);
+
+    itAdmin('draws usage per key per day', async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
+      await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
+      const chart = page.getByRole('img', { name: /^ADMIN_API_KEYS / });
+      await chart.waitFor();
+      expect(await chart.locator('desc').textContent()).toMatch(/^[1-9]\d* requests and \d+ analyses over 30 days/);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot('usage-desktop');
+      await resize(PHONE);
+      await expectNoSidewaysScroll();
+      await screenshot('usage-phone');
+      await resize(DESKTOP);
+      expectNoProblems();
+    }, 60_000);
+  });
+});

@@ -1,0 +1,101 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium, which playwright-core drives (it downloads no browser of its own). */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = (): boolean => existsSync(CHROMIUM);
+
+/** Headless, no sandbox (containers), and nothing that reaches the network by itself. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Builds the dashboard (Vite, web/) into a fresh folder, as `npm run build` builds web/dist. */
+export async function buildDashboard(): Promise<string> {
+  const out = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-web-'));
+  const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  await promisify(execFile)(process.execPath, [vite, 'build', '--config', 'web/vite.config.mjs', '--outDir', out, '--emptyOutDir'], { cwd: ROOT });
+  return out;
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, uncaught page errors and refused requests since the last take(). */
+  takeProblems(): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium on a fresh profile, one page, watched for console errors and page errors. Requests
+ * go to `origin` only: requests to `aliasOrigin` (the PUBLIC_URL the server writes into artwork
+ * URLs) are answered by `origin`, and any other is refused and reported, so no test reaches the
+ * network.
+ */
+export async function launchBrowser(options: { origin: string; aliasOrigin: string }): Promise<Browser> {
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+    colorScheme: 'light',
+  });
+  const problems: string[] = [];
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${options.origin}/`)) await route.continue();
+    else if (url.startsWith(`${options.aliasOrigin}/`)) {
+      const response = await route.fetch({ url: options.origin + url.slice(options.aliasOrigin.length) });
+      await route.fulfill({ response });
+    } else {
+      problems.push(`request outside the test server: ${url}`);
+      await route.abort();
+    }
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return {
+    context,
+    page,
+    takeProblems: () => problems.splice(0),
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Violations of WCAG 2.1 A/AA and axe's best practices on the page as it is now (axe-core, run in the page). */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  const source = require.resolve('axe-core/axe.min.js');
+  // Evaluated through the DevTools protocol, which the page's script-src 'self' does not govern.
+  await page.evaluate(await readFile(source, 'utf8'));
+  return page.evaluate(async () => {
+    const page = globalThis as unknown as {
+      document: unknown;
+      axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }> };
+    };
+    const result = await page.axe.run(page.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
+  });
+}

@@ -1,0 +1,35 @@
+import { EMPTY_FORM, formFromParams, paramsFromForm, variablesOfForm } from '../../../web/src/browse/browse.filter';
+
+describe('the browse page filters', () => {
+  it('reads a form from the URL and writes it back unchanged', () => {
+    const query = 'mood=relaxed&moodMin=0.6&tempoMin=80&tempoMax=120&key=0%2C9&mode=0&order=TEMPO&dir=ASC';
+    const form = formFromParams(new URLSearchParams(query));
+    expect(form).toEqual({ mood: 'relaxed', moodMin: '0.6', tempoMin: '80', tempoMax: '120', keys: [0, 9], mode: '0', order: 'TEMPO', direction: 'ASC' });
+    expect(paramsFromForm(form).toString()).toBe(query);
+  });
+
+  it('keeps a plain /browse plain: the empty form has no query', () => {
+    expect(paramsFromForm(EMPTY_FORM).toString()).toBe('');
+    expect(formFromParams(new URLSearchParams())).toEqual(EMPTY_FORM);
+  });
+
+  it('drops values a hand-edited URL may hold that the API would refuse', () => {
+    const form = formFromParams(new URLSearchParams('mood=ecstatic&key=3,12,x,3,-1&mode=2&order=DROP_TABLE&dir=sideways'));
+    expect(form).toEqual({ ...EMPTY_FORM, keys: [3] });
+  });
+
+  it('turns the form into the arguments of tracks(filter, orderBy)', () => {
+    const form = { ...EMPTY_FORM, mood: 'happy' as const, moodMin: '0.7', tempoMin: '90', keys: [2, 7], mode: '1' as const, order: 'MOOD_HAPPY' as const };
+    expect(variablesOfForm(form)).toEqual({
+      filter: { mood: { happy: { min: 0.7 } }, tempo: { min: 90 }, key: [2, 7], mode: 1 },
+      orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' },
+    });
+  });
+
+  it('asks for no filter when nothing is set, and ignores numbers out of range', () => {
+    expect(variablesOfForm(EMPTY_FORM).filter).toBeNull();
+    expect(variablesOfForm({ ...EMPTY_FORM, tempoMin: 'fast', tempoMax: '-5', mood: 'sad', moodMin: '1.5' }).filter).toBeNull();
+    // A mood score without a mood is not a filter.
+    expect(variablesOfForm({ ...EMPTY_FORM, moodMin: '0.9' }).filter).toBeNull();
+  });
+});

@@ -1,0 +1,97 @@
+import type { TrackFilter, TrackOrder, TrackOrderField } from '../gql/graphql';
+
+export const MOODS = ['happy', 'sad', 'relaxed', 'aggressive'] as const;
+export type MoodName = (typeof MOODS)[number];
+
+/** The orders the browse page offers, with their labels. */
+export const ORDERS: readonly (readonly [TrackOrderField, string])[] = [
+  ['ANALYSED_AT', 'Recently analysed'],
+  ['TEMPO', 'Tempo'],
+  ['ENERGY', 'Energy'],
+  ['DANCEABILITY', 'Danceability'],
+  ['VALENCE', 'Valence'],
+  ['MOOD_HAPPY', 'Happy'],
+  ['MOOD_SAD', 'Sad'],
+  ['MOOD_RELAXED', 'Relaxed'],
+  ['MOOD_AGGRESSIVE', 'Aggressive'],
+];
+
+/** The browse form as the URL keeps it: every field a string, as typed. */
+export interface BrowseForm {
+  mood: MoodName | '';
+  /** Lowest score of `mood`, 0–1. */
+  moodMin: string;
+  tempoMin: string;
+  tempoMax: string;
+  /** Pitch classes, any of which matches. */
+  keys: number[];
+  /** '1' major, '0' minor, '' either. */
+  mode: '' | '0' | '1';
+  order: TrackOrderField;
+  direction: 'ASC' | 'DESC';
+}
+
+export const EMPTY_FORM: BrowseForm = { mood: '', moodMin: '0.5', tempoMin: '', tempoMax: '', keys: [], mode: '', order: 'ANALYSED_AT', direction: 'DESC' };
+
+const isMood = (v: string | null): v is MoodName => MOODS.some((m) => m === v);
+const isOrder = (v: string | null): v is TrackOrderField => ORDERS.some(([o]) => o === v);
+
+/** A number the form may hold, or undefined for an empty or unreadable field. */
+function number(text: string, min: number, max: number): number | undefined {
+  if (text.trim() === '') return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) && n >= min && n <= max ? n : undefined;
+}
+
+/** The form a URL's query describes (?mood=happy&moodMin=0.6&tempoMin=90&key=0,9&mode=0&order=TEMPO&dir=ASC); unknown values are dropped. */
+export function formFromParams(params: URLSearchParams): BrowseForm {
+  const mood = params.get('mood');
+  const mode = params.get('mode');
+  const order = params.get('order');
+  const keys = (params.get('key') ?? '')
+    .split(',')
+    .filter((k) => /^\d{1,2}$/.test(k))
+    .map(Number)
+    .filter((k) => k <= 11);
+  return {
+    mood: isMood(mood) ? mood : '',
+    moodMin: params.get('moodMin') ?? EMPTY_FORM.moodMin,
+    tempoMin: params.get('tempoMin') ?? '',
+    tempoMax: params.get('tempoMax') ?? '',
+    keys: [...new Set(keys)].sort((a, b) => a - b),
+    mode: mode === '0' || mode === '1' ? mode : '',
+    order: isOrder(order) ? order : EMPTY_FORM.order,
+    direction: params.get('dir') === 'ASC' ? 'ASC' : 'DESC',
+  };
+}
+
+/** The URL query of a form: only what differs from the empty form, so a plain /browse stays plain. */
+export function paramsFromForm(form: BrowseForm): URLSearchParams {
+  const params = new URLSearchParams();
+  if (form.mood) {
+    params.set('mood', form.mood);
+    params.set('moodMin', form.moodMin);
+  }
+  if (form.tempoMin.trim()) params.set('tempoMin', form.tempoMin.trim());
+  if (form.tempoMax.trim()) params.set('tempoMax', form.tempoMax.trim());
+  if (form.keys.length > 0) params.set('key', form.keys.join(','));
+  if (form.mode) params.set('mode', form.mode);
+  if (form.order !== EMPTY_FORM.order) params.set('order', form.order);
+  if (form.direction !== EMPTY_FORM.direction) params.set('dir', form.direction);
+  return params;
+}
+
+/** The arguments of `tracks` for a form: null filter when nothing is asked. */
+export function variablesOfForm(form: BrowseForm): { filter: TrackFilter | null; orderBy: TrackOrder } {
+  const filter: TrackFilter = {};
+  const moodMin = number(form.moodMin, 0, 1);
+  if (form.mood && moodMin !== undefined) filter.mood = { [form.mood]: { min: moodMin } };
+  const tempoMin = number(form.tempoMin, 0, 1000);
+  const tempoMax = number(form.tempoMax, 0, 1000);
+  if (tempoMin !== undefined || tempoMax !== undefined) {
+    filter.tempo = { ...(tempoMin !== undefined ? { min: tempoMin } : {}), ...(tempoMax !== undefined ? { max: tempoMax } : {}) };
+  }
+  if (form.keys.length > 0) filter.key = form.keys;
+  if (form.mode) filter.mode = Number(form.mode);
+  return { filter: Object.keys(filter).length > 0 ? filter : null, orderBy: { field: form.order, direction: form.direction } };
+}

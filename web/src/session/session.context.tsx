@@ -1,0 +1,132 @@
+import { ApolloProvider, useQuery } from '@apollo/client/react';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ViewerDocument, type ApiKeyScope } from '../admin/gql/graphql';
+import { createClient } from '../graphql/apollo.client';
+import { problemOf, type Problem } from '../graphql/errors';
+import { SessionDocument } from '../gql/graphql';
+
+/**
+ * Session storage, not local storage: the key lives as long as the tab, is not shared with other
+ * tabs, and is gone when the browser closes.
+ */
+const STORAGE_KEY = 'trackgraph.apiKey';
+
+function storedKey(): string | null {
+  try {
+    return sessionStorage.getItem(STORAGE_KEY);
+  } catch {
+    // Storage disabled by the browser: the session lasts as long as the page.
+    return null;
+  }
+}
+
+function storeKey(key: string | null): void {
+  try {
+    if (key === null) sessionStorage.removeItem(STORAGE_KEY);
+    else sessionStorage.setItem(STORAGE_KEY, key);
+  } catch {
+    // Kept in memory only (see storedKey).
+  }
+}
+
+export interface Session {
+  signedIn: boolean;
+  /** Why the last session ended, when the API ended it (a revoked or expired key). */
+  notice: string | null;
+  /** Checks the key with the API and keeps it; resolves to the refusal, or null when signed in. */
+  signIn(key: string): Promise<Problem | null>;
+  signOut(notice?: string): void;
+  /** The server has the admin API (keys, webhooks, usage). */
+  adminApi: boolean;
+  /** The key's scope, when the server has the admin API and told it. */
+  scope: ApiKeyScope | null;
+  /** The key's name, as the server knows it. */
+  name: string | null;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** The signed-in session: the key, the GraphQL client that sends it, and what the key may do. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const keyRef = useRef<string | null>(storedKey());
+  const [signedIn, setSignedIn] = useState(keyRef.current !== null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const endSession = useRef<(notice?: string) => void>(() => undefined);
+  const client = useMemo(
+    () =>
+      createClient({
+        apiKey: () => keyRef.current,
+        onKeyRefused: (problem) => endSession.current(`The API refused the key: ${problem.message}. Sign in again.`),
+      }),
+    [],
+  );
+
+  const signOut = useCallback(
+    (why?: string) => {
+      keyRef.current = null;
+      storeKey(null);
+      setNotice(why ?? null);
+      setSignedIn(false);
+      // Nothing one key was allowed to read stays for the next.
+      void client.clearStore();
+    },
+    [client],
+  );
+  endSession.current = signOut;
+
+  const signIn = useCallback(
+    async (key: string): Promise<Problem | null> => {
+      try {
+        await client.query({
+          query: SessionDocument,
+          fetchPolicy: 'network-only',
+          context: { signInCheck: true, headers: { authorization: `Bearer ${key}` } },
+        });
+      } catch (error) {
+        return problemOf(error);
+      }
+      keyRef.current = key;
+      storeKey(key);
+      setNotice(null);
+      setSignedIn(true);
+      return null;
+    },
+    [client],
+  );
+
+  return (
+    <ApolloProvider client={client}>
+      <Capabilities signedIn={signedIn} notice={notice} signIn={signIn} signOut={signOut}>
+        {children}
+      </Capabilities>
+    </ApolloProvider>
+  );
+}
+
+/** What the server and the key can do, asked once per session. */
+function Capabilities(props: Pick<Session, 'signedIn' | 'notice' | 'signIn' | 'signOut'> & { children: ReactNode }) {
+  const { signedIn } = props;
+  const session = useQuery(SessionDocument, { skip: !signedIn });
+  const adminApi = signedIn && session.data?.viewerType != null;
+  const viewer = useQuery(ViewerDocument, { skip: !adminApi });
+  const value = useMemo<Session>(
+    () => ({
+      signedIn,
+      notice: props.notice,
+      signIn: props.signIn,
+      signOut: props.signOut,
+      adminApi,
+      scope: viewer.data?.viewer.scope ?? null,
+      name: viewer.data?.viewer.name ?? null,
+    }),
+    [signedIn, props.notice, props.signIn, props.signOut, adminApi, viewer.data],
+  );
+  return <SessionContext.Provider value={value}>{props.children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}

@@ -1,0 +1,154 @@
+import { useQuery } from '@apollo/client/react';
+import { useEffect } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { usePageTitle } from '../app/page';
+import { BarChart } from '../charts/bar.chart';
+import { problemOf } from '../graphql/errors';
+import { SimilarTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../gql/graphql';
+import { clock, percent } from '../lib/format';
+import { trackPath } from '../search/search.page';
+import { TimelineChart } from './timeline.chart';
+
+/** How often the page asks how a running analysis stands (the API suggests retryAfter; a person wants sooner). */
+const POLL_MS = 1000;
+
+const DESCRIPTORS = [
+  ['Energy', 'energy'],
+  ['Danceability', 'danceability'],
+  ['Valence', 'valence'],
+  ['Arousal', 'arousal'],
+  ['Approachability', 'approachability'],
+  ['Engagement', 'engagement'],
+  ['Instrumentalness', 'instrumentalness'],
+  ['Speechiness', 'speechiness'],
+  ['Liveness', 'liveness'],
+] as const;
+
+const MOODS = [
+  ['Happy', 'happy', 'mood-happy'],
+  ['Sad', 'sad', 'mood-sad'],
+  ['Relaxed', 'relaxed', 'mood-relaxed'],
+  ['Aggressive', 'aggressive', 'mood-aggressive'],
+] as const;
+
+function Stat({ label, value, confidence }: { label: string; value: string; confidence?: number }) {
+  return (
+    <div className="stat">
+      <dt>{label}</dt>
+      <dd>
+        <span className="stat-value">{value}</span>
+        {confidence !== undefined && <span className="stat-confidence">confidence {percent(confidence)}</span>}
+      </dd>
+    </div>
+  );
+}
+
+function Similar({ trackKey }: { trackKey: string }) {
+  const { data, loading, error } = useQuery(SimilarTracksDocument, { variables: { trackKey, first: 8 } });
+  return (
+    <section className="panel" aria-labelledby="similar-title">
+      <h2 id="similar-title">Similar tracks</h2>
+      {loading && <p role="status">Finding similar tracks…</p>}
+      {error && <p className="error">Similar tracks are not available: {problemOf(error).message}</p>}
+      {data && data.similar.length === 0 && <p>No other analysed track yet.</p>}
+      {data && data.similar.length > 0 && (
+        <ol className="similar">
+          {data.similar.map(({ track, distance }) => (
+            <li key={track.trackKey}>
+              <Link to={trackPath(track.trackKey)}>
+                <span className="result-title">{track.trackName}</span> <span className="result-artist">{track.artist}</span>
+              </Link>
+              <span className="similar-facts">
+                {Math.round(track.tempo)} BPM · {track.keyString} · distance {distance.toFixed(2)}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
+  return (
+    <>
+      <dl className="stats">
+        <Stat label="Tempo" value={`${analysis.tempo.toFixed(1)} BPM`} confidence={analysis.confidence.tempo} />
+        <Stat label="Key" value={analysis.keyString} confidence={analysis.confidence.key} />
+        <Stat label="Meter" value={`${analysis.timeSignature}/4`} confidence={analysis.confidence.timeSignature} />
+        <Stat label="Loudness" value={`${analysis.loudness.toFixed(1)} LUFS`} />
+        <Stat label="Duration" value={clock(analysis.duration_ms / 1000)} />
+      </dl>
+      <div className="charts">
+        <BarChart title="Descriptors" bars={DESCRIPTORS.map(([label, field], i) => ({ label, value: analysis[field], tone: `tone-${i % 2}` }))} />
+        <BarChart title="Moods" bars={MOODS.map(([label, field, tone]) => ({ label, value: analysis.mood[field], tone }))} />
+      </div>
+      <TimelineChart timeline={analysis.timeline} durationMs={analysis.duration_ms} />
+      <Similar trackKey={analysis.trackKey} />
+    </>
+  );
+}
+
+/**
+ * One track: its analysis drawn as charts, and similar tracks. Asking for the analysis starts it
+ * when the track is not stored yet; while it runs (the API answers null after its wait), the page
+ * shows where it stands and asks again every second.
+ */
+export function TrackPage() {
+  const { trackKey = '' } = useParams();
+  const [params] = useSearchParams();
+  const artist = params.get('artist');
+  const track = params.get('track');
+
+  const main = useQuery(TrackAnalysisDocument, { variables: { trackKey, artist, track } });
+  const { refetch } = main;
+  // null: the analysis outlasted the server's wait and goes on.
+  const pending = main.data?.analysis === null;
+  const watching = (main.loading || pending) && main.error === undefined;
+  const status = useQuery(TrackStatusDocument, { variables: { trackKey }, skip: !watching, pollInterval: POLL_MS, fetchPolicy: 'network-only' });
+  const state = status.data?.analysisStatus;
+  useEffect(() => {
+    if (pending && state?.status === 'DONE') void refetch();
+  }, [pending, state?.status, refetch]);
+  const analysis = main.data?.analysis ?? (state?.status === 'DONE' ? state.analysis : null) ?? null;
+  // Neither stored nor running after it ran: it failed, and asking again says why.
+  const stopped = pending && state?.status === 'UNKNOWN';
+
+  usePageTitle(analysis ? `${analysis.trackName} by ${analysis.artist}` : track ? `${track}${artist ? ` by ${artist}` : ''}` : 'Track');
+
+  let progress = 'Starting the analysis…';
+  if (state?.status === 'QUEUED') progress = `Analysis queued${state.queuePosition !== null ? ` (${state.queuePosition} ahead)` : ''}…`;
+  else if (state?.status === 'PROCESSING') progress = 'Analysing the audio…';
+
+  return (
+    <article className="track" aria-busy={!analysis && !main.error}>
+      <h1 id="track-title" tabIndex={-1}>
+        {analysis?.trackName ?? track ?? 'Track'}
+        <span className="by">{analysis?.artist ?? artist ?? ''}</span>
+      </h1>
+      {main.error && (
+        <div className="error" role="alert">
+          <p>{problemOf(main.error).code === 'TRACK_NOT_FOUND' ? 'This track is not known here yet.' : `The analysis failed: ${problemOf(main.error).message}`}</p>
+          <p>
+            <Link to="/">Search for it</Link> to analyse it.
+          </p>
+        </div>
+      )}
+      {!analysis && !main.error && !stopped && (
+        <p className="progress" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {progress}
+        </p>
+      )}
+      {stopped && (
+        <div className="error" role="alert">
+          <p>The analysis stopped without a result.</p>
+          <button type="button" onClick={() => void refetch()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {analysis && <Analysis analysis={analysis} />}
+    </article>
+  );
+}
