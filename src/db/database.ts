@@ -135,11 +135,14 @@ export function openDatabase(databaseUrl: string | undefined, dataDir: string, s
 }
 
 /**
- * Brings the planner's statistics up to date now: after a bulk load or a migration that changed
- * much, rather than waiting for the next check (SQLite) or for autovacuum (Postgres).
+ * Brings the planner's statistics up to date now: after a bulk load, rather than waiting for the
+ * next check (SQLite) or for autovacuum (Postgres). On Postgres this is what autovacuum would do
+ * after many inserts, VACUUM (ANALYZE): the statistics, and the visibility map, without which an
+ * index-only scan still reads the table's rows (a bounded walk's position, similar()'s candidates).
  */
 export async function refreshStatistics(database: Pick<Database, 'db' | 'dialect'>): Promise<void> {
-  await sql`analyze analyses`.execute(database.db);
+  if (database.dialect === 'sqlite') await sql`analyze analyses`.execute(database.db);
+  else await sql`vacuum (analyze) analyses`.execute(database.db);
 }
 
 /**
