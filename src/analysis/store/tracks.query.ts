@@ -86,16 +86,11 @@ type Row = Selectable<AnalysesTable>;
 
 /**
  * Rows of the order index a filtered page reads before it stops walking and lets the filters'
- * indexes answer (see pageRows). 2,000 fills a page of 21 when one row in 95 matches; below that
- * density the walk costs about 1.5 ms of CPU (SQLite) before giving up (BENCHMARKS.md, "Browse").
+ * indexes answer (see pageRows): 2,000 fill a page of 21 when one row in 95 matches, and cost
+ * about 2 ms of CPU on SQLite when they do not. On SQLite it is also the most rows a page reads
+ * by rowid from a range filter's matches: no more than the walk would.
  */
 const WALK_WINDOW = 2000;
-
-/**
- * Most candidate rows a sorted SQLite page reads by rowid (2–3 µs each) before reading all of
- * analyses_features instead (about 12 ms per 100,000 analyses).
- */
-const CANDIDATE_CAP = 4000;
 
 /**
  * What a page returns on SQLite: every column but the folded names (artist_fold, title_fold), which
@@ -224,14 +219,18 @@ export class SqlTracksQuery implements TracksQuery {
    */
   private async pageRows(request: TracksPageRequest, exec: Exec): Promise<Row[]> {
     const db = this.database.db;
+    const sqlite = this.database.dialect === 'sqlite';
     const plain = this.pageQuery(request).compile();
     if (!this.hasIndexedFilter(request)) return exec(plain, db);
-    if (this.database.dialect === 'postgres' && !(await this.postgresWalks(plain))) return exec(plain, db);
+    if (!sqlite && !(await this.postgresWalks(plain))) return exec(plain, db);
+    // SQLite: a range filter holding few rows answers at once, without a walk.
+    const few = sqlite ? await this.sqliteCandidates(request, exec, true) : undefined;
+    if (few) return this.sqliteSorted(request, few, exec);
     const bound = await this.walkBound(request, exec);
     if (!bound) return exec(plain, db);
     const walked = await exec(this.pageQuery(request, { until: bound }).compile(), db);
     if (walked.length >= request.limit) return walked;
-    return this.database.dialect === 'sqlite' ? this.sqliteSorted(request, exec) : this.postgresSorted(plain, exec);
+    return sqlite ? this.sqliteSorted(request, await this.sqliteCandidates(request, exec), exec) : this.postgresSorted(plain, exec);
   }
 
   /** Whether Postgres would answer `query` by walking an index in order, filters checked on the rows (its plan, not run). */
@@ -265,15 +264,14 @@ export class SqlTracksQuery implements TracksQuery {
    * the table (30,000 rows for the empty case at 100,000 rows: 76 ms of CPU); and it has no way to
    * combine two indexes. So the rowids are found in one of two ways:
    *  - candidates (sqliteCandidates): each range filter's rowids read from its own index alone,
-   *    the sets intersected; up to CANDIDATE_CAP of them are read by rowid, checked against every
+   *    the sets intersected; up to WALK_WINDOW of them are read by rowid, checked against every
    *    filter and sorted (the empty case: 7 ms, where reading all of analyses_features costs 12);
    *  - else analyses_features, named (INDEXED BY): the planner still chooses how to read it, by
    *    ranges of its leading key, mode and tempo, or all of it (about 12 ms per 100,000 rows).
    */
-  private async sqliteSorted(request: TracksPageRequest, exec: Exec): Promise<Row[]> {
+  private async sqliteSorted(request: TracksPageRequest, candidates: number[] | undefined, exec: Exec): Promise<Row[]> {
     const db = this.database.db;
     const { column, direction } = request.order;
-    const candidates = await this.sqliteCandidates(request, exec);
     if (candidates?.length === 0) return [];
     let query = this.keyset(this.filtered(db.selectFrom('analyses') as Select, request.filter), request);
     if (candidates) query = query.where(sql<boolean>`rowid in (select value from json_each(${JSON.stringify(candidates)}))`);
@@ -295,21 +293,28 @@ export class SqlTracksQuery implements TracksQuery {
    * The rowids in every range filter on another field than the order's, each range read from its
    * index alone (json_group_array over a covering range: about 0.1 µs of CPU an entry, where a
    * row read by rowid, checked and sorted costs 2–3 µs), intersected through a bitmap; undefined
-   * with no such range or more than CANDIDATE_CAP rowids.
+   * with no such range or more than WALK_WINDOW rowids. `beforeWalk`: each range is read only up
+   * to WALK_WINDOW rowids, and only the ranges found whole are intersected: a range of a few rows
+   * is the cheapest answer, a loose one not worth reading unless the walk fails.
    */
-  private async sqliteCandidates(request: TracksPageRequest, exec: Exec): Promise<number[] | undefined> {
+  private async sqliteCandidates(request: TracksPageRequest, exec: Exec, beforeWalk = false): Promise<number[] | undefined> {
     let ids: number[] | undefined;
     for (const [column, range] of Object.entries(request.filter.ranges ?? {}) as [RangeColumn, ColumnRange | undefined][]) {
       if (!range || column === request.order.column) continue;
       let where = sql<boolean>`1`;
       if (range.min !== undefined) where = sql<boolean>`${where} and ${sql.ref(column)} >= ${range.min}`;
       if (range.max !== undefined) where = sql<boolean>`${where} and ${sql.ref(column)} <= ${range.max}`;
-      const [row] = await exec(sql<{ ids: string }>`select json_group_array(rowid) as ids from analyses where ${where}`.compile(this.database.db), this.database.db);
+      const limit = beforeWalk ? sql`limit ${WALK_WINDOW + 1}` : sql``;
+      const [row] = await exec(
+        sql<{ ids: string }>`select json_group_array(rowid) as ids from (select rowid from analyses where ${where} ${limit})`.compile(this.database.db),
+        this.database.db,
+      );
       const set = JSON.parse(row?.ids ?? '[]') as number[];
+      if (beforeWalk && set.length > WALK_WINDOW) continue;
       ids = ids ? intersect(ids, set) : set;
       if (ids.length === 0) break;
     }
-    return ids && ids.length <= CANDIDATE_CAP ? ids : undefined;
+    return ids && ids.length <= WALK_WINDOW ? ids : undefined;
   }
 
   /**
