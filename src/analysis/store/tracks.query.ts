@@ -118,8 +118,6 @@ interface PlanNode {
   Filter?: string;
   Plans?: PlanNode[];
 }
-/** The keyset position a bounded walk stops at: the last row of the order index it may read. */
-type Position = { value: number; seq: number };
 
 /**
  * TracksQuery on the analyses table, SQLite or Postgres. Pages are keyset-paginated on
@@ -215,7 +213,9 @@ export class SqlTracksQuery implements TracksQuery {
    * planner chooses. Postgres's own plan is run as it is when it is not the walk (one EXPLAIN
    * tells). SQLite's is not asked: it costs the walk as a read of the whole index, the LIMIT not
    * counted, and sorts a filter's matches where a few hundred rows of the walk fill the page (keys
-   * and meter: 16,667 rows read and sorted, 41 ms, against 1 ms).
+   * and meter: 16,667 rows read and sorted, 41 ms, against 1 ms). On SQLite a range filter found
+   * to hold at most WALK_WINDOW rows answers before any walk (sqliteCandidates), rather than being
+   * read once inside the bounded walk and again after it.
    */
   private async pageRows(request: TracksPageRequest, exec: Exec): Promise<Row[]> {
     const db = this.database.db;
@@ -226,9 +226,8 @@ export class SqlTracksQuery implements TracksQuery {
     // SQLite: a range filter holding few rows answers at once, without a walk.
     const few = sqlite ? await this.sqliteCandidates(request, exec, true) : undefined;
     if (few) return this.sqliteSorted(request, few, exec);
-    const bound = await this.walkBound(request, exec);
-    if (!bound) return exec(plain, db);
-    const walked = await exec(this.pageQuery(request, { until: bound }).compile(), db);
+    const walked = await this.boundedWalk(request, exec);
+    if (!walked) return exec(plain, db);
     if (walked.length >= request.limit) return walked;
     return sqlite ? this.sqliteSorted(request, await this.sqliteCandidates(request, exec), exec) : this.postgresSorted(plain, exec);
   }
@@ -245,17 +244,28 @@ export class SqlTracksQuery implements TracksQuery {
     return node?.['Node Type'] === 'Index Scan' && node.Filter !== undefined;
   }
 
-  /** The WALK_WINDOW-th row of the order index from the cursor on (index-only); none if fewer remain. */
-  private async walkBound(request: TracksPageRequest, exec: Exec): Promise<Position | undefined> {
+  /**
+   * The page asked within the next WALK_WINDOW rows of the order index; undefined (SQLite) when
+   * fewer remain, and the page is the plain one. Postgres: one statement, a subquery of those rows
+   * (their timelines stay TOASTed, not read). SQLite: the last of those rows' position, read from
+   * the order index alone, then the page asked up to it; its planner chooses how to read that
+   * stretch (a subquery would decode each row's timeline).
+   */
+  private async boundedWalk(request: TracksPageRequest, exec: Exec): Promise<Row[] | undefined> {
+    const db = this.database.db;
     const { column, direction } = request.order;
-    const query = this.keyset(this.database.db.selectFrom('analyses') as Select, request)
+    const ordered = (q: Select): Select => (column === 'seq' ? q : q.orderBy(column, direction)).orderBy('seq', direction);
+    if (this.database.dialect === 'postgres') {
+      const walk = ordered(this.keyset(db.selectFrom('analyses') as Select, request)).selectAll().limit(WALK_WINDOW);
+      const page = ordered(this.filtered(db.selectFrom(walk.as('walk')) as unknown as Select, request.filter)).selectAll().limit(request.limit);
+      return exec(page.compile() as CompiledQuery<Row>, db);
+    }
+    const last = ordered(this.keyset(db.selectFrom('analyses') as Select, request))
       .select([sql<number>`${sql.ref(column)}`.as('value'), sql<number>`seq`.as('seq')])
-      .orderBy(column, direction)
-      .orderBy('seq', direction)
       .offset(WALK_WINDOW - 1)
       .limit(1);
-    const [row] = await exec(query.compile() as CompiledQuery<Position>, this.database.db);
-    return row ? { value: Number(row.value), seq: Number(row.seq) } : undefined;
+    const [bound] = await exec(last.compile() as CompiledQuery<{ value: number; seq: number }>, db);
+    return bound ? exec(this.pageQuery(request, { until: { value: Number(bound.value), seq: Number(bound.seq) } }).compile(), db) : undefined;
   }
 
   /**
@@ -320,7 +330,7 @@ export class SqlTracksQuery implements TracksQuery {
   /**
    * Postgres's sorted page: the same statement, planned without ordered index scans or a
    * sequential scan, in a transaction of its own (`set_config(…, true)`). Left to itself with the
-   * walk ruled out it reads the whole table with parallel workers (80 ms of CPU for the empty
+   * walk ruled out it reads the whole table with parallel workers (47 ms with two for the empty
    * case) or one filter's bitmap, filtering its 30,000 heap rows (13–18 ms): it takes the filters
    * as independent and expects thousands of matches. Heap tuples costed 10x (cpu_tuple_cost 0.1)
    * make it AND the filters' bitmaps instead (4–7 ms of server CPU); no parallel workers for a page.
@@ -337,7 +347,7 @@ export class SqlTracksQuery implements TracksQuery {
    * The page query: filters, keyset, order and limit; with `until`, only the order index's rows
    * up to that position (the bounded walk).
    */
-  private pageQuery(request: TracksPageRequest, path: { until?: Position } = {}): SelectQueryBuilder<DatabaseSchema, 'analyses', Row> {
+  private pageQuery(request: TracksPageRequest, path: { until?: { value: number; seq: number } } = {}): SelectQueryBuilder<DatabaseSchema, 'analyses', Row> {
     const { column, direction } = request.order;
     let query = this.keyset(this.filtered(this.database.db.selectFrom('analyses') as Select, request.filter), request);
     if (path.until) {
