@@ -207,7 +207,7 @@ export class SqlTracksQuery implements TracksQuery {
    * sorted. The planners cost the walk taking the filters as independent, so filters that are
    * loose one by one but rare together (or never), or rare where the order starts, send it through
    * most of the index (the empty synthetic case at 100,000 rows: SQLite 260 ms of CPU, Postgres
-   * 93 ms). So the walk is bounded to the next WALK_WINDOW rows of the order index (the planner
+   * 89 ms). So the walk is bounded to the next WALK_WINDOW rows of the order index (the planner
    * chooses how to read that stretch: it may prefer a selective filter's index), and a page it does
    * not fill is asked again, sorted: the filters' matches read through their indexes, as the
    * planner chooses. Postgres's own plan is run as it is when it is not the walk (one EXPLAIN
