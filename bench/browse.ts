@@ -160,7 +160,7 @@ async function measure(label: string, database: Database): Promise<void> {
   for (let p = 0; p < 50; p++) after = (await browse.tracks({ orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after })).pageInfo.endCursor;
   const deep = { orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after } as const;
   results.push(await time('page 51 of the happiest (cursor)', () => browse.tracks(deep), (await browse.explain(deep)).join('; '), database));
-  results.push(await time('similar(first: 10)', (i) => browse.similar(analysisAt((i * 7919) % ROWS).trackKey, 10), 'tempo bands × key neighbourhood on analyses_features (index-only), ranked in JS', database));
+  results.push(await time('similar(first: 10)', (i) => browse.similar(analysisAt((i * 7919) % ROWS).trackKey, 10), `tempo bands × key neighbourhood on ${database.dialect === 'sqlite' ? 'analyses_features (index-only)' : 'analyses_by_key_mode_tempo'}, ranked in JS`, database));
   const pg = database.dialect === 'postgres';
   process.stdout.write(`| query | p50 ms | p99 ms | max ms | CPU ms/call${pg ? ' (client + server)' : ''} | plan |\n|---|---:|---:|---:|---:|---|\n`);
   for (const r of results) {

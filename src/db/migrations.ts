@@ -17,9 +17,9 @@ export const ORDERABLE_COLUMNS = [
 ] as const;
 
 /**
- * The columns of analyses_features, in order: (key, mode, tempo) first for similar()'s ranges,
- * then every other column a browse filter tests or similar() ranks by, seq, and track_key, so
- * both can be answered from the index alone (migration 0004).
+ * The columns of analyses_features (SQLite, migration 0004), in order: (key, mode, tempo) first
+ * for similar()'s ranges, then every other column a browse filter tests or similar() ranks by,
+ * seq, and track_key, so both can be answered from the index alone.
  */
 export const FEATURE_INDEX_COLUMNS = [
   'key', 'mode', 'tempo', 'time_signature', ...ORDERABLE_COLUMNS.filter((c) => c !== 'tempo'), 'seq', 'track_key',
@@ -114,15 +114,21 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       },
     },
     '0004_covering_features': {
-      // analyses_features replaces analyses_by_key_mode_tempo (its first three columns): similar()
-      // and a page the order index cannot fill read it without touching the table (docs/API.md,
-      // "Browse"). One wider index entry per insert; the statistics are gathered again after.
+      // SQLite: analyses_features replaces analyses_by_key_mode_tempo (its first three columns):
+      // similar() and a sorted page read it without touching the table (docs/API.md, "Browse").
+      // Postgres keeps the narrow index: its similar() reads an OR of ranges as bitmaps, which
+      // always visit the table, and its sorted pages AND the filters' own bitmaps, so the wider
+      // index only cost inserts and reads (measured: BENCHMARKS.md, "Browse"). Both gather
+      // their statistics again.
       async up(db: Kysely<unknown>) {
-        await db.schema.dropIndex('analyses_by_key_mode_tempo').ifExists().execute();
-        await db.schema.createIndex('analyses_features').ifNotExists().on('analyses').columns([...FEATURE_INDEX_COLUMNS]).execute();
+        if (dialect === 'sqlite') {
+          await db.schema.dropIndex('analyses_by_key_mode_tempo').ifExists().execute();
+          await db.schema.createIndex('analyses_features').ifNotExists().on('analyses').columns([...FEATURE_INDEX_COLUMNS]).execute();
+        }
         await sql`analyze analyses`.execute(db);
       },
       async down(db: Kysely<unknown>) {
+        if (dialect !== 'sqlite') return;
         await db.schema.dropIndex('analyses_features').ifExists().execute();
         await db.schema.createIndex('analyses_by_key_mode_tempo').ifNotExists().on('analyses').columns(['key', 'mode', 'tempo']).execute();
       },

@@ -159,8 +159,8 @@ export class SqlTracksQuery implements TracksQuery {
     const pairs = request.keyModes;
     const bands = request.tempo;
     if (bands.length === 0 || pairs?.length === 0) return [];
-    // One term per (key, mode) pair and tempo band: each a range of analyses_features, which leads
-    // with (key, mode, tempo) and holds every column selected here (no table row is read).
+    // One term per (key, mode) pair and tempo band, each a range of an index on (key, mode, tempo):
+    // on SQLite analyses_features, which holds every column selected here (no table row is read).
     query = query.where((eb) =>
       eb.or(
         (pairs ?? [undefined]).flatMap((p) =>
