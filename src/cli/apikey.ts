@@ -58,7 +58,7 @@ export async function runApiKeyCli(argv: string[], out: (line: string) => void):
         return 2;
     }
   } finally {
-    await database.db.destroy();
+    await database.close();
   }
 }
 

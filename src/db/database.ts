@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Generated } from 'kysely';
 import { Pool } from 'pg';
 import { AppError } from '../core/errors';
 
@@ -68,7 +68,22 @@ export interface Database {
   description: string;
   /** The Postgres schema of DATABASE_SCHEMA, when one was named. */
   schema?: string;
+  /** Closes the connections; SQLite first refreshes the planner's statistics if they went stale. */
+  close(): Promise<void>;
 }
+
+/**
+ * How SQLite's statistics are kept (its planner chooses a page's indexes from them; see
+ * docs/API.md, "Browse"). `PRAGMA optimize` runs ANALYZE only on tables whose size changed a lot
+ * since their statistics were gathered (or that have none), so it is a no-op almost always. Mask
+ * 0x10002: check every table (0x10000), analyze where needed (0x02), and without the 0x10 bit, so
+ * that ANALYZE runs in full: a limited one (analysis_limit) writes no sqlite_stat4 samples, and
+ * without them SQLite guesses every range filter at a quarter of the rows. A full ANALYZE costs
+ * about 0.25 s of CPU per 100,000 analyses (BENCHMARKS.md, "Browse").
+ */
+const SQLITE_OPTIMIZE = 'optimize=0x10002';
+/** A long-running process re-checks its statistics this often (SQLite's advice for long-lived connections). */
+const SQLITE_OPTIMIZE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Opens the database named by DATABASE_URL: `postgres://…` (or `postgresql://…`) for the
@@ -87,9 +102,12 @@ export function openDatabase(databaseUrl: string | undefined, dataDir: string, s
     // An idle client losing its connection emits 'error' on the pool; without a listener it
     // would crash the process. Queries fail on their own and are mapped to SERVICE_UNAVAILABLE.
     pool.on('error', () => undefined);
+    const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
     return {
-      db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) }),
+      db,
       dialect: 'postgres',
+      // Postgres keeps its statistics by itself: autovacuum ANALYZEs a table once a tenth of it changed.
+      close: () => db.destroy(),
       description: databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') + (schema ? ` (schema ${schema})` : ''),
       ...(schema ? { schema } : {}),
     };
@@ -100,11 +118,31 @@ export function openDatabase(databaseUrl: string | undefined, dataDir: string, s
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(SQLITE_OPTIMIZE);
+  const optimizer = setInterval(() => sqlite.pragma(SQLITE_OPTIMIZE), SQLITE_OPTIMIZE_EVERY_MS).unref();
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
   return {
-    db: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db,
     dialect: 'sqlite',
     description: file,
+    async close() {
+      clearInterval(optimizer);
+      // SQLite's advice: before closing, so the next open plans from statistics of what was written.
+      if (sqlite.open) sqlite.pragma(SQLITE_OPTIMIZE);
+      await db.destroy();
+    },
   };
+}
+
+/**
+ * Brings the planner's statistics up to date now: after a bulk load, rather than waiting for the
+ * next check (SQLite) or for autovacuum (Postgres). On Postgres this is what autovacuum would do
+ * after many inserts, VACUUM (ANALYZE): the statistics, and the visibility map, without which an
+ * index-only scan still reads the table's rows (a bounded walk's position, similar()'s candidates).
+ */
+export async function refreshStatistics(database: Pick<Database, 'db' | 'dialect'>): Promise<void> {
+  if (database.dialect === 'sqlite') await sql`analyze analyses`.execute(database.db);
+  else await sql`vacuum (analyze) analyses`.execute(database.db);
 }
 
 /**

@@ -17,6 +17,15 @@ export const ORDERABLE_COLUMNS = [
 ] as const;
 
 /**
+ * The columns of analyses_features (SQLite, migration 0004), in order: (key, mode, tempo) first
+ * for similar()'s ranges, then every other column a browse filter tests or similar() ranks by,
+ * seq, and track_key, so both can be answered from the index alone.
+ */
+export const FEATURE_INDEX_COLUMNS = [
+  'key', 'mode', 'tempo', 'time_signature', ...ORDERABLE_COLUMNS.filter((c) => c !== 'tempo'), 'seq', 'track_key',
+] as const;
+
+/**
  * The schema, as ordered migrations written once for both dialects. Kysely's Migrator records
  * what ran in its own table and takes a lock, so several nodes starting at once migrate once.
  */
@@ -102,6 +111,26 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       async down(db: Kysely<unknown>) {
         await db.schema.alterTable('analyses').dropColumn('title_fold').execute();
         await db.schema.alterTable('analyses').dropColumn('artist_fold').execute();
+      },
+    },
+    '0004_covering_features': {
+      // SQLite: analyses_features replaces analyses_by_key_mode_tempo (its first three columns):
+      // similar() and a sorted page read it without touching the table (docs/API.md, "Browse").
+      // Postgres keeps the narrow index: its similar() reads an OR of ranges as bitmaps, which
+      // always visit the table, and its sorted pages AND the filters' own bitmaps, so the wider
+      // index only cost inserts and reads (measured: BENCHMARKS.md, "Browse"). Both gather
+      // their statistics again.
+      async up(db: Kysely<unknown>) {
+        if (dialect === 'sqlite') {
+          await db.schema.dropIndex('analyses_by_key_mode_tempo').ifExists().execute();
+          await db.schema.createIndex('analyses_features').ifNotExists().on('analyses').columns([...FEATURE_INDEX_COLUMNS]).execute();
+        }
+        await sql`analyze analyses`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect !== 'sqlite') return;
+        await db.schema.dropIndex('analyses_features').ifExists().execute();
+        await db.schema.createIndex('analyses_by_key_mode_tempo').ifNotExists().on('analyses').columns(['key', 'mode', 'tempo']).execute();
       },
     },
   };

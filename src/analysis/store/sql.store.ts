@@ -57,7 +57,7 @@ export class SqlAnalysisStore implements AnalysisStore {
   }
 
   async close(): Promise<void> {
-    await this.database.db.destroy();
+    await this.database.close();
   }
 }
 
