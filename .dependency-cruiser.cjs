@@ -2,7 +2,7 @@
  * The layers of trackgraph as rules that fail `npm run lint` (docs/ARCHITECTURE.md explains them).
  *
  *   entry points (main, worker, cli) ──> container.ts (the one wiring site)
- *   edges (http) ──> services (search, analysis, auth, artwork, webhooks) ──> core
+ *   edges (http) ──> services (search, analysis, auth, usage, artwork, webhooks) ──> core
  *   sources, engine, db, net, ops: infrastructure the container hands to services
  *
  * @type {import('dependency-cruiser').IConfiguration}
@@ -73,13 +73,13 @@ module.exports = {
       severity: 'error',
       comment: 'Sources fetch and map catalogue data; ranking belongs to search, storage to analysis.',
       from: { path: '^src/sources/' },
-      to: { path: '^src/(search|analysis|http|auth|artwork|webhooks|ops|db|cli)/|^src/container\\.ts$' },
+      to: { path: '^src/(search|analysis|http|auth|usage|artwork|webhooks|ops|db|cli)/|^src/container\\.ts$' },
     },
     {
       name: 'services-not-to-edges',
       severity: 'error',
       comment: 'Services hold the rules, edges only parse and shape: a service never imports an edge or a protocol library.',
-      from: { path: '^src/(search|analysis|auth|artwork|webhooks|sources|net|db|ops)/' },
+      from: { path: '^src/(search|analysis|auth|usage|artwork|webhooks|sources|net|db|ops)/' },
       to: { path: '^src/(http|cli)/|^src/(container|main|worker)\\.ts$|node_modules/(express|@apollo/server|type-graphql|graphql|@as-integrations)/' },
     },
     {

@@ -1,9 +1,30 @@
+/*
+ * Four projects, one `npm test` (all of them). Run one with `npx jest --selectProjects <name>`
+ * (npm run test:unit, test:audio, test:integration, test:browser):
+ * - unit: fast, in-process, no servers (seconds);
+ * - audio: the engine on signals generated in code (decoding, rhythm, key, descriptors);
+ * - integration: whole apps, contracts of every store, cache and source, Redis and Postgres
+ *   (127.0.0.1; each run in a schema and key prefix of its own), server processes;
+ * - browser: the dashboard and the explorer in Debian's Chromium (skipped, saying so, without it).
+ * Every file runs with the network off (test/setup/network-guard.ts) and with the environment of
+ * an offline server (test/setup/environment.ts: sources at unreachable addresses).
+ */
+
+/** @type {import('jest').Config} */
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  setupFiles: ['<rootDir>/test/setup/environment.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/setup/network-guard.ts'],
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
-  setupFiles: ['reflect-metadata'],
   testTimeout: 30000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], testPathIgnorePatterns: ['/test/unit/engine/'] },
+    { ...common, displayName: 'audio', testMatch: ['<rootDir>/test/unit/engine/**/*.test.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/contract/**/*.test.ts'] },
+    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.test.ts'] },
+  ],
 };

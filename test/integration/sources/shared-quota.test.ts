@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
-import { silentLogger } from '../../../../src/core/logger';
-import { failFastRedis } from '../../../../src/ops/redis';
-import { HttpClient } from '../../../../src/sources/http/http.client';
-import { SharedQuotas } from '../../../../src/sources/http/shared-quota';
-import { REDIS_URL, deleteRedisKeys, describeWith, uniqueName } from '../../../helpers/infra';
+import { silentLogger } from '../../../src/core/logger';
+import { failFastRedis } from '../../../src/ops/redis';
+import { HttpClient } from '../../../src/sources/http/http.client';
+import { SharedQuotas } from '../../../src/sources/http/shared-quota';
+import { REDIS_URL, deleteRedisKeys, describeWith, uniqueName } from '../../helpers/infra';
 
 /**
  * Two HttpClients stand for one source on two API nodes: each has its own limiter (2 requests
@@ -48,7 +48,7 @@ describeWith({ redis: true })('a source quota shared through Redis', () => {
   };
   /** Until its connection is up a node counts in memory (the insurance limiter), as at boot. */
   const connected = (): Promise<unknown> =>
-    Promise.all(clients.map((c) => (c.status === 'ready' ? undefined : new Promise((resolve) => c.once('ready', resolve)))));
+    Promise.all(clients.map((c) => (c.status === 'ready' ? Promise.resolve() : new Promise((resolve) => c.once('ready', resolve)))));
   const start = (calls: number[], shared?: SharedQuotas): HttpClient => {
     const client = node(calls, shared);
     nodes.push(client);
