@@ -87,7 +87,7 @@ const WARM_UP_CLIPS = 4;
 /** CPU ms of every thread of this process so far, by thread id (Linux /proc; empty elsewhere). */
 function threadCpu(): Map<string, number> {
   const out = new Map<string, number>();
-  let ids: string[] = [];
+  let ids: string[];
   try {
     ids = readdirSync('/proc/self/task');
   } catch {

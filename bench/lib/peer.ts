@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Essentia, EssentiaWASM } from 'essentia.js';
+import { Essentia, EssentiaWASM, type EssentiaVector } from 'essentia.js';
 import { pitchClassOf } from '../../src/core/music';
 
 export interface PeerResult {
@@ -47,7 +47,7 @@ export class Peer {
     if (cached && existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as PeerResult;
     const essentia = (this.essentia ??= loadPeer());
     const cpu0 = process.cpuUsage();
-    const vector = essentia.arrayToVector(samples);
+    const vector = essentia.arrayToVector(samples) as EssentiaVector;
     try {
       const rhythm = essentia.RhythmExtractor2013(vector, 208, 'multifeature', 40) as {
         bpm: number;

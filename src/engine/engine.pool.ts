@@ -22,7 +22,7 @@ export interface AnalyzeOptions {
   timeoutMs?: number;
 }
 
-function abortError(signal: AbortSignal): unknown {
+function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException('The analysis was aborted', 'AbortError');
 }
 
@@ -37,7 +37,7 @@ function abortError(signal: AbortSignal): unknown {
  */
 export class EnginePool implements AnalysisEngine {
   private readonly piscina: Piscina<WorkerTask, WorkerResult<AudioFeatures | AudioProbe>>;
-  private readonly waiting: Array<{ start: () => void; fail: (error: unknown) => void }> = [];
+  private readonly waiting: Array<{ start: () => void; fail: (error: Error) => void }> = [];
   private running = 0;
   private closed = false;
 
@@ -67,7 +67,7 @@ export class EnginePool implements AnalysisEngine {
   }
 
   async probe(input: AudioInput): Promise<AudioProbe> {
-    return (await this.run({ kind: 'probe', input }, {})) as AudioProbe;
+    return (await this.run({ kind: 'probe', input }, {}));
   }
 
   async close(): Promise<void> {
@@ -92,7 +92,7 @@ export class EnginePool implements AnalysisEngine {
           this.running++;
           resolve();
         },
-        fail: (error: unknown) => {
+        fail: (error: Error) => {
           signal?.removeEventListener('abort', onAbort);
           reject(error);
         },

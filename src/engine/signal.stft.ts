@@ -1,4 +1,4 @@
-import FFT = require('fft.js');
+import FFT from 'fft.js';
 
 // Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
 const { PI, cos, sin, sqrt } = Math;

@@ -1,4 +1,4 @@
-import FFT = require('fft.js');
+import FFT from 'fft.js';
 import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram } from './signal.stft';
 
 // Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.

@@ -12,10 +12,16 @@ const { PI, atan2, cos, log, log2, sin } = Math;
  * 2nd to 4th harmonic of. Each frame is normalised to its strongest class; classes below 0.2
  * of it are dropped (noise, stray harmonics). The key, the sections' keys and the meter's
  * chord changes all read this.
+ *
+ * Beside it, the bass line's pitch classes: the peaks below 200 Hz, each counted once at its own
+ * pitch class (no harmonics), every frame summing to 1. A bass line dwells on the tonic, and its
+ * notes tell a key from its relative, which share every pitch class of the chroma.
  */
 export interface Chroma {
   /** frames × 12, each frame's strongest class 1 (or all 0 in silence). */
   frames: Float32Array;
+  /** frames × 12, the share of each pitch class among the frame's peaks below 200 Hz (all 0 without any). */
+  bass: Float32Array;
   count: number;
   /** The window's deviation from A = 440 Hz, in semitones (-0.5 … 0.5). */
   tuning: number;
@@ -23,6 +29,11 @@ export interface Chroma {
 
 const MIN_HZ = 50;
 const MAX_HZ = 3500;
+/** Peaks from BASS_MIN_HZ to BASS_MAX_HZ are the bass line's notes. */
+const BASS_MIN_HZ = 30;
+const BASS_MAX_HZ = 200;
+/** BASS_MAX_HZ in semitones above A 440 (the unit of the peaks' pitches). */
+const BASS_MAX_PITCH = 12 * log2(BASS_MAX_HZ / 440);
 const HARMONICS = 4;
 const HARMONIC_DECAY = 0.6;
 const FRAME_THRESHOLD = 0.2;
@@ -30,16 +41,24 @@ const FRAME_THRESHOLD = 0.2;
 const PEAK_FLOOR = 1e-3;
 
 const LO_BIN = Math.max(2, Math.floor(MIN_HZ / BIN_HZ));
+/** The bass line reaches below the chroma's range: E1 is 41 Hz. */
+const BASS_LO_BIN = Math.max(1, Math.ceil(BASS_MIN_HZ / BIN_HZ));
 const HI_BIN = Math.min(BINS - 2, Math.ceil(MAX_HZ / BIN_HZ));
 
-/** Peak positions (fractional semitones above A 440) and magnitudes of one frame; returns the count. */
-function framePeaks(mags: Float32Array, row: number, pitch: Float64Array, level: Float64Array): number {
+/** The frame's largest magnitude between LO_BIN and HI_BIN. */
+function frameMax(mags: Float32Array, row: number): number {
   let max = 0;
   for (let k = LO_BIN; k <= HI_BIN; k++) if (mags[row + k]! > max) max = mags[row + k]!;
-  if (max <= 1e-7) return 0;
+  return max;
+}
+
+/**
+ * Peak positions (fractional semitones above A 440) and magnitudes relative to `max` of the
+ * frame's bins [lo, hi], written from index `n` on; returns the new count.
+ */
+function framePeaks(mags: Float32Array, row: number, lo: number, hi: number, max: number, pitch: Float64Array, level: Float64Array, n: number): number {
   const floor = max * PEAK_FLOOR;
-  let n = 0;
-  for (let k = LO_BIN; k <= HI_BIN; k++) {
+  for (let k = lo; k <= hi; k++) {
     const b = mags[row + k]!;
     if (b <= floor || b < mags[row + k - 1]! || b <= mags[row + k + 1]!) continue;
     const a = log(mags[row + k - 1]! + 1e-12);
@@ -54,6 +73,28 @@ function framePeaks(mags: Float32Array, row: number, pitch: Float64Array, level:
   return n;
 }
 
+/** Pitch class (C = 0) of a pitch in semitones above A 440. */
+const classOf = (nearest: number): number => (((nearest + 9) % 12) + 12) % 12;
+
+/**
+ * Adds the bass peaks to bass row `f`: those below the chroma's range (`low`, `lowLevel`: count
+ * `nLow`) and the chroma's peaks below BASS_MAX_HZ, each cos²-weighted at its own pitch class;
+ * the row sums to 1.
+ */
+function foldBass(low: Float64Array, lowLevel: Float64Array, nLow: number, pitch: Float64Array, level: Float64Array, n: number, tuning: number, out: Float32Array, f: number): void {
+  const row = f * 12;
+  let sum = 0;
+  const add = (p: number, l: number) => {
+    const nearest = Math.round(p - tuning);
+    const w = cos(PI * (p - tuning - nearest)) ** 2 * l;
+    out[row + classOf(nearest)]! += w;
+    sum += w;
+  };
+  for (let i = 0; i < nLow; i++) add(low[i]!, lowLevel[i]!);
+  for (let i = 0; i < n && pitch[i]! < BASS_MAX_PITCH; i++) add(pitch[i]!, level[i]!);
+  if (sum > 0) for (let k = 0; k < 12; k++) out[row + k] = out[row + k]! / sum;
+}
+
 /** Adds one frame's peaks to chroma row `f`, then normalises and thresholds the row. */
 function foldFrame(pitch: Float64Array, level: Float64Array, n: number, tuning: number, out: Float32Array, f: number): void {
   const row = f * 12;
@@ -63,7 +104,7 @@ function foldFrame(pitch: Float64Array, level: Float64Array, n: number, tuning: 
       const p = pitch[i]! - 12 * log2(h) - tuning;
       const nearest = Math.round(p);
       const w = cos(PI * (p - nearest)) ** 2 * HARMONIC_DECAY ** (h - 1);
-      out[row + ((((nearest + 9) % 12) + 12) % 12)]! += w * energy;
+      out[row + classOf(nearest)]! += w * energy;
     }
   }
   let max = 0;
@@ -82,12 +123,22 @@ export function chromaOf(spec: Spectrogram): Chroma {
   let allPitch = new Float64Array(spec.frames * 32);
   let allLevel = new Float64Array(spec.frames * 32);
   const start = new Int32Array(spec.frames + 1);
+  // Peaks below the chroma's range, for the bass line only (at most one bin: one per frame).
+  const lowPitch = new Float64Array(spec.frames);
+  const lowLevel = new Float64Array(spec.frames);
+  const hasLow = new Uint8Array(spec.frames);
   let total = 0;
   // The peaks' deviation from equal temperament: a circular mean weighted by level.
   let sx = 0;
   let sy = 0;
   for (let f = 0; f < spec.frames; f++) {
-    const n = framePeaks(spec.mags, f * BINS, pitch, level);
+    const max = frameMax(spec.mags, f * BINS);
+    if (max <= 1e-7) {
+      start[f + 1] = total;
+      continue;
+    }
+    hasLow[f] = framePeaks(spec.mags, f * BINS, BASS_LO_BIN, LO_BIN - 1, max, lowPitch.subarray(f, f + 1), lowLevel.subarray(f, f + 1), 0);
+    const n = framePeaks(spec.mags, f * BINS, LO_BIN, HI_BIN, max, pitch, level, 0);
     if (total + n > allPitch.length) {
       const grow = (a: Float64Array) => {
         const b = new Float64Array(Math.max(2 * a.length, total + n));
@@ -109,18 +160,23 @@ export function chromaOf(spec: Spectrogram): Chroma {
   }
   const tuning = sx === 0 && sy === 0 ? 0 : atan2(sy, sx) / (2 * PI);
   const frames = new Float32Array(spec.frames * 12);
+  const bass = new Float32Array(spec.frames * 12);
   for (let f = 0; f < spec.frames; f++) {
     const from = start[f]!;
-    foldFrame(allPitch.subarray(from), allLevel.subarray(from), start[f + 1]! - from, tuning, frames, f);
+    const pitches = allPitch.subarray(from);
+    const levels = allLevel.subarray(from);
+    foldFrame(pitches, levels, start[f + 1]! - from, tuning, frames, f);
+    foldBass(lowPitch.subarray(f), lowLevel.subarray(f), hasLow[f]!, pitches, levels, start[f + 1]! - from, tuning, bass, f);
   }
-  return { frames, count: spec.frames, tuning };
+  return { frames, bass, count: spec.frames, tuning };
 }
 
-/** The sum of the chroma frames [from, to) (C first). */
-export function chromaSum(chroma: Chroma, from = 0, to = chroma.count): Float64Array {
+/** The sum of the chroma frames [from, to) (C first); of the bass rows with `part` 'bass'. */
+export function chromaSum(chroma: Chroma, from = 0, to = chroma.count, part: 'frames' | 'bass' = 'frames'): Float64Array {
+  const rows = chroma[part];
   const sum = new Float64Array(12);
   for (let f = Math.max(0, from); f < Math.min(chroma.count, to); f++) {
-    for (let k = 0; k < 12; k++) sum[k]! += chroma.frames[f * 12 + k]!;
+    for (let k = 0; k < 12; k++) sum[k]! += rows[f * 12 + k]!;
   }
   return sum;
 }

@@ -4,19 +4,30 @@
  * one winning. The profiles are Sha'ath's (2011), a revision of Krumhansl & Kessler's probe-tone
  * ratings for audio chroma. The engine's one key path: the window's key and every section's
  * key come from here, over the same chroma.
+ *
+ * A key and its relative (C major, A minor) share all seven pitch classes, and the chroma of a
+ * song tells them apart only by how much weight the tonic triad gets. The bass line tells them
+ * apart better: it rests on the tonic and the fifth. So each key's score is the chroma's
+ * correlation plus BASS_WEIGHT times the bass profile's correlation with the same key profile.
+ * BASS_WEIGHT is the one fitted number here, chosen by `npm run bench:key-profiles` with each
+ * rendered set held out in turn and the weight chosen on the others (0.5 in three folds of four,
+ * 0.3 in the fourth; BENCHMARKS.md, "Key, cross-validated").
  */
 export interface KeyEstimate {
   /** Pitch class of the tonic, C = 0. */
   key: number;
   /** 1 major, 0 minor. */
   mode: 0 | 1;
-  /** Correlation of the winning key, -1 … 1. */
+  /** The chroma's correlation with the winning key, -1 … 1. */
   strength: number;
-  /** Its lead over the best key of the other mode, 0 … 2: how sure the mode is. */
+  /** Its score's lead over the best key of the other mode, 0 … 2: how sure the mode is. */
   modeMargin: number;
-  /** Its lead over the runner-up key of either mode: how sure the key is. */
+  /** Its score's lead over the runner-up key of either mode: how sure the key is. */
   keyMargin: number;
 }
+
+/** Weight of the bass profile's correlation beside the chroma's (cross-validated, BENCHMARKS.md). */
+export const BASS_WEIGHT = 0.5;
 
 const MAJOR = [6.6, 2.0, 3.5, 2.3, 4.6, 4.0, 2.5, 5.2, 2.4, 3.7, 2.3, 3.4];
 const MINOR = [6.5, 2.7, 3.5, 5.4, 2.6, 3.5, 2.5, 5.2, 4.0, 2.7, 4.3, 3.2];
@@ -46,15 +57,26 @@ export function keyCorrelation(chroma: ArrayLike<number>, profile: readonly numb
 
 export const KEY_PROFILES = { major: MAJOR, minor: MINOR } as const;
 
-export function estimateKey(chroma: ArrayLike<number>): KeyEstimate {
-  const scores: Array<{ key: number; mode: 0 | 1; r: number }> = [];
+/**
+ * The best of the 24 keys for a chroma profile and, when given, the bass line's profile (both C
+ * first). The margins are on the score scaled back to a correlation's range (divided by 1 + the
+ * bass weight when a bass profile counts).
+ */
+export function estimateKey(chroma: ArrayLike<number>, bass?: ArrayLike<number>): KeyEstimate {
+  let bassTotal = 0;
+  for (let i = 0; i < 12 && bass; i++) bassTotal += bass[i]!;
+  const weight = bass && bassTotal > 0 ? BASS_WEIGHT : 0;
+  const scores: Array<{ key: number; mode: 0 | 1; r: number; score: number }> = [];
   for (let tonic = 0; tonic < 12; tonic++) {
-    scores.push({ key: tonic, mode: 1, r: keyCorrelation(chroma, MAJOR, tonic) });
-    scores.push({ key: tonic, mode: 0, r: keyCorrelation(chroma, MINOR, tonic) });
+    for (const [mode, profile] of [[1, MAJOR], [0, MINOR]] as const) {
+      const r = keyCorrelation(chroma, profile, tonic);
+      const score = weight > 0 ? (r + weight * keyCorrelation(bass!, profile, tonic)) / (1 + weight) : r;
+      scores.push({ key: tonic, mode, r, score });
+    }
   }
-  scores.sort((a, b) => b.r - a.r);
+  scores.sort((a, b) => b.score - a.score);
   const best = scores[0]!;
   if (!(best.r > 0)) return { key: 0, mode: 1, strength: 0, modeMargin: 0, keyMargin: 0 };
   const otherMode = scores.find((s) => s.mode !== best.mode)!;
-  return { key: best.key, mode: best.mode, strength: best.r, modeMargin: best.r - otherMode.r, keyMargin: best.r - scores[1]!.r };
+  return { key: best.key, mode: best.mode, strength: best.r, modeMargin: best.score - otherMode.score, keyMargin: best.score - scores[1]!.score };
 }

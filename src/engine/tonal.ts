@@ -2,8 +2,8 @@ import { type Chroma, chromaSum } from './tonal.chroma';
 import { estimateKey } from './tonal.key';
 
 /**
- * Key and mode of the window: the key profiles on the window's summed chroma (tonal.key.ts),
- * then the third. Major and minor differ by the third above the tonic; when both thirds are
+ * Key and mode of the window: the key profiles on the window's summed chroma and bass line
+ * (tonal.key.ts), then the third. Major and minor differ by the third above the tonic; when both thirds are
  * weak in the profile (below half its strongest class) and one clearly outweighs the other
  * (1.5 times plus 0.02), that third names the mode. Songs on i-iv-V over a root-and-fifth bass
  * carry little third, and the profiles then decide the mode on the other degrees, usually for
@@ -46,7 +46,7 @@ export function analyzeTonal(chroma: Chroma, from = 0, to = chroma.count): Tonal
   for (const v of profile) max = Math.max(max, v);
   const normalisedProfile = Array.from(profile, (v) => (max > 0 ? v / max : 0));
   if (!(max > 0)) return { key: 0, mode: 1, keyConfidence: 0, modeConfidence: 0, strength: 0, chroma: normalisedProfile };
-  const estimate = estimateKey(profile);
+  const estimate = estimateKey(profile, chromaSum(chroma, from, to, 'bass'));
   const byThird = modeByThird(estimate.key, profile);
   const overruled = byThird !== undefined && byThird !== estimate.mode;
   return {

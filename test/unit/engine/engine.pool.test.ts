@@ -163,6 +163,33 @@ describe('engine pool (real worker threads)', () => {
     expect(opus).toMatchObject({ artist: 'Fixture Artist', title: 'Fixture Title' });
   });
 
+  it.each([
+    ['tone-aac.m4a', 'Tone AAC'],
+    ['tone-alac.m4a', 'Tone ALAC'],
+    ['tone.aiff', 'Tone AIFF'],
+    ['tone-sowt.aifc', 'Tone AIFF-C'],
+    ['tone.wma', 'Tone WMA'],
+    ['tone.wv', 'Tone WavPack'],
+    ['tone-opus.webm', 'Tone WebM'],
+    ['tone-vorbis.mka', 'Tone Matroska'],
+  ])('when %s is probed, then its tags and duration come back', async (name, title) => {
+    const probe = await pool.probe({ path: path.join(__dirname, '../../fixtures/audio', name) });
+    expect(probe).toMatchObject({ artist: 'Fixture Artist', title });
+    expect(probe.durationMs).toBeGreaterThan(1900);
+    expect(probe.durationMs).toBeLessThan(3100);
+  });
+
+  it.each(['tone.tta', 'tone.caf', 'tone.aac', 'tone.ac3', 'tone.dts'])('when %s, a container the tags parser does not read, is probed, then it has no tags and no error', async (name) => {
+    expect(await pool.probe({ path: path.join(__dirname, '../../fixtures/audio', name) })).toEqual({});
+    expect(await pool.probe({ bytes: fixture(name) })).toEqual({});
+  });
+
+  it('when an M4A is analysed, then every field is measured and the duration is the file’s', async () => {
+    const features = await pool.analyze({ bytes: fixture('tone-aac.m4a') });
+    expect(features.durationMs).toBe(3000);
+    expectDescriptorsInRange(features);
+  });
+
   it('when garbage is probed, then AUDIO_UNDECODABLE', async () => {
     const error = await failure(pool.probe({ bytes: fixture('garbage.mp3') }));
     expect(error.code).toBe('AUDIO_UNDECODABLE');

@@ -7,12 +7,15 @@ import { SAMPLE_RATE, chordProgression, midiToHz } from '../../helpers/signals';
 const NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
 const name = (r: { key: number; mode: number }): string => `${NAMES[r.key]} ${r.mode === 1 ? 'major' : 'minor'}`;
 
+// Local bindings: under Jest's vm sandbox a global lookup per sample is several times slower.
+const { PI, round, sin } = Math;
+
 /** A sine of `hz` with three harmonics, `seconds` long. */
 function note(hz: number, seconds: number): Float32Array {
-  return Float32Array.from({ length: Math.round(seconds * SAMPLE_RATE) }, (_, i) => {
-    const t = i / SAMPLE_RATE;
-    return 0.3 * (Math.sin(2 * Math.PI * hz * t) + 0.5 * Math.sin(4 * Math.PI * hz * t) + 0.25 * Math.sin(6 * Math.PI * hz * t));
-  });
+  const out = new Float32Array(round(seconds * SAMPLE_RATE));
+  const w = (2 * PI * hz) / SAMPLE_RATE;
+  for (let i = 0; i < out.length; i++) out[i] = 0.3 * (sin(w * i) + 0.5 * sin(2 * w * i) + 0.25 * sin(3 * w * i));
+  return out;
 }
 
 describe('chroma', () => {
@@ -36,6 +39,26 @@ describe('chroma', () => {
   it('when the signal is silent, then every frame is zero', () => {
     const { chroma } = framesOf(new Float32Array(SAMPLE_RATE * 2));
     expect(chroma.frames.every((v) => v === 0)).toBe(true);
+    expect(chroma.bass.every((v) => v === 0)).toBe(true);
+  });
+});
+
+describe('bass line', () => {
+  it.each([
+    [28, 4],
+    [33, 9],
+    [36, 0],
+    [43, 7],
+  ])('when MIDI note %i (below 200 Hz) plays alone, then the bass profile is mostly its pitch class %i', (midi, pc) => {
+    const bass = chromaSum(framesOf(note(midiToHz(midi), 3)).chroma, 0, Infinity, 'bass');
+    const total = bass.reduce((a, b) => a + b, 0);
+    expect(bass.indexOf(Math.max(...bass))).toBe(pc);
+    expect(bass[pc]! / total).toBeGreaterThan(0.6);
+  });
+
+  it('when only notes above 200 Hz play, then the bass profile is empty', () => {
+    const bass = chromaSum(framesOf(note(midiToHz(69), 3)).chroma, 0, Infinity, 'bass');
+    expect(bass.every((v) => v === 0)).toBe(true);
   });
 });
 
@@ -46,6 +69,16 @@ describe('key profiles', () => {
     expect(name(k)).toBe('D major');
     expect(k.strength).toBeCloseTo(1, 6);
     expect(keyCorrelation(chroma, KEY_PROFILES.major, 2)).toBeCloseTo(1, 6);
+  });
+
+  it('when the chroma is equally C major and A minor, then the bass line names the key: on A, A minor; on C, C major', () => {
+    // C, E, G, A: the triads of C major and A minor alike, with the diatonic D, F, B quieter.
+    const chroma = [1, 0, 0.3, 0, 1, 0.3, 0, 1, 0, 1, 0, 0.3];
+    const pedal = (pc: number) => Array.from({ length: 12 }, (_, i) => (i === pc ? 0.7 : i === (pc + 7) % 12 ? 0.3 : 0));
+    expect(name(estimateKey(chroma, pedal(9)))).toBe('A minor');
+    expect(name(estimateKey(chroma, pedal(0)))).toBe('C major');
+    // A silent bass leaves the chroma alone to decide.
+    expect(estimateKey(chroma, new Array(12).fill(0))).toEqual(estimateKey(chroma));
   });
 
   it('when the profile is flat, then no key is claimed', () => {
@@ -84,6 +117,21 @@ describe('key of played progressions', () => {
         expect(c).toBeLessThanOrEqual(1);
       }
     });
+  });
+
+  it.each([
+    [9, 'minor'],
+    [0, 'major'],
+  ] as const)('when C major and A minor chords alternate over a pedal bass on pitch class %i, then the key is that pitch class in %s', (pedal, mode) => {
+    const seconds = 6;
+    const signal = note(midiToHz(pedal === 9 ? 33 : 36), seconds).map((v) => 0.8 * v);
+    const chords = [[60, 64, 67], [57, 60, 64]].map((midis) => {
+      const tones = midis.map((m) => note(midiToHz(m), 1.5));
+      return tones[0]!.map((_, i) => 0.3 * (tones[0]![i]! + tones[1]![i]! + tones[2]![i]!));
+    });
+    const bar = chords[0]!.length;
+    for (let b = 0; b * bar < signal.length; b++) signal.set(chords[b % 2]!.map((v, i) => v + signal[b * bar + i]!).subarray(0, signal.length - b * bar), b * bar);
+    expect(name(tonalOf(signal))).toBe(`${NAMES[pedal]} ${mode}`);
   });
 
   it('when a progression is transposed up a fifth, then the key moves up a fifth', () => {
