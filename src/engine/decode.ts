@@ -1,17 +1,11 @@
+import { AUDIO_FORMATS, AUDIO_FORMAT_NAMES, type AudioFormat } from '../core/audio-formats';
 import { AppError } from '../core/errors';
 import { headerFacts } from './probe';
+import { sniffFormat } from './sniff';
 import { WindowCollector, chooseWindow, keepRangeFor, toAnalysisRate } from './window';
 
-/** The containers accepted: the formats the issue names, each with an MIT-licensed decoder. */
-export type AudioFormat = 'mp3' | 'oga' | 'opus' | 'flac' | 'wav';
-
-const FORMAT_NAMES: Record<AudioFormat, string> = {
-  mp3: 'MP3',
-  oga: 'Ogg Vorbis',
-  opus: 'Ogg Opus',
-  flac: 'FLAC',
-  wav: 'WAV',
-};
+export type { AudioFormat } from '../core/audio-formats';
+export { sniffFormat } from './sniff';
 
 /** Shortest audio the measurements can say anything about. */
 export const MIN_ANALYSABLE_SECONDS = 1;
@@ -42,81 +36,37 @@ export interface DecodedAudio {
 const undecodable = (message: string, cause?: unknown): AppError =>
   new AppError('AUDIO_UNDECODABLE', message, cause === undefined ? undefined : { cause });
 
-/** Recognises the container from its first bytes; undefined when it is none of ours. */
-export function sniffFormat(bytes: Uint8Array): AudioFormat | undefined {
-  const ascii = (offset: number, text: string): boolean =>
-    bytes.length >= offset + text.length && [...text].every((ch, i) => bytes[offset + i] === ch.charCodeAt(0));
-  if ((ascii(0, 'RIFF') || ascii(0, 'RF64')) && ascii(8, 'WAVE')) return 'wav';
-  if (ascii(0, 'fLaC')) return 'flac';
-  if (ascii(0, 'OggS')) {
-    // The first page carries the codec's identification header right after its segment table.
-    const segments = bytes[26] ?? 0;
-    const body = 27 + segments;
-    if (ascii(body, 'OpusHead')) return 'opus';
-    if (bytes[body] === 1 && ascii(body + 1, 'vorbis')) return 'oga';
-    return undefined;
-  }
-  let offset = 0;
-  if (ascii(0, 'ID3') && bytes.length >= 10) {
-    // ID3v2 size is "syncsafe": 4 x 7 bits, after a 10-byte header (+10 with a footer).
-    const size = ((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f);
-    offset = 10 + size + ((bytes[5]! & 0x10) !== 0 ? 10 : 0);
-    if (ascii(offset, 'fLaC')) return 'flac';
-  }
-  // Some files pad between the tag and the first frame: look a little further for two
-  // consecutive frame headers (one alone turns up by chance every few KB of random bytes).
-  const limit = Math.min(bytes.length - 4, offset + 16384);
-  for (let i = offset; i < limit; i++) {
-    if (bytes[i] !== 0xff) continue;
-    const first = mpegFrame(bytes, i);
-    if (!first) continue;
-    const next = i + first.length;
-    if (next + 4 > bytes.length) return 'mp3';
-    const second = mpegFrame(bytes, next);
-    if (second && second.signature === first.signature) return 'mp3';
-  }
-  return undefined;
-}
-
-const MPEG_BITRATES: Record<string, readonly number[]> = {
-  '1-1': [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
-  '1-2': [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
-  '1-3': [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
-  '2-1': [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
-  '2-2': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
-  '2-3': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
-};
-const MPEG_RATES: Record<number, readonly number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
-
-/** The MPEG audio frame whose header starts at `i`: its length in bytes and what must repeat. */
-function mpegFrame(bytes: Uint8Array, i: number): { length: number; signature: number } | undefined {
-  const b1 = bytes[i + 1];
-  const b2 = bytes[i + 2];
-  if (bytes[i] !== 0xff || b1 === undefined || b2 === undefined || (b1 & 0xe0) !== 0xe0) return undefined;
-  const versionBits = (b1 >> 3) & 3;
-  const layer = 4 - ((b1 >> 1) & 3);
-  const bitrateIndex = b2 >> 4;
-  const rateIndex = (b2 >> 2) & 3;
-  if (versionBits === 1 || layer === 4 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return undefined;
-  const bitrate = MPEG_BITRATES[`${versionBits === 3 ? 1 : 2}-${layer}`]![bitrateIndex]! * 1000;
-  const rate = MPEG_RATES[versionBits]![rateIndex]!;
-  const padding = (b2 >> 1) & 1;
-  const length =
-    layer === 1
-      ? (Math.floor((12 * bitrate) / rate) + padding) * 4
-      : Math.floor(((layer === 3 && versionBits !== 3 ? 72 : 144) * bitrate) / rate) + padding;
-  return { length, signature: (b1 & 0xfe) * 4 + rateIndex };
+/**
+ * The length a WAV (RIFF) or AIFF (FORM) header promises, in bytes, when it says more than the
+ * file has: these PCM decoders silently decode what is there, so truncation is seen here.
+ */
+function declaredShortfall(bytes: Uint8Array, format: AudioFormat): number | undefined {
+  if ((format !== 'wav' && format !== 'aiff') || bytes.length < 12) return undefined;
+  const size = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, format === 'wav');
+  if (size === 0xffffffff || size === 0) return undefined; // streamed: size unknown
+  return size + 8 > bytes.length ? size + 8 : undefined;
 }
 
 /**
- * The length a WAV file's RIFF header promises, in bytes, when it says more than the file has:
- * the WAV decoder silently decodes what is there, so truncation is seen here.
+ * Where an AIFF file's sound data ends. Chunks may follow it (an ID3 tag, markers), and the AIFF
+ * decoder, fed in chunks, would decode their bytes as samples: it is handed the file up to here.
  */
-function wavShortfall(bytes: Uint8Array): number | undefined {
-  if (bytes.length < 12) return undefined;
-  const declared = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true) + 8;
-  if (declared === 0xffffffff + 8 || declared === 8) return undefined; // streamed WAV: size unknown
-  return declared > bytes.length ? declared : undefined;
+function aiffSoundEnd(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let pos = 12; pos + 8 <= bytes.length; ) {
+    const size = view.getUint32(pos + 4, false);
+    if (String.fromCharCode(...bytes.subarray(pos, pos + 4)) === 'SSND') return Math.min(bytes.length, pos + 8 + size);
+    pos += 8 + size + (size & 1);
+  }
+  return bytes.length;
+}
+
+/** A decoder's own words when it refuses a codec inside a container it reads (ALAC in CAF, TrueHD in MP4, …). */
+function unsupportedCodec(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : undefined;
+  if (!message || !/unsupported|not supported|no decoder|unknown codec/i.test(message)) return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
+  return message.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
 }
 
 interface DecodeModule {
@@ -147,8 +97,11 @@ async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: Win
     collector.push(tail.channelData, tail.sampleRate);
   } catch (error) {
     if (!finished) decoder.free();
+    const name = AUDIO_FORMATS[format].name;
+    const unsupported = unsupportedCodec(error);
+    if (unsupported !== undefined && collector.totalSamples === 0) throw undecodable(`unsupported ${name} content: ${unsupported}`, error);
     const at = collector.sampleRate > 0 ? ` after ${(collector.totalSamples / collector.sampleRate).toFixed(1)} s` : '';
-    throw undecodable(`corrupt ${FORMAT_NAMES[format]} data: the decoder failed${at}`, error);
+    throw undecodable(`corrupt ${name} data: the decoder failed${at}`, error);
   }
 }
 
@@ -159,7 +112,7 @@ async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: Win
  *
  * `estimatedSeconds` (from the tags parser) only decides what to keep; when it was wrong the
  * file is decoded a second time keeping the exact window. `declaredSeconds`, when the headers
- * state a length exactly (FLAC STREAMINFO, an MP3 LAME/Xing tag), detects truncated files.
+ * state a length exactly (probe.ts, HeaderFacts), detects truncated files.
  */
 export async function decodeWindow(
   bytes: Uint8Array,
@@ -167,18 +120,19 @@ export async function decodeWindow(
 ): Promise<DecodedAudio> {
   if (bytes.length === 0) throw undecodable('empty file');
   const format = sniffFormat(bytes);
-  if (!format) throw undecodable('unknown or unsupported format (expected MP3, Ogg Vorbis, Ogg Opus, FLAC or WAV)');
-  const name = FORMAT_NAMES[format];
-  const declaredWavBytes = format === 'wav' ? wavShortfall(bytes) : undefined;
-  if (declaredWavBytes !== undefined) {
-    throw undecodable(`truncated WAV: the header declares ${declaredWavBytes} bytes, the file has ${bytes.length}`);
+  if (!format) throw undecodable(`unknown or unsupported format (expected ${AUDIO_FORMAT_NAMES})`);
+  const name = AUDIO_FORMATS[format].name;
+  const declaredBytes = declaredShortfall(bytes, format);
+  if (declaredBytes !== undefined) {
+    throw undecodable(`truncated ${name}: the header declares ${declaredBytes} bytes, the file has ${bytes.length}`);
   }
+  const audio = format === 'aiff' ? bytes.subarray(0, aiffSoundEnd(bytes)) : bytes;
 
   const estimated = options.estimatedSeconds;
   // Room for the estimated length and a little more, so that the kept samples are not copied over.
   const expected = (rate: number): number | undefined => (estimated === undefined ? undefined : (estimated * 1.05 + 1) * rate);
   let collector = new WindowCollector((rate) => keepRangeFor(estimated, rate, options.windowSeconds), expected);
-  await decodeInto(bytes, format, collector);
+  await decodeInto(audio, format, collector);
 
   const total = collector.totalSamples;
   const rate = collector.sampleRate;
@@ -196,7 +150,7 @@ export async function decodeWindow(
   const window = chooseWindow(total, rate, options.windowSeconds);
   if (!collector.covers(window)) {
     collector = new WindowCollector(window);
-    await decodeInto(bytes, format, collector);
+    await decodeInto(audio, format, collector);
   }
   const channels = collector.channels;
   const { mono, loudness, subBlockPowers } = collector.cut(window);

@@ -1,13 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { AUDIO_EXTENSIONS } from '../../core/audio-formats';
 import { DURATION_MAX_MS, NAME_MAX_LENGTH } from '../../core/contract.schema';
 import type { Logger } from '../../core/logger';
 import { trackKey } from '../../core/track-key';
 import type { AudioProbe } from '../../core/types';
 import { LibrarySnapshot } from './library.snapshot';
-
-/** File endings the library indexes (the formats the engine decodes). */
-export const AUDIO_EXTENSIONS = new Set(['.mp3', '.ogg', '.oga', '.opus', '.flac', '.wav', '.wave']);
 
 export interface LibraryEntry {
   /** Path relative to the library root, with forward slashes. */
@@ -73,7 +71,7 @@ export class LibraryIndex {
    * Brings the index in line with the folder: probes new and changed files, drops removed ones.
    * Once `signal` aborts, no further file is probed; what was probed is kept (and snapshotted).
    */
-  async scan(signal?: AbortSignal): Promise<{ added: number; removed: number; total: number }> {
+  async scan(signal?: AbortSignal, options: { reportProgress?: boolean } = {}): Promise<{ added: number; removed: number; total: number }> {
     await this.loadSnapshot();
     const files = await this.listAudioFiles();
     const present = new Set(files);
@@ -87,7 +85,8 @@ export class LibraryIndex {
     let added = 0;
     let next = 0;
     const progress = { done: 0, total: files.length };
-    this.scanning = progress;
+    // A scan that checks an index already in use (reportProgress false) leaves progress() alone.
+    if (options.reportProgress !== false) this.scanning = progress;
     const worker = async (): Promise<void> => {
       while (next < files.length && !signal?.aborted) {
         const rel = files[next++]!;
@@ -219,6 +218,7 @@ export class LibraryIndex {
  * (src/core/contract.schema.ts) counts as absent.
  */
 function clean(value: string | undefined): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
   const v = value?.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return v && v.length <= NAME_MAX_LENGTH ? v : undefined;
 }

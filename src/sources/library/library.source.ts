@@ -1,11 +1,13 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
+import { AUDIO_EXTENSIONS } from '../../core/audio-formats';
 import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { AnalysisEngine, AudioInput, TrackCandidate, TrackMetadata } from '../../core/types';
 import { matchScorer, normaliseText, normalisedNames, type NormalisedNames } from '../../core/ranking';
 import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource, StartOptions } from '../source';
-import { AUDIO_EXTENSIONS, LibraryIndex, type LibraryEntry } from './library.index';
+import { LibraryIndex, type LibraryEntry } from './library.index';
 
 export interface LibrarySourceOptions {
   root: string;
@@ -15,6 +17,8 @@ export interface LibrarySourceOptions {
   artworkUrl: (trackKey: string) => string;
   /** Lowest match_score a library file needs to be a search candidate. */
   minScore?: number;
+  /** The other enabled sources, in order: named when the library is empty, to say what searches reach meanwhile. */
+  otherSources?: readonly string[];
 }
 
 /**
@@ -28,6 +32,8 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
   private readonly stopping = new AbortController();
   /** The background index, while one runs (its errors are logged, never thrown). */
   private initial: Promise<void> | undefined;
+  /** The scan once the watcher is ready (its errors are logged, never thrown). */
+  private rescan: Promise<void> | undefined;
   private readonly minScore: number;
   /** Each entry's names as search compares them (an entry object is replaced when its file changes). */
   private readonly names = new WeakMap<LibraryEntry, NormalisedNames>();
@@ -52,8 +58,10 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
    * ones as each is probed; `pending()` says how far it got (readiness shows it).
    */
   async start(options: StartOptions = {}): Promise<void> {
+    await this.ensureFolder();
     const initial = this.index.scan(this.stopping.signal).then((result) => {
       this.logger.info({ dir: this.index.root, ...result }, 'library indexed');
+      if (result.total === 0 && !this.stopping.signal.aborted) this.sayEmpty();
       if (this.options.watch && !this.stopping.signal.aborted) this.watch();
     });
     if (!options.background) {
@@ -62,6 +70,32 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     }
     this.logger.info({ dir: this.index.root }, 'library: indexing in the background');
     this.initial = initial.catch((error: unknown) => this.logger.error({ err: error, dir: this.index.root }, 'library indexing failed'));
+  }
+
+  /** A first start has no folder yet: it is made, so that files dropped in are picked up. */
+  private async ensureFolder(): Promise<void> {
+    try {
+      await mkdir(this.index.root);
+    } catch {
+      // Already there (the usual case), or it cannot be made (no parent, no permission): the scan says so.
+      return;
+    }
+    this.logger.info({ dir: this.index.root }, 'library folder created');
+  }
+
+  /** Where to put music, and what searches reach until then. */
+  private sayEmpty(): void {
+    const dir = this.index.root;
+    const others = this.options.otherSources ?? [];
+    const pickedUp = this.options.watch ? 'they are picked up without a restart' : 'restart (or run `npm run index`) to index them';
+    const meanwhile =
+      others.length > 0
+        ? `searches reach ${others.join(', ')} meanwhile`
+        : 'nothing else is searched (SOURCES=library): add deezer to SOURCES to search its catalogue';
+    this.logger.warn(
+      { dir, formats: [...AUDIO_EXTENSIONS].join(' '), sources: ['library', ...others] },
+      `the library is empty: put audio files in ${dir} (tagged, or named "Artist - Title.ext"); ${pickedUp}; ${meanwhile}`,
+    );
   }
 
   pending(): string | undefined {
@@ -77,10 +111,11 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     await this.watcher?.close();
     this.watcher = undefined;
     await this.initial;
+    await this.rescan;
     await this.index.close();
   }
 
-  async search(query: SearchQuery): Promise<TrackCandidate[]> {
+  search(query: SearchQuery): Promise<TrackCandidate[]> {
     const scored: { entry: LibraryEntry; score: number; exact: number }[] = [];
     const score = matchScorer(query);
     const asked = normaliseText(query.track);
@@ -93,18 +128,17 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     // The search service's order for one source (score, the title as asked, then the key), so the
     // first N here are the first N of its ranking and pages cut from it stay consistent.
     scored.sort((a, b) => b.score - a.score || b.exact - a.exact || a.entry.trackKey.localeCompare(b.entry.trackKey));
-    return scored.slice(0, query.limit).map(({ entry }) => this.toCandidate(entry));
+    return Promise.resolve(scored.slice(0, query.limit).map(({ entry }) => this.toCandidate(entry)));
   }
 
-  async fetchAudio(track: TrackMetadata): Promise<AudioInput> {
+  fetchAudio(track: TrackMetadata): Promise<AudioInput> {
+    const missing = (): Promise<never> => Promise.reject(new AppError('NO_AUDIO_SOURCE', `track ${track.trackKey} has no audio in the library`));
     const locator = track.audio?.locator;
-    if (track.audio?.source !== this.name || !locator) {
-      throw new AppError('NO_AUDIO_SOURCE', `track ${track.trackKey} has no audio in the library`);
-    }
+    if (track.audio?.source !== this.name || !locator) return missing();
     try {
-      return { path: this.index.absolutePath(locator) };
+      return Promise.resolve({ path: this.index.absolutePath(locator) });
     } catch {
-      throw new AppError('NO_AUDIO_SOURCE', `track ${track.trackKey} has no audio in the library`);
+      return missing();
     }
   }
 
@@ -163,6 +197,18 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
       });
     });
     watcher.on('error', (error) => this.logger.warn({ err: error }, 'library watcher error'));
+    // Files added after the first scan but before the watcher had read the folder count as
+    // already there for it: one more scan once it is ready catches them (unchanged files cost a
+    // stat). The library is ready by then, and readiness does not wait for this one.
+    watcher.on('ready', () => {
+      this.rescan = this.index
+        .scan(this.stopping.signal, { reportProgress: false })
+        .then((result) => result.added + result.removed > 0 && this.logger.info({ dir: root, ...result }, 'library indexed'))
+        .then(
+          () => undefined,
+          (error: unknown) => this.logger.warn({ err: error, dir: root }, 'library update failed'),
+        );
+    });
     this.watcher = watcher;
   }
 }

@@ -7,9 +7,9 @@ import { trackKey } from '../../../../src/core/track-key';
 import { LibraryIndex } from '../../../../src/sources/library/library.index';
 
 /** Tags from the file name ("Artist - Title.mp3"), answered at once. */
-const probe = async (file: string) => {
+const probe = (file: string) => {
   const [artist, title] = path.basename(file, '.mp3').split(' - ');
-  return { artist: artist!, title: title! };
+  return Promise.resolve({ artist: artist!, title: title! });
 };
 
 describe('library index snapshot writes', () => {
@@ -128,7 +128,7 @@ describe('library tags are data from outside', () => {
   const indexWith = async (tags: Awaited<ReturnType<typeof probe>> & { album?: string; durationMs?: number }) => {
     const file = path.join('Pink Floyd', 'Meddle', '07 - Echoes.mp3');
     await writeFile(path.join(dir, 'music', file), 'audio');
-    const index = new LibraryIndex(path.join(dir, 'music'), path.join(dir, 'data', 'index.json'), async () => tags, silentLogger);
+    const index = new LibraryIndex(path.join(dir, 'music'), path.join(dir, 'data', 'index.json'), () => Promise.resolve(tags), silentLogger);
     await index.scan();
     const [entry] = [...index.entries()];
     await index.close();
@@ -149,5 +149,49 @@ describe('library tags are data from outside', () => {
   it.each([Number.NaN, -5, 0, 1e300])('a duration tag of %p is dropped', async (durationMs) => {
     const entry = await indexWith({ artist: 'Pink Floyd', title: 'Echoes', durationMs });
     expect(entry.durationMs).toBeUndefined();
+  });
+});
+
+describe('a second scan of an index in use', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'tg-library-rescan-'));
+    await mkdir(path.join(dir, 'music'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('picks up files added since the first, reporting progress only when asked (readiness does not wait for the watcher’s)', async () => {
+    const root = path.join(dir, 'music');
+    /** Each probe waits until the test lets the ones waiting go. */
+    let waiting: (() => void)[] = [];
+    const gatedProbe = async (file: string) => {
+      await new Promise<void>((go) => waiting.push(go));
+      return probe(file);
+    };
+    const releaseAll = () => {
+      for (const go of waiting.splice(0)) go();
+    };
+    const until = async (cond: () => boolean) => {
+      for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+      expect(cond()).toBe(true);
+    };
+    const index = new LibraryIndex(root, path.join(dir, 'data', 'library-index.json'), gatedProbe, silentLogger);
+
+    await writeFile(path.join(root, 'Pink Floyd - Money.mp3'), 'audio');
+    const first = index.scan();
+    await until(() => waiting.length === 1);
+    expect(index.progress()).toEqual({ done: 0, total: 1 });
+    releaseAll();
+    await first;
+
+    await writeFile(path.join(root, 'Pink Floyd - Time.mp3'), 'audio');
+    const second = index.scan(undefined, { reportProgress: false });
+    await until(() => waiting.length === 1);
+    expect(index.progress()).toBeUndefined();
+    releaseAll();
+    expect(await second).toEqual({ added: 1, removed: 0, total: 2 });
+    expect(index.byTrackKey(trackKey('Pink Floyd', 'Time'))?.relPath).toBe('Pink Floyd - Time.mp3');
+    waiting = [];
+    await index.close();
   });
 });
