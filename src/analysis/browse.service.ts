@@ -1,5 +1,6 @@
 import { AppError } from '../core/errors';
-import { DESCRIPTORS, columnOf, orderNameOf, pathOf, type DescriptorName, type MoodName } from '../core/descriptors';
+import { DESCRIPTORS, columnOf, orderNameOf, pathOf, valueOf, type DescriptorName, type MoodName } from '../core/descriptors';
+import type { DescriptorColumn, DescriptorColumnValues } from '../db/columns';
 import { foldForSearch } from '../core/fold';
 import { nameProblem, tidyName } from '../core/name';
 import type { StoredAnalysis } from '../core/types';
@@ -110,7 +111,7 @@ const RANGE_FILTERS: ReadonlyArray<{ path: string; read: (f: TrackFilter) => Ran
   ...BROWSED.map((d) => ({
     path: pathOf(d),
     read: (f: TrackFilter) =>
-      d.group === 'mood' ? f.mood?.[d.name as MoodName] : f[d.name as DescriptorName],
+      d.group === 'mood' ? f.mood?.[d.name] : f[d.name],
     column: columnOf(d) as RangeColumn,
   })),
 ];
@@ -329,10 +330,8 @@ export function keyNeighbourhood(key: number, mode: number): { key: number; mode
 
 export type SimilarityFeatures = Omit<FeatureRow, 'trackKey'>;
 
-const UNIT_FEATURES = [
-  'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness', 'valence', 'arousal', 'approachability',
-  'engagement', 'happy', 'sad', 'relaxed', 'aggressive',
-] as const;
+/** The descriptors of the distance, with their weights (the registry's similarityWeight). */
+const WEIGHTED = DESCRIPTORS.filter((d) => d.similarityWeight > 0).map((d) => ({ column: columnOf(d) as DescriptorColumn, weight: d.similarityWeight }));
 
 /**
  * Distance between two tracks in feature space (0 = identical). Euclidean over:
@@ -340,34 +339,23 @@ const UNIT_FEATURES = [
  * folded at octaves: the ratio is taken to the nearest of 1, 2 and 1/2, a fold costing
  * OCTAVE_PENALTY (tempoTerm);
  * key = steps on the circle of fifths / 6, minor keys placed at their relative major;
- * mode = 0.5 when major meets minor; and the difference of each 0–1 descriptor and mood.
+ * mode = 0.5 when major meets minor; and the difference of each 0–1 descriptor and mood, times
+ * its registry weight (similarityWeight; 1 for each today).
  */
 export function featureDistance(a: SimilarityFeatures, b: SimilarityFeatures): number {
   const tempo = tempoTerm(a.tempo, b.tempo);
   const key = fifthsSteps(a, b) / 6;
   const mode = a.mode === b.mode ? 0 : 0.5;
   let sum = tempo * tempo + key * key + mode * mode;
-  for (const f of UNIT_FEATURES) sum += (a[f] - b[f]) ** 2;
+  for (const { column, weight } of WEIGHTED) sum += weight * (a[column] - b[column]) ** 2;
   return Math.sqrt(sum);
 }
 
 function featuresOf(a: StoredAnalysis): SimilarityFeatures {
   const f = a.features;
-  return {
-    tempo: f.tempo,
-    key: f.key,
-    mode: f.mode,
-    energy: f.energy,
-    liveness: f.liveness,
-    danceability: f.danceability,
-    instrumentalness: f.instrumentalness,
-    speechiness: f.speechiness,
-    valence: f.valence,
-    arousal: f.arousal,
-    approachability: f.approachability,
-    engagement: f.engagement,
-    ...f.mood,
-  };
+  const values = {} as DescriptorColumnValues;
+  for (const d of DESCRIPTORS) values[columnOf(d) as DescriptorColumn] = valueOf(f, d) ?? 0;
+  return { tempo: f.tempo, key: f.key, mode: f.mode, ...values };
 }
 
 function round(x: number): number {

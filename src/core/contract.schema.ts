@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MOODS, TOP_LEVEL, type Descriptor, type DescriptorName, type MoodName } from './descriptors';
+import { MOODS, TOP_LEVEL, exampleDescriptors, type Descriptor, type DescriptorName, type MoodName } from './descriptors';
 
 /*
  * The contract's values with the ranges this service holds them to, as zod schemas. They are
@@ -28,6 +28,7 @@ export const NAME_MAX_LENGTH = 1024;
 export const URL_MAX_LENGTH = 2048;
 
 /** C0 control characters and DEL: never part of a name, and a way to forge log lines or terminal output. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** An artist, title or album: not blank, of bounded length, without control characters. */
@@ -59,7 +60,7 @@ function descriptorShape<Name extends string>(list: readonly Descriptor[]): Reco
 
 export const moodSchema = z
   .object(descriptorShape<MoodName>(MOODS))
-  .meta({ id: 'Mood', description: 'Mood scores, each in [0, 1].', example: { happy: 0.62, sad: 0.21, relaxed: 0.35, aggressive: 0.18 } });
+  .meta({ id: 'Mood', description: 'Mood scores, each in [0, 1].', example: exampleDescriptors().mood });
 
 const tempo = z.number().min(0).max(TEMPO_MAX);
 const pitchClass = z.int().min(0).max(11);
@@ -100,16 +101,7 @@ export const analysisSchema = z
       key: 11,
       mode: 0,
       timeSignature: 7,
-      energy: 0.61,
-      liveness: 0.12,
-      danceability: 0.55,
-      instrumentalness: 0.3,
-      speechiness: 0.05,
-      valence: 0.48,
-      arousal: 0.57,
-      approachability: 0.64,
-      engagement: 0.58,
-      mood: { happy: 0.41, sad: 0.33, relaxed: 0.29, aggressive: 0.22 },
+      ...exampleDescriptors(),
       keyString: 'B minor',
       meta: { artist: 'Pink Floyd', track: 'Money' },
     },
@@ -119,7 +111,9 @@ export const searchResultSchema = z
   .object({
     trackName: nameSchema.describe('Title of the track.'),
     artist: nameSchema.describe('Artist of the track.'),
-    thumbnailUrl: httpUrlSchema.optional().describe('Cover-art URL (http or https), loadable by an <img> without a key.'),
+    thumbnailUrl: httpUrlSchema.describe(
+      'Cover-art URL (http or https), loadable by an <img> without a key: the source’s picture, or a placeholder generated for the track (a PNG) when it has none.',
+    ),
     trackKey: trackKeySchema,
     match_score: z.number().min(0).max(1).describe('How closely the result matches the query, in [0, 1]; larger is closer.'),
   })

@@ -6,38 +6,9 @@
  * Each description is the sentence docs/FEATURES.md gives for it (a test holds them equal).
  */
 
-export interface Descriptor {
-  /** Its field in the analysis object (`energy`), or in the analysis's `mood` object (`happy`). */
-  readonly name: string;
-  /** `descriptor`: a top-level field; `mood`: a field of `mood`. */
-  readonly group: 'descriptor' | 'mood';
-  /** What it measures, in one sentence (GraphQL, OpenAPI, docs/FEATURES.md). */
-  readonly description: string;
-  /** The closed range of its values. */
-  readonly range: { readonly min: number; readonly max: number };
-  /** Whether browse filters by ranges of it and orders by it (its column then has an index). */
-  readonly browse: boolean;
-  /** Its weight in the similarity distance (0: not part of it). */
-  readonly similarityWeight: number;
-}
+import { DESCRIPTORS, type Descriptor } from './descriptors.list';
 
-const UNIT = { min: 0, max: 1 } as const;
-
-export const DESCRIPTORS = [
-  { name: 'energy', group: 'descriptor', description: 'Intensity and activity: loud, dense, bright and distorted music reads high, quiet sparse music low.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'liveness', group: 'descriptor', description: 'Likelihood that the recording is of a live performance (audience noise, room sound).', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'danceability', group: 'descriptor', description: 'Suitability for dancing: a steady, clear beat carried by drums at a danceable tempo.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'instrumentalness', group: 'descriptor', description: 'Likelihood that the track has no vocals.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'speechiness', group: 'descriptor', description: 'Presence of spoken words: above 0.66 probably speech alone, below 0.33 music.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'valence', group: 'descriptor', description: 'Musical positivity: higher sounds happier, cheerful or euphoric; lower sadder, tense or angry.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'arousal', group: 'descriptor', description: 'Emotional intensity or stimulation: how exciting rather than calming the track is.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'approachability', group: 'descriptor', description: 'How accessible the track is to a general listener: conventional, consonant, steady.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'engagement', group: 'descriptor', description: 'Predicted ability to hold attention: variation and development over the track.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'happy', group: 'mood', description: 'Predicted level of happiness.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'sad', group: 'mood', description: 'Predicted level of sadness.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'relaxed', group: 'mood', description: 'Predicted level of calmness or relaxation.', range: UNIT, browse: true, similarityWeight: 1 },
-  { name: 'aggressive', group: 'mood', description: 'Predicted level of aggression or intensity.', range: UNIT, browse: true, similarityWeight: 1 },
-] as const satisfies readonly Descriptor[];
+export { DESCRIPTORS, type Descriptor };
 
 type Entry = (typeof DESCRIPTORS)[number];
 /** The top-level descriptors' names (`energy` …). */
@@ -81,4 +52,12 @@ export function pickDescriptors(from: DescriptorValues): DescriptorValues {
   const out = {} as DescriptorValues;
   for (const d of TOP_LEVEL) out[d.name as DescriptorName] = from[d.name as DescriptorName];
   return out;
+}
+
+/** The registry's example values: top-level descriptors and a `mood` object, as an analysis holds them. */
+export function exampleDescriptors(): DescriptorValues & { mood: MoodValues } {
+  const top: Record<string, number> = {};
+  const mood: Record<string, number> = {};
+  for (const d of DESCRIPTORS) (d.group === 'mood' ? mood : top)[d.name] = d.example;
+  return { ...(top as DescriptorValues), mood: mood as MoodValues };
 }

@@ -14,6 +14,7 @@
  * symbols, half marks), Hebrew points and cantillation, Arabic harakat. Marks that are part of a
  * letter elsewhere are kept: Indic vowel signs, the Japanese voicing marks (が is not か).
  */
+// eslint-disable-next-line no-misleading-character-class -- a class of lone combining marks, matched one by one
 const DIACRITICS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670]/gu;
 
 /** Latin letters that carry their accent in the letter itself (no decomposition), and ligatures typed out. */

@@ -17,6 +17,7 @@ export function tidyName(value: string): string {
  * Control characters (C0, DEL, C1) left after tidying: no title has them, logs must not carry
  * them, and PostgreSQL refuses NUL in text. Tabs and line breaks are whitespace, already collapsed.
  */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Why a tidied name is refused, as a message naming `field`; undefined when it is accepted. */

@@ -1,6 +1,8 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
+import { DESCRIPTORS, columnOf, valueOf, type DescriptorValues, type MoodValues } from '../../core/descriptors';
 import { foldForSearch } from '../../core/fold';
-import type { StoredAnalysis, Timeline } from '../../core/types';
+import type { AudioFeatures, StoredAnalysis, Timeline } from '../../core/types';
+import type { DescriptorColumn, DescriptorColumnValues } from '../../db/columns';
 import { guardConnection, type AnalysesTable, type Database } from '../../db/database';
 import type { AnalysisStore } from './store';
 
@@ -73,19 +75,7 @@ export function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {
     mode: f.mode,
     time_signature: f.timeSignature,
     loudness: f.loudness,
-    energy: f.energy,
-    liveness: f.liveness,
-    danceability: f.danceability,
-    instrumentalness: f.instrumentalness,
-    speechiness: f.speechiness,
-    valence: f.valence,
-    arousal: f.arousal,
-    approachability: f.approachability,
-    engagement: f.engagement,
-    mood_happy: f.mood.happy,
-    mood_sad: f.mood.sad,
-    mood_relaxed: f.mood.relaxed,
-    mood_aggressive: f.mood.aggressive,
+    ...descriptorColumns(f),
     tempo_confidence: f.confidence.tempo,
     key_confidence: f.confidence.key,
     mode_confidence: f.confidence.mode,
@@ -114,21 +104,7 @@ export function fromRow(r: Row): StoredAnalysis {
       mode: Number(r.mode),
       timeSignature: Number(r.time_signature),
       loudness: Number(r.loudness),
-      energy: Number(r.energy),
-      liveness: Number(r.liveness),
-      danceability: Number(r.danceability),
-      instrumentalness: Number(r.instrumentalness),
-      speechiness: Number(r.speechiness),
-      valence: Number(r.valence),
-      arousal: Number(r.arousal),
-      approachability: Number(r.approachability),
-      engagement: Number(r.engagement),
-      mood: {
-        happy: Number(r.mood_happy),
-        sad: Number(r.mood_sad),
-        relaxed: Number(r.mood_relaxed),
-        aggressive: Number(r.mood_aggressive),
-      },
+      ...descriptorsOfRow(r),
       confidence: {
         tempo: Number(r.tempo_confidence),
         key: Number(r.key_confidence),
@@ -139,4 +115,26 @@ export function fromRow(r: Row): StoredAnalysis {
       engine: r.engine,
     },
   };
+}
+
+/** A stored analysis's descriptors as their columns (src/db/columns.ts). */
+function descriptorColumns(f: AudioFeatures): DescriptorColumnValues {
+  const values = {} as DescriptorColumnValues;
+  for (const d of DESCRIPTORS) values[columnOf(d) as DescriptorColumn] = valueOf(f, d) ?? 0;
+  return values;
+}
+
+/**
+ * The descriptors of a row, top-level and moods. A descriptor stored before it was in the
+ * registry has no value (null): it is left out, and the analysis reads without it.
+ */
+function descriptorsOfRow(r: Row): DescriptorValues & { mood: MoodValues } {
+  const top: Record<string, number> = {};
+  const mood: Record<string, number> = {};
+  for (const d of DESCRIPTORS) {
+    const value = (r as unknown as Record<string, unknown>)[columnOf(d)];
+    if (value === null || value === undefined) continue;
+    (d.group === 'mood' ? mood : top)[d.name] = Number(value);
+  }
+  return { ...(top as DescriptorValues), mood: mood as MoodValues };
 }

@@ -2,11 +2,11 @@ import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type RawBuilde
 import { foldForSearch } from '../../core/fold';
 import type { StoredAnalysis } from '../../core/types';
 import { guardConnection, type AnalysesTable, type Database, type DatabaseSchema } from '../../db/database';
-import { ORDERABLE_COLUMNS } from '../../db/migrations';
+import { DESCRIPTOR_COLUMNS, type DescriptorColumn, type DescriptorColumnValues, type OrderableColumn } from '../../db/columns';
 import { fromRow } from './sql.store';
 
 /** A numeric column tracks can be filtered by ranges of and ordered by. */
-export type RangeColumn = (typeof ORDERABLE_COLUMNS)[number];
+export type RangeColumn = OrderableColumn;
 /** What a page can be ordered by: a numeric column, or `seq` (insertion order). */
 export type OrderColumn = RangeColumn | 'seq';
 export type Direction = 'asc' | 'desc';
@@ -43,26 +43,8 @@ export interface TracksPageRow {
   value: number;
 }
 
-/** The columns similarity needs, without the timeline. */
-export interface FeatureRow {
-  trackKey: string;
-  tempo: number;
-  key: number;
-  mode: number;
-  energy: number;
-  liveness: number;
-  danceability: number;
-  instrumentalness: number;
-  speechiness: number;
-  valence: number;
-  arousal: number;
-  approachability: number;
-  engagement: number;
-  happy: number;
-  sad: number;
-  relaxed: number;
-  aggressive: number;
-}
+/** The columns similarity needs, without the timeline: tempo, key, mode and every descriptor column. */
+export type FeatureRow = { trackKey: string; tempo: number; key: number; mode: number } & DescriptorColumnValues;
 
 export interface CandidatesRequest {
   /** Inclusive tempo bands, any of (similar() reads one around the tempo, half and double it). */
@@ -98,15 +80,14 @@ const WALK_WINDOW = 2000;
  * list equal to the table's columns lets its scans hand rows on without projecting each one
  * (measured at 100,000 rows: this list cost the range-filter cases about 1 ms more server CPU).
  */
-const PAGE_COLUMNS = [
-  'seq', 'track_key', 'artist', 'track_name', 'duration_ms', 'tempo', 'key', 'mode', 'time_signature', 'loudness', 'energy',
-  'liveness', 'danceability', 'instrumentalness', 'speechiness', 'valence', 'arousal', 'approachability', 'engagement',
-  'mood_happy', 'mood_sad', 'mood_relaxed', 'mood_aggressive', 'tempo_confidence', 'key_confidence', 'mode_confidence',
-  'time_signature_confidence', 'timeline', 'engine', 'source', 'analysed_at',
+const FIXED_PAGE_COLUMNS = [
+  'seq', 'track_key', 'artist', 'track_name', 'duration_ms', 'tempo', 'key', 'mode', 'time_signature', 'loudness',
+  'tempo_confidence', 'key_confidence', 'mode_confidence', 'time_signature_confidence', 'timeline', 'engine', 'source', 'analysed_at',
 ] as const satisfies readonly (keyof AnalysesTable)[];
-// Every column is either returned or a folded name (a new column must be placed here).
-const _pageColumnsComplete: Exclude<keyof AnalysesTable, (typeof PAGE_COLUMNS)[number] | 'artist_fold' | 'title_fold'> extends never ? true : never = true;
+// Every column is returned, a folded name, or a descriptor's (a new fixed column must be placed here).
+const _pageColumnsComplete: Exclude<keyof AnalysesTable, (typeof FIXED_PAGE_COLUMNS)[number] | DescriptorColumn | 'artist_fold' | 'title_fold'> extends never ? true : never = true;
 void _pageColumnsComplete;
+const PAGE_COLUMNS: readonly (keyof AnalysesTable)[] = [...FIXED_PAGE_COLUMNS, ...DESCRIPTOR_COLUMNS];
 
 type Select = SelectQueryBuilder<DatabaseSchema, 'analyses', object>;
 type Eb = ExpressionBuilder<DatabaseSchema, 'analyses'>;
@@ -150,11 +131,7 @@ export class SqlTracksQuery implements TracksQuery {
   async candidates(request: CandidatesRequest): Promise<FeatureRow[]> {
     let query = this.database.db
       .selectFrom('analyses')
-      .select([
-        'track_key as trackKey', 'tempo', 'key', 'mode', 'energy', 'liveness', 'danceability', 'instrumentalness',
-        'speechiness', 'valence', 'arousal', 'approachability', 'engagement', 'mood_happy as happy',
-        'mood_sad as sad', 'mood_relaxed as relaxed', 'mood_aggressive as aggressive',
-      ])
+      .select(['track_key as trackKey', 'tempo', 'key', 'mode', ...DESCRIPTOR_COLUMNS])
       .where('track_key', '!=', request.excludeTrackKey);
     const pairs = request.keyModes;
     const bands = request.tempo;
@@ -283,7 +260,7 @@ export class SqlTracksQuery implements TracksQuery {
     const db = this.database.db;
     const { column, direction } = request.order;
     if (candidates?.length === 0) return [];
-    let query = this.keyset(this.filtered(db.selectFrom('analyses') as Select, request.filter), request);
+    let query = this.keyset(this.filtered(db.selectFrom('analyses'), request.filter), request);
     if (candidates) query = query.where(sql<boolean>`rowid in (select value from json_each(${JSON.stringify(candidates)}))`);
     const plus = (c: string) => sql`+${sql.ref(c)}`;
     const compiled = query.select(sql<number>`rowid`.as('rid')).orderBy(plus(column), direction).orderBy(plus('seq'), direction).limit(request.limit).compile();
@@ -296,7 +273,7 @@ export class SqlTracksQuery implements TracksQuery {
       db,
     );
     const position = new Map(ids.map((id, i) => [id, i]));
-    return rows.sort((a, b) => position.get(Number(a.rid))! - position.get(Number(b.rid))!).map(({ rid: _rid, ...row }) => row as Row);
+    return rows.sort((a, b) => position.get(Number(a.rid))! - position.get(Number(b.rid))!).map(({ rid: _rid, ...row }) => row);
   }
 
   /**
@@ -349,7 +326,7 @@ export class SqlTracksQuery implements TracksQuery {
    */
   private pageQuery(request: TracksPageRequest, path: { until?: { value: number; seq: number } } = {}): SelectQueryBuilder<DatabaseSchema, 'analyses', Row> {
     const { column, direction } = request.order;
-    let query = this.keyset(this.filtered(this.database.db.selectFrom('analyses') as Select, request.filter), request);
+    let query = this.keyset(this.filtered(this.database.db.selectFrom('analyses'), request.filter), request);
     if (path.until) {
       const op = sql.raw(direction === 'asc' ? '<=' : '>=');
       const { value, seq } = path.until;
@@ -358,7 +335,7 @@ export class SqlTracksQuery implements TracksQuery {
     if (column !== 'seq') query = query.orderBy(column, direction);
     query = query.orderBy('seq', direction);
     const selected = this.database.dialect === 'postgres' ? query.selectAll() : query.select(PAGE_COLUMNS as never);
-    return selected.limit(request.limit) as unknown as SelectQueryBuilder<DatabaseSchema, 'analyses', Row>;
+    return selected.limit(request.limit);
   }
 
   /** The keyset condition: rows after the cursor in the page's order. */

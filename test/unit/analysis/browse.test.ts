@@ -10,7 +10,7 @@ import {
 
 const base: SimilarityFeatures = {
   tempo: 120, key: 0, mode: 1, energy: 0.5, liveness: 0.1, danceability: 0.6, instrumentalness: 0.2, speechiness: 0.05,
-  valence: 0.6, arousal: 0.5, approachability: 0.7, engagement: 0.5, happy: 0.6, sad: 0.2, relaxed: 0.3, aggressive: 0.1,
+  valence: 0.6, arousal: 0.5, approachability: 0.7, engagement: 0.5, mood_happy: 0.6, mood_sad: 0.2, mood_relaxed: 0.3, mood_aggressive: 0.1,
 };
 
 describe('circle of fifths', () => {
@@ -54,7 +54,7 @@ describe('featureDistance', () => {
   });
 
   it('adds each descriptor and mood difference in quadrature', () => {
-    expect(featureDistance(base, { ...base, energy: 0.8, happy: 0.2 })).toBeCloseTo(Math.hypot(0.3, 0.4), 12);
+    expect(featureDistance(base, { ...base, energy: 0.8, mood_happy: 0.2 })).toBeCloseTo(Math.hypot(0.3, 0.4), 12);
   });
 });
 
