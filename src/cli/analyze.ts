@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TOP_LEVEL, valueOf } from '../core/descriptors';
 import { parseArgs } from 'node:util';
 import { toContractAnalysis } from '../analysis/contract';
 import { ConfigError, loadConfig } from '../config';
@@ -10,7 +11,8 @@ import { createEnginePool } from '../engine/engine.pool';
 import { nameFromPath } from '../sources/library/library.index';
 
 const USAGE = `usage: npm run analyze -- [--json] <file...>
-  Analyses local audio files (MP3, Ogg Vorbis/Opus, FLAC, WAV) on the service's engine pool.
+  Analyses local audio files (MP3, AAC/ALAC in M4A, Ogg Vorbis/Opus, FLAC, WAV, AIFF, WMA, WavPack,
+  TTA, CAF, Matroska/WebM, AC-3, DTS: docs/FEATURES.md, "Audio formats") on the service's engine pool.
   --json   one line per file: {"file", "data": <contract analysis>} or {"file", "error": {code, message}}
   Environment: ANALYSIS_WORKERS, ANALYSIS_TIMEOUT_MS, ANALYSIS_WINDOW_S (as for the server).
   Exit status 1 if any file failed.`;
@@ -57,12 +59,8 @@ const COLUMNS: ReadonlyArray<readonly [string, number, (d: TrackAnalysis) => str
   ['tempo', 6, (d) => d.tempo.toFixed(1)],
   ['key', 9, (d) => keyString(d.key, d.mode)],
   ['meter', 5, (d) => `${d.timeSignature}/4`],
-  ['energy', 6, (d) => d.energy.toFixed(2)],
-  ['dance', 5, (d) => d.danceability.toFixed(2)],
-  ['valence', 7, (d) => d.valence.toFixed(2)],
-  ['speech', 6, (d) => d.speechiness.toFixed(2)],
-  ['instr', 5, (d) => d.instrumentalness.toFixed(2)],
-  ['live', 4, (d) => d.liveness.toFixed(2)],
+  // Every descriptor of the registry, by its name.
+  ...TOP_LEVEL.map((desc) => [desc.name, desc.name.length, (d: TrackAnalysis) => (valueOf(d, desc) ?? NaN).toFixed(2)] as const),
   ['mood', 10, (d) => topMood(d)],
 ];
 

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
-import { pino } from 'pino';
 import { MAX_BATCH_KEYS, type AnalysisService } from '../analysis/analysis.service';
 import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
 import { isAppError } from '../core/errors';
+import { createLogger } from '../core/logger';
 import type { TrackMetadata } from '../core/types';
 
 const USAGE = `usage: npm run index -- [dir]
@@ -54,7 +54,7 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     SOURCES: 'library',
     LIBRARY_WATCH: 'false',
   });
-  const logger = io.overrides?.logger ?? pino({ level: io.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
+  const logger = io.overrides?.logger ?? createLogger({ level: io.env.LOG_LEVEL ?? 'warn', format: config.LOG_FORMAT, fd: 2 });
   const container = await createContainer(config, { ...io.overrides, logger });
   try {
     await container.start();

@@ -1,3 +1,6 @@
+import { pino, type Logger as PinoLogger } from 'pino';
+import pretty from 'pino-pretty';
+
 /** The logging surface services use; pino's Logger satisfies it, tests pass a silent one. */
 export interface Logger {
   debug(obj: object, msg?: string): void;
@@ -40,4 +43,42 @@ export class ThrottledWarning {
     this.last = now;
     this.suppressed = 0;
   }
+}
+
+/** LOG_FORMAT: pino's JSON lines, pino-pretty's readable lines, or readable when the output is a terminal. */
+export type LogFormat = 'auto' | 'pretty' | 'json';
+
+export interface LoggerOptions {
+  level: string;
+  format: LogFormat;
+  /** Where the lines go: 1 (stdout, the server's) or 2 (stderr, a command-line tool's). */
+  fd?: 1 | 2;
+  /** Whether that output is a terminal (default: asked of the stream); tests set it. */
+  isTTY?: boolean;
+  /** Write here instead of the file descriptor (tests). */
+  stream?: NodeJS.WritableStream;
+}
+
+/**
+ * A process's logger. JSON lines, one object each, for collectors (a file, a pipe, a container's
+ * log driver); readable lines when a person watches a terminal: time, level, message, then the
+ * fields on the same line, colours when the terminal has them (NO_COLOR turns them off).
+ */
+export function createLogger(options: LoggerOptions): PinoLogger {
+  const fd = options.fd ?? 1;
+  const tty = options.isTTY ?? (fd === 1 ? process.stdout : process.stderr).isTTY === true;
+  const readable = options.format === 'pretty' || (options.format === 'auto' && tty);
+  if (!readable) return pino({ level: options.level }, options.stream ?? pino.destination({ dest: fd, sync: true }));
+  return pino(
+    { level: options.level },
+    pretty({
+      destination: options.stream ?? fd,
+      sync: true,
+      // Colours only on a terminal; pino-pretty's own default also honours NO_COLOR there.
+      ...(tty ? {} : { colorize: false }),
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      singleLine: true,
+    }),
+  );
 }

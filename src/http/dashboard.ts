@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router, type Request } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '../core/errors';
 
 /** Where `npm run build` puts the dashboard: web/dist of this package (above src/ under ts, dist/src/ when built). */
@@ -27,29 +27,36 @@ const wantsPage = (req: Request): boolean =>
   !/\.[^/]*$/.test(req.path) &&
   req.accepts(['html', 'json']) === 'html';
 
+/** Sends a built page. It is small and names the current asset hashes: revalidated on every navigation. */
+function sendPage(res: Response, file: string, what: string, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-cache');
+  res.sendFile(file, { cacheControl: false, dotfiles: 'deny' }, (error?: Error) => {
+    if (!error) return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      res.removeHeader('Cache-Control');
+      next(new AppError('NOT_FOUND', `${what} is not built: run \`npm run build\``));
+    } else next(error);
+  });
+}
+
 /**
- * The web dashboard: its built files at /, and its index.html for every client route. Public: the
- * page holds no data (every GraphQL call it makes carries the key its user signs in with).
+ * The web dashboard: its built files at /, and its index.html for every client route; GraphiQL's
+ * page at /graphiql. Public: the pages hold no data (every GraphQL call they make carries the
+ * key their user gives).
  * Mounted after the API's routes, so it never answers for /api, /graphql or the probes.
  */
 export function dashboardRoutes(dir: string): Router {
   const router = Router();
   router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false, redirect: false }));
+  // GraphiQL, built beside the dashboard (web/graphiql): a page of its own, public like the dashboard's.
+  router.get(['/graphiql', '/graphiql/'], (_req, res, next) => sendPage(res, path.join(dir, 'graphiql', 'index.html'), 'GraphiQL', next));
   router.use(express.static(dir, { index: false, redirect: false }));
   router.use((req, res, next) => {
     if (!wantsPage(req)) {
       next();
       return;
     }
-    // The page is small and names the current asset hashes: revalidated on every navigation.
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(path.join(dir, 'index.html'), { cacheControl: false, dotfiles: 'deny' }, (error?: Error) => {
-      if (!error) return;
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        res.removeHeader('Cache-Control');
-        next(new AppError('NOT_FOUND', 'the web dashboard is not built: run `npm run build`'));
-      } else next(error);
-    });
+    sendPage(res, path.join(dir, 'index.html'), 'the web dashboard', next);
   });
   router.use((req) => {
     throw new AppError('NOT_FOUND', `no such file: ${req.path}`);

@@ -1,5 +1,6 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import helmet, { contentSecurityPolicy, type HelmetOptions } from 'helmet';
+import { LANDING_STYLE_HASH, asksForSandbox } from './graphql/landing.page';
 
 /**
  * What the API answers is JSON and images, never a page: nothing in it may load, run, frame or
@@ -37,7 +38,20 @@ const artwork = helmet({
 });
 
 /**
- * A GET of /graphql may be Apollo Sandbox's page, which loads its script, styles and frame from
+ * GET /graphql for a browser: this server's landing page (graphql/landing.page.ts), which loads
+ * nothing but its favicon and its one inline stylesheet, allowed by its hash. JSON answers to
+ * GET queries are under it too, as under the API's.
+ */
+const graphqlLanding = helmet({
+  ...COMMON,
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: { ...API_POLICY, 'style-src': [LANDING_STYLE_HASH], 'img-src': ["'self'"] },
+  },
+});
+
+/**
+ * GET /graphql?sandbox may be Apollo Sandbox's page, which loads its script, styles and frame from
  * Apollo's CDN under its own per-response nonce policy (a <meta> CSP). A header policy is enforced
  * together with it, so this one only adds what the page's lacks and does not need: no framing
  * of the page, no <base>, no plugins. Popups stay reachable for Sandbox's sign-in window.
@@ -78,7 +92,32 @@ const DASHBOARD_POLICY = {
 
 const dashboard = helmet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: DASHBOARD_POLICY } });
 
+/**
+ * GraphiQL at /graphiql: the dashboard's policy, and what its editor (Monaco) needs besides:
+ * its language services run in web workers, files of this server (worker-src 'self'); its
+ * stylesheets carry their fonts and a few icons as data: URLs (font-src, img-src data:, bytes
+ * of this server's own files, not requests); and it writes style elements at run time (syntax
+ * colours, decorations), which a style-src without 'unsafe-inline' would refuse. Scripts stay
+ * 'self' only, nothing comes from another host, and GraphQL calls (and the graphql-ws
+ * subscriptions, ws:/wss: on this host under 'self') go to this origin only.
+ */
+const GRAPHIQL_POLICY = {
+  ...DASHBOARD_POLICY,
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:'],
+  'font-src': ["'self'", 'data:'],
+  'worker-src': ["'self'"],
+};
+
+const graphiql = helmet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: GRAPHIQL_POLICY } });
+
+/** GraphiQL's page (web/graphiql, built into web/dist/graphiql). */
+export const isGraphiqlPath = (path: string): boolean => path === '/graphiql' || path === '/graphiql/';
+
 const isGraphqlPath = (path: string): boolean => path === '/graphql' || path.startsWith('/graphql/');
+
+/** Apollo Sandbox's page when asked for (whether or not it is on), else the landing page's policy. */
+const graphqlGet = (req: Request): RequestHandler => (asksForSandbox(req) ? graphqlPage : graphqlLanding);
 
 /** Paths the API owns; the dashboard has every other. */
 const isApiPath = (path: string): boolean =>
@@ -87,14 +126,15 @@ const isApiPath = (path: string): boolean =>
 /**
  * Security headers on every answer the app makes: X-Content-Type-Options: nosniff (a browser
  * never second-guesses a declared type) and the rest of helmet's set, with a Content-Security-Policy
- * by kind of answer (API, artwork, GraphQL's landing page, the web dashboard). Runs first, so
- * error answers carry them too.
+ * by kind of answer (API, artwork, GraphQL's landing page, Apollo Sandbox, GraphiQL, the web
+ * dashboard). Runs first, so error answers carry them too.
  */
 export function securityHeaders(): RequestHandler {
   return (req, res, next) => {
     if (req.path.startsWith('/api/audio/artwork/')) artwork(req, res, next);
-    else if (isGraphqlPath(req.path) && (req.method === 'GET' || req.method === 'HEAD')) graphqlPage(req, res, next);
+    else if (isGraphqlPath(req.path) && (req.method === 'GET' || req.method === 'HEAD')) graphqlGet(req)(req, res, next);
     else if (isApiPath(req.path)) api(req, res, next);
+    else if (isGraphiqlPath(req.path)) graphiql(req, res, next);
     else dashboard(req, res, next);
   };
 }

@@ -19,6 +19,11 @@ export interface SearchServiceOptions {
    * changes under our feet and is cheap to ask.
    */
   responseCache?: BestEffortCache<TrackCandidate[]>;
+  /**
+   * The thumbnailUrl of a result whose sources have no picture: the signed artwork route, which
+   * serves the track's placeholder (src/artwork). Every result has one, as the contract's have.
+   */
+  thumbnailUrl: (trackKey: string) => string;
 }
 
 /** The furthest a page of search results may start: pages reach the 100th match at most. */
@@ -78,7 +83,7 @@ export class SearchService {
       results: page.map(({ track, score }) => ({
         trackName: track.trackName,
         artist: track.artist,
-        ...(track.thumbnailUrl ? { thumbnailUrl: track.thumbnailUrl } : {}),
+        thumbnailUrl: track.thumbnailUrl ?? this.options.thumbnailUrl(track.trackKey),
         trackKey: track.trackKey,
         match_score: score,
       })),

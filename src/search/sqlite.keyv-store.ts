@@ -150,7 +150,7 @@ export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
     let after = '';
     for (;;) {
       const rows = this.statements.page.all(after, prefix, this.now(), 100);
-      for (const row of rows) yield [row.key, row.value as Awaited<Value>];
+      for (const row of rows) yield [row.key, row.value];
       if (rows.length < 100) return;
       after = rows[rows.length - 1]!.key;
     }

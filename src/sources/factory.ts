@@ -34,7 +34,13 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
     switch (name) {
       case 'library':
         return new LibrarySource(
-          { root: config.libraryDir, dataDir: config.dataDir, watch: config.LIBRARY_WATCH, artworkUrl: deps.artworkUrl },
+          {
+            root: config.libraryDir,
+            dataDir: config.dataDir,
+            watch: config.LIBRARY_WATCH,
+            artworkUrl: deps.artworkUrl,
+            otherSources: config.SOURCES.filter((other) => other !== 'library'),
+          },
           deps.engine,
           logger,
         );

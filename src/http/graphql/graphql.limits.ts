@@ -346,7 +346,7 @@ export function documentLimits(limits: DocumentLimits & { /** GRAPHQL_MAX_BATCH:
         refusal = { message: `a batched request may hold at most ${limits.maxBatch} operations (got ${batch.length})`, code: 'BAD_REQUEST', limit: { maxBatch: limits.maxBatch } };
       } else {
         for (const operation of batch) {
-          refusal = judge(typeof operation === 'object' && operation !== null ? (operation as Record<string, unknown>) : {});
+          refusal = judge(typeof operation === 'object' && operation !== null ? (operation) : {});
           if (refusal) break;
         }
       }
@@ -371,7 +371,7 @@ const MAX_NESTING = 32;
 
 /** What Apollo will read of the request: the JSON body of a POST, the URL parameters of a GET (JSON-encoded). */
 function requestParams(method: string, query: Record<string, unknown>, body: unknown): { query?: unknown; variables?: unknown; extensions?: unknown } {
-  if (method !== 'GET') return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  if (method !== 'GET') return typeof body === 'object' && body !== null ? (body) : {};
   const json = (value: unknown): unknown => {
     if (typeof value !== 'string') return undefined;
     try {

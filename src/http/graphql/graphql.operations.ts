@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type ASTVisitor, type ValidationContext, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, OperationTypeNode, type ASTVisitor, type ValidationContext, type ValidationRule } from 'graphql';
 import type { GraphQLContext } from './graphql.context';
 
 /*
@@ -23,14 +23,20 @@ export const knownOperationTypesRule: ValidationRule = (context: ValidationConte
 
 /**
  * Refuses a request whose operation Apollo could not pick out of the document (an unknown
- * operationName, or several operations and no name), before any other plugin needs the
- * operation. First among the plugins with a didResolveOperation.
+ * operationName, or several operations and no name), or that is a subscription (served over
+ * WebSocket only), before any other plugin needs the operation. First among the plugins with a
+ * didResolveOperation.
  */
 export function operationResolutionPlugin(): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, document, request }) {
+          if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
+            throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws) at /graphql, not over HTTP', {
+              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+            });
+          }
           if (operation) return;
           const name = request.operationName;
           const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;

@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const INDEX = '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
 const SCRIPT = 'document.getElementById("root").textContent = "ok";';
+const GRAPHIQL = '<!doctype html><html><head><script type="module" crossorigin src="/assets/graphiql-def456.js"></script></head><body><div id="root"></div></body></html>';
 
 /** The error of a body in the contract's error shape. */
 const errorOf = (res: Response): { code: string; message: string } => (res.body as { error: { code: string; message: string } }).error;
@@ -30,6 +31,8 @@ async function fakeBuild(dir: string): Promise<void> {
   await writeFile(path.join(dir, 'index.html'), INDEX);
   await writeFile(path.join(dir, 'assets', 'index-abc123.js'), SCRIPT);
   await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await mkdir(path.join(dir, 'graphiql'));
+  await writeFile(path.join(dir, 'graphiql', 'index.html'), GRAPHIQL);
 }
 
 describe('the web dashboard at /', () => {
@@ -98,6 +101,26 @@ describe('the web dashboard at /', () => {
     }
   });
 
+  it('serves GraphiQL’s page at /graphiql without a key, under a policy of this origin only that lets its editor run', async () => {
+    for (const url of ['/graphiql', '/graphiql/']) {
+      const res = await request(t.app).get(url).set('Accept', 'text/html').expect(200);
+      expect(res.text).toBe(GRAPHIQL);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const csp = policy(res);
+      expect(csp.get('default-src')).toEqual(["'none'"]);
+      expect(csp.get('script-src')).toEqual(["'self'"]);
+      expect(csp.get('connect-src')).toEqual(["'self'"]);
+      // Monaco's workers are files of this server.
+      expect(csp.get('worker-src')).toEqual(["'self'"]);
+      // Monaco writes style elements at run time; GraphiQL's stylesheet carries its fonts and icons as data: URLs.
+      expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+      expect(csp.get('font-src')).toEqual(["'self'", 'data:']);
+      expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
+      expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(res.headers['content-security-policy']).not.toMatch(/https?:|\*/);
+    }
+  });
+
   it('leaves the API as it was: 401 before the 404 JSON of an unknown /api route, probes, the GraphQL landing page', async () => {
     const noKey = await request(t.app).get('/api/nowhere').set('Accept', 'text/html').expect(401);
     expect(errorOf(noKey).code).toBe('UNAUTHENTICATED');
@@ -112,7 +135,7 @@ describe('the web dashboard at /', () => {
 
     const landing = await request(t.app).get('/graphql').set('Accept', 'text/html').expect(200);
     expect(landing.text).not.toBe(INDEX);
-    expect(landing.text).toMatch(/embeddable-sandbox\.cdn\.apollographql\.com/);
+    expect(landing.text).toContain('<h1>trackgraph GraphQL API</h1>');
 
     const gql = await request(t.app).post('/graphql').set(t.auth).send({ query: '{ trackKey(artist: "Pink Floyd", track: "Money") }' }).expect(200);
     expect(gql.body).toEqual({ data: { trackKey: 'bc24aaa5a97c70ed' } });
@@ -141,5 +164,10 @@ describe('a server whose dashboard is not built', () => {
     expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'the web dashboard is not built: run `npm run build`' } });
     expect(res.headers['cache-control']).toBeUndefined();
     await request(t.app).get('/api/audio/search?track=Money').set(t.auth).expect(200);
+  });
+
+  it('answers /graphiql with 404 NOT_FOUND saying how to build it', async () => {
+    const res = await request(t.app).get('/graphiql').set('Accept', 'text/html').expect(404);
+    expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'GraphiQL is not built: run `npm run build`' } });
   });
 });

@@ -1,23 +1,23 @@
 import { EventEmitter } from 'node:events';
-import type { KeyvStoreAdapter } from 'keyv';
-import { REPEATED_WARNING_INTERVAL_MS, ThrottledWarning } from '../../../src/core/logger';
+import { Writable } from 'node:stream';
+import { REPEATED_WARNING_INTERVAL_MS, ThrottledWarning, createLogger } from '../../../src/core/logger';
 import { BestEffortCache } from '../../../src/search/keyv-store';
 
 /** A Keyv store whose every call fails, as an unreachable Redis does. */
 class BrokenStore extends EventEmitter {
   opts = {};
   namespace?: string;
-  async get(): Promise<never> {
-    throw new Error('connection refused');
+  get(): Promise<never> {
+    return Promise.reject(new Error('connection refused'));
   }
-  async set(): Promise<never> {
-    throw new Error('connection refused');
+  set(): Promise<never> {
+    return Promise.reject(new Error('connection refused'));
   }
-  async delete(): Promise<never> {
-    throw new Error('connection refused');
+  delete(): Promise<never> {
+    return Promise.reject(new Error('connection refused'));
   }
-  async clear(): Promise<never> {
-    throw new Error('connection refused');
+  clear(): Promise<never> {
+    return Promise.reject(new Error('connection refused'));
   }
 }
 
@@ -64,7 +64,7 @@ describe('a failing cache is logged once per interval', () => {
 
   it('each failed write reaches the log at most once per interval, with what it held back', async () => {
     const { lines, logger } = capture();
-    const cache = new BestEffortCache<string>(new BrokenStore() as unknown as KeyvStoreAdapter, 'meta', 60_000, logger);
+    const cache = new BestEffortCache<string>(new BrokenStore(), 'meta', 60_000, logger);
     for (let i = 0; i < 4; i++) await cache.set(`k${i}`, 'v');
     expect(lines).toHaveLength(1);
     expect(lines[0]!.fields).toMatchObject({ namespace: 'meta', suppressed: 0 });
@@ -73,5 +73,47 @@ describe('a failing cache is logged once per interval', () => {
     await cache.set('k', 'v');
     expect(lines).toHaveLength(2);
     expect(lines[1]!.fields).toMatchObject({ namespace: 'meta', suppressed: 3 });
+  });
+});
+
+describe('createLogger', () => {
+  function sink(): { stream: Writable; text: () => string } {
+    const chunks: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk.toString());
+        done();
+      },
+    });
+    return { stream, text: () => chunks.join('') };
+  }
+
+  it('when the output is a terminal, then lines are readable: time, level, message and fields, no JSON object per line', () => {
+    const out = sink();
+    const logger = createLogger({ level: 'info', format: 'auto', isTTY: true, stream: out.stream });
+    logger.info({ url: 'http://127.0.0.1:4000' }, 'trackgraph listening');
+    // eslint-disable-next-line no-control-regex -- colour escapes are what it strips
+    const line = out.text().replace(/\u001b\[[0-9;]*m/g, '');
+    expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: trackgraph listening {"url":"http:\/\/127\.0\.0\.1:4000"}\n$/);
+    expect(line).not.toMatch(/"level"|"pid"|"hostname"/);
+  });
+
+  it('when the output is not a terminal, then each line is one JSON object, as collectors read them', () => {
+    const out = sink();
+    const logger = createLogger({ level: 'info', format: 'auto', isTTY: false, stream: out.stream });
+    logger.info({ port: 4000 }, 'trackgraph listening');
+    logger.debug({}, 'below the level');
+    const lines = out.text().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30, port: 4000, msg: 'trackgraph listening' });
+  });
+
+  it('when LOG_FORMAT says so, then it wins over the terminal test', () => {
+    const json = sink();
+    createLogger({ level: 'info', format: 'json', isTTY: true, stream: json.stream }).info({}, 'x');
+    expect(JSON.parse(json.text())).toMatchObject({ msg: 'x' });
+    const pretty = sink();
+    createLogger({ level: 'info', format: 'pretty', isTTY: false, stream: pretty.stream }).warn({}, 'y');
+    expect(pretty.text()).toMatch(/^\[[\d:.]+\] WARN: y\n$/);
   });
 });

@@ -5,9 +5,7 @@ import { silentLogger } from '../../../src/core/logger';
 import { createSources } from '../../../src/sources/factory';
 import { isMetadataSource, isStartableSource } from '../../../src/sources/source';
 import { startFakeMusicBrainz } from '../../fixtures/sources/catalogues';
-import { guardNetwork } from '../../helpers/fake-http';
 
-guardNetwork();
 
 const engine = { analyze: () => Promise.reject(new Error('unused')), probe: async () => ({}), close: async () => undefined };
 const deps = { engine, logger: silentLogger, artworkUrl: (k: string) => `http://x/${k}` };
