@@ -1,14 +1,20 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../core/errors';
+import { silentLogger, type Logger } from '../core/logger';
+import { isTrackKey } from '../core/track-key';
 import type { TrackMetadata } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
 import type { SourceRegistry } from '../sources/registry';
 import { SERVED_IMAGE_FORMATS, sniffImage, type ImageType } from './image.sniff';
+import { placeholderPng } from './placeholder';
 
 export interface Artwork {
   /** The type the bytes are (by signature), whatever the source declared. */
   mime: ImageType['mime'];
   data: Uint8Array;
+  /** True for the generated picture of a track without one of its own (placeholder.ts). */
+  placeholder: boolean;
 }
 
 /** Finds a track's metadata without a search (the library knows its own files). */
@@ -16,18 +22,26 @@ export interface TrackLookup {
   lookup(trackKey: string): TrackMetadata | undefined;
 }
 
+/** Placeholders kept in memory (about 4 KB each). */
+const PLACEHOLDERS_KEPT = 1000;
+
 /**
- * Cover art that a source holds itself (the library's embedded pictures), served by this server.
- * Its URLs carry an HMAC of the key so that an <img> tag, which cannot send a Bearer header,
- * can load them; the signature proves the URL came from an authenticated search.
+ * Cover art that a source holds itself (the library's embedded pictures), served by this server,
+ * and a generated picture for every track that has none (placeholder.ts), so that every search
+ * result has a thumbnailUrl an <img> can load. The URLs carry an HMAC of the key so that an <img>
+ * tag, which cannot send a Bearer header, can load them; the signature proves the URL came from
+ * an authenticated search.
  */
 export class ArtworkService {
+  private readonly placeholders = new LRUCache<string, Buffer>({ max: PLACEHOLDERS_KEPT });
+
   constructor(
     private readonly registry: SourceRegistry,
     private readonly metadata: MetadataCache,
     private readonly lookups: readonly TrackLookup[],
     private readonly secret: Buffer,
     private readonly publicUrl: string,
+    private readonly logger: Pick<Logger, 'warn'> = silentLogger,
   ) {}
 
   url(trackKey: string): string {
@@ -41,21 +55,46 @@ export class ArtworkService {
   }
 
   /**
-   * The picture of a key, typed by its bytes. A picture a tag declares as anything (text/html
-   * included) is untrusted data: only the five image formats browsers render as images are served,
-   * and only as the type their signature says; anything else is refused rather than served from
-   * the API's origin, where a browser might run it.
+   * The picture of a key, typed by its bytes; the key's placeholder when no source holds one.
+   * A picture a tag declares as anything (text/html included) is untrusted data: only the five
+   * image formats browsers render as images are served, and only as the type their signature
+   * says; anything else is never served (the placeholder is, in its place), rather than served
+   * from the API's origin, where a browser might run it. INVALID_ARGUMENT for a key that is not
+   * 16 hex characters.
    */
-  async artwork(trackKey: string): Promise<Artwork> {
+  async artwork(key: string): Promise<Artwork> {
+    const trackKey = key.toLowerCase();
+    if (!isTrackKey(trackKey)) throw new AppError('INVALID_ARGUMENT', `trackKey must be 16 hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
+    const art = await this.stored(trackKey);
+    if (art) {
+      const type = sniffImage(art.data);
+      if (type) return { mime: type.mime, data: art.data, placeholder: false };
+      this.logger.warn({ trackKey }, `artwork: the picture stored for this track is not a ${SERVED_IMAGE_FORMATS} image; its placeholder is served instead`);
+    }
+    return { mime: 'image/png', data: this.placeholder(trackKey), placeholder: true };
+  }
+
+  /** The generated picture of a key (the same bytes every time). */
+  placeholder(trackKey: string): Buffer {
+    let png = this.placeholders.get(trackKey);
+    if (png === undefined) {
+      png = placeholderPng(trackKey);
+      this.placeholders.set(trackKey, png);
+    }
+    return png;
+  }
+
+  /** The picture a source holds for a key, if any; a source failing to read it counts as none. */
+  private async stored(trackKey: string): Promise<{ mime: string; data: Uint8Array } | undefined> {
     const track = (await this.metadata.get(trackKey)) ?? this.lookups.map((l) => l.lookup(trackKey)).find(Boolean);
     const source = track && this.registry.artworkSource(track.source);
-    const art = track && source ? await source.artwork(track) : undefined;
-    if (!art) throw new AppError('TRACK_NOT_FOUND', `no artwork is stored for trackKey ${trackKey}`);
-    const type = sniffImage(art.data);
-    if (!type) {
-      throw new AppError('NOT_FOUND', `the artwork stored for trackKey ${trackKey} is not a ${SERVED_IMAGE_FORMATS} image; it is not served`);
+    if (!track || !source) return undefined;
+    try {
+      return await source.artwork(track);
+    } catch (error) {
+      this.logger.warn({ trackKey, source: track.source, err: error }, 'artwork: the picture could not be read; the placeholder is served instead');
+      return undefined;
     }
-    return { mime: type.mime, data: art.data };
   }
 
   private sign(trackKey: string): string {

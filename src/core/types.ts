@@ -42,7 +42,8 @@ export interface TrackMetadata extends TrackCandidate {
 export interface SearchResult {
   trackName: string;
   artist: string;
-  thumbnailUrl?: string;
+  /** The source's picture, or the track's placeholder (both load as an image). */
+  thumbnailUrl: string;
   trackKey: string;
   match_score: number;
 }

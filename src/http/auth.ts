@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ApiKeyService, Principal } from '../auth/api-keys';
+import { requireAdmin, type ApiKeyService, type Principal } from '../auth/api-keys';
 import { AppError } from '../core/errors';
 import { refusal, type ApiRateLimiter } from '../ops/rate-limit';
 import { setRateLimitHeaders } from './ops.routes';
@@ -15,25 +15,21 @@ function bearerKey(header: string | undefined): string {
   return m[1]!;
 }
 
-/** The principal of a key, checked against the keys as loaded (the caller made sure they are fresh). */
-function principalOf(key: string, keys: ApiKeyService): Principal {
-  const principal = keys.match(key);
-  if (!principal) throw new AppError('UNAUTHENTICATED', 'unknown or revoked API key');
-  return principal;
-}
-
-/** The Bearer key of a request, or an UNAUTHENTICATED error saying what is wrong with it. */
-async function authenticate(header: string | undefined, keys: ApiKeyService): Promise<Principal> {
+/**
+ * The Bearer key of a request checked (and counted), or an UNAUTHENTICATED error; the keys are
+ * read again first if stale. Also the check of a WebSocket's connection_init payload.
+ */
+export async function authenticate(header: string | undefined, keys: ApiKeyService): Promise<Principal> {
   const key = bearerKey(header);
-  const principal = await keys.verify(key);
-  if (!principal) throw new AppError('UNAUTHENTICATED', 'unknown or revoked API key');
-  return principal;
+  await keys.ensureFresh();
+  return keys.authenticate(key);
 }
 
 /**
- * Calls `then` with the request's principal, or `next` with UNAUTHENTICATED. Synchronous while
- * the loaded keys are fresh (nearly every request: no promise, no extra tick); after the refresh
- * interval it waits for the keys to be read again.
+ * Calls `then` with the request's principal, or `next` with UNAUTHENTICATED (unknown, revoked
+ * or expired key). Synchronous while the loaded keys are fresh (nearly every request: no
+ * promise, no extra tick, no database read); after the refresh interval it waits for the keys
+ * to be read again.
  */
 export function withPrincipal(req: Request, keys: ApiKeyService, next: NextFunction, then: (principal: Principal) => void): void {
   const header = req.headers.authorization;
@@ -43,12 +39,20 @@ export function withPrincipal(req: Request, keys: ApiKeyService, next: NextFunct
   }
   let principal: Principal;
   try {
-    principal = principalOf(bearerKey(header), keys);
+    principal = keys.authenticate(bearerKey(header));
   } catch (error) {
     next(error);
     return;
   }
   then(principal);
+}
+
+/** Express middleware after the gate: FORBIDDEN unless the request's key has the admin scope. */
+export function adminOnly(what: string): RequestHandler {
+  return (_req, res, next) => {
+    requireAdmin(res.locals.principal as Principal | undefined, what);
+    next();
+  };
 }
 
 /**

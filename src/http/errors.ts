@@ -5,6 +5,7 @@ import { AppError, type ErrorCode } from '../core/errors';
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   INVALID_ARGUMENT: 400,
   UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
   TRACK_NOT_FOUND: 404,
   NOT_FOUND: 404,
   AUDIO_UNDECODABLE: 422,

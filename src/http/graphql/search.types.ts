@@ -11,8 +11,10 @@ export class SearchResult {
   @Field(() => String, { description: 'Performing artist.' })
   artist!: string;
 
-  @Field(() => String, { nullable: true, description: 'Cover art URL; null when there is none.' })
-  thumbnailUrl?: string;
+  @Field(() => String, {
+    description: 'Cover art URL, loadable by an <img> without a key: the source’s picture, or a placeholder generated for the track (a PNG) when it has none.',
+  })
+  thumbnailUrl!: string;
 
   @Field(() => String, { description: 'Key of this track: hash of the artist and trackName returned here.' })
   trackKey!: string;

@@ -70,23 +70,45 @@ describe('GET /api/audio/artwork/{trackKey}', () => {
   });
 
   it.each(['html declared html', 'html declared png', 'svg', 'empty'])(
-    'refuses a %s picture with 404 NOT_FOUND in the contract shape, never serving its bytes',
+    'never serves a %s picture: the track’s placeholder PNG is served in its place',
     async (name) => {
-      const res = await artwork(name).expect(404);
-      expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(res.body).toEqual({
-        success: false,
-        error: { code: 'NOT_FOUND', message: expect.stringMatching(/not a PNG, JPEG, GIF, WebP or AVIF image/) },
-      });
-      expect(res.text).not.toMatch(/<(html|svg|script)/i);
+      const res = await artwork(name).buffer(true).expect(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(Buffer.from(res.body as Buffer).equals(t.container.artwork.placeholder(keyOf(name)))).toBe(true);
+      expect(Buffer.from(res.body as Buffer).toString('latin1')).not.toMatch(/<(html|svg|script)/i);
     },
   );
 
+  it('serves a track without a picture its placeholder: a PNG, the same for the same key, another for another key', async () => {
+    const get = async (key: string) => {
+      const url = new URL(t.container.artwork.url(key));
+      const res = await request(t.app).get(url.pathname + url.search).buffer(true).expect(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(res.headers['cache-control']).toBe('private, max-age=3600');
+      return Buffer.from(res.body as Buffer);
+    };
+    const money = trackKey('Pink Floyd', 'Money');
+    const first = await get(money);
+    expect(first.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect((await get(money)).equals(first)).toBe(true);
+    expect((await get(trackKey('Pink Floyd', 'Time'))).equals(first)).toBe(false);
+    // A picture of its own is kept longer.
+    expect((await artwork('png').expect(200)).headers['cache-control']).toBe('private, max-age=86400');
+  });
+
+  it('answers a key that is not 16 hex characters 400 INVALID_ARGUMENT', async () => {
+    const res = await request(t.app).get('/api/audio/artwork/not-a-key').set(t.auth).expect(400);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_ARGUMENT' } });
+  });
+
   it('is described in the OpenAPI document with the five types it may answer', async () => {
-    const doc = (await request(t.app).get('/api/openapi.json').expect(200)).body;
-    const artworkOp = doc.paths['/api/audio/artwork/{trackKey}'].get;
-    expect(Object.keys(artworkOp.responses['200'].content).sort()).toEqual(['image/avif', 'image/gif', 'image/jpeg', 'image/png', 'image/webp']);
-    expect(Object.keys(artworkOp.responses)).toEqual(expect.arrayContaining(['400', '404']));
+    type Doc = { paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }> };
+    const doc = (await request(t.app).get('/api/openapi.json').expect(200)).body as Doc;
+    const artworkOp = doc.paths['/api/audio/artwork/{trackKey}']!.get;
+    expect(Object.keys(artworkOp.responses['200']!.content!).sort()).toEqual(['image/avif', 'image/gif', 'image/jpeg', 'image/png', 'image/webp']);
+    expect(Object.keys(artworkOp.responses)).toEqual(expect.arrayContaining(['400', '401']));
+    // Every key has a picture: its own or its placeholder.
+    expect(Object.keys(artworkOp.responses)).not.toContain('404');
   });
 
   it('refuses a forged signature without a key, and serves the picture with a key', async () => {

@@ -32,7 +32,7 @@ describe('npm run apikey', () => {
     expect(key).toMatch(/^tg_[\w-]{40,}$/);
 
     const database = openDatabase(undefined, dir);
-    const service = new ApiKeyService(database.db, [], 0);
+    const service = new ApiKeyService(database.db, { refreshMs: 0 });
     try {
       expect(await service.verify(key)).toMatchObject({ name: 'ci' });
 
@@ -45,6 +45,33 @@ describe('npm run apikey', () => {
     } finally {
       await database.db.destroy();
     }
+  });
+
+  it('creates an admin key with an expiry, which list shows with its scope, source and expiry', async () => {
+    const created = await run('create', '--name', 'ops', '--scope', 'admin', '--expires', '2999-01-01');
+    expect(created.code).toBe(0);
+    expect(created.lines[0]).toMatch(/^created admin key [0-9a-f]{12} \(ops\), expiring 2999-01-01T00:00:00.000Z/);
+    const key = created.lines[1]!;
+    const listed = (await run('list')).lines.join('\n');
+    expect(listed).toMatch(/ops {2}admin {2}cli {2}created \S+ {2}expires 2999-01-01T00:00:00.000Z {2}never used/);
+    expect(listed).not.toContain(key);
+
+    const database = openDatabase(undefined, dir);
+    try {
+      expect(await new ApiKeyService(database.db).verify(key)).toMatchObject({ name: 'ops', scope: 'admin', expiresAt: '2999-01-01T00:00:00.000Z' });
+    } finally {
+      await database.db.destroy();
+    }
+  });
+
+  it.each([
+    [['--scope', 'root'], /--scope is read or admin/],
+    [['--expires', 'soon'], /^--expires must be a date/],
+    [['--expires', '2001-01-01'], /^--expires must be in the future/],
+  ])('refuses create %j with status 2 and a message', async (args, message) => {
+    const { code, lines } = await run('create', '--name', 'x', ...args);
+    expect(code).toBe(2);
+    expect(lines.join('\n')).toMatch(message);
   });
 
   it('refuses create without a name and an unknown command', async () => {
