@@ -47,12 +47,19 @@ const schema = z.object({
   ARTWORK_SECRET: z.string().min(16).optional(),
   /** Watch LIBRARY_DIR for added, changed and removed files. */
   LIBRARY_WATCH: bool.default(true),
-  /** Comma-separated API keys accepted as Bearer tokens, besides keys created with the CLI. */
+  /** Comma-separated API keys accepted as Bearer tokens (read scope), besides stored keys. */
   API_KEYS: list.default([]),
-  /** Ordered, comma-separated list of enabled sources. */
+  /** Comma-separated admin API keys (the API, and managing keys, webhooks and every key's usage). */
+  ADMIN_API_KEYS: list.default([]),
+  /** How often each API node writes usage counts and keys' last uses (kept in memory meanwhile), ms. */
+  USAGE_FLUSH_MS: int(100, 3_600_000).default(30_000),
+  /**
+   * Ordered, comma-separated list of enabled sources. Default: the music folder, then Deezer's
+   * public catalogue (no key; 30 s previews), so that a fresh start finds and analyses something.
+   */
   SOURCES: list
     .pipe(z.array(z.enum(SOURCE_NAMES)).min(1, 'at least one source'))
-    .default(['library']),
+    .default(['library', 'deezer']),
   /** Keyv store URI: sqlite://path, redis://host:port, memory://. Default: SQLite under DATA_DIR. */
   CACHE_URL: z.string().optional(),
   /** Analysis store: a SQLite file path or postgres://… Default: SQLite under DATA_DIR. */
@@ -99,7 +106,7 @@ const schema = z.object({
   RATE_LIMIT_GRAPHQL_COST: int(1, 1_000_000).default(32),
   /** Comma-separated browser origins allowed to call the API (CORS), or `*` for any; unset: none. */
   CORS_ORIGINS: list.pipe(z.array(origin)).default([]),
-  /** Serve Apollo Sandbox as the landing page of /graphql. */
+  /** Serve Apollo Sandbox at /graphql?sandbox and link it from the /graphql page (GraphiQL at /graphiql is always served). */
   GRAPHQL_SANDBOX: bool.default(true),
   /** Deepest GraphQL document accepted. */
   GRAPHQL_MAX_DEPTH: int(1, 100).default(12),
@@ -115,13 +122,21 @@ const schema = z.object({
   GRAPHQL_MAX_DIRECTIVES: int(0, 100_000).default(50),
   /** Most operations in one batched GraphQL HTTP request (a JSON array, as Apollo's BatchHttpLink sends); each is held to every limit. */
   GRAPHQL_MAX_BATCH: int(1, 100).default(10),
+  /** Most GraphQL subscriptions one WebSocket connection may hold at once. */
+  GRAPHQL_MAX_SUBSCRIPTIONS: int(1, 1000).default(10),
+  /** Key that seals webhook signing secrets in the store; the same on every API node. Default: random, kept in DATA_DIR. */
+  WEBHOOK_SECRET_KEY: z.string().min(32, 'at least 32 characters').optional(),
+  /** Longest one webhook attempt may take (connection, answer), ms. */
+  WEBHOOK_TIMEOUT_MS: int(1000, 60_000).default(10_000),
+  /** Failed attempts in a row after which a webhook is disabled. */
+  WEBHOOK_MAX_FAILURES: int(1, 100_000).default(20),
   /** Timeout of one call to an external source, ms. */
   SOURCE_TIMEOUT_MS: int(100, 120_000).default(8000),
   /** Largest audio download accepted, bytes. */
   AUDIO_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(20 * 1024 * 1024),
   /** Largest JSON answer accepted from a source, bytes; a larger one is refused (502 UPSTREAM_INVALID). */
   SOURCE_MAX_JSON_BYTES: int(1024, 256 * 1024 * 1024).default(2 * 1024 * 1024),
-  /** Let URLs that come from data (previews, redirects) reach loopback and private addresses: closed networks and tests only. */
+  /** Let URLs that come from data (previews, redirects) and webhook targets reach loopback and private addresses: closed networks and tests only. */
   OUTBOUND_ALLOW_PRIVATE: bool.default(false),
   DEEZER_BASE_URL: httpUrl.default('https://api.deezer.com'),
   MUSICBRAINZ_BASE_URL: httpUrl.default('https://musicbrainz.org/ws/2'),
@@ -134,6 +149,8 @@ const schema = z.object({
   UPSTREAM_API_KEY: z.string().optional(),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Log lines as JSON (`json`), readable (`pretty`), or readable when stdout is a terminal (`auto`). */
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'HTTP_IDLE_TIMEOUT_MS'> & {
@@ -194,6 +211,9 @@ function crossChecks(c: z.infer<typeof schema>): string[] {
   if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS) {
     problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${c.HTTP_REQUEST_TIMEOUT_MS})`);
   }
+  const admin = new Set(c.ADMIN_API_KEYS);
+  // Which key is meant is not printed: the message would put it in a log.
+  if (c.API_KEYS.some((k) => admin.has(k))) problems.push('ADMIN_API_KEYS: a key is in both API_KEYS and ADMIN_API_KEYS; list each key once');
   const idle = idleTimeoutOf(c);
   const silence = Math.max(c.ANALYSIS_WAIT_MS, c.SOURCE_TIMEOUT_MS);
   if (idle <= silence) {

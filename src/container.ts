@@ -1,15 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pino, type Logger as PinoLogger } from 'pino';
+import type { Logger as PinoLogger } from 'pino';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import { createApp } from './http/app';
 import { restGate } from './http/auth';
 import { createGraphQL } from './http/graphql/apollo.server';
+import { createSubscriptionServer } from './http/graphql/subscriptions.server';
 import { graphqlRateLimitPlugin } from './http/graphql/rate-limit.plugin';
 import { AnalysisRunner } from './analysis/analysis.runner';
 import { AnalysisService } from './analysis/analysis.service';
 import { BrowseService } from './analysis/browse.service';
+import { announcing, LocalAnalysisEvents, type AnalysisEvents } from './analysis/events/analysis-events';
+import { RedisAnalysisEvents } from './analysis/events/redis.analysis-events';
 import { BullmqJobs } from './analysis/jobs/bullmq.jobs';
 import { AnalysisWorker } from './analysis/jobs/bullmq.worker';
 import { InProcessJobs } from './analysis/jobs/in-process.jobs';
@@ -20,11 +25,14 @@ import type { AnalysisStore } from './analysis/store/store';
 import { SqlTracksQuery } from './analysis/store/tracks.query';
 import { ArtworkService } from './artwork/artwork.service';
 import { ApiKeyService } from './auth/api-keys';
+import { RedisKeyChangeChannel } from './auth/key-changes.channel';
 import type { Config } from './config';
+import { createLogger } from './core/logger';
 import type { AnalysisEngine, TrackCandidate, TrackMetadata } from './core/types';
 import { openDatabase, type Database } from './db/database';
 import { migrateToLatest } from './db/migrations';
 import { createEnginePool } from './engine/engine.pool';
+import { OutboundGuard } from './net/outbound.guard';
 import { StillStarting, type DependencyCheck } from './ops/health';
 import { Metrics } from './ops/metrics';
 import { ApiRateLimiter, chargeGraphQL } from './ops/rate-limit';
@@ -36,6 +44,14 @@ import { createSources } from './sources/factory';
 import { SharedQuotas } from './sources/http/shared-quota';
 import { SourceRegistry } from './sources/registry';
 import type { Source, StartOptions } from './sources/source';
+import { FlushSchedule } from './usage/flush.schedule';
+import { RedisUsageRelay } from './usage/redis.usage';
+import { UsageService, UsageStore } from './usage/usage.service';
+import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
+import { SecretBox } from './webhooks/webhook.secrets';
+import { WebhookSender } from './webhooks/webhook.sender';
+import { WebhookService } from './webhooks/webhook.service';
+import { WebhookStore } from './webhooks/webhook.store';
 
 /** Everything a process needs, built once from the validated config. */
 export interface Container {
@@ -54,6 +70,8 @@ export interface Container {
   jobs: AnalysisJobs;
   artwork: ArtworkService;
   apiKeys: ApiKeyService;
+  /** Requests and analyses per key per day. */
+  usage: UsageService;
   /** This process's Prometheus metrics. */
   metrics: Metrics;
   /** Requests per minute per API key; shared through Redis when CACHE_URL or QUEUE_URL is redis. */
@@ -62,11 +80,19 @@ export interface Container {
   readiness: DependencyCheck[];
   /** The BullMQ consumer, in the worker role only. */
   worker?: AnalysisWorker;
+  /** "An analysis ended", heard by every process of the deployment (Redis pub/sub when Redis is configured). */
+  events: AnalysisEvents;
+  /** Webhooks of API keys and the deliveries of analysis events to them. */
+  webhooks: WebhookService;
+  /** Sends the due webhook deliveries, in the api role only. */
+  webhookDispatcher?: WebhookDispatcher;
   /**
    * Indexes the library and starts watchers (and, in the worker role, starts taking jobs). With
    * `background`, the library is indexed after start() returns (readiness says how far it got).
    */
   start(options?: StartOptions): Promise<void>;
+  /** Writes the usage counts and keys' last uses held in memory now (they are written every USAGE_FLUSH_MS anyway). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,6 +103,8 @@ export interface ContainerOverrides {
   engine?: AnalysisEngine;
   /** Replaces the sources SOURCES names (tests). */
   sources?: (deps: { engine: AnalysisEngine; artworkUrl: (key: string) => string }) => Source[];
+  /** The webhooks' clock, ms since the epoch (tests of the retry schedule). */
+  now?: () => number;
 }
 
 /**
@@ -85,7 +113,7 @@ export interface ContainerOverrides {
  */
 export async function createContainer(config: Config, overrides: ContainerOverrides = {}): Promise<Container> {
   const role = overrides.role ?? 'api';
-  const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
+  const logger = overrides.logger ?? createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   mkdirSync(config.dataDir, { recursive: true });
   const queueUrl = isRedisUrl(config.QUEUE_URL) ? config.QUEUE_URL : undefined;
   if (config.QUEUE_URL && !queueUrl) throw new Error('QUEUE_URL: expected a redis:// or rediss:// URL');
@@ -96,8 +124,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   // Stored analyses never change, so a process-local LRU in front of the store is always right.
   const store = new CachedAnalysisStore(new SqlAnalysisStore(database), config.ANALYSIS_CACHE_ENTRIES);
 
-  let jobs: AnalysisJobs | undefined;
-  const metrics = new Metrics({ role, queueCounts: () => jobs!.counts() });
+  // jobs is made below; the metric reads it only once the container is built.
+  const metrics = new Metrics({ role, queueCounts: () => jobs.counts() });
 
   const cache = createCacheBackend(config.CACHE_URL, config.dataDir);
   // One namespace per purpose; on a shared Redis the prefix keeps deployments (and test runs) apart.
@@ -126,8 +154,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     logger.warn({}, 'ARTWORK_SECRET is unset in a shared deployment: artwork URLs signed by this node fail on the others');
   }
   const secret = artworkSecret(config);
-  let artwork: ArtworkService | undefined;
-  const artworkUrl = (key: string): string => artwork!.url(key);
+  // artwork is made below (it needs the registry these sources go into); URLs are made later.
+  const artworkUrl = (key: string): string => artwork.url(key);
   // Scaled out, API nodes and workers count the catalogues' quotas together in Redis.
   const sharedRedisUrl = isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
   const quotaRedis =
@@ -141,20 +169,26 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       : createSources(config, { engine, logger, artworkUrl, ...(sharedQuotas ? { sharedQuotas } : {}) }),
   );
   const registry = new SourceRegistry(sources);
-  artwork = new ArtworkService(registry, metadata, registry.catalogSources(), secret, config.publicUrl);
+  const artwork = new ArtworkService(registry, metadata, registry.catalogSources(), secret, config.publicUrl, logger);
 
   const search = new SearchService(
     registry,
     metadata,
-    { sourceTimeoutMs: config.SOURCE_TIMEOUT_MS, responseCache: searchResponses },
+    // A track without a picture of its own gets its placeholder's URL.
+    { sourceTimeoutMs: config.SOURCE_TIMEOUT_MS, responseCache: searchResponses, thumbnailUrl: artworkUrl },
     logger,
   );
   const runner = new AnalysisRunner(registry, engine, store, { fetchTimeoutMs: config.SOURCE_TIMEOUT_MS * 4 }, logger);
   const task = metrics.timeTask(runner.run);
   const connection = queueUrl ? redisOptions(queueUrl) : undefined;
-  jobs = connection
+  // Analysis events reach every process through Redis when there is one (several nodes).
+  const eventsRedis = isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
+  const events: AnalysisEvents = eventsRedis
+    ? new RedisAnalysisEvents(redisOptions(eventsRedis), config.REDIS_PREFIX, logger)
+    : new LocalAnalysisEvents(logger);
+  const jobs: AnalysisJobs = connection
     ? new BullmqJobs(store, { connection, prefix: config.REDIS_PREFIX }, logger)
-    : new InProcessJobs(task, config.ANALYSIS_WORKERS * 2);
+    : new InProcessJobs(announcing(task, events), config.ANALYSIS_WORKERS * 2);
   const worker =
     role === 'worker' && connection
       ? new AnalysisWorker(
@@ -164,13 +198,59 @@ export async function createContainer(config: Config, overrides: ContainerOverri
             prefix: config.REDIS_PREFIX,
             concurrency: config.WORKER_CONCURRENCY ?? config.ANALYSIS_WORKERS,
             lockMs: config.WORKER_LOCK_MS,
+            events,
           },
           logger,
         )
       : undefined;
-  const analysis = new AnalysisService(store, metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS });
+  // API nodes count usage and tell each other of keys made and revoked through Redis when scaled out; workers serve no requests.
+  const apiRedisUrl = role === 'api' ? sharedRedisUrl : undefined;
+  const usage: UsageService = new UsageService(new UsageStore(database.db), { list: () => apiKeys.list() }, {
+    ...(apiRedisUrl
+      ? { relay: new RedisUsageRelay(failFastRedis(apiRedisUrl, logger, 'usage: Redis unreachable; counts kept in memory until it returns'), config.REDIS_PREFIX) }
+      : {}),
+  });
+  const apiKeys: ApiKeyService = new ApiKeyService(database.db, {
+    envKeys: { read: config.API_KEYS, admin: config.ADMIN_API_KEYS },
+    requestListeners: [usage],
+    logger,
+    ...(apiRedisUrl ? { changes: new RedisKeyChangeChannel(apiRedisUrl, config.REDIS_PREFIX, logger) } : {}),
+  });
+  const flushes = new FlushSchedule(
+    [
+      { name: 'usage counts', run: () => usage.flush() },
+      { name: "API keys' last uses", run: () => apiKeys.flushLastUsed() },
+    ],
+    config.USAGE_FLUSH_MS,
+    logger,
+  );
+  // Webhooks: every process records the deliveries of the events it hears (once per webhook,
+  // whoever hears them); API nodes send them.
+  if (role === 'api' && (queueUrl || database.dialect === 'postgres') && !config.WEBHOOK_SECRET_KEY) {
+    logger.warn({}, 'WEBHOOK_SECRET_KEY is unset in a shared deployment: webhooks made on this node cannot be signed by the others');
+  }
+  const webhookStore = new WebhookStore(database.db);
+  const webhookSecrets = new SecretBox(webhookSecretKey(config));
+  const webhookOutbound = new OutboundGuard({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE });
+  let webhookDispatcher: WebhookDispatcher | undefined;
+  const webhooks = new WebhookService(webhookStore, webhookSecrets, webhookOutbound, logger, {
+    ...(overrides.now ? { now: overrides.now } : {}),
+    onDeliveries: () => webhookDispatcher?.kick(),
+  });
+  if (role === 'api') {
+    webhookDispatcher = new WebhookDispatcher(
+      webhookStore,
+      webhooks,
+      new WebhookSender(webhookOutbound, { timeoutMs: config.WEBHOOK_TIMEOUT_MS }),
+      webhookSecrets,
+      { maxFailures: config.WEBHOOK_MAX_FAILURES, timeoutMs: config.WEBHOOK_TIMEOUT_MS, ...(overrides.now ? { now: overrides.now } : {}) },
+      logger,
+    );
+  }
+  const stopHearingEvents = events.subscribe(webhooks.analysisEnded);
+  const dispatcher = webhookDispatcher;
+  const analysis = new AnalysisService(store, metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS, requestListeners: [usage, webhooks] });
   const browse = new BrowseService(new SqlTracksQuery(database), store);
-  const apiKeys = new ApiKeyService(database.db, config.API_KEYS);
   // Workers serve no API requests: their limiter stays in memory, unused, with no connection.
   const limiterRedis = role === 'worker' ? undefined : isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
   const rateLimiter = new ApiRateLimiter(
@@ -184,9 +264,9 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     {
       name: 'sources',
       essential: false,
-      ping: async () => {
+      ping: () => {
         const pending = registry.pending();
-        if (pending.length > 0) throw new StillStarting(pending.join('; '));
+        return pending.length > 0 ? Promise.reject(new StillStarting(pending.join('; '))) : Promise.resolve();
       },
     },
     ...(worker
@@ -211,24 +291,44 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     jobs,
     artwork,
     apiKeys,
+    usage,
     metrics,
     rateLimiter,
     readiness,
     ...(worker ? { worker } : {}),
+    events,
+    webhooks,
+    ...(dispatcher ? { webhookDispatcher: dispatcher } : {}),
     async start(options?: StartOptions) {
       await cache.ready();
+      if (role === 'api') {
+        await apiKeys.start();
+        flushes.start();
+      }
       await registry.start(options);
       if (worker) {
         await worker.waitUntilReady();
         worker.start();
       }
+      dispatcher?.start();
     },
+    flush: () => flushes.flush(),
     async close() {
       // A worker finishes its running jobs before anything they need is closed.
       await worker?.close();
+      // What was counted in memory is written while the store and Redis are still open.
+      await flushes.close();
+      await apiKeys.close();
+      await usage.close();
       await registry.close();
       await activeJobs.close();
       await engine.close();
+      // The jobs have announced how they ended; their deliveries are recorded before the store closes.
+      stopHearingEvents();
+      await webhooks.close();
+      await dispatcher?.close();
+      await events.close();
+      await webhookOutbound.close();
       // The backend, not each namespace: they share one adapter, closed once.
       await cache.close();
       await rateLimiter.close();
@@ -251,9 +351,26 @@ function artworkSecret(config: Config): Buffer {
   }
 }
 
+/** WEBHOOK_SECRET_KEY, or a random key generated once and kept in DATA_DIR. */
+function webhookSecretKey(config: Config): Buffer {
+  if (config.WEBHOOK_SECRET_KEY) return Buffer.from(config.WEBHOOK_SECRET_KEY, 'utf8');
+  const file = path.join(config.dataDir, 'webhook.key');
+  try {
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  } catch {
+    const key = randomBytes(32);
+    writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+    return key;
+  }
+}
+
 export interface HttpApp {
   app: Express;
-  /** Stops what the HTTP layer started (Apollo), after the server stopped accepting. */
+  /** The HTTP server's 'upgrade' listener: GraphQL subscriptions over WebSocket (graphql-ws) at /graphql. */
+  upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Closes the WebSocket connections (1001 Going away), which would otherwise hold a closing server open. */
+  closeSockets(): Promise<void>;
+  /** Stops what the HTTP layer started (its WebSockets, Apollo), after the server stopped accepting. */
   stop(): Promise<void>;
 }
 
@@ -273,18 +390,18 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     maxCost: config.GRAPHQL_MAX_COST,
     onRefused: () => container.metrics.countRateLimited('graphql'),
   };
+  const limits = {
+    maxTokens: config.GRAPHQL_MAX_TOKENS,
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxSelections: config.GRAPHQL_MAX_SELECTIONS,
+    maxAliases: config.GRAPHQL_MAX_ALIASES,
+    maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
+  };
   const graphql = await createGraphQL(
-    { search: container.search, analysis: container.analysis, browse: container.browse, apiKeys: container.apiKeys },
+    { search: container.search, analysis: container.analysis, browse: container.browse, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks },
     {
       sandbox: config.GRAPHQL_SANDBOX,
-      limits: {
-        maxTokens: config.GRAPHQL_MAX_TOKENS,
-        maxDepth: config.GRAPHQL_MAX_DEPTH,
-        maxSelections: config.GRAPHQL_MAX_SELECTIONS,
-        maxAliases: config.GRAPHQL_MAX_ALIASES,
-        maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
-        maxBatch: config.GRAPHQL_MAX_BATCH,
-      },
+      limits: { ...limits, maxBatch: config.GRAPHQL_MAX_BATCH },
       maxCost: config.GRAPHQL_MAX_COST,
       plugins: [graphqlRateLimitPlugin(container.rateLimiter, rateLimit)],
       edgeCharge: (principal, cost) => chargeGraphQL(container.rateLimiter, rateLimit, principal.id, cost),
@@ -297,6 +414,8 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
       analysis: container.analysis,
       artwork: container.artwork,
     },
+    keys: { apiKeys: container.apiKeys, usage: container.usage },
+    webhooks: container.webhooks,
     logger: container.logger,
     publicUrl: config.publicUrl,
     corsOrigins: config.CORS_ORIGINS,
@@ -309,5 +428,24 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     gate: restGate(container.rateLimiter, container.apiKeys, () => container.metrics.countRateLimited('rest')),
     ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
   });
-  return { app, stop: () => graphql.stop() };
+  const subscriptions = createSubscriptionServer({
+    schema: graphql.schema,
+    apiKeys: container.apiKeys,
+    analysis: container.analysis,
+    events: container.events,
+    limits,
+    maxCost: config.GRAPHQL_MAX_COST,
+    maxSubscriptions: config.GRAPHQL_MAX_SUBSCRIPTIONS,
+    charge: (principal, cost) => chargeGraphQL(container.rateLimiter, rateLimit, principal.id, cost),
+    logger: container.logger,
+  });
+  return {
+    app,
+    upgrade: (req, socket, head) => subscriptions.handleUpgrade(req, socket, head),
+    closeSockets: () => subscriptions.close(),
+    async stop() {
+      await subscriptions.close();
+      await graphql.stop();
+    },
+  };
 }

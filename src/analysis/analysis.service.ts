@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors';
+import type { AnalysisRequestListener } from '../core/observers';
 import { isTrackKey, trackKey as computeTrackKey } from '../core/track-key';
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
@@ -26,6 +27,8 @@ export interface TrackResolver {
 export interface AnalysisServiceOptions {
   /** How long a caller waits for a running analysis before being told to come back, ms. */
   waitMs: number;
+  /** Told of every request that needs an analysis not stored yet, with the requester's id. */
+  requestListeners?: readonly AnalysisRequestListener[];
 }
 
 /**
@@ -42,12 +45,18 @@ export class AnalysisService {
     private readonly options: AnalysisServiceOptions,
   ) {}
 
-  /** The analysis of a key (hex, either case). */
-  async analysis(key: string, hint?: { artist?: string; track?: string }): Promise<AnalysisOutcome> {
+  /**
+   * The analysis of a key (hex, either case). `requesterId` (the API key's id) is handed to the
+   * request listeners when the analysis has to be computed (started or joined).
+   */
+  async analysis(key: string, hint?: { artist?: string; track?: string }, requesterId?: string): Promise<AnalysisOutcome> {
     const trackKey = checkedTrackKey(key);
     const stored = await this.store.get(trackKey);
     if (stored) return { status: 'done', analysis: stored };
     const track = await this.locate(trackKey, hint);
+    if (requesterId !== undefined && this.options.requestListeners?.length) {
+      await Promise.all(this.options.requestListeners.map((listener) => Promise.resolve(listener.analysisRequested(trackKey, requesterId))));
+    }
     return this.await(track);
   }
 

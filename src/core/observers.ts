@@ -26,3 +26,23 @@ export interface HttpObservation {
   status: number;
   seconds: number;
 }
+
+/**
+ * Told when a caller's request needs an analysis that is not stored yet (it starts one, or joins
+ * one running): usage counts analyses per API key from it, and webhooks remember who to tell
+ * when the analysis completes. Called on the request's path: keep it cheap. A promise it returns
+ * is waited for before the analysis is started or joined (webhooks record the interest first, so
+ * that the analysis cannot end before it is in the store); it must not reject.
+ */
+export interface AnalysisRequestListener {
+  analysisRequested(trackKey: string, requesterId: string): void | Promise<void>;
+}
+
+/**
+ * Told of every request an API key made that was let in (its key known, not revoked, not
+ * expired): usage counts requests per key from it. Called synchronously on the request's path,
+ * once per HTTP request: keep it cheap.
+ */
+export interface ApiRequestListener {
+  apiRequest(keyId: string): void;
+}

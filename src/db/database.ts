@@ -4,8 +4,12 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Generated } from 'kysely';
 import { Pool } from 'pg';
 import { AppError } from '../core/errors';
+import type { DescriptorColumnValues } from './columns';
 
-export interface AnalysesTable {
+/** A stored analysis: the fixed columns and one column per descriptor of the registry (src/db/columns.ts). */
+export type AnalysesTable = AnalysesFixedColumns & DescriptorColumnValues;
+
+interface AnalysesFixedColumns {
   track_key: string;
   artist: string;
   track_name: string;
@@ -15,19 +19,6 @@ export interface AnalysesTable {
   mode: number;
   time_signature: number;
   loudness: number;
-  energy: number;
-  liveness: number;
-  danceability: number;
-  instrumentalness: number;
-  speechiness: number;
-  valence: number;
-  arousal: number;
-  approachability: number;
-  engagement: number;
-  mood_happy: number;
-  mood_sad: number;
-  mood_relaxed: number;
-  mood_aggressive: number;
   tempo_confidence: number;
   key_confidence: number;
   mode_confidence: number;
@@ -52,11 +43,91 @@ export interface ApiKeysTable {
   key_hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** `read` or `admin`. Migration 0005 (keys made before it are `read`). */
+  scope: Generated<string>;
+  /** ISO-8601 time from which the key is refused; null: it never expires. Migration 0005. */
+  expires_at: string | null;
+  /** Who made it: `cli`, `api` or `first-run`. Migration 0005 (keys made before it are `cli`). */
+  source: Generated<string>;
+}
+
+/** When each key (stored or from the environment, by id) was last used, written in batches. Migration 0005. */
+export interface ApiKeyLastUsedTable {
+  key_id: string;
+  last_used_at: string;
+}
+
+/** Requests and analyses per key per UTC day (`YYYY-MM-DD`), added to in batches. Migration 0005. */
+export interface ApiKeyUsageTable {
+  key_id: string;
+  day: string;
+  requests: number;
+  analyses: number;
+}
+
+/** Batches of usage counts already added from Redis, so that a batch is added once. Migration 0005. */
+export interface ApiKeyUsageBatchesTable {
+  batch_id: string;
+  flushed_at: string;
+}
+
+/** A webhook of an API key (migration 0006). */
+export interface WebhooksTable {
+  id: string;
+  /** The id of the API key that owns it (Principal.id). */
+  key_id: string;
+  url: string;
+  /** JSON array of the event types it receives. */
+  events: string;
+  /** The signing secret, encrypted (src/webhooks/webhook.secrets.ts): it must be read back to sign. */
+  secret: string;
+  created_at: string;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  /** Failed attempts since the last success. */
+  consecutive_failures: number;
+}
+
+/** One event to one webhook: its body and where its delivery stands (migration 0006). */
+export interface WebhookDeliveriesTable {
+  /** The webhook-id header: the same on every attempt. */
+  id: string;
+  webhook_id: string;
+  /** The event it carries; (event_id, webhook_id) is unique, so an event heard twice is delivered once. */
+  event_id: string;
+  event: string;
+  /** The JSON body, exactly as signed and sent. */
+  payload: string;
+  /** pending (not tried yet), retrying, succeeded, failed. */
+  status: string;
+  /** Attempts made. */
+  attempt: number;
+  /** When it is due (ISO), null once it has an outcome; a node sending it pushes it past its own deadline first. */
+  next_attempt_at: string | null;
+  response_status: number | null;
+  duration_ms: number | null;
+  /** Why the last attempt failed, for the delivery log. */
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An API key asked for an analysis that was not stored yet: its webhooks hear how it ends (migration 0006). */
+export interface WebhookInterestsTable {
+  track_key: string;
+  key_id: string;
+  created_at: string;
 }
 
 export interface DatabaseSchema {
   analyses: AnalysesTable;
   api_keys: ApiKeysTable;
+  api_key_last_used: ApiKeyLastUsedTable;
+  api_key_usage: ApiKeyUsageTable;
+  api_key_usage_batches: ApiKeyUsageBatchesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_interests: WebhookInterestsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

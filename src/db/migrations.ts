@@ -1,17 +1,25 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { DESCRIPTORS, columnOf } from '../core/descriptors';
 import { foldForSearch } from '../core/fold';
 import type { Database, Dialect } from './database';
 
 const REAL = 'double precision' as const;
 
-const DESCRIPTOR_COLUMNS = [
+/*
+ * The column lists below are the schema as these migrations made it, kept as written: a
+ * migration that has run must do the same on every database. Descriptors added to the registry
+ * since are added by syncDescriptorColumns, which runs after the migrations.
+ */
+
+/** The numeric columns migration 0001 created. */
+const NUMERIC_COLUMNS_0001 = [
   'tempo', 'loudness', 'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness', 'valence',
   'arousal', 'approachability', 'engagement', 'mood_happy', 'mood_sad', 'mood_relaxed', 'mood_aggressive',
   'tempo_confidence', 'key_confidence', 'mode_confidence', 'time_signature_confidence',
 ] as const;
 
-/** Numeric columns tracks() can be ordered by (besides seq); each has an index on (column, seq). */
-export const ORDERABLE_COLUMNS = [
+/** The orderable columns migration 0002 indexed on (column, seq). */
+const ORDERABLE_COLUMNS_0002 = [
   'tempo', 'duration_ms', 'loudness', 'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness',
   'valence', 'arousal', 'approachability', 'engagement', 'mood_happy', 'mood_sad', 'mood_relaxed', 'mood_aggressive',
 ] as const;
@@ -22,7 +30,7 @@ export const ORDERABLE_COLUMNS = [
  * seq, and track_key, so both can be answered from the index alone.
  */
 export const FEATURE_INDEX_COLUMNS = [
-  'key', 'mode', 'tempo', 'time_signature', ...ORDERABLE_COLUMNS.filter((c) => c !== 'tempo'), 'seq', 'track_key',
+  'key', 'mode', 'tempo', 'time_signature', ...ORDERABLE_COLUMNS_0002.filter((c) => c !== 'tempo'), 'seq', 'track_key',
 ] as const;
 
 /**
@@ -45,7 +53,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('key', 'integer', (c) => c.notNull())
           .addColumn('mode', 'integer', (c) => c.notNull())
           .addColumn('time_signature', 'integer', (c) => c.notNull());
-        for (const column of DESCRIPTOR_COLUMNS) table = table.addColumn(column, REAL, (c) => c.notNull());
+        for (const column of NUMERIC_COLUMNS_0001) table = table.addColumn(column, REAL, (c) => c.notNull());
         await table
           .addColumn('timeline', 'text', (c) => c.notNull())
           .addColumn('engine', 'text', (c) => c.notNull())
@@ -76,14 +84,14 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       // on that field. Filters on other fields are checked on the rows the index walks (see
       // docs/API.md, "Browse"). seq alone already has its unique index.
       async up(db: Kysely<unknown>) {
-        for (const column of ORDERABLE_COLUMNS) {
+        for (const column of ORDERABLE_COLUMNS_0002) {
           await db.schema.createIndex(`analyses_by_${column}`).ifNotExists().on('analyses').columns([column, 'seq']).execute();
         }
         // similar(): one index range per (key, mode) of the key neighbourhood, within a tempo band.
         await db.schema.createIndex('analyses_by_key_mode_tempo').ifNotExists().on('analyses').columns(['key', 'mode', 'tempo']).execute();
       },
       async down(db: Kysely<unknown>) {
-        for (const column of ORDERABLE_COLUMNS) await db.schema.dropIndex(`analyses_by_${column}`).ifExists().execute();
+        for (const column of ORDERABLE_COLUMNS_0002) await db.schema.dropIndex(`analyses_by_${column}`).ifExists().execute();
         await db.schema.dropIndex('analyses_by_key_mode_tempo').ifExists().execute();
       },
     },
@@ -133,6 +141,96 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('analyses_by_key_mode_tempo').ifNotExists().on('analyses').columns(['key', 'mode', 'tempo']).execute();
       },
     },
+    '0005_api_key_lifecycle': {
+      // Keys gain a scope (read, admin), an optional expiry and where they were made; the keys
+      // made before are read keys made by the CLI. When each key was last used, and its requests
+      // and analyses per UTC day, are written in batches by every API node (src/auth/api-keys.ts,
+      // src/usage): keyed by key id, so keys from API_KEYS and ADMIN_API_KEYS have them too.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_keys').addColumn('scope', 'text', (c) => c.notNull().defaultTo('read')).execute();
+        await db.schema.alterTable('api_keys').addColumn('expires_at', 'text').execute();
+        await db.schema.alterTable('api_keys').addColumn('source', 'text', (c) => c.notNull().defaultTo('cli')).execute();
+        await db.schema
+          .createTable('api_key_last_used')
+          .addColumn('key_id', 'text', (c) => c.primaryKey())
+          .addColumn('last_used_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('api_key_usage')
+          .addColumn('key_id', 'text', (c) => c.notNull())
+          .addColumn('day', 'text', (c) => c.notNull())
+          .addColumn('requests', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('analyses', 'integer', (c) => c.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('api_key_usage_pk', ['key_id', 'day'])
+          .execute();
+        // An admin's usage(days) reads every key's rows of the last days.
+        await db.schema.createIndex('api_key_usage_by_day').on('api_key_usage').columns(['day', 'key_id']).execute();
+        await db.schema
+          .createTable('api_key_usage_batches')
+          .addColumn('batch_id', 'text', (c) => c.primaryKey())
+          .addColumn('flushed_at', 'text', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('api_key_usage_batches').execute();
+        await db.schema.dropTable('api_key_usage').execute();
+        await db.schema.dropTable('api_key_last_used').execute();
+        for (const column of ['source', 'expires_at', 'scope']) await db.schema.alterTable('api_keys').dropColumn(column).execute();
+      },
+    },
+    '0006_webhooks': {
+      // Webhooks per API key, their deliveries (the pending ones are the retry queue, so they
+      // survive a restart), and which keys asked for an analysis not stored yet. Times are ISO
+      // text like the other tables'; toISOString() text sorts as time does.
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('webhooks')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('key_id', 'text', (c) => c.notNull())
+          .addColumn('url', 'text', (c) => c.notNull())
+          .addColumn('events', 'text', (c) => c.notNull())
+          .addColumn('secret', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('disabled_at', 'text')
+          .addColumn('disabled_reason', 'text')
+          .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('webhooks_by_key').on('webhooks').columns(['key_id', 'created_at']).execute();
+        await db.schema
+          .createTable('webhook_deliveries')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('webhook_id', 'text', (c) => c.notNull())
+          .addColumn('event_id', 'text', (c) => c.notNull())
+          .addColumn('event', 'text', (c) => c.notNull())
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('attempt', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'text')
+          .addColumn('response_status', 'integer')
+          .addColumn('duration_ms', 'integer')
+          .addColumn('error', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('webhook_deliveries_once', ['event_id', 'webhook_id'])
+          .execute();
+        // The dispatchers' question, "what is due?": finished deliveries have no next_attempt_at.
+        await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').column('next_attempt_at').execute();
+        await db.schema.createIndex('webhook_deliveries_log').on('webhook_deliveries').columns(['webhook_id', 'created_at']).execute();
+        await db.schema
+          .createTable('webhook_interests')
+          .addColumn('track_key', 'text', (c) => c.notNull())
+          .addColumn('key_id', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('webhook_interests_pk', ['track_key', 'key_id'])
+          .execute();
+        await db.schema.createIndex('webhook_interests_by_age').on('webhook_interests').column('created_at').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('webhook_interests').execute();
+        await db.schema.dropTable('webhook_deliveries').execute();
+        await db.schema.dropTable('webhooks').execute();
+      },
+    },
   };
 }
 
@@ -156,8 +254,8 @@ async function backFillFolds(db: Kysely<unknown>): Promise<void> {
 
 class InlineProvider implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations(this.dialect);
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(migrations(this.dialect));
   }
 }
 
@@ -168,6 +266,32 @@ class InlineProvider implements MigrationProvider {
  */
 export async function migrateToLatest(database: Database): Promise<void> {
   await migrateTo(database);
+  await syncDescriptorColumns(database);
+}
+
+/**
+ * Adds the column of every registry descriptor the analyses table lacks (a descriptor added
+ * since the table was made), nullable: analyses stored before it have no value for it, and read
+ * it as absent. A descriptor browse covers gets its (column, seq) index too. Safe to run from
+ * several nodes at once: a column another node just added is taken as added.
+ */
+export async function syncDescriptorColumns({ db }: Database): Promise<void> {
+  const tables = await db.introspection.getTables();
+  const analyses = tables.find((t) => t.name === 'analyses');
+  if (!analyses) return;
+  const existing = new Set(analyses.columns.map((c) => c.name));
+  for (const d of DESCRIPTORS) {
+    const column = columnOf(d);
+    if (!existing.has(column)) {
+      try {
+        await db.schema.alterTable('analyses').addColumn(column, REAL).execute();
+      } catch (error) {
+        const again = (await db.introspection.getTables()).find((t) => t.name === 'analyses');
+        if (!again?.columns.some((c) => c.name === column)) throw error;
+      }
+    }
+    if (d.browse) await db.schema.createIndex(`analyses_by_${column}`).ifNotExists().on('analyses').columns([column, 'seq']).execute();
+  }
 }
 
 /** Migrates up (or down) to the named migration; the latest when none is named (tests run older schemas with it). */

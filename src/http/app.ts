@@ -11,10 +11,17 @@ import { requestLogger } from './request-logger';
 import { securityHeaders } from './security.headers';
 import { refuseMalformedUrls } from './url-encoding.guard';
 import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
+import { keyRoutes, type KeyRouteServices } from './rest/keys.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
+import { webhookRoutes } from './rest/webhooks.routes';
+import type { WebhookService } from '../webhooks/webhook.service';
 
 export interface AppDependencies {
   services: AudioRouteServices;
+  /** Keys and usage (/api/keys, /api/usage). */
+  keys: KeyRouteServices;
+  /** The calling key's webhooks (/api/webhooks); absent, those routes are not served. */
+  webhooks?: WebhookService;
   logger: PinoLogger;
   /** The /graphql handler (Apollo). */
   graphql: RequestHandler;
@@ -61,7 +68,10 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', refuseMalformedUrls(deps.gate, (path) => PUBLIC_API.has(path)));
   // The contract's routes first: they are nearly all of the traffic.
   app.use(audioRoutes(deps.services, deps.gate));
+  app.use(keyRoutes(deps.keys, deps.gate));
   app.use('/graphql', deps.graphql);
+  // After GraphQL, which the webhook routes would otherwise have every request tested against.
+  if (deps.webhooks) app.use(webhookRoutes(deps.webhooks, deps.gate));
 
   // Public like the GraphQL schema: it describes the API and holds no data. Built once.
   const openApi = openApiDocument({ version: packageVersion(), serverUrl: deps.publicUrl ?? '/' });

@@ -31,7 +31,7 @@ export function corsPolicy(origins: readonly string[]): RequestHandler | undefin
   const allowed = new Set(origins);
   const handler = cors({
     origin: (origin, callback) => callback(null, origin !== undefined && (any || allowed.has(origin)) ? origin : false),
-    methods: ['GET', 'HEAD', 'POST'],
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: PREFLIGHT_MAX_AGE_S,

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type { Config } from '../config';
 
@@ -27,9 +28,10 @@ export function httpTimeouts(config: Config): HttpTimeouts {
  * The HTTP server of an app, with every client timeout set: the one place a server is created
  * (the API in main.ts, the worker's operations port in worker.ts, tests that need a real
  * socket). Node's own defaults would let a slow client hold a connection for 60 s of headers,
- * 300 s of body and forever in silence.
+ * 300 s of body and forever in silence. `upgrade` takes the WebSocket upgrades (GraphQL
+ * subscriptions); without it they are refused.
  */
-export function createHttpServer(app: Express, timeouts: HttpTimeouts): Server {
+export function createHttpServer(app: Express, timeouts: HttpTimeouts, upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): Server {
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,
@@ -41,7 +43,9 @@ export function createHttpServer(app: Express, timeouts: HttpTimeouts): Server {
     },
     app,
   );
-  // With no 'timeout' listener, Node destroys a socket idle this long.
+  // With no 'timeout' listener, Node destroys a socket idle this long (not an upgraded one: the
+  // upgrade listener lifts it).
   server.setTimeout(timeouts.idleMs);
+  if (upgrade) server.on('upgrade', upgrade);
   return server;
 }

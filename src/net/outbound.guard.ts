@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 
 /**
- * Outbound HTTP to URLs that come from data (a catalogue's preview or cover URL, later a
+ * Outbound HTTP to URLs that come from data (a catalogue's preview or cover URL, a
  * webhook's target) must not reach this host's own services or its private network: a record
  * naming http://169.254.169.254/ or http://127.0.0.1:6379/ would otherwise turn the server into
  * a proxy into them (SSRF).
@@ -73,7 +73,7 @@ export function nonPublicRange(address: string): string | undefined {
   const range = ip.range();
   if (range === 'unicast') return undefined;
   if (range === NAT64 && ip.kind() === 'ipv6') {
-    const [, , , , , , high, low] = (ip as ipaddr.IPv6).parts as number[];
+    const [, , , , , , high, low] = (ip as ipaddr.IPv6).parts;
     const embedded = new ipaddr.IPv4([high! >> 8, high! & 0xff, low! >> 8, low! & 0xff]);
     return embedded.range() === 'unicast' ? undefined : `${NAT64} ${embedded.range()}`;
   }
@@ -95,16 +95,22 @@ export class OutboundGuard {
   /** Undefined when private addresses are allowed: requests then use the default dispatcher. */
   readonly dispatcher: Dispatcher | undefined;
   private readonly agent: Agent | undefined;
+  private readonly allowPrivate: boolean;
+  private readonly trusted: ReadonlySet<string>;
+  private readonly resolve: (hostname: string, options: LookupOptions) => Promise<LookupAddress[]>;
 
   constructor(options: OutboundGuardOptions) {
-    if (options.allowPrivate) return;
+    this.allowPrivate = options.allowPrivate;
     const trusted = new Set(
       (options.trustedOrigins ?? []).map((base) => {
         const url = new URL(base);
         return originKey(url.protocol, url.hostname, url.port);
       }),
     );
+    this.trusted = trusted;
     const resolve = options.resolve ?? systemResolve;
+    this.resolve = resolve;
+    if (options.allowPrivate) return;
     const open = buildConnector({});
     const checked = buildConnector({ lookup: checkedLookup(resolve) });
     this.agent = new Agent({
@@ -120,6 +126,26 @@ export class OutboundGuard {
       },
     });
     this.dispatcher = this.agent;
+  }
+
+  /**
+   * Throws the OutboundRefusedError a connection to this URL would meet now (its host an IP
+   * literal or a name with a non-public address), or the resolver's error for a name that does
+   * not resolve: the check a URL kept for later use (a webhook's) gets when it is given. The
+   * connection is checked again whenever it is made: a name may resolve elsewhere by then.
+   */
+  async check(url: URL): Promise<void> {
+    if (this.allowPrivate || this.trusted.has(originKey(url.protocol, url.hostname, url.port))) return;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host) !== 0) {
+      const range = nonPublicRange(host);
+      if (range) throw new OutboundRefusedError(host, host, range);
+      return;
+    }
+    for (const a of await this.resolve(host, {})) {
+      const range = nonPublicRange(a.address);
+      if (range) throw new OutboundRefusedError(host, a.address, range);
+    }
   }
 
   /** The global fetch through this guard. */

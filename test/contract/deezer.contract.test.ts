@@ -1,10 +1,8 @@
 import { silentLogger } from '../../src/core/logger';
 import { DeezerSource } from '../../src/sources/deezer/deezer.source';
 import { startFakeDeezer } from '../fixtures/sources/catalogues';
-import { guardNetwork } from '../helpers/fake-http';
 import { describeSourceContract } from './source.contract';
 
-guardNetwork();
 
 describeSourceContract('deezer', async () => {
   const server = await startFakeDeezer();

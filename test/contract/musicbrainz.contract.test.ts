@@ -1,10 +1,8 @@
 import { silentLogger } from '../../src/core/logger';
 import { MusicBrainzSource } from '../../src/sources/musicbrainz/musicbrainz.source';
 import { startFakeMusicBrainz } from '../fixtures/sources/catalogues';
-import { guardNetwork } from '../helpers/fake-http';
 import { describeSourceContract } from './source.contract';
 
-guardNetwork();
 
 describeSourceContract('musicbrainz', async () => {
   const server = await startFakeMusicBrainz();

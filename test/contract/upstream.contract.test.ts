@@ -1,10 +1,8 @@
 import { silentLogger } from '../../src/core/logger';
 import { UpstreamSource } from '../../src/sources/upstream/upstream.source';
 import { startFakeUpstream } from '../fixtures/sources/catalogues';
-import { guardNetwork } from '../helpers/fake-http';
 import { describeSourceContract } from './source.contract';
 
-guardNetwork();
 
 describeSourceContract('upstream', async () => {
   const server = await startFakeUpstream('k');

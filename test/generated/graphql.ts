@@ -15,6 +15,13 @@ export type AnalysisState =
   /** Neither stored nor being analysed: search for it, or ask `analysis` with artist and track. */
   | 'UNKNOWN';
 
+/** What a key may do. */
+export type ApiKeyScope =
+  /** The API, and managing keys, webhooks and every key’s usage. */
+  | 'ADMIN'
+  /** The API: search, analyses, browsing, and its own usage. */
+  | 'READ';
+
 /** An inclusive range; either bound may be left out. */
 export type FloatRange = {
   /** The largest value included. */
@@ -25,13 +32,13 @@ export type FloatRange = {
 
 /** Ranges of the mood scores. */
 export type MoodFilter = {
-  /** Range of mood.aggressive: Predicted level of aggression or intensity. */
+  /** Range of mood.aggressive: Active, harsh and loud: distorted rock and metal read near 1. */
   aggressive?: FloatRange | null | undefined;
-  /** Range of mood.happy: Predicted level of happiness. */
+  /** Range of mood.happy: Positive and active: bright major songs read high, distorted music low whatever its mode. */
   happy?: FloatRange | null | undefined;
-  /** Range of mood.relaxed: Predicted level of calmness or relaxation. */
+  /** Range of mood.relaxed: Calm and clean: drumless calm music reads high, loud rock near 0. */
   relaxed?: FloatRange | null | undefined;
-  /** Range of mood.sad: Predicted level of sadness. */
+  /** Range of mood.sad: Negative and calm: slow minor music reads high. */
   sad?: FloatRange | null | undefined;
 };
 
@@ -44,25 +51,25 @@ export type OrderDirection =
 
 /** Which stored analyses tracks() returns: every condition given must hold. */
 export type TrackFilter = {
-  /** Range of approachability: How accessible the track is to a general listener: conventional, consonant, steady. */
+  /** Range of approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   approachability?: FloatRange | null | undefined;
-  /** Range of arousal: Emotional intensity or stimulation: how exciting rather than calming the track is. */
+  /** Range of arousal: Activation: follows energy, tempo, the density of onsets and drums on the beat. */
   arousal?: FloatRange | null | undefined;
   /** Substring of the artist, ignoring case, accents and compatibility forms ("beyonce" finds "Beyoncé"). */
   artist?: string | null | undefined;
-  /** Range of danceability: Suitability for dancing: a steady, clear beat carried by drums at a danceable tempo. */
+  /** Range of danceability: A steady, clear pulse carried by drums at a tempo one moves to. */
   danceability?: FloatRange | null | undefined;
   /** Milliseconds. */
   durationMs?: FloatRange | null | undefined;
-  /** Range of energy: Intensity and activity: loud, dense, bright and distorted music reads high, quiet sparse music low. */
+  /** Range of energy: Perceived intensity: loud, dense, distorted and compressed music reads high, quiet sparse music low. */
   energy?: FloatRange | null | undefined;
-  /** Range of engagement: Predicted ability to hold attention: variation and development over the track. */
+  /** Range of engagement: How well the track may hold attention: a pulse that carries and a level that changes. */
   engagement?: FloatRange | null | undefined;
-  /** Range of instrumentalness: Likelihood that the track has no vocals. */
+  /** Range of instrumentalness: Absence of spoken voice (sung vocals are not detected and read as instrumental). */
   instrumentalness?: FloatRange | null | undefined;
   /** Any of these pitch classes (0 = C … 11 = B). */
   key?: Array<number> | null | undefined;
-  /** Range of liveness: Likelihood that the recording is of a live performance (audience noise, room sound). */
+  /** Range of liveness: Noise and reverberation between notes, as an audience and a room leave them: the likelihood of a live recording. */
   liveness?: FloatRange | null | undefined;
   /** LUFS. */
   loudness?: FloatRange | null | undefined;
@@ -78,7 +85,7 @@ export type TrackFilter = {
   timeSignature?: Array<number> | null | undefined;
   /** Substring of the title, ignoring case, accents and compatibility forms. */
   trackName?: string | null | undefined;
-  /** Range of valence: Musical positivity: higher sounds happier, cheerful or euphoric; lower sadder, tense or angry. */
+  /** Range of valence: Musical positiveness: major, quick, bright and clean music reads high; minor, slow, dark or distorted music low. */
   valence?: FloatRange | null | undefined;
 };
 
@@ -94,37 +101,37 @@ export type TrackOrder = {
 export type TrackOrderField =
   /** The order analyses were stored in. */
   | 'ANALYSED_AT'
-  /** approachability: How accessible the track is to a general listener: conventional, consonant, steady. */
+  /** approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   | 'APPROACHABILITY'
-  /** arousal: Emotional intensity or stimulation: how exciting rather than calming the track is. */
+  /** arousal: Activation: follows energy, tempo, the density of onsets and drums on the beat. */
   | 'AROUSAL'
-  /** danceability: Suitability for dancing: a steady, clear beat carried by drums at a danceable tempo. */
+  /** danceability: A steady, clear pulse carried by drums at a tempo one moves to. */
   | 'DANCEABILITY'
   /** Duration of the file. */
   | 'DURATION_MS'
-  /** energy: Intensity and activity: loud, dense, bright and distorted music reads high, quiet sparse music low. */
+  /** energy: Perceived intensity: loud, dense, distorted and compressed music reads high, quiet sparse music low. */
   | 'ENERGY'
-  /** engagement: Predicted ability to hold attention: variation and development over the track. */
+  /** engagement: How well the track may hold attention: a pulse that carries and a level that changes. */
   | 'ENGAGEMENT'
-  /** instrumentalness: Likelihood that the track has no vocals. */
+  /** instrumentalness: Absence of spoken voice (sung vocals are not detected and read as instrumental). */
   | 'INSTRUMENTALNESS'
-  /** liveness: Likelihood that the recording is of a live performance (audience noise, room sound). */
+  /** liveness: Noise and reverberation between notes, as an audience and a room leave them: the likelihood of a live recording. */
   | 'LIVENESS'
   /** Integrated loudness (LUFS). */
   | 'LOUDNESS'
-  /** mood.aggressive: Predicted level of aggression or intensity. */
+  /** mood.aggressive: Active, harsh and loud: distorted rock and metal read near 1. */
   | 'MOOD_AGGRESSIVE'
-  /** mood.happy: Predicted level of happiness. */
+  /** mood.happy: Positive and active: bright major songs read high, distorted music low whatever its mode. */
   | 'MOOD_HAPPY'
-  /** mood.relaxed: Predicted level of calmness or relaxation. */
+  /** mood.relaxed: Calm and clean: drumless calm music reads high, loud rock near 0. */
   | 'MOOD_RELAXED'
-  /** mood.sad: Predicted level of sadness. */
+  /** mood.sad: Negative and calm: slow minor music reads high. */
   | 'MOOD_SAD'
   /** speechiness: Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
   | 'SPEECHINESS'
   /** Beats per minute. */
   | 'TEMPO'
-  /** valence: Musical positivity: higher sounds happier, cheerful or euphoric; lower sadder, tense or angry. */
+  /** valence: Musical positiveness: major, quick, bright and clean music reads high; minor, slow, dark or distorted music low. */
   | 'VALENCE';
 
 export type TracksQueryVariables = Exact<{
@@ -170,7 +177,7 @@ export type SearchQueryVariables = Exact<{
 }>;
 
 
-export type SearchQuery = { search: Array<{ trackName: string, artist: string, thumbnailUrl: string | null, trackKey: string, match_score: number }> };
+export type SearchQuery = { search: Array<{ trackName: string, artist: string, thumbnailUrl: string, trackKey: string, match_score: number }> };
 
 export type AnalysisQueryVariables = Exact<{
   trackKey: string;
@@ -217,7 +224,43 @@ export type TooDeepQueryVariables = Exact<{
 
 export type TooDeepQuery = { analysisStatus: { analysis: { mood: { happy: number } } | null } };
 
+export type KeyFieldsFragment = { id: string, name: string, scope: ApiKeyScope, createdAt: unknown, expiresAt: unknown, lastUsedAt: unknown, revokedAt: unknown, source: string };
+
+export type WhoAmIQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WhoAmIQuery = { viewer: { id: string, name: string, scope: ApiKeyScope, expiresAt: unknown } };
+
+export type ListKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListKeysQuery = { apiKeys: Array<{ id: string, name: string, scope: ApiKeyScope, createdAt: unknown, expiresAt: unknown, lastUsedAt: unknown, revokedAt: unknown, source: string }> };
+
+export type MakeKeyMutationVariables = Exact<{
+  name: string;
+  scope?: ApiKeyScope | null | undefined;
+  expiresAt?: unknown;
+}>;
+
+
+export type MakeKeyMutation = { createApiKey: { key: string, apiKey: { id: string, name: string, scope: ApiKeyScope, createdAt: unknown, expiresAt: unknown, lastUsedAt: unknown, revokedAt: unknown, source: string } } };
+
+export type DropKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DropKeyMutation = { revokeApiKey: { id: string, name: string, scope: ApiKeyScope, createdAt: unknown, expiresAt: unknown, lastUsedAt: unknown, revokedAt: unknown, source: string } };
+
+export type KeyUsageQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type KeyUsageQuery = { usage: Array<{ keyId: string, name: string, day: string, requests: number, analyses: number }> };
+
 export const AnalysisFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AnalysisFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TrackAnalysis"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"artist"}},{"kind":"Field","name":{"kind":"Name","value":"trackKey"}},{"kind":"Field","name":{"kind":"Name","value":"trackName"}},{"kind":"Field","name":{"kind":"Name","value":"duration_ms"}},{"kind":"Field","name":{"kind":"Name","value":"tempo"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"keyString"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}},{"kind":"Field","name":{"kind":"Name","value":"timeSignature"}},{"kind":"Field","name":{"kind":"Name","value":"energy"}},{"kind":"Field","name":{"kind":"Name","value":"liveness"}},{"kind":"Field","name":{"kind":"Name","value":"danceability"}},{"kind":"Field","name":{"kind":"Name","value":"instrumentalness"}},{"kind":"Field","name":{"kind":"Name","value":"speechiness"}},{"kind":"Field","name":{"kind":"Name","value":"valence"}},{"kind":"Field","name":{"kind":"Name","value":"arousal"}},{"kind":"Field","name":{"kind":"Name","value":"approachability"}},{"kind":"Field","name":{"kind":"Name","value":"engagement"}},{"kind":"Field","name":{"kind":"Name","value":"mood"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"happy"}},{"kind":"Field","name":{"kind":"Name","value":"sad"}},{"kind":"Field","name":{"kind":"Name","value":"relaxed"}},{"kind":"Field","name":{"kind":"Name","value":"aggressive"}}]}},{"kind":"Field","name":{"kind":"Name","value":"meta"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"artist"}},{"kind":"Field","name":{"kind":"Name","value":"track"}}]}}]}}]} as unknown as DocumentNode<AnalysisFieldsFragment, unknown>;
+export const KeyFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"KeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"source"}}]}}]} as unknown as DocumentNode<KeyFieldsFragment, unknown>;
 export const TracksDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Tracks"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TrackFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TrackOrder"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"tracks"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trackKey"}},{"kind":"Field","name":{"kind":"Name","value":"trackName"}},{"kind":"Field","name":{"kind":"Name","value":"tempo"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}},{"kind":"Field","name":{"kind":"Name","value":"energy"}},{"kind":"Field","name":{"kind":"Name","value":"mood"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"happy"}},{"kind":"Field","name":{"kind":"Name","value":"relaxed"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<TracksQuery, TracksQueryVariables>;
 export const TracksCountDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TracksCount"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TrackFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"tracks"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"1"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}}]}}]}}]} as unknown as DocumentNode<TracksCountQuery, TracksCountQueryVariables>;
 export const SimilarDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Similar"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"trackKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"similar"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"trackKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"trackKey"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"distance"}},{"kind":"Field","name":{"kind":"Name","value":"track"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trackKey"}},{"kind":"Field","name":{"kind":"Name","value":"trackName"}},{"kind":"Field","name":{"kind":"Name","value":"keyString"}},{"kind":"Field","name":{"kind":"Name","value":"tempo"}}]}}]}}]}}]} as unknown as DocumentNode<SimilarQuery, SimilarQueryVariables>;
@@ -229,3 +272,8 @@ export const AnalysesDocument = {"kind":"Document","definitions":[{"kind":"Opera
 export const AnalysisStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AnalysisStatus"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"trackKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"analysisStatus"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"trackKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"trackKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trackKey"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfter"}},{"kind":"Field","name":{"kind":"Name","value":"analysis"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trackKey"}},{"kind":"Field","name":{"kind":"Name","value":"tempo"}}]}}]}}]}}]} as unknown as DocumentNode<AnalysisStatusQuery, AnalysisStatusQueryVariables>;
 export const TrackKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TrackKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"artist"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"track"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trackKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"artist"},"value":{"kind":"Variable","name":{"kind":"Name","value":"artist"}}},{"kind":"Argument","name":{"kind":"Name","value":"track"},"value":{"kind":"Variable","name":{"kind":"Name","value":"track"}}}]}]}}]} as unknown as DocumentNode<TrackKeyQuery, TrackKeyQueryVariables>;
 export const TooDeepDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TooDeep"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"trackKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"analysisStatus"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"trackKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"trackKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"analysis"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"mood"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"happy"}}]}}]}}]}}]}}]} as unknown as DocumentNode<TooDeepQuery, TooDeepQueryVariables>;
+export const WhoAmIDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WhoAmI"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}}]}}]} as unknown as DocumentNode<WhoAmIQuery, WhoAmIQueryVariables>;
+export const ListKeysDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"KeyFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"KeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"source"}}]}}]} as unknown as DocumentNode<ListKeysQuery, ListKeysQueryVariables>;
+export const MakeKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"MakeKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"scope"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKeyScope"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expiresAt"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"DateTimeISO"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"scope"},"value":{"kind":"Variable","name":{"kind":"Name","value":"scope"}}},{"kind":"Argument","name":{"kind":"Name","value":"expiresAt"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expiresAt"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"KeyFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"KeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"source"}}]}}]} as unknown as DocumentNode<MakeKeyMutation, MakeKeyMutationVariables>;
+export const DropKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DropKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"KeyFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"KeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"source"}}]}}]} as unknown as DocumentNode<DropKeyMutation, DropKeyMutationVariables>;
+export const KeyUsageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"KeyUsage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"days"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"usage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"days"},"value":{"kind":"Variable","name":{"kind":"Name","value":"days"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"keyId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"day"}},{"kind":"Field","name":{"kind":"Name","value":"requests"}},{"kind":"Field","name":{"kind":"Name","value":"analyses"}}]}}]}}]} as unknown as DocumentNode<KeyUsageQuery, KeyUsageQueryVariables>;

@@ -78,10 +78,137 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Cover art of a track.
-         * @description The thumbnailUrl of a search result carries a signature (sig) and needs no key. Only PNG, JPEG, GIF, WebP or AVIF pictures are served, typed by their bytes; any other stored picture is 404 NOT_FOUND.
+         * Cover art of a track: the picture a source holds, or a placeholder generated for the track.
+         * @description The thumbnailUrl of a search result carries a signature (sig) and needs no key. Only PNG, JPEG, GIF, WebP or AVIF pictures are served, typed by their bytes. A track without a picture, or whose stored picture is not one of those, gets its placeholder: a small PNG whose colours come from the track key, the same every time.
          */
         get: operations["artwork"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every key, those of API_KEYS and ADMIN_API_KEYS first (admin keys only). Never a key itself. */
+        get: operations["apiKeys"];
+        put?: never;
+        /** Makes a key (admin keys only). The key is in this answer only; only its hash is stored. */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes a stored key (admin keys only): every server refuses it from this answer on. Revoking a revoked key changes nothing. */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Requests and analyses per key per UTC day, oldest day first: every key’s to an admin key, its own to a read key.
+         * @description Counts reach the store every USAGE_FLUSH_MS (30 s) from each server; this server’s own counts are included at once.
+         */
+        get: operations["usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhooks of the calling key, oldest first (never their secrets). */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Makes a webhook for the calling key; its signing secret is in this answer only.
+         * @description The URL must be http or https and resolve to a public address (OUTBOUND_ALLOW_PRIVATE lifts this on closed networks); at most 10 webhooks per key.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a webhook of the calling key, with its delivery log. */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a webhook.test event now (once, no retries); a success enables a disabled webhook again. */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log of a webhook of the calling key, newest first. */
+        get: operations["webhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -94,6 +221,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The key to make. */
+        CreateApiKey: {
+            /**
+             * @description What the key is for: 1–100 characters (whitespace runs collapsed), no control characters.
+             * @example mobile app
+             */
+            name: string;
+            /**
+             * @description read (the default): the API. admin: also managing keys, webhooks and every key’s usage.
+             * @default read
+             * @enum {string}
+             */
+            scope: "read" | "admin";
+            /**
+             * @description From when the key is refused: a day (2031-01-01: from the start of that day, UTC) or an ISO-8601 date and time with its offset (2031-01-01T12:00:00Z). In the future. Absent or null: never.
+             * @example 2031-01-01
+             */
+            expiresAt?: string | null;
+        };
         /**
          * @description Every error has this one shape.
          * @example {
@@ -117,7 +263,7 @@ export interface components {
          * @description A protocol-neutral code; README lists when each is given.
          * @enum {string}
          */
-        ErrorCode: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
+        ErrorCode: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
         SearchResponse: {
             /** @constant */
             success: true;
@@ -140,9 +286,9 @@ export interface components {
             artist: string;
             /**
              * Format: uri
-             * @description Cover-art URL (http or https), loadable by an <img> without a key.
+             * @description Cover-art URL (http or https), loadable by an <img> without a key: the source’s picture, or a placeholder generated for the track (a PNG) when it has none.
              */
-            thumbnailUrl?: string;
+            thumbnailUrl: string;
             trackKey: components["schemas"]["TrackKey"];
             /** @description How closely the result matches the query, in [0, 1]; larger is closer. */
             match_score: number;
@@ -198,23 +344,23 @@ export interface components {
             mode: number;
             /** @description Beats per bar. */
             timeSignature: number;
-            /** @description Intensity and activity: loud, dense, bright and distorted music reads high, quiet sparse music low. */
+            /** @description Perceived intensity: loud, dense, distorted and compressed music reads high, quiet sparse music low. */
             energy: number;
-            /** @description Likelihood that the recording is of a live performance (audience noise, room sound). */
+            /** @description Noise and reverberation between notes, as an audience and a room leave them: the likelihood of a live recording. */
             liveness: number;
-            /** @description Suitability for dancing: a steady, clear beat carried by drums at a danceable tempo. */
+            /** @description A steady, clear pulse carried by drums at a tempo one moves to. */
             danceability: number;
-            /** @description Likelihood that the track has no vocals. */
+            /** @description Absence of spoken voice (sung vocals are not detected and read as instrumental). */
             instrumentalness: number;
             /** @description Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
             speechiness: number;
-            /** @description Musical positivity: higher sounds happier, cheerful or euphoric; lower sadder, tense or angry. */
+            /** @description Musical positiveness: major, quick, bright and clean music reads high; minor, slow, dark or distorted music low. */
             valence: number;
-            /** @description Emotional intensity or stimulation: how exciting rather than calming the track is. */
+            /** @description Activation: follows energy, tempo, the density of onsets and drums on the beat. */
             arousal: number;
-            /** @description How accessible the track is to a general listener: conventional, consonant, steady. */
+            /** @description How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
             approachability: number;
-            /** @description Predicted ability to hold attention: variation and development over the track. */
+            /** @description How well the track may hold attention: a pulse that carries and a level that changes. */
             engagement: number;
             mood: components["schemas"]["Mood"];
             /** @description "<note> <major|minor>". */
@@ -228,20 +374,20 @@ export interface components {
         /**
          * @description Mood scores, each in [0, 1].
          * @example {
-         *       "happy": 0.62,
-         *       "sad": 0.21,
-         *       "relaxed": 0.35,
-         *       "aggressive": 0.18
+         *       "happy": 0.41,
+         *       "sad": 0.33,
+         *       "relaxed": 0.29,
+         *       "aggressive": 0.22
          *     }
          */
         Mood: {
-            /** @description Predicted level of happiness. */
+            /** @description Positive and active: bright major songs read high, distorted music low whatever its mode. */
             happy: number;
-            /** @description Predicted level of sadness. */
+            /** @description Negative and calm: slow minor music reads high. */
             sad: number;
-            /** @description Predicted level of calmness or relaxation. */
+            /** @description Calm and clean: drumless calm music reads high, loud rock near 0. */
             relaxed: number;
-            /** @description Predicted level of aggression or intensity. */
+            /** @description Active, harsh and loud: distorted rock and metal read near 1. */
             aggressive: number;
         };
         /**
@@ -312,6 +458,222 @@ export interface components {
             success: true;
             data: (components["schemas"]["TrackAnalysis"] | null)[];
         };
+        CreatedApiKeyResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["CreatedApiKey"];
+        };
+        /**
+         * @description A key just made, with the key itself: store it now.
+         * @example {
+         *       "id": "3f9a1c2b7d4e",
+         *       "name": "mobile app",
+         *       "scope": "read",
+         *       "key": "tg_8kQ2…",
+         *       "createdAt": "2030-01-01T09:30:00.000Z",
+         *       "expiresAt": "2031-01-01T00:00:00.000Z"
+         *     }
+         */
+        CreatedApiKey: {
+            id: string;
+            name: string;
+            scope: components["schemas"]["ApiKeyScope"];
+            /** @description The key: shown in this answer only (only its hash is stored). Send it as "Authorization: Bearer <key>". */
+            key: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             * @example 2030-01-01T00:00:00.000Z
+             */
+            createdAt: string;
+            expiresAt: string | null;
+        };
+        /**
+         * @description read: the API. admin: the API, and managing keys, webhooks and every key’s usage.
+         * @enum {string}
+         */
+        ApiKeyScope: "read" | "admin";
+        ApiKeysResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ApiKey"][];
+        };
+        /**
+         * @description An API key as it is listed: never the key itself.
+         * @example {
+         *       "id": "3f9a1c2b7d4e",
+         *       "name": "mobile app",
+         *       "scope": "read",
+         *       "source": "api",
+         *       "createdAt": "2030-01-01T09:30:00.000Z",
+         *       "expiresAt": null,
+         *       "lastUsedAt": "2030-01-02T17:04:12.512Z",
+         *       "revokedAt": null
+         *     }
+         */
+        ApiKey: {
+            /** @description The key’s id ("env:N" and "env-admin:N" for keys of API_KEYS and ADMIN_API_KEYS); never the key. */
+            id: string;
+            name: string;
+            scope: components["schemas"]["ApiKeyScope"];
+            /**
+             * @description Where the key comes from: an environment list (revoked only by removing it there), or the database (the CLI, the API, the first start).
+             * @enum {string}
+             */
+            source: "API_KEYS" | "ADMIN_API_KEYS" | "cli" | "api" | "first-run";
+            /**
+             * Format: date-time
+             * @description When it was made; for a key of the environment, when this server process started.
+             * @example 2030-01-01T00:00:00.000Z
+             */
+            createdAt: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
+        RevokedApiKeyResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ApiKey"];
+        };
+        UsageResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["UsageDay"][];
+        };
+        /**
+         * @description Requests and analyses of one key on one UTC day. Days without requests have no row.
+         * @example {
+         *       "keyId": "3f9a1c2b7d4e",
+         *       "name": "mobile app",
+         *       "day": "2030-01-02",
+         *       "requests": 1240,
+         *       "analyses": 31
+         *     }
+         */
+        UsageDay: {
+            keyId: string;
+            /** @description The key’s name (its id if the key is no longer known). */
+            name: string;
+            /** @description The UTC day, YYYY-MM-DD. */
+            day: string;
+            /** @description Requests the key made that were let in (REST and GraphQL HTTP requests). */
+            requests: number;
+            /** @description Of those, the requests that needed an analysis not stored yet. */
+            analyses: number;
+        };
+        WebhooksResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Webhook"][];
+        };
+        /** @description A webhook of an API key. Its signing secret is shown once, when it is made. */
+        Webhook: {
+            /**
+             * @description The webhook's id.
+             * @example wh_5f1c0a9e2b7d4c3a8e6f1b2d
+             */
+            id: string;
+            /**
+             * @description Where its events are POSTed.
+             * @example https://example.com/hooks/trackgraph
+             */
+            url: string;
+            /** @description The events it receives (webhook.test is sent on request, whatever these are). */
+            events: ("analysis.completed" | "analysis.failed")[];
+            /**
+             * Format: date-time
+             * @description When it was made.
+             * @example 2030-01-01T00:00:00.000Z
+             */
+            createdAt: string;
+            disabledAt: string | null;
+            /** @description Why it was disabled; null while it is enabled. */
+            disabledReason: string | null;
+            /** @description Failed attempts since its last success. */
+            consecutiveFailures: number;
+        };
+        CreatedWebhookResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["CreatedWebhook"];
+        };
+        /** @description A new webhook and its signing secret, which no later answer shows. */
+        CreatedWebhook: {
+            /**
+             * @description The webhook's id.
+             * @example wh_5f1c0a9e2b7d4c3a8e6f1b2d
+             */
+            id: string;
+            /**
+             * @description Where its events are POSTed.
+             * @example https://example.com/hooks/trackgraph
+             */
+            url: string;
+            /** @description The events it receives (webhook.test is sent on request, whatever these are). */
+            events: ("analysis.completed" | "analysis.failed")[];
+            /**
+             * Format: date-time
+             * @description When it was made.
+             * @example 2030-01-01T00:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The signing secret (whsec_ and base64): shown in this answer only. Verify every message with it (docs/API.md, "Webhooks").
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        DeletedWebhookResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                id: string;
+            };
+        };
+        TestDeliveryResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        /** @description One event to one webhook and where its delivery stands. */
+        WebhookDelivery: {
+            /**
+             * @description The webhook-id header the receiver gets: the same on every attempt.
+             * @example msg_0d1c2b3a4f5e6d7c8b9a0f1e
+             */
+            id: string;
+            /**
+             * @description The event it carries.
+             * @enum {string}
+             */
+            event: "analysis.completed" | "analysis.failed" | "webhook.test";
+            /** @description Attempts made so far. */
+            attempt: number;
+            /**
+             * @description pending: not tried yet; retrying: the last attempt failed and another is due at nextAttemptAt; succeeded: the receiver answered 2xx; failed: no attempt is left.
+             * @enum {string}
+             */
+            status: "pending" | "retrying" | "succeeded" | "failed";
+            /** @description The receiver's HTTP status at the last attempt; null when it did not answer. */
+            responseStatus: number | null;
+            /** @description How long the last attempt took, ms. */
+            durationMs: number | null;
+            /** @description Why the last attempt failed (HTTP status, timeout, refused address …). */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the event was recorded for this webhook.
+             * @example 2030-01-01T00:00:00.000Z
+             */
+            createdAt: string;
+            nextAttemptAt: string | null;
+        };
+        DeliveriesResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookDelivery"][];
+        };
         /**
          * @description First 16 hex characters of sha256(lower(trim(artist)) + ":" + lower(trim(track))), after Unicode NFC.
          * @example bc24aaa5a97c70ed
@@ -328,7 +690,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description UNAUTHENTICATED: missing or unknown API key (WWW-Authenticate: Bearer). */
+        /** @description UNAUTHENTICATED: missing, unknown, revoked or expired API key (WWW-Authenticate: Bearer). */
         Error401: {
             headers: {
                 [name: string]: unknown;
@@ -337,7 +699,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description TRACK_NOT_FOUND: the key is unknown; search first or pass artist and track. */
+        /** @description FORBIDDEN: the key’s scope does not allow this (managing keys needs an admin key). */
+        Error403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description TRACK_NOT_FOUND: the key is unknown; search first or pass artist and track. NOT_FOUND: no such key or webhook. */
         Error404: {
             headers: {
                 [name: string]: unknown;
@@ -393,6 +764,24 @@ export interface components {
         };
         /** @description UPSTREAM_TIMEOUT or ANALYSIS_TIMEOUT. */
         Error504: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description INVALID_ARGUMENT: a field is missing or invalid, or the key is one of API_KEYS or ADMIN_API_KEYS (only the configuration removes those). */
+        Error400Key: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description NOT_FOUND: no key has this id. */
+        Error404Key: {
             headers: {
                 [name: string]: unknown;
             };
@@ -626,9 +1015,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The image, with the type its bytes are. */
+            /** @description The image, with the type its bytes are (image/png for a placeholder). */
             200: {
                 headers: {
+                    /** @description private, max-age=86400 for a picture of the track’s own; max-age=3600 for a placeholder. */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -641,9 +1032,286 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    apiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, revoked ones included. */
+            200: {
+                headers: {
+                    /** @description Answers about keys are never cached. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeysResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKey"];
+            };
+        };
+        responses: {
+            /** @description The key, shown this once. */
+            201: {
+                headers: {
+                    /** @description Answers about keys are never cached. */
+                    "Cache-Control": "no-store";
+                    /** @description The key’s path, /api/keys/{id}. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["Error400Key"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key’s id, as listed (never the key). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, with revokedAt. */
+            200: {
+                headers: {
+                    /** @description Answers about keys are never cached. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["Error400Key"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404Key"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    usage: {
+        parameters: {
+            query?: {
+                /** @description The last N UTC days, today included: 1–366, default 30. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per key and day with requests. */
+            200: {
+                headers: {
+                    /** @description Answers about keys are never cached. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description An http(s) URL that resolves to a public address.
+                     * @example https://example.com/hooks/trackgraph
+                     */
+                    url: string;
+                    /**
+                     * @description analysis.completed and/or analysis.failed; both when absent.
+                     * @example [
+                     *       "analysis.completed",
+                     *       "analysis.failed"
+                     *     ]
+                     */
+                    events?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook and its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the delivery, pending; its outcome is in the delivery log. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestDeliveryResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    webhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Deliveries listed, newest first: 1–100, default 20. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveriesResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
 }

@@ -83,32 +83,6 @@ export function sendBytes(res: ServerResponse, bytes: Uint8Array, contentType: s
 /** A handler that never answers: a source that accepted the connection and hung. */
 export const hang: FakeHandler = () => new Promise<void>(() => undefined);
 
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-/**
- * Fails the test file on any fetch to a host that is not local: the global fetch is wrapped so
- * such a call throws at once, and afterAll fails if one was even attempted (in case the error
- * was swallowed by code under test, as a best-effort source would).
- */
-export function guardNetwork(): void {
-  const original = globalThis.fetch;
-  const violations: string[] = [];
-  beforeAll(() => {
-    globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-      if (!LOCAL_HOSTS.has(url.hostname)) {
-        violations.push(url.host);
-        return Promise.reject(new Error(`test tried to reach ${url.host}: the network is off in tests`));
-      }
-      return original(input, init);
-    }) as typeof fetch;
-  });
-  afterAll(() => {
-    globalThis.fetch = original;
-    expect(violations).toEqual([]);
-  });
-}
-
 /** A recorded-shape JSON file under test/fixtures/sources/, parsed. */
 export function sourceFixture<T = unknown>(relative: string): T {
   return JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', 'sources', relative), 'utf8')) as T;

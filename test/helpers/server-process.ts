@@ -23,7 +23,7 @@ export function startServerProcess(
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /READY (\d+)([^\n]*)\n/.exec(out);
       if (m) resolve({ child, port: Number(m[1]), ready: m[2]!.split(' ').filter((w) => w.length > 0) });

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config';
 import { buildHttpApp, createContainer, type Container, type ContainerOverrides } from '../../src/container';
 import type { AnalysisEngine } from '../../src/core/types';
 import { createHttpServer, httpTimeouts } from '../../src/http/http-server';
+import { OFFLINE_ENV } from './offline-env';
 
 export const TEST_API_KEY = 'test-key-0123456789';
 
@@ -36,6 +37,8 @@ export interface TestAppOptions {
   logger?: PinoLogger;
   /** The built web dashboard the app serves at / (default: web/dist). */
   dashboardDir?: string;
+  /** The webhooks' clock (ms since the epoch), to reach a retry's time without waiting for it. */
+  now?: () => number;
 }
 
 /** A whole app on a fresh temporary DATA_DIR and library, with a known API key and (unless given a logger) no logs. */
@@ -53,12 +56,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ANALYSIS_WORKERS: '1',
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://trackgraph.test',
+    ...OFFLINE_ENV,
     ...options.env,
   });
   const container = await createContainer(config, {
     logger: options.logger ?? pino({ level: 'silent' }),
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.sources ? { sources: options.sources } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   await container.start();
   const http = await buildHttpApp(container, options.dashboardDir ? { dashboardDir: options.dashboardDir } : {});
@@ -70,12 +75,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     dir,
     libraryDir,
     async listen() {
-      const server = createHttpServer(http.app, httpTimeouts(config));
+      const server = createHttpServer(http.app, httpTimeouts(config), http.upgrade);
       servers.push(server);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       return { server, port: (server.address() as AddressInfo).port };
     },
     async close() {
+      // WebSockets first: a server does not finish closing while one is open.
+      await http.closeSockets();
       for (const server of servers) {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));

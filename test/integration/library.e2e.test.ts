@@ -55,7 +55,7 @@ describe('a library of tagged files, analysed by the real engine', () => {
       expect(d[field]).toBeGreaterThanOrEqual(0);
       expect(d[field]).toBeLessThanOrEqual(1);
     }
-    for (const mood of Object.values(d.mood) as number[]) {
+    for (const mood of Object.values<number>(d.mood)) {
       expect(mood).toBeGreaterThanOrEqual(0);
       expect(mood).toBeLessThanOrEqual(1);
     }

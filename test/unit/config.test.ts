@@ -25,3 +25,14 @@ describe('HTTP client timeouts', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('a fresh start', () => {
+  it('searches the music folder, then Deezer’s public catalogue (no key), and logs readably on a terminal only', () => {
+    const c = loadConfig({});
+    expect(c.SOURCES).toEqual(['library', 'deezer']);
+    expect(c.DEEZER_BASE_URL).toBe('https://api.deezer.com');
+    expect(c.LOG_FORMAT).toBe('auto');
+    expect(loadConfig({ SOURCES: 'library' }).SOURCES).toEqual(['library']);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+});

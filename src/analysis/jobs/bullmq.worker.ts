@@ -1,6 +1,7 @@
-import { Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from '../../core/logger';
 import type { TrackMetadata } from '../../core/types';
+import { completedEvent, failedEvent, type AnalysisEvents } from '../events/analysis-events';
 import { ANALYSIS_QUEUE, toJobError, type AnalysisJobResult } from './bullmq.jobs';
 import type { AnalysisTask } from './jobs';
 
@@ -16,6 +17,8 @@ export interface AnalysisWorkerOptions {
    * threads leave free, so it can be far shorter than an analysis.
    */
   lockMs: number;
+  /** Told how each job ends: stored, or failed with no attempt left. */
+  events?: AnalysisEvents;
 }
 
 /**
@@ -37,11 +40,18 @@ export class AnalysisWorker {
         const context = { jobId: job.id, trackKey: job.data.trackKey, attempt: job.attemptsMade + 1 };
         this.logger.debug(context, 'analysis job started');
         try {
-          await task(job.data);
+          const stored = await task(job.data);
+          // Before the job is done: a worker killed before its deliveries are recorded leaves
+          // the job to another worker, which finds the row stored and announces it again.
+          await options.events?.publish(completedEvent(stored));
           return { stored: true };
         } catch (error) {
           this.logger.warn({ ...context, err: error }, 'analysis job failed');
-          throw toJobError(error);
+          const failure = toJobError(error);
+          // BullMQ tries again unless the error is final or this was the last attempt.
+          const final = failure instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+          if (final) await options.events?.publish(failedEvent(job.data.trackKey, error));
+          throw failure;
         }
       },
       {

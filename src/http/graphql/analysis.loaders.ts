@@ -25,13 +25,17 @@ export interface AnalysisHint {
 export class AnalysisLoaders {
   private storedLoader: DataLoader<string, StoredAnalysis | null> | undefined;
 
-  constructor(private readonly service: AnalysisService) {}
+  /** `requesterId`: the API key's id, handed to the service with every analysis this request asks for. */
+  constructor(
+    private readonly service: AnalysisService,
+    private readonly requesterId?: string,
+  ) {}
 
   /** What `analysis(trackKey)` answers: the stored analysis, or the service's outcome for a miss. */
   async analysis(trackKey: string, hint: AnalysisHint): Promise<AnalysisOutcome> {
-    if (!isClientTrackKey(trackKey)) return this.service.analysis(trackKey, hint);
+    if (!isClientTrackKey(trackKey)) return this.service.analysis(trackKey, hint, this.requesterId);
     const stored = await this.stored().load(trackKey);
-    return stored ? { status: 'done', analysis: stored } : this.service.analysis(trackKey, hint);
+    return stored ? { status: 'done', analysis: stored } : this.service.analysis(trackKey, hint, this.requesterId);
   }
 
   /** Stored analyses of many keys, positional, null where a key has none. */

@@ -3,13 +3,15 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import { AppError } from '../../core/errors';
 import type { SearchService } from '../../search/search.service';
+import type { UsageService } from '../../usage/usage.service';
+import type { WebhookService } from '../../webhooks/webhook.service';
 import { requireApiKey } from '../auth';
 import { clientErrorHandler } from '../errors';
 import { createContext, type GraphQLContext } from './graphql.context';
@@ -18,6 +20,7 @@ import { costLimitPlugin } from './graphql.cost';
 import { documentLimits, graphqlResponseType, type DocumentLimits } from './graphql.limits';
 import { knownOperationTypesRule, operationResolutionPlugin } from './graphql.operations';
 import { buildGraphQLSchema } from './graphql.schema';
+import { asksForSandbox, landingPageHandler } from './landing.page';
 import { immutableResponseCachePlugin } from './response.cache';
 import { GraphQLEdgeCache, type EdgeCharge } from './edge.cache';
 
@@ -27,10 +30,14 @@ export interface GraphQLServices {
   browse?: BrowseService;
   analysis: AnalysisService;
   apiKeys: ApiKeyService;
+  /** Serves usage; absent, it fails (tests of other fields build the edge without it). */
+  usage?: UsageService;
+  /** Serves the webhook fields; absent, they fail (tests of other fields). */
+  webhooks?: WebhookService;
 }
 
 export interface GraphQLOptions {
-  /** Serve Apollo Sandbox to browsers at GET /graphql (GRAPHQL_SANDBOX). */
+  /** Serve Apollo Sandbox to browsers at GET /graphql?sandbox, and link it from the landing page (GRAPHQL_SANDBOX). */
   sandbox: boolean;
   /** Shape of a document (GRAPHQL_MAX_TOKENS, _DEPTH, _SELECTIONS, _ALIASES, _DIRECTIVES), checked before validation. */
   limits: DocumentLimits & { maxBatch: number };
@@ -62,16 +69,25 @@ export interface GraphQLEdge {
   /** Mount at /graphql: authentication, JSON body, Apollo. */
   handler: Router;
   server: ApolloServer<GraphQLContext>;
+  /** The executable schema Apollo runs (subscriptions run on it too). */
+  schema: GraphQLSchema;
   stop(): Promise<void>;
 }
 
-/** What Sandbox opens with: a search, then the analysis of a key it returns. */
+/**
+ * What Sandbox opens with: a search, the analysis of a key it returns, and the subscription that
+ * sends it once stored (over WebSocket: the key goes in the connection settings' headers).
+ */
 const SANDBOX_DOCUMENT = `query Search {
   search(track: "Money", artist: "Pink Floyd", limit: 3) { trackName artist trackKey match_score }
 }
 
 query Analysis {
   analysis(trackKey: "bc24aaa5a97c70ed") { trackName tempo keyString energy mood { happy sad relaxed aggressive } }
+}
+
+subscription Completed {
+  analysisCompleted(trackKeys: ["bc24aaa5a97c70ed"]) { trackName tempo keyString }
 }
 `;
 
@@ -91,8 +107,14 @@ function errorBody(code: string, message: string): { errors: { message: string; 
  */
 export async function createGraphQL(services: GraphQLServices, options: GraphQLOptions, logger: PinoLogger): Promise<GraphQLEdge> {
   const responseCacheAnalyses = options.responseCacheAnalyses ?? DEFAULT_RESPONSE_CACHE_ANALYSES;
+  const schema = buildGraphQLSchema({
+    search: services.search,
+    ...(services.browse ? { browse: services.browse } : {}),
+    ...(services.usage ? { keys: { apiKeys: services.apiKeys, usage: services.usage } } : {}),
+    ...(services.webhooks ? { webhooks: services.webhooks } : {}),
+  });
   const server = new ApolloServer<GraphQLContext>({
-    schema: buildGraphQLSchema({ search: services.search, ...(services.browse ? { browse: services.browse } : {}) }),
+    schema,
     // The schema is public (schema/schema.graphql) and Sandbox needs it; every request is authenticated anyway.
     introspection: true,
     csrfPrevention: true,
@@ -133,38 +155,46 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
 
   const edge = responseCacheAnalyses > 0 ? new GraphQLEdgeCache(responseCacheAnalyses * EDGE_BYTES_PER_ANALYSIS, options.edgeCharge) : undefined;
   const router = Router();
+  // A browser opening /graphql gets the page that links to GraphiQL (this server's) and, when
+  // it is on, Apollo Sandbox (/graphql?sandbox, Apollo's landing page from its CDN).
+  const landing = landingPageHandler({ sandbox: options.sandbox });
+  router.use((req, res, next) => (wantsLandingPage(req) && !(options.sandbox && asksForSandbox(req)) ? landing(req, res, next) : next()));
   router.use(requireKey(services.apiKeys, options.sandbox));
   // Express 5 parses no body by itself, and Apollo needs req.body.
-  router.use(express.json({ limit: MAX_BODY, ...(edge ? { verify: GraphQLEdgeCache.keepRawBody } : {}) }));
+  router.use(express.json({ limit: MAX_BODY, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) }));
   if (edge) router.use(edge.middleware());
   // After the edge cache: a byte-identical repeat of a complete answer passed these limits before.
   const limits = documentLimits(options.limits);
-  // A browser opening Sandbox gets the page, whatever the URL holds.
+  // A browser opening Sandbox gets the page, whatever else the URL holds.
   router.use((req, res, next) => (options.sandbox && wantsLandingPage(req) ? next() : limits(req, res, next)));
   router.use(
     expressMiddleware(server, {
-      context: async ({ req, res }) => {
+      context: ({ req, res }) => {
         const principal = res.locals.principal as Principal | undefined;
-        // Only a request taken for the landing page arrives without a principal; if Apollo
-        // sees an operation in it after all, it is refused here.
+        // Only a request taken for Sandbox's page arrives without a principal; if Apollo sees
+        // an operation in it after all, it is refused here.
         if (!principal) {
-          throw new GraphQLError('missing Authorization header; send "Authorization: Bearer <API key>"', {
-            extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="trackgraph"']]) } },
-          });
+          return Promise.reject(
+            new GraphQLError('missing Authorization header; send "Authorization: Bearer <API key>"', {
+              extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="trackgraph"']]) } },
+            }),
+          );
         }
-        return createContext({
-          principal,
-          analysis: services.analysis,
-          log: req.log,
-          charged: GraphQLEdgeCache.charged(res),
-          edge: edge?.recorder(res),
-        });
+        return Promise.resolve(
+          createContext({
+            principal,
+            analysis: services.analysis,
+            log: req.log,
+            charged: GraphQLEdgeCache.charged(res),
+            edge: edge?.recorder(res),
+          }),
+        );
       },
     }),
   );
   router.use(graphqlErrorHandler);
 
-  return { handler: router, server, stop: () => server.stop() };
+  return { handler: router, server, schema, stop: () => server.stop() };
 }
 
 /** Does Apollo take this request for the landing page? (Its own test: a GET preferring HTML to JSON.) */
@@ -172,7 +202,7 @@ function wantsLandingPage(req: Request): boolean {
   return req.method === 'GET' && req.accepts(['application/json', 'application/graphql-response+json', 'multipart/mixed', 'text/html']) === 'text/html';
 }
 
-/** Every /graphql request needs a valid Bearer key, except a browser opening the Sandbox page. */
+/** Every /graphql request needs a valid Bearer key, except a browser opening the Sandbox page (the landing page is answered before). */
 function requireKey(keys: ApiKeyService, sandbox: boolean): RequestHandler {
   return requireApiKey(keys, (req) => sandbox && wantsLandingPage(req));
 }

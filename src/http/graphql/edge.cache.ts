@@ -55,7 +55,7 @@ export class GraphQLEdgeCache {
   }
 
   /** express.json's `verify`: keeps the raw body of a request small enough to be a key. */
-  static keepRawBody(req: IncomingMessage, _res: unknown, buf: Buffer): void {
+  static keepRawBody(this: void, req: IncomingMessage, _res: unknown, buf: Buffer): void {
     if (buf.length <= MAX_KEY_BYTES) (req as WithRawBody).rawBody = buf;
   }
 

@@ -1,5 +1,6 @@
 import type { Logger } from '../../core/logger';
 import type { AnalysisService } from '../../analysis/analysis.service';
+import type { AnalysisEvents } from '../../analysis/events/analysis-events';
 import type { Principal } from '../../auth/api-keys';
 import type { RateLimitDecision } from '../../ops/rate-limit';
 import type { EdgeRecorder } from './edge.cache';
@@ -21,6 +22,8 @@ export interface GraphQLContext {
   charged?: RateLimitDecision;
   /** Present when the edge cache may keep this request's answer: told when it is complete. */
   edge?: EdgeRecorder;
+  /** The analysis events, on a WebSocket operation (subscriptions listen to them). */
+  events?: AnalysisEvents;
 }
 
 export function createContext(deps: {
@@ -29,12 +32,14 @@ export function createContext(deps: {
   log: Logger;
   charged?: RateLimitDecision | undefined;
   edge?: EdgeRecorder | undefined;
+  events?: AnalysisEvents | undefined;
 }): GraphQLContext {
   return {
     principal: deps.principal,
-    analyses: new AnalysisLoaders(deps.analysis),
+    analyses: new AnalysisLoaders(deps.analysis, deps.principal.id),
     log: deps.log,
     ...(deps.charged ? { charged: deps.charged } : {}),
     ...(deps.edge ? { edge: deps.edge } : {}),
+    ...(deps.events ? { events: deps.events } : {}),
   };
 }

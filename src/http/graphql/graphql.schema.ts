@@ -1,19 +1,42 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchemaSync } from 'type-graphql';
+import { buildSchemaSync, type ClassType, type PubSub } from 'type-graphql';
 import type { BrowseService } from '../../analysis/browse.service';
+import type { ApiKeyService } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
+import type { UsageService } from '../../usage/usage.service';
+import type { WebhookService } from '../../webhooks/webhook.service';
 import { AnalysisResolver } from './analysis.resolver';
+import { AnalysisSubscriptionResolver } from './analysis.subscription';
 import { BrowseResolver } from './browse.resolver';
+import { KeysResolver } from './keys.resolver';
 import { TrackResolver } from './track.resolver';
+import { WebhookResolver } from './webhook.resolver';
 
 /** The services the resolvers are built with. */
 export interface ResolverServices {
   search: SearchService;
   /** Absent: tracks and similar are in the schema but not served (tests of other fields). */
   browse?: BrowseService;
+  /** Absent: viewer, apiKeys, usage and the key mutations are in the schema but not served (tests of other fields). */
+  keys?: { apiKeys: ApiKeyService; usage: UsageService };
+  /** Absent: the webhook fields are in the schema but not served (tests of other fields). */
+  webhooks?: WebhookService;
 }
+
+/**
+ * type-graphql insists on a PubSub once a schema has a subscription, though ours subscribe
+ * themselves (their `subscribe` option, on the analysis events) and name no topic.
+ */
+const NO_TOPICS: PubSub = {
+  publish() {
+    throw new Error('subscriptions here name no topics');
+  },
+  subscribe() {
+    throw new Error('subscriptions here name no topics');
+  },
+};
 
 const HEADER = '# Emitted from the type-graphql classes in src/http/graphql by `npm run schema`. Do not edit.\n\n';
 
@@ -23,17 +46,21 @@ const HEADER = '# Emitted from the type-graphql classes in src/http/graphql by `
  * services (emitting the schema file), resolvers are never asked for.
  */
 export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
-  const resolvers = new Map<Function, object>();
+  const resolvers = new Map<ClassType, object>();
   if (services) {
     resolvers.set(TrackResolver, new TrackResolver(services.search));
     resolvers.set(AnalysisResolver, new AnalysisResolver());
     if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse));
+    if (services.keys) resolvers.set(KeysResolver, new KeysResolver(services.keys.apiKeys, services.keys.usage));
+    if (services.webhooks) resolvers.set(WebhookResolver, new WebhookResolver(services.webhooks));
+    resolvers.set(AnalysisSubscriptionResolver, new AnalysisSubscriptionResolver());
   }
   const schema = buildSchemaSync({
-    resolvers: [TrackResolver, AnalysisResolver, BrowseResolver],
+    resolvers: [TrackResolver, AnalysisResolver, BrowseResolver, KeysResolver, WebhookResolver, AnalysisSubscriptionResolver],
     validate: false,
+    pubSub: NO_TOPICS,
     container: {
-      get(someClass: Function) {
+      get(someClass: ClassType) {
         const instance = resolvers.get(someClass);
         if (!instance) throw new Error(`no resolver instance for ${someClass.name}`);
         return instance;
@@ -42,7 +69,11 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
   });
   // type-graphql takes no description for the root type; the schema's own object takes one.
   const query = schema.getQueryType();
-  if (query) query.description = 'Search for tracks, read and browse their analyses.';
+  if (query) query.description = 'Search for tracks, read and browse their analyses; the key in use, every key and usage, the key\'s webhooks.';
+  const mutation = schema.getMutationType();
+  if (mutation) mutation.description = 'Make and revoke API keys (admin keys only); manage the calling key\'s webhooks.';
+  const subscription = schema.getSubscriptionType();
+  if (subscription) subscription.description = 'Live events, over WebSocket (graphql-ws) at /graphql.';
   return schema;
 }
 

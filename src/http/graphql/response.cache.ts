@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { Kind, type OperationDefinitionNode } from 'graphql';
+import { Kind, OperationTypeNode, type OperationDefinitionNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from './graphql.context';
 
@@ -74,7 +74,7 @@ export function immutableResponseCachePlugin(maxAnalyses: number): ApolloServerP
 
 /** The root fields of a query made only of immutable fields, or null (fragments and directives included). */
 function immutableRoots(operation: OperationDefinitionNode): RootField[] | null {
-  if (operation.operation !== 'query') return null;
+  if (operation.operation !== OperationTypeNode.QUERY) return null;
   const roots: RootField[] = [];
   for (const selection of operation.selectionSet.selections) {
     if (selection.kind !== Kind.FIELD || (selection.directives?.length ?? 0) > 0) return null;

@@ -4,6 +4,7 @@ import type { AnalysisService } from '../../analysis/analysis.service';
 import { toContractAnalysis } from '../../analysis/contract';
 import type { ArtworkService } from '../../artwork/artwork.service';
 import type { StoredAnalysis } from '../../core/types';
+import type { Principal } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
 import { analysisParams, batchParams, parse, searchParams } from './params';
 
@@ -47,7 +48,7 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
   const bodies = new WeakMap<StoredAnalysis, Body>();
   return async (req: Request<{ trackKey: string }>, res: Response): Promise<void> => {
     const q = parse(analysisParams, req.query);
-    const outcome = await analysis.analysis(req.params.trackKey, q);
+    const outcome = await analysis.analysis(req.params.trackKey, q, (res.locals.principal as Principal | undefined)?.id);
     if (outcome.status !== 'done') {
       res
         .status(202)
@@ -99,14 +100,16 @@ export function audioRoutes(services: AudioRouteServices, gate: RequestHandler):
     res.json({ success: true, data: stored.map((a) => (a ? toContractAnalysis(a) : null)) });
   });
 
-  // Artwork URLs are signed (they are loaded by <img> tags, which send no Authorization).
+  // Artwork URLs are signed (they are loaded by <img> tags, which send no Authorization). Every
+  // key has a picture: a source's, or the key's placeholder.
   router.get('/api/audio/artwork/:trackKey', (req: Request<{ trackKey: string }>, res, next) => {
     const sig = typeof req.query.sig === 'string' ? req.query.sig : undefined;
     if (sig !== undefined && services.artwork.verify(req.params.trackKey, sig)) return next();
     gate(req, res, next);
   }, async (req: Request<{ trackKey: string }>, res) => {
     const art = await services.artwork.artwork(req.params.trackKey);
-    res.set({ 'Cache-Control': 'private, max-age=86400', 'Content-Type': art.mime }).send(Buffer.from(art.data));
+    // A placeholder is kept for less long: the track may gain a picture of its own.
+    res.set({ 'Cache-Control': `private, max-age=${art.placeholder ? 3600 : 86400}`, 'Content-Type': art.mime }).send(Buffer.from(art.data));
   });
 
   return router;

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
+import { API_KEY_SCOPES, MAX_KEY_NAME_LENGTH } from '../../auth/api-keys';
 import { MAX_NAME_LENGTH } from '../../core/name';
 import { MAX_SEARCH_OFFSET } from '../../search/search.service';
+import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS } from '../../usage/usage.service';
+import { DEFAULT_DELIVERIES, MAX_DELIVERIES } from '../../webhooks/webhook.service';
 import { DEFAULT_LIMIT, MAX_LIMIT, limitOf, nameRule } from '../params';
 
 export { parse } from '../params';
@@ -83,3 +86,55 @@ export const batchParams = batchQuery.transform((q, ctx) => {
     }
     return { keys };
   });
+
+/** The body of POST /api/keys. */
+export const createKeyBody = z
+  .object({
+    name: z
+      .string({ error: 'name must be a string' })
+      .meta({ description: `What the key is for: 1–${MAX_KEY_NAME_LENGTH} characters (whitespace runs collapsed), no control characters.`, example: 'mobile app', maxLength: MAX_KEY_NAME_LENGTH }),
+    scope: z
+      .enum(API_KEY_SCOPES, { error: 'scope must be read or admin' })
+      .default('read')
+      .meta({ description: 'read (the default): the API. admin: also managing keys, webhooks and every key’s usage.' }),
+    expiresAt: z
+      .string({ error: 'expiresAt must be a string' })
+      .nullable()
+      .optional()
+      .meta({
+        description: 'From when the key is refused: a day (2031-01-01: from the start of that day, UTC) or an ISO-8601 date and time with its offset (2031-01-01T12:00:00Z). In the future. Absent or null: never.',
+        example: '2031-01-01',
+      }),
+  })
+  .meta({ id: 'CreateApiKey', description: 'The key to make.' });
+
+export const usageParams = z.object({
+  days: queryInt('days')
+    .int(`days must be a whole number from 1 to ${MAX_USAGE_DAYS}`)
+    .min(1, `days must be a whole number from 1 to ${MAX_USAGE_DAYS}`)
+    .max(MAX_USAGE_DAYS, `days must be a whole number from 1 to ${MAX_USAGE_DAYS}`)
+    .default(DEFAULT_USAGE_DAYS)
+    .meta({ description: `The last N UTC days, today included: 1–${MAX_USAGE_DAYS}, default ${DEFAULT_USAGE_DAYS}.`, example: 30 }),
+});
+
+export const keyIdPath = z.object({
+  id: z.string().max(64).meta({ description: 'The key’s id, as listed (never the key).', example: '3f9a1c2b7d4e' }),
+});
+
+/** The body of POST /api/webhooks. The URL and events are checked by the webhooks service. */
+export const createWebhookBody = z.object({
+  url: z.string({ error: 'url must be a string' }).meta({ description: 'An http(s) URL that resolves to a public address.', example: 'https://example.com/hooks/trackgraph' }),
+  events: z
+    .array(z.string({ error: 'events must be strings' }), { error: 'events must be a list of event names' })
+    .optional()
+    .meta({ description: 'analysis.completed and/or analysis.failed; both when absent.', example: ['analysis.completed', 'analysis.failed'] }),
+});
+
+export const deliveriesQuery = z.object({
+  limit: queryInt('limit')
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(MAX_DELIVERIES, `limit must be at most ${MAX_DELIVERIES}`)
+    .default(DEFAULT_DELIVERIES)
+    .meta({ description: `Deliveries listed, newest first: 1–${MAX_DELIVERIES}, default ${DEFAULT_DELIVERIES}.`, example: 20 }),
+});

@@ -112,7 +112,7 @@ describe('batched requests count against every limit, operation by operation', (
       headers: { Authorization: `Bearer ${TEST_API_KEY}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(operations),
     });
-    return { status: res.status, body: (await res.json()) as unknown };
+    return { status: res.status, body: (await res.json()) };
   };
 
   it('refuses a batch holding a document over a limit, before any of it runs', async () => {

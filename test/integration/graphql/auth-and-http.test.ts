@@ -23,7 +23,7 @@ describe('GraphQL authentication', () => {
     const res = await graphql(t, SearchDocument, { track: 'Money' }, header ? { Authorization: header } : {});
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
-    expect(res.body).toEqual({ errors: [{ message: expect.stringMatching(message), extensions: { code: 'UNAUTHENTICATED' } }] });
+    expect(res.body).toEqual({ errors: [{ message: expect.stringMatching(message) as unknown, extensions: { code: 'UNAUTHENTICATED' } }] });
     expect(search).not.toHaveBeenCalled();
     search.mockRestore();
   });
@@ -52,7 +52,7 @@ describe('GraphQL authentication', () => {
     expect(res.status).toBe(401);
     expect(res.headers['content-type']).toBe('application/graphql-response+json; charset=utf-8');
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
-    expect(JSON.parse(res.text)).toEqual({ errors: [{ message: expect.stringMatching(/missing Authorization/), extensions: { code: 'UNAUTHENTICATED' } }] });
+    expect(JSON.parse(res.text)).toEqual({ errors: [{ message: expect.stringMatching(/missing Authorization/) as unknown, extensions: { code: 'UNAUTHENTICATED' } }] });
   });
 
   it.each([
@@ -66,21 +66,29 @@ describe('GraphQL authentication', () => {
     const res = await req.send({ query: KEY_QUERY });
     expect(res.status).toBe(401);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((res.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
   });
 
   it('accepts a key created with the key service, and refuses it once revoked', async () => {
-    const { key } = await t.container.apiKeys.create('graphql-client');
+    const { key } = await t.container.apiKeys.create({ name: 'graphql-client' });
     const auth = { Authorization: `Bearer ${key}` };
     expect((await graphql(t, TrackKeyDocument, { artist: 'Pink Floyd', track: 'Money' }, auth)).status).toBe(200);
-    await t.container.apiKeys.revoke('graphql-client');
+    await t.container.apiKeys.revokeByIdOrName('graphql-client');
     expect((await graphql(t, TrackKeyDocument, { artist: 'Pink Floyd', track: 'Money' }, auth)).status).toBe(401);
   });
 
-  it('serves the Sandbox landing page to a browser without a key', async () => {
+  it('serves a browser without a key the landing page, which links to GraphiQL (this server’s) and Apollo Sandbox', async () => {
     const res = await request(t.app).get('/graphql').set('Accept', 'text/html').expect(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
-    expect(res.text).toMatch(/sandbox/i);
+    expect(res.text).toContain('<a href="graphiql">GraphiQL</a>');
+    expect(res.text).toContain('<a href="graphql?sandbox">Apollo Sandbox</a>');
+    // It loads nothing from anywhere: no script, no remote stylesheet or font.
+    expect(res.text).not.toMatch(/<script|https?:\/\//);
+  });
+
+  it('serves Apollo Sandbox at /graphql?sandbox to a browser without a key', async () => {
+    const res = await request(t.app).get('/graphql?sandbox').set('Accept', 'text/html').expect(200);
+    expect(res.text).toMatch(/embeddable-sandbox\.cdn\.apollographql\.com/);
   });
 
   it('never runs an operation for a browser without a key: a query in the page URL gets the page', async () => {
@@ -110,7 +118,7 @@ describe('GraphQL authentication', () => {
     expect(huge.body).toEqual({ errors: [{ message: 'the request body is too large', extensions: { code: 'INVALID_ARGUMENT' } }] });
     const tokens = await post(t, { query: `{ ${'a '.repeat(3001)}}` });
     expect(tokens.status).toBe(400);
-    expect(onlyError(tokens)).toMatchObject({ code: 'GRAPHQL_PARSE_FAILED', message: expect.stringMatching(/3000 tokens/) });
+    expect(onlyError(tokens)).toMatchObject({ code: 'GRAPHQL_PARSE_FAILED', message: expect.stringMatching(/3000 tokens/) as unknown });
   });
 
   it('keeps Apollo’s codes for documents GraphQL itself refuses', async () => {
@@ -131,15 +139,17 @@ describe('GraphQL with the Sandbox turned off (GRAPHQL_SANDBOX=false)', () => {
   });
   afterAll(() => t.close());
 
-  it('asks a browser without a key for one', async () => {
-    const res = await request(t.app).get('/graphql').set('Accept', 'text/html');
-    expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+  it('serves a browser the landing page with GraphiQL alone, and no Sandbox even when asked', async () => {
+    for (const url of ['/graphql', '/graphql?sandbox']) {
+      const res = await request(t.app).get(url).set('Accept', 'text/html').expect(200);
+      expect(res.text).toContain('<a href="graphiql">GraphiQL</a>');
+      expect(res.text).not.toMatch(/sandbox/i);
+    }
   });
 
-  it('serves no landing page even with a key', async () => {
-    const res = await request(t.app).get('/graphql').set('Accept', 'text/html').set(t.auth);
-    expect(res.status).toBe(400);
-    expect(res.text).not.toMatch(/sandbox/i);
+  it('asks a client that is not a browser for a key', async () => {
+    const res = await request(t.app).get('/graphql').set('Accept', 'application/json');
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
   });
 });

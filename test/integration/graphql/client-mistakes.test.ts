@@ -1,5 +1,7 @@
+import { buildSchema, parse, specifiedRules, validate } from 'graphql';
 import { pino } from 'pino';
 import request from 'supertest';
+import { knownOperationTypesRule } from '../../../src/http/graphql/graphql.operations';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
@@ -21,8 +23,8 @@ describe('GraphQL client mistakes', () => {
     ['an unknown operationName', 'OPERATION_RESOLUTION_FAILURE', { query: 'query A { __typename }', operationName: 'B' }, /Unknown operation named "B"/],
     ['an operationName for an anonymous operation', 'OPERATION_RESOLUTION_FAILURE', { query: KEY_QUERY, operationName: 'B' }, /Unknown operation named "B"/],
     ['two operations and no operationName', 'OPERATION_RESOLUTION_FAILURE', { query: 'query A { __typename } query B { __typename }' }, /Must provide operation name/],
-    ['a mutation, on a schema without mutations', 'GRAPHQL_VALIDATION_FAILED', { query: 'mutation { trackKey(artist: "a", track: "b") }' }, /mutation operation is not supported/],
-    ['a subscription, on a schema without subscriptions', 'GRAPHQL_VALIDATION_FAILED', { query: 'subscription { __typename }' }, /subscription operation is not supported/],
+    ['a mutation of a query field', 'GRAPHQL_VALIDATION_FAILED', { query: 'mutation { trackKey(artist: "a", track: "b") }' }, /Cannot query field "trackKey" on type "Mutation"/],
+    ['a subscription (served over WebSocket only)', 'BAD_REQUEST', { query: 'subscription { analysisCompleted(trackKeys: ["bc24aaa5a97c70ed"]) { trackKey } }' }, /over WebSocket \(graphql-ws\) at \/graphql/],
     ['no query', 'BAD_REQUEST', { variables: {} }, /non-empty `query`/],
     ['a query that is not a string', 'BAD_REQUEST', { query: 5 }, /must be strings/],
     ['variables as a JSON string', 'BAD_REQUEST', { query: KEY_QUERY, variables: '{}' }, /`variables`/],
@@ -37,6 +39,14 @@ describe('GraphQL client mistakes', () => {
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(message), extensions: expect.objectContaining({ code }) })]);
+  });
+
+  it('refuses, on a schema without that root type, a mutation or subscription in validation (knownOperationTypesRule)', () => {
+    const schema = buildSchema('type Query { a: Int }');
+    for (const operation of ['mutation', 'subscription']) {
+      const errors = validate(schema, parse(`${operation} { a }`), [...specifiedRules, knownOperationTypesRule]);
+      expect(errors.map((e) => e.message)).toContain(`the ${operation} operation is not supported by this schema`);
+    }
   });
 
   it.each([
@@ -59,12 +69,18 @@ describe('GraphQL client mistakes', () => {
     expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
-  it('answers a mutation sent by GET 4xx with a code, and runs nothing', async () => {
-    const res = await request(t.app).get('/graphql').query({ query: 'mutation { trackKey(artist: "a", track: "b") }' }).set(t.auth).set('apollo-require-preflight', 'true');
+  it.each([
+    ['a query field', 'mutation { trackKey(artist: "a", track: "b") }'],
+    ['a mutation', 'mutation { createApiKey(name: "by GET") { key } }'],
+  ])('answers a mutation of %s sent by GET 4xx with a code, and runs nothing', async (_case, query) => {
+    // An admin key, which may make keys by POST.
+    const { key } = await t.container.apiKeys.create({ name: 'admin', scope: 'admin' });
+    const res = await request(t.app).get('/graphql').query({ query }).set('Authorization', `Bearer ${key}`).set('apollo-require-preflight', 'true');
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.body.errors[0].extensions.code).toEqual(expect.any(String));
     expect(res.body.data).toBeUndefined();
+    expect((await t.container.apiKeys.list()).map((k) => k.name)).not.toContain('by GET');
   });
 
   it('logs none of these as an error', () => {

@@ -36,7 +36,7 @@ export async function post<R = Record<string, unknown>>(
   headers: Record<string, string> = t.auth,
 ): Promise<GraphQLResponse<R>> {
   const res = await request(t.app).post('/graphql').set(headers).send(body);
-  return { status: res.status, headers: res.headers as Record<string, string>, body: res.body };
+  return { status: res.status, headers: res.headers, body: res.body };
 }
 
 /** The one error of a response: its code and message. */

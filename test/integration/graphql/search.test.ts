@@ -46,11 +46,11 @@ describe('GraphQL search', () => {
     expect(first.thumbnailUrl).toMatch(/\/api\/audio\/artwork\/bc24aaa5a97c70ed\?sig=/);
   });
 
-  it('orders results by match_score, highest first, and gives null thumbnailUrl when there is no art', async () => {
+  it('orders results by match_score, highest first, and gives the track’s placeholder as thumbnailUrl when there is no art', async () => {
     const res = await graphql(t, SearchDocument, { track: 'Cymbaline', artist: 'Pink Floyd' });
     const scores = res.body.data!.search.map((r) => r.match_score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    expect(res.body.data!.search[0]).toMatchObject({ trackName: 'Cymbaline', thumbnailUrl: null });
+    expect(res.body.data!.search[0]).toMatchObject({ trackName: 'Cymbaline', thumbnailUrl: t.container.artwork.url(trackKey('Pink Floyd', 'Cymbaline')) });
   });
 
   it('takes names as plain strings: a + is a plus sign, not a space, and whitespace around is trimmed', async () => {

@@ -28,17 +28,17 @@ describe('authentication', () => {
   });
 
   it('accepts a key created with the key service, and refuses it once revoked', async () => {
-    const { key, id } = await t.container.apiKeys.create('mobile app');
+    const { key, info: { id } } = await t.container.apiKeys.create({ name: 'mobile app' });
     await request(t.app).get('/api/audio/search?track=Money').set('Authorization', `Bearer ${key}`).expect(200);
     const listed = await t.container.apiKeys.list();
     expect(listed.find((k) => k.id === id)).toMatchObject({ name: 'mobile app', revokedAt: null });
     expect(JSON.stringify(listed)).not.toContain(key);
-    expect(await t.container.apiKeys.revoke(id)).toBe(1);
+    expect(await t.container.apiKeys.revoke(id)).toMatchObject({ id, revokedAt: expect.any(String) });
     await request(t.app).get('/api/audio/search?track=Money').set('Authorization', `Bearer ${key}`).expect(401);
   });
 
   it('stores only a hash of a created key', async () => {
-    const { key } = await t.container.apiKeys.create('hash check');
+    const { key } = await t.container.apiKeys.create({ name: 'hash check' });
     const rows = await t.container.database.db.selectFrom('api_keys').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(key);
   });

@@ -3,12 +3,11 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { startFakeUpstream } from '../../fixtures/sources/catalogues';
 import { FakeEngine } from '../../helpers/fake-engine';
-import { guardNetwork, type FakeServer } from '../../helpers/fake-http';
+import { type FakeServer } from '../../helpers/fake-http';
 import { captureLogs, LEVEL } from '../../helpers/log-capture';
 import { rawRequest, type RawResponse } from '../../helpers/raw-http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
-guardNetwork();
 
 const MONEY = 'bc24aaa5a97c70ed';
 

@@ -87,11 +87,15 @@ describe('GET /api/audio/search', () => {
     expect(res.body.data[0]).toMatchObject({ artist: 'Daft Punk', trackName: 'One More Time' });
   });
 
-  it('links embedded cover art as thumbnailUrl and omits it when there is none', async () => {
+  it('links embedded cover art as thumbnailUrl, and the track’s placeholder (a PNG) when there is none', async () => {
     const money = (await search('track=Money&artist=Pink+Floyd').expect(200)).body.data[0];
     expect(money.thumbnailUrl).toMatch(/^http:\/\/trackgraph\.test\/api\/audio\/artwork\/bc24aaa5a97c70ed\?sig=/);
-    const halo = (await search('track=Halo&artist=Beyonce').expect(200)).body.data[0];
-    expect(halo).not.toHaveProperty('thumbnailUrl');
+    const halo = ((await search('track=Halo&artist=Beyonce').expect(200)).body as { data: { trackKey: string; thumbnailUrl: string }[] }).data[0]!;
+    expect(halo.thumbnailUrl).toBe(t.container.artwork.url(halo.trackKey));
+    const url = new URL(halo.thumbnailUrl);
+    const art = await request(t.app).get(url.pathname + url.search).buffer(true).expect(200);
+    expect(art.headers['content-type']).toBe('image/png');
+    expect(Buffer.from(art.body as Buffer).equals(t.container.artwork.placeholder(halo.trackKey))).toBe(true);
   });
 
   it('serves the artwork at its signed URL without a Bearer key, and refuses a forged signature', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -58,6 +59,7 @@ describe('security headers', () => {
     ['a GraphQL POST', () => request(t.app).post('/graphql').set(t.auth).send({ query: '{ trackKey(artist: "a", track: "b") }' })],
     ['a GraphQL 401', () => request(t.app).post('/graphql').send({ query: '{ __typename }' })],
     ['the GraphQL landing page', () => request(t.app).get('/graphql').set('Accept', 'text/html')],
+    ['Apollo Sandbox', () => request(t.app).get('/graphql?sandbox').set('Accept', 'text/html')],
   ];
 
   it.each(EVERY)('%s carries X-Content-Type-Options: nosniff', async (_name, send) => {
@@ -65,7 +67,7 @@ describe('security headers', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it.each(EVERY.filter(([name]) => name !== 'the GraphQL landing page' && name !== 'an unknown path'))(
+  it.each(EVERY.filter(([name]) => name !== 'Apollo Sandbox' && name !== 'an unknown path'))(
     '%s carries a policy that lets nothing load, run or frame it',
     async (_name, send) => {
       const csp = policy(await send());
@@ -87,8 +89,17 @@ describe('security headers', () => {
     expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 
-  it('leaves the GraphQL landing page under its own nonce policy, adding only what it does not need', async () => {
+  it('lets the GraphQL landing page apply its one stylesheet and show its icon, nothing else', async () => {
     const res = await request(t.app).get('/graphql').set('Accept', 'text/html').expect(200);
+    const csp = policy(res);
+    const [style] = /<style>([\s\S]*?)<\/style>/.exec(res.text)!.slice(1);
+    expect(csp.get('style-src')).toBe(`'sha256-${createHash('sha256').update(style!).digest('base64')}'`);
+    expect(csp.get('img-src')).toBe("'self'");
+    expect(csp.get('script-src')).toBeUndefined();
+  });
+
+  it('leaves Apollo Sandbox under its own nonce policy, adding only what it does not need', async () => {
+    const res = await request(t.app).get('/graphql?sandbox').set('Accept', 'text/html').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     // Apollo's page carries the policy its CDN scripts, styles and frame need, with a nonce.
     expect(res.text).toMatch(/<meta http-equiv="Content-Security-Policy" content="script-src [^"]*'nonce-[^']+'[^"]* https:\/\/embeddable-sandbox\.cdn\.apollographql\.com/);

@@ -37,7 +37,7 @@ function start(entry: 'main' | 'worker', env: Record<string, string>, readyMsgs:
   const proc: Proc = { child, lines: [], exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
   return new Promise((resolve, reject) => {
     let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const parts = buffered.split('\n');
       buffered = parts.pop() ?? '';
@@ -58,14 +58,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LISTENING_AND_INDEXED = ['trackgraph listening', 'library indexed'];
 
 /** Asks until the answer is 200 (following 202 + Retry-After); returns every status seen and the last body. */
-async function analyse(port: number, key: string, artist: string, track: string): Promise<{ statuses: number[]; body: any }> {
+async function analyse(port: number, key: string, artist: string, track: string): Promise<{ statuses: number[]; body: Record<string, unknown> | undefined }> {
   const statuses: number[] = [];
   for (let attempt = 0; attempt < 120; attempt++) {
     const res = await fetch(`http://127.0.0.1:${port}/api/audio/analysis/${key}?artist=${encodeURIComponent(artist)}&track=${encodeURIComponent(track)}`, {
       headers: { authorization: `Bearer ${TEST_API_KEY}` },
     });
     statuses.push(res.status);
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as Record<string, unknown>;
     if (res.status !== 202) return { statuses, body };
     await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
   }
@@ -113,7 +113,7 @@ describeWith({ redis: true, postgres: true })('two API processes and two workers
       start('worker', { ...common, DATA_DIR: path.join(dir, 'w2'), WORKER_CONCURRENCY: '1', WORKER_PORT: '0' }, ['trackgraph worker ready']),
     ]);
     procs.push(...started);
-    const [api1, api2, doomed, survivor] = started as [Proc, Proc, Proc, Proc];
+    const [api1, api2, doomed, survivor] = started;
     const ports = [api1, api2].map((p) => Number(p.lines.find((l) => l.msg === 'trackgraph listening')!.port));
 
     // Kill the first worker with SIGKILL as soon as it has stored one analysis: it is then
@@ -136,7 +136,7 @@ describeWith({ redis: true, postgres: true })('two API processes and two workers
     for (const r of results) {
       expect(r.statuses[r.statuses.length - 1]).toBe(200);
       expect(r.statuses.every((s) => s === 200 || s === 202)).toBe(true);
-      expect(r.body.data).toMatchObject({ trackKey: trackKey(r.t.artist, r.t.track), artist: r.t.artist, trackName: r.t.track });
+      expect(r.body?.data).toMatchObject({ trackKey: trackKey(r.t.artist, r.t.track), artist: r.t.artist, trackName: r.t.track });
     }
     // The same key answered the same everywhere.
     for (const t of tracks) {

@@ -30,7 +30,7 @@ function spawnWorker(env: Record<string, string>, onLine: (line: string) => void
   });
   return new Promise((resolve, reject) => {
     let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const lines = buffered.split('\n');
       buffered = lines.pop() ?? '';

@@ -8,6 +8,7 @@ import { buildHttpApp, createContainer, type Container } from '../../../src/cont
 import { AppError } from '../../../src/core/errors';
 import type { AudioFeatures, AudioInput } from '../../../src/core/types';
 import { FakeEngine } from '../../helpers/fake-engine';
+import { OFFLINE_ENV } from '../../helpers/offline-env';
 import { TEST_API_KEY } from '../../helpers/test-app';
 import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../../helpers/infra';
 
@@ -64,6 +65,7 @@ export async function startWorker(
     LIBRARY_WATCH: 'false',
     ANALYSIS_WORKERS: '1',
     WORKER_CONCURRENCY: '2',
+    ...OFFLINE_ENV,
     LOG_LEVEL: 'silent',
     ...env,
   });
@@ -96,6 +98,7 @@ export async function startApi(dir: string, env: Record<string, string>, engine:
     LIBRARY_WATCH: 'false',
     API_KEYS: TEST_API_KEY,
     ANALYSIS_WORKERS: '1',
+    ...OFFLINE_ENV,
     ...env,
   });
   const container = await createContainer(config, { engine, logger: pino({ level: 'debug' }, sink) });

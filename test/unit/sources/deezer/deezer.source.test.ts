@@ -4,9 +4,8 @@ import { trackKey } from '../../../../src/core/track-key';
 import type { TrackMetadata } from '../../../../src/core/types';
 import { DeezerSource, type DeezerSourceOptions } from '../../../../src/sources/deezer/deezer.source';
 import { FAKE_MP3, startFakeDeezer } from '../../../fixtures/sources/catalogues';
-import { FakeServer, guardNetwork, sendBytes, sendJson, sourceFixture } from '../../../helpers/fake-http';
+import { FakeServer, sendBytes, sendJson, sourceFixture } from '../../../helpers/fake-http';
 
-guardNetwork();
 
 let server: FakeServer;
 let source: DeezerSource;

@@ -2,9 +2,8 @@ import { AppError } from '../../../../src/core/errors';
 import { silentLogger } from '../../../../src/core/logger';
 import { HttpClient, parseRetryAfter, type HttpClientOptions } from '../../../../src/sources/http/http.client';
 import { SourceHttpError } from '../../../../src/sources/http/http.errors';
-import { FakeServer, guardNetwork, hang, sendBytes, sendJson, startFakeServer } from '../../../helpers/fake-http';
+import { FakeServer, hang, sendBytes, sendJson, startFakeServer } from '../../../helpers/fake-http';
 
-guardNetwork();
 
 let server: FakeServer;
 beforeEach(async () => {

@@ -1,9 +1,8 @@
 import { silentLogger } from '../../../../src/core/logger';
 import { MusicBrainzSource } from '../../../../src/sources/musicbrainz/musicbrainz.source';
 import { startFakeMusicBrainz } from '../../../fixtures/sources/catalogues';
-import { FakeServer, guardNetwork, sendJson, sourceFixture } from '../../../helpers/fake-http';
+import { FakeServer, sendJson, sourceFixture } from '../../../helpers/fake-http';
 
-guardNetwork();
 
 let server: FakeServer;
 let source: MusicBrainzSource;

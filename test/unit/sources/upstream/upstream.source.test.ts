@@ -4,9 +4,8 @@ import { trackKey } from '../../../../src/core/track-key';
 import type { TrackMetadata } from '../../../../src/core/types';
 import { UpstreamSource } from '../../../../src/sources/upstream/upstream.source';
 import { startFakeUpstream } from '../../../fixtures/sources/catalogues';
-import { FakeServer, guardNetwork, sendJson, sourceFixture } from '../../../helpers/fake-http';
+import { FakeServer, sendJson, sourceFixture } from '../../../helpers/fake-http';
 
-guardNetwork();
 
 const KEY = 'upstream-secret';
 let server: FakeServer;

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, type AnalysisEvent, type AnalysisEventListener } from '../../core/analysis-events';
+import { ThrottledWarning, type Logger } from '../../core/logger';
+import { LocalAnalysisEvents, type AnalysisEvents } from './analysis-events';
+
+/** What travels on the channel: the event and the process that published it. */
+interface Envelope {
+  origin: string;
+  event: AnalysisEvent;
+}
+
+/**
+ * Analysis events across the processes of a deployment, on Redis pub/sub (channel
+ * `<REDIS_PREFIX>:analysis-events`). A publish tells this process's listeners and waits for
+ * them, then PUBLISHes the event; every other process's subscriber connection hears it and tells
+ * its listeners as 'remote' (a process skips its own messages, which it has already delivered).
+ *
+ * Pub/sub keeps nothing: a process that is disconnected when an event is published does not
+ * hear it. Webhooks do not depend on that (the process that ran the analysis records the
+ * deliveries in the store itself, before publishing); subscriptions are live by nature.
+ */
+export class RedisAnalysisEvents implements AnalysisEvents {
+  private readonly local: LocalAnalysisEvents;
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly channel: string;
+  private readonly origin = randomUUID();
+  private readonly warning: ThrottledWarning;
+  private readonly ready: Promise<void>;
+
+  constructor(connection: RedisOptions, prefix: string, private readonly logger: Logger) {
+    this.local = new LocalAnalysisEvents(logger);
+    this.channel = `${prefix}:analysis-events`;
+    this.warning = new ThrottledWarning(logger);
+    // No offline queue: with Redis away a publish fails at once (logged) instead of piling up.
+    this.publisher = new Redis({ ...connection, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.publisher.on('error', (error) => this.warning.warn({ err: error }, 'analysis events: Redis unreachable; other nodes miss events until it returns'));
+    // ioredis subscribes again by itself after a reconnection.
+    this.subscriber = new Redis({ ...connection, maxRetriesPerRequest: null });
+    this.subscriber.on('error', (error) => this.warning.warn({ err: error }, 'analysis events: Redis unreachable; events of other nodes are missed until it returns'));
+    this.subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.channel) this.receive(message);
+    });
+    this.ready = this.subscriber.subscribe(this.channel).then(
+      () => undefined,
+      (error: unknown) => this.warning.warn({ err: error }, 'analysis events: subscribing failed'),
+    );
+  }
+
+  /** Resolves once this process listens to the channel (or gave up trying for now). */
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
+  async publish(event: AnalysisEvent): Promise<void> {
+    await this.local.tell(event, 'local');
+    const envelope: Envelope = { origin: this.origin, event };
+    try {
+      await this.publisher.publish(this.channel, JSON.stringify(envelope));
+    } catch (error) {
+      this.warning.warn({ err: error, event: event.type, trackKey: event.trackKey }, 'analysis events: publishing failed; other nodes miss this event');
+    }
+  }
+
+  subscribe(listener: AnalysisEventListener): () => void {
+    return this.local.subscribe(listener);
+  }
+
+  private receive(message: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(message) as Envelope;
+    } catch {
+      this.logger.warn({ channel: this.channel }, 'analysis events: a message that is not JSON was ignored');
+      return;
+    }
+    if (envelope.origin === this.origin) return;
+    const event = envelope.event as Partial<AnalysisEvent> | undefined;
+    if (!event || (event.type !== ANALYSIS_COMPLETED && event.type !== ANALYSIS_FAILED) || typeof event.trackKey !== 'string' || typeof event.id !== 'string') {
+      this.logger.warn({ channel: this.channel }, 'analysis events: a message of another shape was ignored');
+      return;
+    }
+    void this.local.tell(event as AnalysisEvent, 'remote');
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+    this.subscriber.disconnect();
+    this.publisher.disconnect();
+  }
+}

@@ -1,0 +1,257 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DatabaseSchema, WebhookDeliveriesTable, WebhooksTable } from '../db/database';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** Where a delivery stands. */
+export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed';
+
+/** A delivery that is due, as the dispatchers see it: with what its attempt needs of its webhook (absent when deleted). */
+export interface DueDelivery {
+  id: string;
+  next_attempt_at: string;
+  webhook_id: string;
+  event: string;
+  payload: string;
+  attempt: number;
+  webhook: Pick<WebhookRow, 'url' | 'secret' | 'disabled_at'> | undefined;
+}
+
+/** The interests in a key's analysis, and the enabled webhooks of the keys that hold them. */
+export interface Interested {
+  interests: { key_id: string; created_at: string }[];
+  webhooks: Pick<WebhookRow, 'id' | 'events'>[];
+}
+
+/** The outcome of one attempt, as the delivery keeps it. */
+export interface AttemptOutcome {
+  status: DeliveryStatus;
+  attempt: number;
+  nextAttemptAt: string | null;
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  at: string;
+}
+
+/**
+ * The webhook tables (migration 0006) on SQLite or Postgres: webhooks, their deliveries (the
+ * pending ones are the retry queue) and the interests of API keys in analyses not stored yet.
+ * Every write that several nodes may race on is one conditional statement.
+ */
+export class WebhookStore {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async insertWebhook(row: WebhookRow): Promise<void> {
+    await this.db.insertInto('webhooks').values(row).execute();
+  }
+
+  async countWebhooks(keyId: string): Promise<number> {
+    const row = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('key_id', '=', keyId).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The webhooks of one key, or of every key (undefined), oldest first. */
+  async listWebhooks(keyId: string | undefined): Promise<WebhookRow[]> {
+    let query = this.db.selectFrom('webhooks').selectAll();
+    if (keyId !== undefined) query = query.where('key_id', '=', keyId);
+    return query.orderBy('created_at').orderBy('id').execute();
+  }
+
+  async getWebhook(id: string): Promise<WebhookRow | undefined> {
+    return this.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Deletes a webhook and its deliveries; false when there was none. */
+  async deleteWebhook(id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+      const result = await tx.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  /** Records (or refreshes) that a key asked for an analysis of trackKey not stored yet. */
+  async recordInterest(trackKey: string, keyId: string, at: string): Promise<void> {
+    await this.db
+      .insertInto('webhook_interests')
+      .values({ track_key: trackKey, key_id: keyId, created_at: at })
+      .onConflict((oc) => oc.columns(['track_key', 'key_id']).doUpdateSet({ created_at: at }))
+      .execute();
+  }
+
+  /** One query: the interests in trackKey, each with the enabled webhooks of its key. */
+  async interested(trackKey: string): Promise<Interested> {
+    const rows = await this.db
+      .selectFrom('webhook_interests as i')
+      .leftJoin('webhooks as w', (join) => join.onRef('w.key_id', '=', 'i.key_id').on('w.disabled_at', 'is', null))
+      .select(['i.key_id', 'i.created_at', 'w.id', 'w.events'])
+      .where('i.track_key', '=', trackKey)
+      .execute();
+    const interests = new Map<string, { key_id: string; created_at: string }>();
+    const webhooks: Pick<WebhookRow, 'id' | 'events'>[] = [];
+    for (const r of rows) {
+      interests.set(r.key_id, { key_id: r.key_id, created_at: r.created_at });
+      if (r.id !== null && r.events !== null) webhooks.push({ id: r.id, events: r.events });
+    }
+    return { interests: [...interests.values()], webhooks };
+  }
+
+  /** Removes the interests read (a pair refreshed since then stays). */
+  async consumeInterests(trackKey: string, read: readonly { key_id: string; created_at: string }[]): Promise<void> {
+    if (read.length === 0) return;
+    await this.db
+      .deleteFrom('webhook_interests')
+      .where('track_key', '=', trackKey)
+      .where((eb) => eb.or(read.map((r) => eb.and([eb('key_id', '=', r.key_id), eb('created_at', '=', r.created_at)]))))
+      .execute();
+  }
+
+  /** Inserts deliveries; one already recorded for the same (event, webhook) is left as it is. Returns how many were new. */
+  async insertDeliveries(rows: readonly Insertable<WebhookDeliveriesTable>[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const result = await this.db
+      .insertInto('webhook_deliveries')
+      .values([...rows])
+      .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+
+  async getDelivery(id: string): Promise<DeliveryRow | undefined> {
+    return this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The newest deliveries of a webhook first. */
+  async deliveries(webhookId: string, limit: number): Promise<DeliveryRow[]> {
+    return this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Deliveries due at `now`, the longest waiting first, with their webhooks: what their attempts need, in one query. */
+  async due(now: string, limit: number): Promise<DueDelivery[]> {
+    const rows = await this.db
+      .selectFrom('webhook_deliveries as d')
+      .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select(['d.id', 'd.next_attempt_at', 'd.webhook_id', 'd.event', 'd.payload', 'd.attempt', 'w.url', 'w.secret', 'w.disabled_at', 'w.id as found'])
+      .where('d.next_attempt_at', '<=', now)
+      .orderBy('d.next_attempt_at')
+      .limit(limit)
+      .execute();
+    return rows.flatMap((r) =>
+      r.next_attempt_at === null
+        ? []
+        : [
+            {
+              id: r.id,
+              next_attempt_at: r.next_attempt_at,
+              webhook_id: r.webhook_id,
+              event: r.event,
+              payload: r.payload,
+              attempt: r.attempt,
+              webhook: r.found !== null && r.url !== null && r.secret !== null ? { url: r.url, secret: r.secret, disabled_at: r.disabled_at } : undefined,
+            },
+          ],
+    );
+  }
+
+  /** The earliest time a delivery is due at, if any is waiting. */
+  async nextDue(): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_deliveries')
+      .select('next_attempt_at')
+      .where('next_attempt_at', 'is not', null)
+      .orderBy('next_attempt_at')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.next_attempt_at ?? undefined;
+  }
+
+  /**
+   * Takes a due delivery for one attempt by moving its due time to `leaseUntil`, on the condition
+   * that it is still due when `seen` said: of several nodes trying at once, one succeeds. If the
+   * node dies while sending, the delivery is due again after the lease.
+   */
+  async claim(delivery: DueDelivery, leaseUntil: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: leaseUntil })
+      .where('id', '=', delivery.id)
+      .where('next_attempt_at', '=', delivery.next_attempt_at)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async recordAttempt(id: string, outcome: AttemptOutcome): Promise<void> {
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: outcome.status,
+        attempt: outcome.attempt,
+        next_attempt_at: outcome.nextAttemptAt,
+        response_status: outcome.responseStatus,
+        duration_ms: outcome.durationMs,
+        error: outcome.error,
+        updated_at: outcome.at,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** A success: the webhook's failures in a row start again from 0, and a disabled webhook is enabled again when `enable`. */
+  async recordSuccess(webhookId: string, enable: boolean): Promise<void> {
+    await this.db
+      .updateTable('webhooks')
+      .set({ consecutive_failures: 0, ...(enable ? { disabled_at: null, disabled_reason: null } : {}) })
+      .where('id', '=', webhookId)
+      .execute();
+  }
+
+  /** Counts one more failure in a row; returns the count (0 when the webhook is gone). */
+  async recordFailure(webhookId: string): Promise<number> {
+    await this.db
+      .updateTable('webhooks')
+      .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
+      .where('id', '=', webhookId)
+      .execute();
+    const row = await this.db.selectFrom('webhooks').select('consecutive_failures').where('id', '=', webhookId).executeTakeFirst();
+    return row?.consecutive_failures ?? 0;
+  }
+
+  /**
+   * Disables an enabled webhook with its reason, and fails its deliveries still waiting; false
+   * when it was disabled already (another node got there first) or is gone.
+   */
+  async disable(webhookId: string, reason: string, at: string): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const result = await tx
+        .updateTable('webhooks')
+        .set({ disabled_at: at, disabled_reason: reason })
+        .where('id', '=', webhookId)
+        .where('disabled_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed', next_attempt_at: null, error: 'not sent: the webhook was disabled', updated_at: at })
+        .where('webhook_id', '=', webhookId)
+        .where('next_attempt_at', 'is not', null)
+        .where('event', '!=', 'webhook.test')
+        .execute();
+      return true;
+    });
+  }
+
+  /** Deletes finished deliveries created before `deliveriesBefore` and interests older than `interestsBefore`. */
+  async prune(deliveriesBefore: string, interestsBefore: string): Promise<void> {
+    await this.db.deleteFrom('webhook_deliveries').where('next_attempt_at', 'is', null).where('created_at', '<', deliveriesBefore).execute();
+    await this.db.deleteFrom('webhook_interests').where('created_at', '<', interestsBefore).execute();
+  }
+}
