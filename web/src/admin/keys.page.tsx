@@ -4,7 +4,7 @@ import { usePageTitle } from '../app/page';
 import { problemOf } from '../graphql/errors';
 import { dateTime } from '../lib/format';
 import { AdminGuard } from './admin.guard';
-import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument, type ApiKeyRowFragment, type ApiKeyScope } from './gql/graphql';
+import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument, type ApiKeyRowFragment, type ApiKeyScope } from '../gql/graphql';
 import { SecretNotice } from './secret.notice';
 
 /** The first day a new key may expire: tomorrow (UTC), as the date input writes it. */
@@ -80,7 +80,8 @@ function RevokeButton({ apiKey }: { apiKey: ApiKeyRowFragment }) {
   const [confirming, setConfirming] = useState(false);
   const [revoke, { loading, error }] = useMutation(RevokeApiKeyDocument);
   if (apiKey.revokedAt) return null;
-  if (apiKey.source !== 'database') return <span className="muted">set in configuration</span>;
+  // Keys of API_KEYS and ADMIN_API_KEYS are removed from the configuration, not revoked here.
+  if (apiKey.source === 'API_KEYS' || apiKey.source === 'ADMIN_API_KEYS') return <span className="muted">set in configuration</span>;
   if (!confirming) {
     return (
       <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Revoke ${apiKey.name}`}>
@@ -124,7 +125,8 @@ function KeyList() {
         </p>
       )}
       {data && (
-        <div className="table-scroll">
+        // Focusable: a table wider than the screen scrolls, and a keyboard must reach it too.
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Table of API keys">
           <table className="keys-table">
             <caption className="visually-hidden">API keys</caption>
             <thead>

@@ -5,7 +5,7 @@ import { UsageChart } from '../charts/usage.chart';
 import { fillDays, type DayCount } from '../charts/usage.days';
 import { problemOf } from '../graphql/errors';
 import { AdminGuard } from './admin.guard';
-import { UsageDocument } from './gql/graphql';
+import { UsageDocument } from '../gql/graphql';
 
 const RANGES = [7, 30, 90] as const;
 

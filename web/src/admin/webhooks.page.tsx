@@ -4,7 +4,7 @@ import { usePageTitle } from '../app/page';
 import { problemOf } from '../graphql/errors';
 import { dateTime } from '../lib/format';
 import { AdminGuard } from './admin.guard';
-import { CreateWebhookDocument, DeleteWebhookDocument, TestWebhookDocument, WebhooksDocument, type WebhooksQuery } from './gql/graphql';
+import { CreateWebhookDocument, DeleteWebhookDocument, TestWebhookDocument, WebhooksDocument, type WebhooksQuery } from '../gql/graphql';
 import { SecretNotice } from './secret.notice';
 
 const EVENTS = ['analysis.completed', 'analysis.failed'] as const;

@@ -1,6 +1,6 @@
 import { ApolloProvider, useQuery } from '@apollo/client/react';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ViewerDocument, type ApiKeyScope } from '../admin/gql/graphql';
+import { ViewerDocument, type ApiKeyScope } from '../gql/graphql';
 import { createClient } from '../graphql/apollo.client';
 import { problemOf, type Problem } from '../graphql/errors';
 import { SessionDocument } from '../gql/graphql';
