@@ -77,7 +77,7 @@ function legacyDepthRule(maxDepth: number): ValidationRule {
   const depth = (context: ValidationContext, set: SelectionSetNode, limit: number, fragments: ReadonlySet<string>): number => {
     let deepest = 0;
     for (const selection of set.selections) {
-      let d = 0;
+      let d: number;
       if (selection.kind === Kind.FIELD) {
         if (selection.name.value === '__schema' || selection.name.value === '__type') continue;
         if (!selection.selectionSet) d = 1;
@@ -120,7 +120,7 @@ function legacyPipeline(query: string): string {
 function runBefore(name: string, reps: number): void {
   for (const warm of ['one full analysis', 'standard introspection query']) for (let i = 0; i < 5; i++) legacyPipeline(DOCUMENTS[warm]!);
   const times: number[] = [];
-  let verdict = '';
+  let verdict: string;
   do {
     const t = performance.now();
     verdict = legacyPipeline(DOCUMENTS[name]!);
@@ -200,7 +200,7 @@ async function load(port: number, bodies: readonly string[], until: () => boolea
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       for (let i = c; !until(); i++) {
-        let status = 0;
+        let status: number;
         try {
           const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
             method: 'POST',

@@ -9,7 +9,11 @@ import { median } from './lib/stats';
  * route returning the same JSON, in one run (ratios matter; absolute numbers vary by machine).
  * Each server runs in its own process; the load generator runs in this one.
  *
- *   npm run bench:http -- [--duration 5] [--rounds 5] [--connections 50]
+ *   npm run bench:http -- [--duration 5] [--rounds 5] [--connections 50] [--before-dir <checkout>]
+ *
+ * With --before-dir (another revision's tree, e.g. `git archive <rev> | tar -x -C <dir>` with
+ * node_modules linked in), that revision's server runs beside this one and its REST and GraphQL
+ * targets are loaded in the same rounds: a before/after comparison under the same conditions.
  */
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number): number => {
@@ -19,11 +23,17 @@ const opt = (name: string, fallback: number): number => {
 const duration = opt('duration', 5);
 const rounds = opt('rounds', 5);
 const connections = opt('connections', 50);
+const beforeIndex = args.indexOf('--before-dir');
+const beforeDir = beforeIndex >= 0 ? path.resolve(args[beforeIndex + 1]!) : undefined;
 const KEY = 'bench-key-0123456789';
 
-/** A server of bench/http/server.ts, with the key of the analysis it stores. */
-async function startServer(mode: 'bare' | 'app'): Promise<{ port: number; trackKey: string; process: ServerProcess }> {
-  const server = await startServerProcess(`${mode} server`, path.join(__dirname, 'http', 'server.ts'), { args: [mode, KEY] });
+/** A server of bench/http/server.ts (of this tree, or of `root`), with the key of the analysis it stores. */
+async function startServer(mode: 'bare' | 'app', root = path.join(__dirname, '..')): Promise<{ port: number; trackKey: string; process: ServerProcess }> {
+  const server = await startServerProcess(`${mode} server`, path.join(root, 'bench', 'http', 'server.ts'), {
+    args: [mode, KEY],
+    // tsx reads the decorator settings from the tree's own tsconfig.
+    env: { TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') },
+  });
   return { port: server.port, trackKey: server.ready[0]!, process: server };
 }
 
@@ -48,6 +58,7 @@ async function measure(opts: autocannon.Options): Promise<Omit<Row, 'target'>> {
 async function main(): Promise<void> {
   const bare = await startServer('bare');
   const app = await startServer('app');
+  const before = beforeDir ? await startServer('app', beforeDir) : undefined;
   const headers = { authorization: `Bearer ${KEY}` };
   const query = `query($k: String!) { analysis(trackKey: $k) { artist trackKey trackName duration_ms tempo key keyString mode timeSignature energy liveness danceability instrumentalness speechiness valence arousal approachability engagement mood { happy sad relaxed aggressive } meta { artist track } } }`;
   let nonce = 0;
@@ -79,15 +90,34 @@ async function main(): Promise<void> {
       },
     },
   ];
+  if (before) {
+    targets.splice(
+      2,
+      0,
+      { target: 'REST GET /api/audio/analysis/:key, before', opts: { url: `http://127.0.0.1:${before.port}/api/audio/analysis/${before.trackKey}`, headers } },
+    );
+    targets.splice(4, 0, {
+      target: 'GraphQL analysis(trackKey), before',
+      opts: {
+        url: `http://127.0.0.1:${before.port}/graphql`,
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables: { k: before.trackKey } }),
+      },
+    });
+  }
   const results = targets.map(() => [] as Omit<Row, 'target'>[]);
   try {
     // A short warm-up so JIT and caches are hot before measuring.
     for (const t of targets) await autocannon({ ...t.opts, duration: 2, connections });
     for (let round = 0; round < rounds; round++) {
-      for (const [i, t] of targets.entries()) results[i]!.push(await measure(t.opts));
+      // With a revision to compare, each pair (this, before) goes first in every other round.
+      const order = targets.map((_, i) => i);
+      if (before && round % 2 === 1) order.splice(1, 4, 2, 1, 4, 3);
+      for (const i of order) results[i]!.push(await measure(targets[i]!.opts));
     }
   } finally {
-    await stopServerProcesses([bare.process, app.process]);
+    await stopServerProcesses([bare.process, app.process, ...(before ? [before.process] : [])]);
   }
   process.stdout.write(
     `\n${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
@@ -101,6 +131,11 @@ async function main(): Promise<void> {
       `| ${t.target} | ${Math.round(median(rs.map((r) => r.rps)))} | ${median(rs.map((r) => r.p99))} | ` +
         `${rs.reduce((a, r) => a + r.errors, 0)} | ${rs.reduce((a, r) => a + r.non2xx, 0)} | ${median(ratios).toFixed(2)} |\n`,
     );
+  }
+  if (before) {
+    // This revision against the other, per round (the two are loaded back to back in each round).
+    const versus = (now: number, then: number) => median(results[now]!.map((r, round) => r.rps / results[then]![round]!.rps)).toFixed(2);
+    process.stdout.write(`\nthis revision / the --before-dir one, median of per-round ratios: REST ${versus(1, 2)}, GraphQL ${versus(3, 4)}\n`);
   }
 }
 

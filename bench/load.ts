@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { syntheticAnalysis } from './http/seed';
+import { hostile, shots } from './load/hostile';
 import { startServerProcess, stopServerProcesses, type ServerProcess } from './lib/server-process';
 
 /**
@@ -18,6 +19,12 @@ import { startServerProcess, stopServerProcesses, type ServerProcess } from './l
  * whose 10 s probe keeps p99 < 100 ms with no errors and no non-2xx, confirmed over --duration s.
  *
  *   npm run bench:load -- [--duration 60] [--probe 10] [--connections 10] [--max-connections 50] [--only embedded|scaled]
+ *   npm run bench:load -- --mix hostile [--duration 60] [--connections 200] [--settle 15] [--rounds 3]
+ *
+ * `--mix hostile` (bench/load/hostile.ts) runs one embedded process under many connections
+ * sending valid and malformed requests at random, unthrottled, and reports the answers by status
+ * class, any answer that is not the status its kind should get, and memory before the load and
+ * --settle seconds after it (both after a full garbage collection), with the peak resident size.
  *
  * Fixed-rate runs use few connections (default 10): with many, autocannon sends each second's
  * requests in bursts, and even a bare Express route then shows a p99 of hundreds of ms at 200 req/s.
@@ -36,6 +43,7 @@ const probeSeconds = Number(opt('probe', '10'));
 const connections = Number(opt('connections', '10'));
 const maxConnections = Number(opt('max-connections', '50'));
 const only = opt('only', '');
+const mix = opt('mix', 'stored');
 const KEY = 'load-key-0123456789abcdef';
 const SEED = 1000;
 const P99_LIMIT_MS = 100;
@@ -121,7 +129,50 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+async function mainHostile(): Promise<void> {
+  const conns = Number(opt('connections', '200'));
+  const settle = Number(opt('settle', '15'));
+  const rounds = Number(opt('rounds', '3'));
+  const node = await startNode({});
+  try {
+    const r = await hostile(node, KEY, KEYS, { seconds: duration, connections: conns, settleS: settle, rounds });
+    const cpu = os.cpus();
+    const kinds = shots(KEY, KEYS);
+    process.stdout.write(
+      `\n${cpu.length} cores (${cpu[0]?.model ?? '?'}), Node ${process.version}; one embedded API process; ${conns} connections, ${rounds} rounds of ${duration} s, ` +
+        `${kinds.length} kinds of request at random (${kinds.filter((k) => k.expect < 300).length} valid); load generator on the same machine; ` +
+        `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n\n`,
+    );
+    process.stdout.write('| requests | req/s | p50 ms | p99 ms | 2xx | 4xx | 5xx | connection errors | not the expected status |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+    const wrong = [...r.unexpected.values()].reduce((n, m) => n + [...m.values()].reduce((a, b) => a + b, 0), 0);
+    process.stdout.write(
+      `| ${r.requests} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.byClass['2xx']} | ${r.byClass['4xx']} | ${r.byClass['5xx']} | ${r.errors} | ${wrong} |\n\n`,
+    );
+    const m = r.memory;
+    const pct = (a: number, b: number): string => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(0)} %`;
+    const rows: [string, (x: (typeof m.after)[number]) => number][] = [
+      ['RSS', (x) => x.rssMb],
+      ['JS heap used', (x) => x.heapUsedMb],
+      ['JS heap reserved', (x) => x.heapTotalMb],
+      ['outside the JS heap (buffers)', (x) => x.externalMb],
+    ];
+    process.stdout.write(`| MB, after a full GC | before the load | ${m.after.map((_, i) => `after round ${i + 1}`).join(' | ')} | last vs before |\n`);
+    process.stdout.write(`|---|---:|${m.after.map(() => '---:|').join('')}---:|\n`);
+    for (const [name, f] of rows) {
+      process.stdout.write(`| ${name} | ${f(m.before).toFixed(1)} | ${m.after.map((x) => f(x).toFixed(1)).join(' | ')} | ${pct(f(m.after.at(-1)!), f(m.before))} |\n`);
+    }
+    process.stdout.write(`\npeak RSS ${m.peakRssMb.toFixed(0)} MB\n`);
+    for (const [kind, statuses] of r.unexpected) {
+      process.stdout.write(`\nunexpected: ${kind}: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}`);
+    }
+    process.stdout.write('\n');
+  } finally {
+    await stopServerProcesses([node]);
+  }
+}
+
 async function main(): Promise<void> {
+  if (mix === 'hostile') return mainHostile();
   const rows: Row[] = [];
   if (only !== 'scaled') {
     const nodes = [await startNode({})];

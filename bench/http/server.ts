@@ -34,6 +34,8 @@ async function main(): Promise<void> {
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-bench-'));
   const config = loadConfig({
+    // The server's own path is measured: no catalogue is asked anything.
+    SOURCES: 'library',
     ...process.env,
     DATA_DIR: dir,
     LIBRARY_DIR: path.join(dir, 'library'),
