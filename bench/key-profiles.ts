@@ -14,14 +14,14 @@
  * probe-tone ratings (1982), Temperley's MIREX 2005 profiles, Faraldo et al.'s EDM profiles
  * ("edma", 2016) and the mean HPCP of Gómez's evaluation set ("thpcp", 2006).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { decodeAnalysisWindow } from '../src/engine/decode';
+import { mkdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Stft } from '../src/engine/signal.stft';
 import { modeByThird } from '../src/engine/tonal';
 import { chromaOf, chromaSum } from '../src/engine/tonal.chroma';
 import { BASS_WEIGHT, KEY_PROFILES, keyCorrelation } from '../src/engine/tonal.key';
 import { mirexKeyScore, readTruth } from './lib/truth';
+import { analysisWindowOf } from './lib/window-cache';
 
 type Profiles = readonly [major: readonly number[], minor: readonly number[]];
 
@@ -66,17 +66,6 @@ function keyOf(clip: Clip, [major, minor]: Profiles, w: number): { key: number; 
   return { key: best.key, mode: modeByThird(best.key, clip.chroma) ?? best.mode };
 }
 
-async function windowOf(dir: string, file: string, cache: string | undefined): Promise<Float32Array> {
-  const cached = cache ? join(cache, `${basename(dir)}--${file}.f32`) : undefined;
-  if (cached && existsSync(cached)) {
-    const raw = readFileSync(cached);
-    return new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
-  }
-  const { samples } = await decodeAnalysisWindow(readFileSync(join(dir, file)), 30);
-  if (cached) writeFileSync(cached, samples);
-  return samples;
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const cacheAt = args.indexOf('--cache');
@@ -92,7 +81,7 @@ async function main(): Promise<void> {
   for (const dir of dirs) {
     for (const row of readTruth(dir)) {
       if (row.tonic === undefined || row.modeBinary === undefined) continue;
-      const chroma = chromaOf(stft.spectrogram(stft.halfRate(await windowOf(dir, row.file, cache))));
+      const chroma = chromaOf(stft.spectrogram(stft.halfRate(await analysisWindowOf(dir, row.file, cache))));
       clips.push({ set: basename(dir), tonic: row.tonic, mode: row.modeBinary, chroma: chromaSum(chroma), bass: chromaSum(chroma, 0, chroma.count, 'bass') });
       process.stderr.write('.');
     }

@@ -16,14 +16,14 @@
  * target), by Adam gradient descent with an L2 penalty, each set weighted equally so
  * that no one kind of music dominates.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import { decodeAnalysisWindow } from '../src/engine/decode';
+import { mkdirSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { analyzeRhythm } from '../src/engine/rhythm';
 import { LEVEL_FEATURES, LEVEL_WEIGHTS, type Level, levelScore } from '../src/engine/rhythm.level';
 import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
 import { Stft } from '../src/engine/signal.stft';
 import { chromaOf } from '../src/engine/tonal.chroma';
+import { analysisWindowOf } from './lib/window-cache';
 import { readTruth, tempoRelation } from './lib/truth';
 
 interface Clip {
@@ -100,17 +100,6 @@ function score(clips: Clip[], weights: readonly number[]): { acc1: number; misse
   return { acc1, misses };
 }
 
-async function windowOf(dir: string, file: string, cache: string | undefined): Promise<Float32Array> {
-  const cached = cache ? join(cache, `${basename(dir)}--${file}.f32`) : undefined;
-  if (cached && existsSync(cached)) {
-    const raw = readFileSync(cached);
-    return new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
-  }
-  const { samples } = await decodeAnalysisWindow(readFileSync(join(dir, file)), 30);
-  if (cached) writeFileSync(cached, samples);
-  return samples;
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const valued = new Set(['--l2', '--cache', '--group']);
@@ -133,7 +122,7 @@ async function main(): Promise<void> {
   for (const dir of dirs) {
     for (const row of readTruth(dir)) {
       if (row.bpm === undefined) continue;
-      const spec = stft.spectrogram(stft.halfRate(await windowOf(dir, row.file, cache)));
+      const spec = stft.spectrogram(stft.halfRate(await analysisWindowOf(dir, row.file, cache)));
       const { levels } = analyzeRhythm(onsetEnvelopes(spec), chromaOf(spec));
       clips.push({ set: basename(dir), group: groupOf.get(resolve(dir)) ?? basename(dir), file: row.file, bpm: row.bpm, levels });
       process.stderr.write('.');

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { pino, type Logger as PinoLogger } from 'pino';
 
 /** One JSON line pino wrote, parsed. */
@@ -27,4 +28,16 @@ export function captureLogs(level: pino.Level = 'debug'): { logger: PinoLogger; 
     },
   );
   return { logger, lines, text: () => raw.join('') };
+}
+
+/** A writable stream that keeps what is written, for code that takes a stream (pino-pretty, the CLIs). */
+export function textSink(): { stream: Writable; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  return { stream, text: () => chunks.join('') };
 }

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
+import { textSink } from '../../helpers/log-capture';
 import { pino } from 'pino';
 import { AnalysisService } from '../../../src/analysis/analysis.service';
 import { runIndexCli } from '../../../src/cli/index-library';
@@ -20,16 +20,6 @@ class PickyEngine extends FakeEngine {
   }
 }
 
-function capture(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(chunk.toString());
-      done();
-    },
-  });
-  return { stream, text: () => chunks.join('') };
-}
 
 describe('npm run index -- [dir]', () => {
   let dir: string;
@@ -38,7 +28,7 @@ describe('npm run index -- [dir]', () => {
 
   const run = async (args: string[] = [library]) => {
     const lines: string[] = [];
-    const progress = capture();
+    const progress = textSink();
     const status = await runIndexCli(args, {
       out: (line) => lines.push(line),
       progress: progress.stream,

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Writable } from 'node:stream';
+import { textSink } from '../../helpers/log-capture';
 import { REPEATED_WARNING_INTERVAL_MS, ThrottledWarning, createLogger } from '../../../src/core/logger';
 import { BestEffortCache } from '../../../src/search/keyv-store';
 
@@ -77,19 +77,9 @@ describe('a failing cache is logged once per interval', () => {
 });
 
 describe('createLogger', () => {
-  function sink(): { stream: Writable; text: () => string } {
-    const chunks: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        chunks.push(chunk.toString());
-        done();
-      },
-    });
-    return { stream, text: () => chunks.join('') };
-  }
 
   it('when the output is a terminal, then lines are readable: time, level, message and fields, no JSON object per line', () => {
-    const out = sink();
+    const out = textSink();
     const logger = createLogger({ level: 'info', format: 'auto', isTTY: true, stream: out.stream });
     logger.info({ url: 'http://127.0.0.1:4000' }, 'trackgraph listening');
     // eslint-disable-next-line no-control-regex -- colour escapes are what it strips
@@ -99,7 +89,7 @@ describe('createLogger', () => {
   });
 
   it('when the output is not a terminal, then each line is one JSON object, as collectors read them', () => {
-    const out = sink();
+    const out = textSink();
     const logger = createLogger({ level: 'info', format: 'auto', isTTY: false, stream: out.stream });
     logger.info({ port: 4000 }, 'trackgraph listening');
     logger.debug({}, 'below the level');
@@ -109,10 +99,10 @@ describe('createLogger', () => {
   });
 
   it('when LOG_FORMAT says so, then it wins over the terminal test', () => {
-    const json = sink();
+    const json = textSink();
     createLogger({ level: 'info', format: 'json', isTTY: true, stream: json.stream }).info({}, 'x');
     expect(JSON.parse(json.text())).toMatchObject({ msg: 'x' });
-    const pretty = sink();
+    const pretty = textSink();
     createLogger({ level: 'info', format: 'pretty', isTTY: false, stream: pretty.stream }).warn({}, 'y');
     expect(pretty.text()).toMatch(/^\[[\d:.]+\] WARN: y\n$/);
   });

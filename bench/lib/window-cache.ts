@@ -1,0 +1,18 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { decodeAnalysisWindow } from '../../src/engine/decode';
+
+/**
+ * The engine's 30 s analysis window of one file of a set, decoded once: with `cache` (a folder),
+ * kept there as raw float32 so that a second run of a fitting benchmark skips decoding.
+ */
+export async function analysisWindowOf(dir: string, file: string, cache: string | undefined): Promise<Float32Array> {
+  const cached = cache ? join(cache, `${basename(dir)}--${file}.f32`) : undefined;
+  if (cached && existsSync(cached)) {
+    const raw = readFileSync(cached);
+    return new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
+  }
+  const { samples } = await decodeAnalysisWindow(readFileSync(join(dir, file)), 30);
+  if (cached) writeFileSync(cached, samples);
+  return samples;
+}
