@@ -9,6 +9,10 @@ describe('chart geometry of the dashboard', () => {
     expect(ticks(7, 4)).toEqual([0, 2, 4, 6]);
     expect(ticks(0.9, 3)).toEqual([0, 0.5]);
     expect(ticks(0, 4)).toEqual([0]);
+    // Counts: no step below 1.
+    expect(ticks(1, 4, 1)).toEqual([0, 1]);
+    expect(ticks(3, 4, 1)).toEqual([0, 1, 2, 3]);
+    expect(ticks(1, 4)).toEqual([0, 0.5, 1]);
   });
 
   it('draws the timeline over the span its beats, bars and sections cover', () => {

@@ -19,8 +19,8 @@ export function UsageChart({ title, days }: { title: string; days: readonly DayC
   const id = useId();
   const [ref, width] = useContainerWidth<HTMLDivElement>(720);
   const top = Math.max(1, ...days.map((d) => Math.max(d.requests, d.analyses)));
-  // The axis ends on a round tick at or above the busiest day.
-  const scale = ticks(top, 4);
+  // The axis ends on a round tick at or above the busiest day; counts have whole-number ticks.
+  const scale = ticks(top, 4, 1);
   const step = scale[1] ?? top;
   while (scale[scale.length - 1]! < top) scale.push(scale[scale.length - 1]! + step);
   const max = scale[scale.length - 1]!;

@@ -31,11 +31,12 @@ export function dateTime(iso: string | null | undefined): string {
 
 /**
  * Round, evenly spaced tick values from 0 to `max` (about `count` of them): steps of 1, 2 or 5
- * times a power of ten, so axis labels read 0, 5, 10 … rather than 0, 4.8, 9.6.
+ * times a power of ten, so axis labels read 0, 5, 10 … rather than 0, 4.8, 9.6; no step below
+ * `minStep` (1 for counts: no tick at half a request).
  */
-export function ticks(max: number, count: number): number[] {
+export function ticks(max: number, count: number, minStep = 0): number[] {
   if (!(max > 0) || count < 1) return [0];
-  const rough = max / count;
+  const rough = Math.max(max / count, minStep);
   const power = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
   const out: number[] = [];
