@@ -49,12 +49,12 @@ export function App() {
                 <li>
                   <NavLink to="/browse">Browse</NavLink>
                 </li>
-                {session.adminApi && session.scope === 'ADMIN' && (
+                {session.scope === 'ADMIN' && (
                   <li>
                     <NavLink to="/admin/keys">Keys</NavLink>
                   </li>
                 )}
-                {session.adminApi && session.scope !== null && (
+                {session.scope !== null && (
                   <>
                     <li>
                       <NavLink to="/admin/webhooks">Webhooks</NavLink>

@@ -3,7 +3,6 @@ import { createContext, useCallback, useContext, useMemo, useRef, useState, type
 import { ViewerDocument, type ApiKeyScope } from '../gql/graphql';
 import { createClient } from '../graphql/apollo.client';
 import { problemOf, type Problem } from '../graphql/errors';
-import { SessionDocument } from '../gql/graphql';
 
 /**
  * Session storage, not local storage: the key lives as long as the tab, is not shared with other
@@ -36,9 +35,7 @@ export interface Session {
   /** Checks the key with the API and keeps it; resolves to the refusal, or null when signed in. */
   signIn(key: string): Promise<Problem | null>;
   signOut(notice?: string): void;
-  /** The server has the admin API (keys, webhooks, usage). */
-  adminApi: boolean;
-  /** The key's scope, when the server has the admin API and told it. */
+  /** The key's scope, once the server has told it (null while loading). */
   scope: ApiKeyScope | null;
   /** The key's name, as the server knows it. */
   name: string | null;
@@ -79,7 +76,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (key: string): Promise<Problem | null> => {
       try {
         await client.query({
-          query: SessionDocument,
+          query: ViewerDocument,
           fetchPolicy: 'network-only',
           context: { signInCheck: true, headers: { authorization: `Bearer ${key}` } },
         });
@@ -104,23 +101,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/** What the server and the key can do, asked once per session. */
+/** What the key may do (its scope), asked once per session. */
 function Capabilities(props: Pick<Session, 'signedIn' | 'notice' | 'signIn' | 'signOut'> & { children: ReactNode }) {
   const { signedIn } = props;
-  const session = useQuery(SessionDocument, { skip: !signedIn });
-  const adminApi = signedIn && session.data?.viewerType != null;
-  const viewer = useQuery(ViewerDocument, { skip: !adminApi });
+  const viewer = useQuery(ViewerDocument, { skip: !signedIn });
   const value = useMemo<Session>(
     () => ({
       signedIn,
       notice: props.notice,
       signIn: props.signIn,
       signOut: props.signOut,
-      adminApi,
       scope: viewer.data?.viewer.scope ?? null,
       name: viewer.data?.viewer.name ?? null,
     }),
-    [signedIn, props.notice, props.signIn, props.signOut, adminApi, viewer.data],
+    [signedIn, props.notice, props.signIn, props.signOut, viewer.data],
   );
   return <SessionContext.Provider value={value}>{props.children}</SessionContext.Provider>;
 }
