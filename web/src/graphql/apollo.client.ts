@@ -7,7 +7,7 @@ import { isRefusedKey, problemOf, type Problem } from './errors';
 export interface ClientOptions {
   /** The signed-in key, read for every operation (null when signed out). */
   apiKey: () => string | null;
-  /** The API refused the key mid-session (revoked, expired): the session ends. */
+  /** The API refused the signed-in key (revoked, expired): the user is signed out. */
   onKeyRefused: (problem: Problem) => void;
 }
 

@@ -14,7 +14,7 @@ function storedKey(): string | null {
   try {
     return sessionStorage.getItem(STORAGE_KEY);
   } catch {
-    // Storage disabled by the browser: the session lasts as long as the page.
+    // Storage disabled by the browser: the sign-in lasts as long as the page.
     return null;
   }
 }
@@ -30,7 +30,7 @@ function storeKey(key: string | null): void {
 
 export interface Session {
   signedIn: boolean;
-  /** Why the last session ended, when the API ended it (a revoked or expired key). */
+  /** Why the user was signed out, when the API refused the key (revoked or expired). */
   notice: string | null;
   /** Checks the key with the API and keeps it; resolves to the refusal, or null when signed in. */
   signIn(key: string): Promise<Problem | null>;
