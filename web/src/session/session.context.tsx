@@ -43,7 +43,7 @@ export interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
-/** The signed-in session: the key, the GraphQL client that sends it, and what the key may do. */
+/** The sign-in: the key, the GraphQL client that sends it, and what the key may do. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const keyRef = useRef<string | null>(storedKey());
   const [signedIn, setSignedIn] = useState(keyRef.current !== null);
@@ -101,7 +101,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/** What the key may do (its scope), asked once per session. */
+/** What the key may do (its scope), asked once per sign-in. */
 function Capabilities(props: Pick<Session, 'signedIn' | 'notice' | 'signIn' | 'signOut'> & { children: ReactNode }) {
   const { signedIn } = props;
   const viewer = useQuery(ViewerDocument, { skip: !signedIn });
