@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { Redis } from 'ioredis';
-import { Client } from 'pg';
 import { syntheticAnalysis } from './http/seed';
 import { hostile, shots } from './load/hostile';
+import { scaledEnvironment } from './lib/scaled-env';
 import { startServerProcess, stopServerProcesses, type ServerProcess } from './lib/server-process';
 
 /**
@@ -183,21 +181,13 @@ async function main(): Promise<void> {
     }
   }
   if (only !== 'embedded') {
-    const name = `tg_load_${randomBytes(4).toString('hex')}`;
-    const env = { DATABASE_URL, DATABASE_SCHEMA: name, CACHE_URL: REDIS_URL, QUEUE_URL: REDIS_URL, REDIS_PREFIX: name };
-    const nodes = await Promise.all([startNode(env), startNode(env)]);
+    const scaled = scaledEnvironment('load', DATABASE_URL, REDIS_URL);
+    const nodes = await Promise.all([startNode(scaled.env), startNode(scaled.env)]);
     try {
       rows.push(await measure('scaled: 2 API processes, Postgres + Redis', nodes));
     } finally {
       await stopServerProcesses(nodes);
-      const pg = new Client({ connectionString: DATABASE_URL });
-      await pg.connect();
-      await pg.query(`drop schema if exists "${name}" cascade`);
-      await pg.end();
-      const redis = new Redis(REDIS_URL);
-      const keys = await redis.keys(`${name}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
+      await scaled.cleanup();
     }
   }
   const cpu = os.cpus();

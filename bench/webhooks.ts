@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
-import { Redis } from 'ioredis';
 import { trackKey } from '../src/core/track-key';
+import { scaledEnvironment } from './lib/scaled-env';
 import { startServerProcess, stopServerProcesses, type ServerProcess } from './lib/server-process';
 import { median, percentile } from './lib/stats';
 
@@ -59,29 +57,6 @@ function watchEvents(process_: ServerProcess, into: Map<string, number>): void {
   });
 }
 
-function scaledEnvironment(): { env: Record<string, string>; cleanup(): Promise<void> } {
-  const database = process.env.TEST_DATABASE_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
-  const redis = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const name = `tg_bench_webhooks_${randomBytes(4).toString('hex')}`;
-  return {
-    env: { DATABASE_URL: database, DATABASE_SCHEMA: name, QUEUE_URL: redis, CACHE_URL: redis, REDIS_PREFIX: name },
-    async cleanup() {
-      const pg = new Client({ connectionString: database });
-      await pg.connect();
-      await pg.query(`drop schema if exists "${name}" cascade`);
-      await pg.end();
-      const r = new Redis(redis);
-      let cursor = '0';
-      do {
-        const [next, keys] = await r.scan(cursor, 'MATCH', `${name}*`, 'COUNT', 500);
-        cursor = next;
-        if (keys.length > 0) await r.del(...keys);
-      } while (cursor !== '0');
-      r.disconnect();
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-bench-webhooks-'));
   const songs = writeLibrary(path.join(dir, 'library'), analyses * 2);
@@ -99,7 +74,13 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
-  const setup = scaled ? scaledEnvironment() : undefined;
+  const setup = scaled
+    ? scaledEnvironment(
+        'bench_webhooks',
+        process.env.TEST_DATABASE_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`,
+        process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      )
+    : undefined;
   const env = { API_KEYS: KEY, LIBRARY_DIR: path.join(dir, 'library'), OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_SECRET_KEY: 'a bench key of at least thirty-two characters', ...setup?.env };
   const script = path.join(__dirname, 'webhooks', 'server.ts');
   const processes: ServerProcess[] = [];

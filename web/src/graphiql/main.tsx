@@ -4,27 +4,8 @@ import './graphiql.css';
 import { GraphiQL } from 'graphiql';
 import { StrictMode, useMemo, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
+import { storedKey, storeKey } from '../lib/stored-key';
 import { createFetcher } from './fetcher';
-
-/** The dashboard's session storage entry (web/src/session): a key signed in there is used here too. */
-const STORAGE_KEY = 'trackgraph.apiKey';
-
-function storedKey(): string {
-  try {
-    return sessionStorage.getItem(STORAGE_KEY) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-function storeKey(key: string): void {
-  try {
-    if (key) sessionStorage.setItem(STORAGE_KEY, key);
-    else sessionStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // Storage disabled: the key lasts as long as the page.
-  }
-}
 
 /** What the editor opens with: a search, then the analysis of a key it returns. */
 const EXAMPLE = `# Every request carries the API key of the Headers tab below.
@@ -53,7 +34,8 @@ query Analysis {
 const headersFor = (key: string): string => JSON.stringify({ Authorization: `Bearer ${key}` }, null, 2);
 
 function Explorer() {
-  const [key, setKey] = useState(storedKey);
+  // A key signed in on the dashboard is used here too (the same tab's storage).
+  const [key, setKey] = useState(() => storedKey() ?? '');
   const [draft, setDraft] = useState(key);
   const fetcher = useMemo(() => createFetcher(window.location), []);
 

@@ -3,30 +3,7 @@ import { createContext, useCallback, useContext, useMemo, useRef, useState, type
 import { ViewerDocument, type ApiKeyScope } from '../gql/graphql';
 import { createClient } from '../graphql/apollo.client';
 import { problemOf, type Problem } from '../graphql/errors';
-
-/**
- * Session storage, not local storage: the key lives as long as the tab, is not shared with other
- * tabs, and is gone when the browser closes.
- */
-const STORAGE_KEY = 'trackgraph.apiKey';
-
-function storedKey(): string | null {
-  try {
-    return sessionStorage.getItem(STORAGE_KEY);
-  } catch {
-    // Storage disabled by the browser: the sign-in lasts as long as the page.
-    return null;
-  }
-}
-
-function storeKey(key: string | null): void {
-  try {
-    if (key === null) sessionStorage.removeItem(STORAGE_KEY);
-    else sessionStorage.setItem(STORAGE_KEY, key);
-  } catch {
-    // Kept in memory only (see storedKey).
-  }
-}
+import { storedKey, storeKey } from '../lib/stored-key';
 
 export interface Session {
   signedIn: boolean;
