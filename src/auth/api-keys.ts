@@ -184,11 +184,16 @@ export class ApiKeyService {
     return principal;
   }
 
-  /** The principal of a usable key (known, not revoked, not expired), reading the stored keys first if stale; not counted as a use. */
-  async verify(presented: string): Promise<Principal | undefined> {
-    await this.ensureFresh();
+  /** The principal of a usable key (known, not revoked, not expired) against the keys as last loaded; not counted as a use. */
+  usable(presented: string): Principal | undefined {
     const found = this.match(presented);
     return found && !found.expired ? found.principal : undefined;
+  }
+
+  /** `usable`, reading the stored keys first if stale. */
+  async verify(presented: string): Promise<Principal | undefined> {
+    await this.ensureFresh();
+    return this.usable(presented);
   }
 
   /** Creates a key; the key itself is returned once and never stored. */

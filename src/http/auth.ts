@@ -8,7 +8,7 @@ import { setRateLimitHeaders } from './ops.routes';
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i;
 
 /** The key of an Authorization header, or an UNAUTHENTICATED error saying what is wrong with it. */
-function bearerKey(header: string | undefined): string {
+export function bearerKey(header: string | undefined): string {
   if (!header) throw new AppError('UNAUTHENTICATED', 'missing Authorization header; send "Authorization: Bearer <API key>"');
   const m = BEARER.exec(header.trim());
   if (!m) throw new AppError('UNAUTHENTICATED', 'malformed Authorization header; expected "Bearer <API key>"');

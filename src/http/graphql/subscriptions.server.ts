@@ -9,7 +9,7 @@ import type { AnalysisEvents } from '../../analysis/events/analysis-events';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import { AppError } from '../../core/errors';
 import { refusal, type RateLimitDecision } from '../../ops/rate-limit';
-import { authenticate } from '../auth';
+import { authenticate, bearerKey } from '../auth';
 import { createContext } from './graphql.context';
 import { CostInputError, costEstimators, operationCost } from './graphql.cost';
 import { formatGraphQLError } from './graphql.errors';
@@ -126,7 +126,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           return false;
         }
         ctx.extra.principal = principal;
-        ctx.extra.key = /^Bearer +(.+)$/i.exec(header.trim())![1]!;
+        ctx.extra.key = bearerKey(header);
         log.debug({ keyId: principal.id }, 'subscription connection opened');
         return true;
       },
@@ -136,8 +136,11 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           ctx.extra.socket.close(FORBIDDEN, reason(`Forbidden: ${MISSING_KEY}`));
           return [error(MISSING_KEY, 'UNAUTHENTICATED')];
         }
-        // A key revoked since the connection opened takes no new subscription.
-        const still = apiKeys.stale() ? await apiKeys.verify(key).catch(() => principal) : apiKeys.match(key);
+        // A key revoked or expired since the connection opened takes no new subscription. While
+        // the loaded keys are fresh this is checked without waiting (the subscription count below
+        // must see this connection as it is); stale, they are read again, and a store that cannot
+        // be read keeps the connection's key.
+        const still = apiKeys.stale() ? await apiKeys.verify(key).catch(() => principal) : apiKeys.usable(key);
         if (!still) {
           ctx.extra.socket.close(FORBIDDEN, 'Forbidden: unknown or revoked API key');
           return [error('unknown or revoked API key', 'UNAUTHENTICATED')];

@@ -158,6 +158,20 @@ describe('GraphQL subscriptions over graphql-ws at /graphql', () => {
     expect(c.closes).toEqual([{ code: 4403, reason: 'Forbidden: unknown or revoked API key' }]);
   });
 
+  it('takes no new subscription on a connection whose key expired since it opened', async () => {
+    await analyse('Money');
+    const { key } = await t.container.apiKeys.create({ name: 'short-lived', expiresAt: new Date(Date.now() + 1500).toISOString() });
+    const c = connect({ authorization: `Bearer ${key}` });
+    const before = subscribe(c.client, { query: ANALYSIS_COMPLETED, variables: { keys: [MONEY] } });
+    await before.ended;
+    expect(before.results).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const after = subscribe(c.client, { query: ANALYSIS_COMPLETED, variables: { keys: [MONEY] } });
+    await expect(after.ended).rejects.toBeDefined();
+    expect(after.results).toEqual([]);
+    expect(c.closes).toEqual([{ code: 4403, reason: 'Forbidden: unknown or revoked API key' }]);
+  });
+
   it('answers a subscription sent over HTTP with 400, saying where subscriptions are served', async () => {
     const res = await request(t.app).post('/graphql').set(t.auth).send({ query: ANALYSIS_COMPLETED, variables: { keys: [MONEY] } }).expect(400);
     expect(bodyOf<{ errors: unknown }>(res).errors).toEqual([containing({ message: matching(/over WebSocket \(graphql-ws\) at \/graphql/), extensions: { code: 'BAD_REQUEST' } })]);
