@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import { writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import path from 'node:path';
 import { loadConfigOrExit, type Config } from './config';
 import { buildHttpApp, createContainer, type Container, type ContainerOverrides, type HttpAppOptions } from './container';
 import { createHttpServer, httpTimeouts } from './http/http-server';
@@ -16,11 +18,19 @@ export interface RunningServer {
 }
 
 export interface StartOptions {
-  /** Where the first key's notice is written (stdout by default). */
+  /**
+   * Whether stdout is a terminal a person reads (default: asked of stdout). Only then is the first
+   * key printed; otherwise stdout is a log (a container's, a pipe) and the notice goes to a file.
+   */
+  terminal?: boolean;
+  /** Where the first key's notice is printed on a terminal (stdout by default). */
   out?: (text: string) => void;
   container?: ContainerOverrides;
   http?: HttpAppOptions;
 }
+
+/** Where the first key's notice is written, in DATA_DIR, when stdout is not a terminal. */
+export const FIRST_KEY_FILE = 'first-admin-key.txt';
 
 /**
  * What a first start prints, once: the first admin key, how to use it and how to make more.
@@ -73,8 +83,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const first = await container.apiKeys.createFirstKey(container.database.dialect);
   if (first) {
-    logger.info({ keyId: first.info.id }, 'first admin key made and printed to the terminal');
-    (options.out ?? ((text: string) => process.stdout.write(text)))(firstKeyNotice(first.key, config.publicUrl));
+    const notice = firstKeyNotice(first.key, url);
+    if (options.terminal ?? process.stdout.isTTY === true) {
+      logger.info({ keyId: first.info.id }, 'first admin key made and printed to the terminal');
+      (options.out ?? ((text: string) => process.stdout.write(text)))(notice);
+    } else {
+      // stdout is a log here: the key goes to a file only its owner can read.
+      const file = path.join(config.dataDir, FIRST_KEY_FILE);
+      await writeFile(file, notice, { mode: 0o600 });
+      logger.warn({ keyId: first.info.id, file }, `first admin key made and written to ${file} (stdout is not a terminal): read it, keep the key, then delete the file`);
+    }
   }
   return { server, port, container, stopHttp: () => http.stop(), closeSockets: () => http.closeSockets() };
 }

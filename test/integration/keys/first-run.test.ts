@@ -1,14 +1,14 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { loadConfig } from '../../../src/config';
-import { startServer, type RunningServer } from '../../../src/main';
+import { FIRST_KEY_FILE, startServer, type RunningServer } from '../../../src/main';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { captureLogs } from '../../helpers/log-capture';
 
 /** Starts the API as `npm start` does, on port 0, with what it prints and logs captured. */
-async function start(dir: string, env: Record<string, string> = {}) {
+async function start(dir: string, env: Record<string, string> = {}, terminal = true) {
   const printed: string[] = [];
   const logs = captureLogs('info');
   const config = loadConfig({
@@ -20,7 +20,7 @@ async function start(dir: string, env: Record<string, string> = {}) {
     PUBLIC_URL: 'http://trackgraph.test',
     ...env,
   });
-  const running = await startServer(config, { out: (text) => printed.push(text), container: { engine: new FakeEngine(), logger: logs.logger } });
+  const running = await startServer(config, { terminal, out: (text) => printed.push(text), container: { engine: new FakeEngine(), logger: logs.logger } });
   return { running, printed, logs };
 }
 
@@ -72,6 +72,21 @@ describe('the first start of a server without any key', () => {
       expect(await second.running.container.database.db.selectFrom('api_keys').select('id').execute()).toHaveLength(1);
     } finally {
       await stop(second.running);
+    }
+  });
+
+  it('when stdout is not a terminal (a log), writes the notice to a file only its owner reads, and logs where, never the key', async () => {
+    const { running, printed, logs } = await start(dir, {}, false);
+    try {
+      expect(printed).toEqual([]);
+      const file = path.join(dir, 'data', FIRST_KEY_FILE);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      const key = /^ {4}(tg_[\w-]{40,})$/m.exec(await readFile(file, 'utf8'))![1]!;
+      await request(`http://127.0.0.1:${running.port}`).get('/api/keys').set('Authorization', `Bearer ${key}`).expect(200);
+      expect(logs.text()).not.toContain(key);
+      expect(logs.lines.some((l) => l.file === file && /written to/.test(String(l.msg)))).toBe(true);
+    } finally {
+      await stop(running);
     }
   });
 
