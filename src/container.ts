@@ -419,6 +419,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     logger: container.logger,
     publicUrl: config.publicUrl,
     corsOrigins: config.CORS_ORIGINS,
+    sandbox: config.GRAPHQL_SANDBOX,
     graphql: graphql.handler,
     ops: {
       metrics: container.metrics,

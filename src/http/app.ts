@@ -33,6 +33,8 @@ export interface AppDependencies {
   publicUrl?: string;
   /** Browser origins allowed to call the API (CORS_ORIGINS); none when empty or absent. */
   corsOrigins?: readonly string[];
+  /** Apollo Sandbox is served at /graphql?sandbox (GRAPHQL_SANDBOX): its page gets its own policy. */
+  sandbox?: boolean;
   /** The built web dashboard served at / (default: web/dist of this package). */
   dashboardDir?: string;
 }
@@ -57,7 +59,7 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use(securityHeaders());
+  app.use(securityHeaders({ sandbox: deps.sandbox ?? false }));
   const { metrics } = deps.ops;
   app.use(requestLogger(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(httpObservation(req, res, seconds)) }));
   // Before anything that asks for a key: a browser's preflight never carries one.

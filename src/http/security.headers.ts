@@ -116,8 +116,6 @@ export const isGraphiqlPath = (path: string): boolean => path === '/graphiql' ||
 
 const isGraphqlPath = (path: string): boolean => path === '/graphql' || path.startsWith('/graphql/');
 
-/** Apollo Sandbox's page when asked for (whether or not it is on), else the landing page's policy. */
-const graphqlGet = (req: Request): RequestHandler => (asksForSandbox(req) ? graphqlPage : graphqlLanding);
 
 /** Paths the API owns; the dashboard has every other. */
 const isApiPath = (path: string): boolean =>
@@ -129,7 +127,9 @@ const isApiPath = (path: string): boolean =>
  * by kind of answer (API, artwork, GraphQL's landing page, Apollo Sandbox, GraphiQL, the web
  * dashboard). Runs first, so error answers carry them too.
  */
-export function securityHeaders(): RequestHandler {
+export function securityHeaders(options: { sandbox: boolean }): RequestHandler {
+  // Apollo Sandbox's looser page policy only where Sandbox is served; else the landing page's.
+  const graphqlGet = (req: Request): RequestHandler => (options.sandbox && asksForSandbox(req) ? graphqlPage : graphqlLanding);
   return (req, res, next) => {
     if (req.path.startsWith('/api/audio/artwork/')) artwork(req, res, next);
     else if (isGraphqlPath(req.path) && (req.method === 'GET' || req.method === 'HEAD')) graphqlGet(req)(req, res, next);

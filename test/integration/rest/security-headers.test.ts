@@ -115,3 +115,19 @@ describe('security headers', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 });
+
+describe('security headers with Apollo Sandbox off (GRAPHQL_SANDBOX=false)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ engine: new FakeEngine(), env: { GRAPHQL_SANDBOX: 'false' } });
+  });
+  afterAll(() => t.close());
+
+  it('answers /graphql?sandbox under the landing page\'s strict policy, not Sandbox\'s', async () => {
+    const res = await request(t.app).get('/graphql?sandbox').set('Accept', 'text/html');
+    expect(res.text).not.toMatch(/embeddable-sandbox/);
+    const csp = policy(res);
+    expect(csp.get('default-src')).toBe("'none'");
+    expect(csp.get('script-src')).toBeUndefined();
+  });
+});
