@@ -1,6 +1,6 @@
 import { AppError } from '../core/errors';
 import type { AnalysisRequestListener } from '../core/observers';
-import { isTrackKey, trackKey as computeTrackKey } from '../core/track-key';
+import { checkedTrackKey, trackKey as computeTrackKey } from '../core/track-key';
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
 import type { AnalysisJobs } from './jobs/jobs';
@@ -139,19 +139,3 @@ export class AnalysisService {
   }
 }
 
-/**
- * A client's track key as it is stored: keys are hex and clients may send either case, so this is
- * the one place a key is lowercased. INVALID_ARGUMENT when it is not 16 hex characters.
- */
-export function checkedTrackKey(key: string): string {
-  const trackKey = key.toLowerCase();
-  if (!isTrackKey(trackKey)) {
-    throw new AppError('INVALID_ARGUMENT', `trackKey must be 16 lowercase hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
-  }
-  return trackKey;
-}
-
-/** Would checkedTrackKey accept this key? For callers that batch keys before handing them on. */
-export function isClientTrackKey(key: string): boolean {
-  return isTrackKey(key.toLowerCase());
-}

@@ -3,8 +3,8 @@ import { DESCRIPTORS, columnOf, orderNameOf, pathOf, valueOf, type DescriptorNam
 import type { DescriptorColumn, DescriptorColumnValues } from '../db/columns';
 import { foldForSearch } from '../core/fold';
 import { nameProblem, tidyName } from '../core/name';
+import { checkedTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
-import { checkedTrackKey } from './analysis.service';
 import type { AnalysisStore } from './store/store';
 import type {
   ColumnRange,

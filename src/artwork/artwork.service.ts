@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { AppError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/logger';
-import { isTrackKey } from '../core/track-key';
+import { checkedTrackKey } from '../core/track-key';
 import type { TrackMetadata } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
 import type { SourceRegistry } from '../sources/registry';
@@ -63,8 +62,7 @@ export class ArtworkService {
    * 16 hex characters.
    */
   async artwork(key: string): Promise<Artwork> {
-    const trackKey = key.toLowerCase();
-    if (!isTrackKey(trackKey)) throw new AppError('INVALID_ARGUMENT', `trackKey must be 16 hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
+    const trackKey = checkedTrackKey(key);
     const art = await this.stored(trackKey);
     if (art) {
       const type = sniffImage(art.data);

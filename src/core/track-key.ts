@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AppError } from './errors';
 
 const TRACK_KEY = /^[0-9a-f]{16}$/;
 
@@ -19,4 +20,21 @@ export function trackKey(artist: string, track: string): string {
 
 export function isTrackKey(value: string): boolean {
   return TRACK_KEY.test(value);
+}
+
+/**
+ * A client's track key as it is stored: keys are hex and clients may send either case, so this is
+ * the one place a key is lowercased. INVALID_ARGUMENT when it is not 16 hex characters.
+ */
+export function checkedTrackKey(key: string): string {
+  const trackKey = key.toLowerCase();
+  if (!isTrackKey(trackKey)) {
+    throw new AppError('INVALID_ARGUMENT', `trackKey must be 16 lowercase hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
+  }
+  return trackKey;
+}
+
+/** Would checkedTrackKey accept this key? For callers that batch keys before handing them on. */
+export function isClientTrackKey(key: string): boolean {
+  return isTrackKey(key.toLowerCase());
 }

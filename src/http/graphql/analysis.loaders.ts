@@ -1,11 +1,6 @@
 import DataLoader from 'dataloader';
-import {
-  MAX_BATCH_KEYS,
-  isClientTrackKey,
-  type AnalysisOutcome,
-  type AnalysisService,
-  type KeyStatus,
-} from '../../analysis/analysis.service';
+import { MAX_BATCH_KEYS, type AnalysisOutcome, type AnalysisService, type KeyStatus } from '../../analysis/analysis.service';
+import { isClientTrackKey } from '../../core/track-key';
 import type { StoredAnalysis } from '../../core/types';
 
 export interface AnalysisHint {

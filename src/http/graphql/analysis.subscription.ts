@@ -1,5 +1,6 @@
 import { Arg, Resolver, Root, Subscription } from 'type-graphql';
-import { MAX_BATCH_KEYS, checkedTrackKey } from '../../analysis/analysis.service';
+import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
+import { checkedTrackKey } from '../../core/track-key';
 import type { AnalysisEvents } from '../../analysis/events/analysis-events';
 import { ANALYSIS_COMPLETED } from '../../core/analysis-events';
 import { AppError } from '../../core/errors';

@@ -1,4 +1,5 @@
-import { AnalysisService, checkedTrackKey, isClientTrackKey } from '../../../src/analysis/analysis.service';
+import { AnalysisService } from '../../../src/analysis/analysis.service';
+import { checkedTrackKey, isClientTrackKey } from '../../../src/core/track-key';
 import { BrowseService } from '../../../src/analysis/browse.service';
 import type { AnalysisJobs, JobStatus } from '../../../src/analysis/jobs/jobs';
 import type { AnalysisStore } from '../../../src/analysis/store/store';
