@@ -39,8 +39,8 @@ export interface AnalysisRequestListener {
 }
 
 /**
- * Told of every request an API key made that was let in (its key known, not revoked, not
- * expired): usage counts requests per key from it. Called synchronously on the request's path,
+ * Told of every request made with a valid API key (known, not revoked, not expired), before the
+ * rate limit decides on it: usage counts requests per key from it. Called synchronously on the request's path,
  * once per HTTP request: keep it cheap.
  */
 export interface ApiRequestListener {

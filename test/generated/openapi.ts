@@ -557,7 +557,7 @@ export interface components {
             name: string;
             /** @description The UTC day, YYYY-MM-DD. */
             day: string;
-            /** @description Requests the key made that were let in (REST and GraphQL HTTP requests). */
+            /** @description Requests made with the key while it was valid (REST and GraphQL HTTP requests; those the rate limit refused included). */
             requests: number;
             /** @description Of those, the requests that needed an analysis not stored yet. */
             analyses: number;

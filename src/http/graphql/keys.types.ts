@@ -91,7 +91,7 @@ export class UsageDay {
   @Field(() => String, { description: 'The UTC day, YYYY-MM-DD.' })
   day!: string;
 
-  @Field(() => Int, { description: 'Requests the key made that were let in (REST and GraphQL HTTP requests).' })
+  @Field(() => Int, { description: 'Requests made with the key while it was valid (REST and GraphQL HTTP requests; those the rate limit refused included).' })
   requests!: number;
 
   @Field(() => Int, { description: 'Of those, the requests that needed an analysis not stored yet.' })

@@ -109,7 +109,7 @@ export const usageDaySchema = z
     keyId: z.string(),
     name: z.string().describe('The key’s name (its id if the key is no longer known).'),
     day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('The UTC day, YYYY-MM-DD.'),
-    requests: z.int().min(0).describe('Requests the key made that were let in (REST and GraphQL HTTP requests).'),
+    requests: z.int().min(0).describe('Requests made with the key while it was valid (REST and GraphQL HTTP requests; those the rate limit refused included).'),
     analyses: z.int().min(0).describe('Of those, the requests that needed an analysis not stored yet.'),
   })
   .meta({
