@@ -41,7 +41,7 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
  * 8-bit RGB rows (each `size * 3` bytes) as a PNG. Every row uses the Up filter: a gradient's rows
  * differ little. zlib's level 6: level 9 saves a tenth of the bytes for four times the time.
  */
-export function encodePng(size: number, rgb: Uint8Array): Buffer {
+function encodePng(size: number, rgb: Uint8Array): Buffer {
   const stride = size * 3;
   const filtered = Buffer.alloc((stride + 1) * size);
   for (let y = 0; y < size; y++) {

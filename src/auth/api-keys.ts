@@ -310,12 +310,6 @@ export class ApiKeyService {
     return rows.map((r) => r.id);
   }
 
-  /** True when any key is configured or stored (revoked ones included). */
-  async anyKey(): Promise<boolean> {
-    if (this.envKeys.length > 0) return true;
-    return (await this.db.selectFrom('api_keys').select('id').limit(1).executeTakeFirst()) !== undefined;
-  }
-
   /**
    * Writes when each key was last used since the last call, in one statement; a time already
    * stored that is later (another node's) is kept. On failure the times are kept for the next call.

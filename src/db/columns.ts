@@ -15,10 +15,4 @@ export type DescriptorColumnValues = Record<DescriptorColumn, number>;
 export const DESCRIPTOR_COLUMNS: readonly DescriptorColumn[] = DESCRIPTORS.map((d) => columnOf(d) as DescriptorColumn);
 
 /** Numeric columns tracks() can filter by ranges of and order by (besides seq); each has an index on (column, seq). */
-export const ORDERABLE_COLUMNS: readonly OrderableColumn[] = [
-  'tempo',
-  'duration_ms',
-  'loudness',
-  ...DESCRIPTORS.filter((d) => d.browse).map((d) => columnOf(d) as DescriptorColumn),
-];
 export type OrderableColumn = 'tempo' | 'duration_ms' | 'loudness' | DescriptorColumn;

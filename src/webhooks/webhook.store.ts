@@ -162,17 +162,6 @@ export class WebhookStore {
     );
   }
 
-  /** The earliest time a delivery is due at, if any is waiting. */
-  async nextDue(): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('webhook_deliveries')
-      .select('next_attempt_at')
-      .where('next_attempt_at', 'is not', null)
-      .orderBy('next_attempt_at')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.next_attempt_at ?? undefined;
-  }
 
   /**
    * Takes a due delivery for one attempt by moving its due time to `leaseUntil`, on the condition

@@ -53,11 +53,6 @@ export class LocalAnalysisEvents implements AnalysisEvents {
     return () => this.listeners.delete(own);
   }
 
-  /** Listeners now subscribed (tests and metrics). */
-  get size(): number {
-    return this.listeners.size;
-  }
-
   close(): Promise<void> {
     this.listeners.clear();
     return Promise.resolve();

@@ -27,7 +27,6 @@ export class RedisAnalysisEvents implements AnalysisEvents {
   private readonly channel: string;
   private readonly origin = randomUUID();
   private readonly warning: ThrottledWarning;
-  private readonly ready: Promise<void>;
 
   constructor(connection: RedisOptions, prefix: string, private readonly logger: Logger) {
     this.local = new LocalAnalysisEvents(logger);
@@ -42,15 +41,7 @@ export class RedisAnalysisEvents implements AnalysisEvents {
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.receive(message);
     });
-    this.ready = this.subscriber.subscribe(this.channel).then(
-      () => undefined,
-      (error: unknown) => this.warning.warn({ err: error }, 'analysis events: subscribing failed'),
-    );
-  }
-
-  /** Resolves once this process listens to the channel (or gave up trying for now). */
-  whenReady(): Promise<void> {
-    return this.ready;
+    this.subscriber.subscribe(this.channel).catch((error: unknown) => this.warning.warn({ err: error }, 'analysis events: subscribing failed'));
   }
 
   async publish(event: AnalysisEvent): Promise<void> {

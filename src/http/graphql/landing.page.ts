@@ -13,7 +13,7 @@ code { font-size: 0.95em; }
 export const LANDING_STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 /** The query parameter that asks /graphql for Apollo Sandbox instead of this page. */
-export const SANDBOX_PARAM = 'sandbox';
+const SANDBOX_PARAM = 'sandbox';
 
 /** Does a GET of /graphql ask for Apollo Sandbox (`/graphql?sandbox`)? */
 export const asksForSandbox = (req: Pick<Request, 'query'>): boolean => Object.hasOwn(req.query, SANDBOX_PARAM);
@@ -24,7 +24,7 @@ export const asksForSandbox = (req: Pick<Request, 'query'>): boolean => Object.h
  * proxy that mounts the server under a path. GraphiQL (/graphiql) comes from this server too;
  * Apollo Sandbox (/graphql?sandbox, when GRAPHQL_SANDBOX is on) loads from Apollo's CDN.
  */
-export function landingPage(options: { sandbox: boolean }): string {
+function landingPage(options: { sandbox: boolean }): string {
   const sandbox = options.sandbox
     ? `<li><a href="graphql?${SANDBOX_PARAM}">Apollo Sandbox</a>: Apollo's explorer, loaded from Apollo's CDN, so the browser must be online.</li>`
     : '';

@@ -38,8 +38,6 @@ export interface SubscriptionServer {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Closes every connection (1001 Going away) and takes no new one: graceful shutdown. */
   close(): Promise<void>;
-  /** Connections open now. */
-  connections(): number;
 }
 
 /** What a connection carries once its key is checked. */
@@ -225,6 +223,5 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       closing ??= Promise.resolve(server.dispose());
       return closing;
     },
-    connections: () => wss.clients.size,
   };
 }
