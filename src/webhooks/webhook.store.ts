@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DatabaseSchema, WebhookDeliveriesTable, WebhooksTable } from '../db/database';
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -72,11 +72,23 @@ export class WebhookStore {
     });
   }
 
-  /** Records (or refreshes) that a key asked for an analysis of trackKey not stored yet. */
+  /**
+   * Records (or refreshes) that a key asked for an analysis of trackKey not stored yet, in one
+   * statement that writes nothing when the key has no enabled webhook (most keys): only keys
+   * with webhooks have anyone to tell.
+   */
   async recordInterest(trackKey: string, keyId: string, at: string): Promise<void> {
     await this.db
       .insertInto('webhook_interests')
-      .values({ track_key: trackKey, key_id: keyId, created_at: at })
+      .columns(['track_key', 'key_id', 'created_at'])
+      .expression(
+        this.db
+          .selectFrom('webhooks')
+          .select([sql<string>`${trackKey}`.as('track_key'), sql<string>`${keyId}`.as('key_id'), sql<string>`${at}`.as('created_at')])
+          .where('key_id', '=', keyId)
+          .where('disabled_at', 'is', null)
+          .limit(1),
+      )
       .onConflict((oc) => oc.columns(['track_key', 'key_id']).doUpdateSet({ created_at: at }))
       .execute();
   }

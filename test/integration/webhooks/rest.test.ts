@@ -9,6 +9,7 @@ import { trackKey } from '../../../src/core/track-key';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { anyNumber, anyString, bodyOf, matching } from '../../helpers/expect';
 import { captureLogs } from '../../helpers/log-capture';
+import { WebhookStore } from '../../../src/webhooks/webhook.store';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 import { startReceiver, type ReceivedMessage, type WebhookReceiver } from '../../helpers/webhook-receiver';
 
@@ -276,5 +277,26 @@ describe('webhook targets: only public addresses (OUTBOUND_ALLOW_PRIVATE unset)'
     const res = await request(t.app).post('/api/webhooks').set(t.auth).send({ url }).expect(400);
     expect(failure(res)).toEqual({ code: 'INVALID_ARGUMENT', message: matching(new RegExp(`^url leads to ${address.source}, a ${range} address: webhooks reach public addresses only`)) });
     expect(data(await request(t.app).get('/api/webhooks').set(t.auth).expect(200))).toEqual([]);
+  });
+});
+
+describe('interests in analyses not stored yet', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ engine: new FakeEngine(), env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
+  });
+  afterAll(() => t.close());
+
+  it('are written only for keys with an enabled webhook: a request of any other key writes nothing', async () => {
+    const store = new WebhookStore(t.container.database.db);
+    const interests = () => t.container.database.db.selectFrom('webhook_interests').select(['track_key', 'key_id']).execute();
+    await store.recordInterest(MONEY, 'env:1', new Date().toISOString());
+    expect(await interests()).toEqual([]);
+
+    const made = await request(t.app).post('/api/webhooks').set(t.auth).send({ url: 'http://127.0.0.1:9/hooks' }).expect(201);
+    await store.recordInterest(MONEY, 'env:1', new Date().toISOString());
+    expect(await interests()).toEqual([{ track_key: MONEY, key_id: 'env:1' }]);
+    await store.consumeInterests(MONEY, [{ key_id: 'env:1', created_at: (await t.container.database.db.selectFrom('webhook_interests').select('created_at').executeTakeFirstOrThrow()).created_at }]);
+    await request(t.app).delete(`/api/webhooks/${data<{ id: string }>(made).id}`).set(t.auth).expect(200);
   });
 });
