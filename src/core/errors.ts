@@ -46,3 +46,11 @@ export function isAppError(error: unknown): error is AppError {
 }
 
 export const invalidArgument = (message: string): AppError => new AppError('INVALID_ARGUMENT', message);
+
+/** What a failed analysis tells its requests: an AppError's code and message, anything else masked. */
+export const ANALYSIS_FAILED_MESSAGE = 'the analysis failed; it has been logged';
+
+/** The code and message of an error as clients may see them: an AppError's own, anything else (and INTERNAL) as `internal`. */
+export function shownError(error: unknown, internal: string): { code: ErrorCode; message: string } {
+  return error instanceof AppError && error.code !== 'INTERNAL' ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: internal };
+}

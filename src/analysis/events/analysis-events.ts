@@ -1,6 +1,6 @@
 import { hash, randomUUID } from 'node:crypto';
 import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, type AnalysisEvent, type AnalysisEventListener, type EventOrigin } from '../../core/analysis-events';
-import { AppError } from '../../core/errors';
+import { ANALYSIS_FAILED_MESSAGE, shownError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { StoredAnalysis, TrackMetadata } from '../../core/types';
 import type { AnalysisTask } from '../jobs/jobs';
@@ -71,10 +71,7 @@ export function completedEvent(analysis: StoredAnalysis, now = Date.now()): Anal
 
 /** The event of an analysis that failed for good, with the code and message its requests were given. */
 export function failedEvent(trackKey: string, error: unknown, now = Date.now()): AnalysisEvent {
-  const safe =
-    error instanceof AppError && error.code !== 'INTERNAL'
-      ? { code: error.code, message: error.message }
-      : { code: 'INTERNAL' as const, message: 'the analysis failed; it has been logged' };
+  const safe = shownError(error, ANALYSIS_FAILED_MESSAGE);
   return { type: ANALYSIS_FAILED, id: `evt_${randomUUID().replace(/-/g, '')}`, trackKey, at: new Date(now).toISOString(), error: safe };
 }
 

@@ -1,7 +1,7 @@
 import { Queue, UnrecoverableError, type JobsOptions } from 'bullmq';
 import { TimeoutStrategy, timeout, type TimeoutPolicy } from 'cockatiel';
 import { Redis, type RedisOptions } from 'ioredis';
-import { AppError, ERROR_CODES, type ErrorCode } from '../../core/errors';
+import { ANALYSIS_FAILED_MESSAGE, AppError, ERROR_CODES, shownError, type ErrorCode } from '../../core/errors';
 import { ThrottledWarning, type Logger } from '../../core/logger';
 import type { StoredAnalysis, TrackMetadata } from '../../core/types';
 import type { AnalysisStore } from '../store/store';
@@ -38,8 +38,8 @@ const PERMANENT: ReadonlySet<ErrorCode> = new Set([
  * undecodable file) rather than a generic failure. Anything but an AppError is masked.
  */
 export function toJobError(error: unknown): Error {
-  const message =
-    error instanceof AppError && error.code !== 'INTERNAL' ? `${error.code}: ${error.message}` : 'INTERNAL: the analysis failed; it has been logged';
+  const shown = shownError(error, ANALYSIS_FAILED_MESSAGE);
+  const message = `${shown.code}: ${shown.message}`;
   return error instanceof AppError && PERMANENT.has(error.code) ? new UnrecoverableError(message) : new Error(message);
 }
 
