@@ -36,7 +36,7 @@ import { OutboundGuard } from './net/outbound.guard';
 import { StillStarting, type DependencyCheck } from './ops/health';
 import { Metrics } from './ops/metrics';
 import { ApiRateLimiter, chargeGraphQL } from './ops/rate-limit';
-import { failFastRedis, isRedisUrl, redisOptions } from './ops/redis';
+import { failFastRedis, isRedisUrl, redisOptions, sharedRedisUrl } from './ops/redis';
 import { BestEffortCache, createCacheBackend } from './search/keyv-store';
 import { MetadataCache } from './search/metadata-cache';
 import { SearchService } from './search/search.service';
@@ -157,10 +157,10 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   // artwork is made below (it needs the registry these sources go into); URLs are made later.
   const artworkUrl = (key: string): string => artwork.url(key);
   // Scaled out, API nodes and workers count the catalogues' quotas together in Redis.
-  const sharedRedisUrl = isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
+  const sharedRedis = sharedRedisUrl(config);
   const quotaRedis =
-    sharedRedisUrl && !overrides.sources && config.SOURCES.some((name) => name === 'deezer' || name === 'musicbrainz')
-      ? failFastRedis(sharedRedisUrl, logger, 'source quotas: Redis unreachable; pacing each node on its own until it returns')
+    sharedRedis && !overrides.sources && config.SOURCES.some((name) => name === 'deezer' || name === 'musicbrainz')
+      ? failFastRedis(sharedRedis, logger, 'source quotas: Redis unreachable; pacing each node on its own until it returns')
       : undefined;
   const sharedQuotas = quotaRedis ? new SharedQuotas(quotaRedis, config.REDIS_PREFIX) : undefined;
   const sources = metrics.instrumentSources(
@@ -182,9 +182,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const task = metrics.timeTask(runner.run);
   const connection = queueUrl ? redisOptions(queueUrl) : undefined;
   // Analysis events reach every process through Redis when there is one (several nodes).
-  const eventsRedis = isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
-  const events: AnalysisEvents = eventsRedis
-    ? new RedisAnalysisEvents(redisOptions(eventsRedis), config.REDIS_PREFIX, logger)
+  const events: AnalysisEvents = sharedRedis
+    ? new RedisAnalysisEvents(redisOptions(sharedRedis), config.REDIS_PREFIX, logger)
     : new LocalAnalysisEvents(logger);
   const jobs: AnalysisJobs = connection
     ? new BullmqJobs(store, { connection, prefix: config.REDIS_PREFIX }, logger)
@@ -204,7 +203,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
         )
       : undefined;
   // API nodes count usage and tell each other of keys made and revoked through Redis when scaled out; workers serve no requests.
-  const apiRedisUrl = role === 'api' ? sharedRedisUrl : undefined;
+  const apiRedisUrl = role === 'api' ? sharedRedis : undefined;
   const usage: UsageService = new UsageService(new UsageStore(database.db), { list: () => apiKeys.list() }, {
     ...(apiRedisUrl
       ? { relay: new RedisUsageRelay(failFastRedis(apiRedisUrl, logger, 'usage: Redis unreachable; counts kept in memory until it returns'), config.REDIS_PREFIX) }
@@ -252,7 +251,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const analysis = new AnalysisService(store, metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS, requestListeners: [usage, webhooks] });
   const browse = new BrowseService(new SqlTracksQuery(database), store);
   // Workers serve no API requests: their limiter stays in memory, unused, with no connection.
-  const limiterRedis = role === 'worker' ? undefined : isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : queueUrl;
+  const limiterRedis = role === 'worker' ? undefined : sharedRedis;
   const rateLimiter = new ApiRateLimiter(
     { pointsPerMinute: config.RATE_LIMIT, prefix: config.REDIS_PREFIX, ...(limiterRedis ? { redisUrl: limiterRedis } : {}) },
     logger,

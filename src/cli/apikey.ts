@@ -6,7 +6,7 @@ import { silentLogger } from '../core/logger';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrations';
-import { isRedisUrl } from '../ops/redis';
+import { sharedRedisUrl } from '../ops/redis';
 
 const USAGE = `usage: npm run apikey -- <command>
   create --name <name> [--scope read|admin] [--expires <date>]
@@ -52,7 +52,7 @@ export async function runApiKeyCli(argv: string[], out: (line: string) => void):
   }
   const config = loadConfig();
   const database = openDatabase(config.DATABASE_URL, config.dataDir, config.DATABASE_SCHEMA);
-  const redisUrl = isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : isRedisUrl(config.QUEUE_URL) ? config.QUEUE_URL : undefined;
+  const redisUrl = sharedRedisUrl(config);
   const changes = (command === 'revoke' || command === 'create') && redisUrl ? new RedisKeyChangeChannel(redisUrl, config.REDIS_PREFIX, silentLogger) : undefined;
   try {
     await migrateToLatest(database);

@@ -37,3 +37,8 @@ export function failFastRedis(url: string, logger: Pick<Logger, 'warn'>, unreach
 }
 
 export const isRedisUrl = (url: string | undefined): url is string => !!url && /^rediss?:\/\//.test(url);
+
+/** The Redis that nodes share (counters, pub/sub): CACHE_URL's when it is Redis, else QUEUE_URL's; none otherwise. */
+export function sharedRedisUrl(config: { CACHE_URL?: string | undefined; QUEUE_URL?: string | undefined }): string | undefined {
+  return isRedisUrl(config.CACHE_URL) ? config.CACHE_URL : isRedisUrl(config.QUEUE_URL) ? config.QUEUE_URL : undefined;
+}
