@@ -2,7 +2,8 @@
  * The level choice's weights: where they come from and how well they hold on sets they were not
  * fitted on.
  *
- *   npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--cache <dir>] [--group <name>=<dir>,<dir>]
+ *   npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--flat 0.15] [--cache <dir>]
+ *     [--group <name>=<dir>,<dir>] [--without <feature>,...] [--levels <file>]
  *
  * Each `<dir>` holds audio and a truth.json with `bpm`. Every clip is decoded by the engine's
  * decode path and its candidate levels, with their evidence, come from the engine's own rhythm
@@ -14,9 +15,18 @@
  *
  * The fit is a softmax regression over each clip's candidates (the right ones share the
  * target), by Adam gradient descent with an L2 penalty, each set weighted equally so
- * that no one kind of music dominates.
+ * that no one kind of music dominates. Within a set, each clip is weighted by the inverse of how
+ * many clips of all the sets have a tempo near its own (a Gaussian kernel `--flat` octaves wide
+ * on log2 BPM; 0 turns it off): the sets at hand crowd some tempi (a set of fast band songs, a
+ * set drawn evenly from 55-210 BPM), and unweighted the fit learns their tempo distribution as
+ * if it were evidence. Flattened, the fitted terms say what the evidence tells about levels, and
+ * the listener's tempo preference stays the fixed one of rhythm.level.ts.
+ *
+ * `--without` keeps the named features' weights at 0 (what a feature is worth, left out).
+ * `--levels` keeps every clip's candidates and evidence in a file, read instead of the audio
+ * when it exists (delete it after changing the engine).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { analyzeRhythm } from '../src/engine/rhythm';
 import { LEVEL_FEATURES, LEVEL_WEIGHTS, type Level, levelScore } from '../src/engine/rhythm.level';
@@ -54,19 +64,42 @@ function chosen(clip: Clip, weights: readonly number[]): Level | undefined {
   return best;
 }
 
-function fit(clips: Clip[], l2: number, iterations = 3000): number[] {
+interface FitOptions {
+  l2: number;
+  /** Width (octaves) of the kernel that flattens the clips' tempo distribution; 0: off. */
+  flat: number;
+  /** Indices of features whose weights stay 0. */
+  without: ReadonlySet<number>;
+}
+
+/** Each clip's weight in the fit: every set weighs alike, and within a set, clips at crowded tempi less. */
+function clipWeights(clips: Clip[], flat: number): Map<Clip, number> {
+  const perSet = new Map<string, Clip[]>();
+  for (const c of clips) perSet.set(c.set, [...(perSet.get(c.set) ?? []), c]);
+  const x = new Map(clips.map((c) => [c, Math.log2(c.bpm)]));
+  const rarity = (c: Clip): number =>
+    flat > 0 ? 1 / clips.reduce((s, o) => s + Math.exp(-((x.get(o)! - x.get(c)!) ** 2) / (2 * flat * flat)), 0) : 1;
+  const weights = new Map<Clip, number>();
+  for (const members of perSet.values()) {
+    const r = members.map(rarity);
+    const sum = r.reduce((a, b) => a + b, 0);
+    members.forEach((c, i) => weights.set(c, r[i]! / sum / perSet.size));
+  }
+  return weights;
+}
+
+function fit(clips: Clip[], { l2, flat, without }: FitOptions, iterations = 3000): number[] {
   const dims = LEVEL_FEATURES.length;
   const weights = new Array<number>(dims).fill(0);
   const usable = clips.filter((c) => c.levels.some((l) => right(l, c.bpm)));
-  const perSet = new Map<string, number>();
-  for (const c of usable) perSet.set(c.set, (perSet.get(c.set) ?? 0) + 1);
+  const clipWeight = clipWeights(usable, flat);
   // Adam: the features differ in scale, and plain gradient steps crawl along the flat ones.
   const m = new Array<number>(dims).fill(0);
   const v = new Array<number>(dims).fill(0);
   for (let it = 1; it <= iterations; it++) {
     const grad = weights.map((w) => 2 * l2 * w);
     for (const clip of usable) {
-      const weight = 1 / perSet.size / perSet.get(clip.set)!;
+      const weight = clipWeight.get(clip)!;
       const scores = clip.levels.map((l) => levelScore(l, weights));
       const max = Math.max(...scores);
       const e = scores.map((s) => Math.exp(s - max));
@@ -79,6 +112,7 @@ function fit(clips: Clip[], l2: number, iterations = 3000): number[] {
       });
     }
     for (let i = 0; i < dims; i++) {
+      if (without.has(i)) continue;
       m[i] = 0.9 * m[i]! + 0.1 * grad[i]!;
       v[i] = 0.999 * v[i]! + 0.001 * grad[i]! ** 2;
       const mh = m[i]! / (1 - 0.9 ** it);
@@ -100,23 +134,8 @@ function score(clips: Clip[], weights: readonly number[]): { acc1: number; misse
   return { acc1, misses };
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const valued = new Set(['--l2', '--cache', '--group']);
-  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
-  if (dirs.length === 0) {
-    console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--cache <dir>] [--group <name>=<dir>,<dir>]');
-    process.exit(2);
-  }
-  const l2 = Number(option(args, 'l2') ?? 0.001);
-  const cache = option(args, 'cache');
-  if (cache) mkdirSync(cache, { recursive: true });
-  const groupOf = new Map<string, string>();
-  args.forEach((a, i) => {
-    if (a !== '--group') return;
-    const [name, list] = (args[i + 1] ?? '').split('=');
-    for (const d of (list ?? '').split(',')) if (d) groupOf.set(resolve(d), name!);
-  });
+/** Every clip's candidate levels with their evidence, by the engine's own stages. */
+async function measure(dirs: string[], groupOf: Map<string, string>, cache: string | undefined): Promise<Clip[]> {
   const stft = new Stft();
   const clips: Clip[] = [];
   for (const dir of dirs) {
@@ -129,10 +148,40 @@ async function main(): Promise<void> {
     }
     process.stderr.write(` ${basename(dir)}\n`);
   }
+  return clips;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const valued = new Set(['--l2', '--flat', '--cache', '--group', '--without', '--levels']);
+  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
+  if (dirs.length === 0) {
+    console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--flat 0.15] [--cache <dir>] [--group <name>=<dir>,<dir>] [--without <feature>,...] [--levels <file>]');
+    process.exit(2);
+  }
+  const without = new Set(
+    (option(args, 'without') ?? '').split(',').filter(Boolean).map((name) => {
+      const i = (LEVEL_FEATURES as readonly string[]).indexOf(name);
+      if (i < 0) throw new Error(`--without: no feature ${name} (the features: ${LEVEL_FEATURES.join(', ')})`);
+      return i;
+    }),
+  );
+  const options: FitOptions = { l2: Number(option(args, 'l2') ?? 0.001), flat: Number(option(args, 'flat') ?? 0.15), without };
+  const cache = option(args, 'cache');
+  const levelsFile = option(args, 'levels');
+  if (cache) mkdirSync(cache, { recursive: true });
+  const groupOf = new Map<string, string>();
+  args.forEach((a, i) => {
+    if (a !== '--group') return;
+    const [name, list] = (args[i + 1] ?? '').split('=');
+    for (const d of (list ?? '').split(',')) if (d) groupOf.set(resolve(d), name!);
+  });
+  const clips = levelsFile && existsSync(levelsFile) ? (JSON.parse(readFileSync(levelsFile, 'utf8')) as Clip[]) : await measure(dirs, groupOf, cache);
+  if (levelsFile && !existsSync(levelsFile)) writeFileSync(levelsFile, JSON.stringify(clips.map((c) => ({ ...c, levels: c.levels.map((l) => ({ ...l, beats: [] })) }))));
   const groups = [...new Set(clips.map((c) => c.group))];
   const heldOut = new Map<string, number[]>();
-  if (groups.length > 1) for (const g of groups) heldOut.set(g, fit(clips.filter((c) => c.group !== g), l2));
-  const refit = fit(clips, l2);
+  if (groups.length > 1) for (const g of groups) heldOut.set(g, fit(clips.filter((c) => c.group !== g), options));
+  const refit = fit(clips, options);
   const total = { n: 0, present: 0, engine: 0, refit: 0, held: 0 };
   console.log('set          clips  true level present  Acc1 engine weights  Acc1 refit  Acc1 held out');
   for (const set of [...new Set(clips.map((c) => c.set))]) {
