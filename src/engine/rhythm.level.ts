@@ -27,7 +27,11 @@ const { exp, log, log2 } = Math;
  *   mark the beat);
  * - **harmonic rhythm** `chords`, `notTwo`: the chord-change curve's autocorrelation at 3 or 4
  *   periods, and that less at 2 (chords change once a bar, a bar being 3 or 4 beats): the
- *   evidence that carries music without drums.
+ *   evidence that carries music without drums;
+ * - **body gap** `bodyGap`: how much more the onsets below 2 kHz (kick, snare body, bass,
+ *   chords) differ between odd and even beats than all the onsets do. At the double of a drum
+ *   machine's beat every other "beat" holds only a hat: the body is missing there while the hats
+ *   keep the whole onset curve even; at the beat, kick and snare take turns and both have body.
  *
  * The weights are fitted by `npm run bench:tempo-levels` (softmax regression over the candidates
  * of songs with a known tempo, each set weighted equally) and reported there with their
@@ -39,13 +43,15 @@ export interface LevelInputs {
   onset: Float64Array;
   /** Onsets above 2 kHz. */
   high: Float64Array;
+  /** Onsets below 2 kHz: the low and middle bands, each over its mean. */
+  body: Float64Array;
   /** Autocorrelations of the onset envelope, the low band and the chord-change curve. */
   r: Float64Array;
   rLow: Float64Array;
   rChords: Float64Array;
 }
 
-export const LEVEL_FEATURES = ['x', 'on', 'half', 'third', 'bar', 'lowBar', 'high', 'chords', 'notTwo'] as const;
+export const LEVEL_FEATURES = ['x', 'on', 'half', 'third', 'bar', 'lowBar', 'high', 'chords', 'notTwo', 'bodyGap'] as const;
 
 /** Centre (BPM) and spread (octaves) of the tempo preference. */
 const PREFERRED_BPM = 120;
@@ -68,7 +74,7 @@ export interface Level {
   features: number[];
 }
 
-export const LEVEL_WEIGHTS: readonly number[] = [3.68, 3.86, 2.68, -2.75, -0.48, 3.55, 2.63, 2.62, 3.46];
+export const LEVEL_WEIGHTS: readonly number[] = [3.74, 4.28, 3.4, -2.09, -1.14, 4.02, 2.91, 3.11, 3.32, 2.26];
 
 const mean = (x: ArrayLike<number>): number => {
   let s = 0;
@@ -95,11 +101,26 @@ function strengthBetween(x: Float64Array, beats: readonly number[], fractions: r
   return n > 0 && xMean > 0 ? s / n / xMean : 0;
 }
 
+/**
+ * How unlike odd and even beats are: ln((weaker + 0.1) / (stronger + 0.1)) of the mean of x at
+ * the odd and at the even beats, each over x's mean (0 when alike, negative when they alternate).
+ */
+function alternation(x: Float64Array, beats: readonly number[], xMean: number): number {
+  const sum = [0, 0];
+  const count = [0, 0];
+  beats.forEach((b, i) => {
+    sum[i % 2]! += peakNear(x, b);
+    count[i % 2]!++;
+  });
+  const [odd, even] = [0, 1].map((k) => sum[k]! / Math.max(1, count[k]!) / (xMean || 1)) as [number, number];
+  return log((Math.min(odd, even) + 0.1) / (Math.max(odd, even) + 0.1));
+}
+
 /** Strength ratios enter as log(ratio + 0.5): the offset keeps an empty subdivision (ratio 0) from weighing more than a weak one. */
 const logOf = (v: number): number => log(Math.max(0, v) + 0.5);
 
 export function describeLevel(inputs: LevelInputs, period: number): Level {
-  const { onset, high, r, rLow, rChords, fps } = inputs;
+  const { onset, high, body, r, rLow, rChords, fps } = inputs;
   const beats = trackBeats(onset, period);
   const bpm = (fps * 60) / period;
   const onsetMean = mean(onset);
@@ -116,6 +137,7 @@ export function describeLevel(inputs: LevelInputs, period: number): Level {
     logOf(strengthBetween(high, beats, [0], highMean)),
     chords,
     chords - sampleAt(rChords, 2 * period),
+    alternation(body, beats, mean(body)) - alternation(onset, beats, onsetMean),
   ];
   return { bpm, period, beats, preference: tempoPreference(bpm), features };
 }

@@ -62,7 +62,8 @@ export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma): Rhythm
   const r = autocorrelation(onset, maxLag);
   const rLow = autocorrelation(low, maxLag);
   const rChords = autocorrelation(detrend(change, Math.round(fps)), maxLag);
-  const inputs = { fps, onset, high, r, rLow, rChords };
+  const body = lowN.map((v, i) => v + midN[i]!);
+  const inputs = { fps, onset, high, body, r, rLow, rChords };
   const levels = candidatePeriods(r, fps).map((p) => describeLevel(inputs, p));
   const rate = onsetRate(onset, fps);
   const choice = chooseLevel(levels);

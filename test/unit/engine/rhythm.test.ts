@@ -1,5 +1,6 @@
 import type { RhythmResult } from '../../../src/engine/rhythm';
 import { trackBeats } from '../../../src/engine/rhythm.beats';
+import { LEVEL_FEATURES, describeLevel } from '../../../src/engine/rhythm.level';
 import { autocorrelation, candidatePeriods, refinePeak } from '../../../src/engine/rhythm.periods';
 import { rhythmOf } from '../../helpers/engine-run';
 import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from '../../helpers/signals';
@@ -173,6 +174,35 @@ describe('candidate periods', () => {
     for (const ratio of [1, 2, 1 / 2, 3 / 2, 2 / 3]) {
       expect(periods.some((p) => abs(p / (period * ratio) - 1) < 0.03)).toBe(true);
     }
+  });
+});
+
+describe('level evidence: the body gap', () => {
+  // A drum machine's envelopes at 99.4 BPM (26 frames a beat): kick and snare take turns on the
+  // beats (below 2 kHz), a hat on every eighth (above). At the eighths' level every other "beat"
+  // has no body: the onsets below 2 kHz alternate far more than all the onsets do.
+  const fps = 22050 / 512;
+  const beat = 26;
+  const n = 1300;
+  const body = new Float64Array(n);
+  const high = new Float64Array(n);
+  for (let t = 0; t < n; t += beat) body[t] = (t / beat) % 2 === 0 ? 1 : 0.8;
+  for (let t = 0; t < n; t += beat / 2) high[t] = 0.6;
+  const onset = body.map((v, i) => v + high[i]!);
+  const inputs = { fps, onset, high, body, r: autocorrelation(onset, 600), rLow: autocorrelation(body, 600), rChords: new Float64Array(601) };
+  const gapAt = (period: number) => describeLevel(inputs, period).features[LEVEL_FEATURES.indexOf('bodyGap')]!;
+
+  it('when the level is the beat, then kick and snare both have body and the gap is near 0', () => {
+    expect(abs(gapAt(beat))).toBeLessThan(0.1);
+  });
+
+  it('when the level is the eighths, then the gap is clearly negative', () => {
+    expect(gapAt(beat / 2)).toBeLessThan(-0.5);
+  });
+
+  it('when the hats are taken away, then the eighths have no gap to show: all onsets alternate as the body does', () => {
+    const bare = { ...inputs, onset: body, high: new Float64Array(n) };
+    expect(abs(describeLevel(bare, beat / 2).features[LEVEL_FEATURES.indexOf('bodyGap')]!)).toBeLessThan(0.05);
   });
 });
 
