@@ -34,8 +34,9 @@ const { exp, log, log2 } = Math;
  *   keep the whole onset curve even; at the beat, kick and snare take turns and both have body.
  *
  * The weights are fitted by `npm run bench:tempo-levels` (softmax regression over the candidates
- * of songs with a known tempo, each set weighted equally) and reported there with their
- * leave-one-set-out accuracy; BENCHMARKS.md has the figures.
+ * of songs with a known tempo, each set weighted equally and, within a set, songs at crowded
+ * tempi less, so that the sets' own tempo distribution is not learned as evidence) and reported
+ * there with their leave-one-set-out accuracy; BENCHMARKS.md has the figures.
  */
 export interface LevelInputs {
   fps: number;
