@@ -9,16 +9,16 @@
 // Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
 const { log, sqrt } = Math;
 
-/** How strongly intervals are held to the period (Ellis's α; his default). */
-const TIGHTNESS = 100;
+/** How strongly intervals are held to the period (Ellis's α; his default): the beats the timeline shows. */
+export const TIGHTNESS = 100;
 
 /** Best predecessor of frame t within [t - hi, t - lo]: its cumulative score less the interval penalty. */
-function bestPredecessor(score: Float64Array, t: number, lo: number, hi: number, logPeriod: number): number {
+function bestPredecessor(score: Float64Array, t: number, lo: number, hi: number, logPeriod: number, tightness: number): number {
   let best = -Infinity;
   let bestP = -1;
   for (let p = Math.max(0, t - hi); p <= t - lo; p++) {
     const d = log(t - p) - logPeriod;
-    const v = score[p]! - TIGHTNESS * d * d;
+    const v = score[p]! - tightness * d * d;
     if (v > best) {
       best = v;
       bestP = p;
@@ -29,9 +29,10 @@ function bestPredecessor(score: Float64Array, t: number, lo: number, hi: number,
 
 /**
  * Beat frames of onset envelope `o` (frames per second irrelevant here) for a beat period of
- * `period` frames (fractional). Ends on the best-scoring frame of the last period and backtracks.
+ * `period` frames (fractional), intervals held to it by `tightness`. Ends on the best-scoring frame
+ * of the last period and backtracks.
  */
-export function trackBeats(o: Float64Array, period: number): number[] {
+export function trackBeats(o: Float64Array, period: number, tightness = TIGHTNESS): number[] {
   const n = o.length;
   if (n === 0 || !(period > 1)) return [];
   let squares = 0;
@@ -44,8 +45,8 @@ export function trackBeats(o: Float64Array, period: number): number[] {
   const logPeriod = log(period);
   for (let t = 0; t < n; t++) {
     const local = o[t]! / norm;
-    const p = t >= lo ? bestPredecessor(score, t, lo, hi, logPeriod) : -1;
-    const carried = p >= 0 ? score[p]! - TIGHTNESS * (log(t - p) - logPeriod) ** 2 : 0;
+    const p = t >= lo ? bestPredecessor(score, t, lo, hi, logPeriod, tightness) : -1;
+    const carried = p >= 0 ? score[p]! - tightness * (log(t - p) - logPeriod) ** 2 : 0;
     if (p >= 0 && carried > 0) {
       score[t] = local + carried;
       back[t] = p;

@@ -1,4 +1,4 @@
-import { trackBeats } from './rhythm.beats';
+import { TIGHTNESS, trackBeats } from './rhythm.beats';
 import { sampleAt } from './rhythm.periods';
 
 // Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
@@ -54,6 +54,14 @@ export interface LevelInputs {
 
 export const LEVEL_FEATURES = ['x', 'on', 'half', 'third', 'bar', 'lowBar', 'high', 'chords', 'notTwo', 'bodyGap'] as const;
 
+/**
+ * How strictly the beats the evidence is read at keep to the candidate's period: four times the
+ * timeline's (rhythm.beats.ts). A looser tracker, stretching and shrinking its intervals, hops
+ * between strong hits that are not a period apart (4 and 6 sixteenths for a period of 5) and
+ * lends a wrong level the salience of the true one. Chosen by bench:tempo-levels (BENCHMARKS.md).
+ */
+const EVIDENCE_TIGHTNESS = 4 * TIGHTNESS;
+
 /** Centre (BPM) and spread (octaves) of the tempo preference. */
 const PREFERRED_BPM = 120;
 const PREFERENCE_OCTAVES = 0.6;
@@ -67,7 +75,7 @@ export function tempoPreference(bpm: number): number {
 export interface Level {
   bpm: number;
   period: number;
-  /** Beat frames tracked at this period. */
+  /** Beat frames tracked at this period, held to it by EVIDENCE_TIGHTNESS. */
   beats: number[];
   /** Log of the tempo preference at this level. */
   preference: number;
@@ -75,7 +83,7 @@ export interface Level {
   features: number[];
 }
 
-export const LEVEL_WEIGHTS: readonly number[] = [3.74, 4.28, 3.4, -2.09, -1.14, 4.02, 2.91, 3.11, 3.32, 2.26];
+export const LEVEL_WEIGHTS: readonly number[] = [3.65, 4.31, 3.14, -1.36, -1.05, 3.34, 3.41, 2.95, 3.4, 1.99];
 
 const mean = (x: ArrayLike<number>): number => {
   let s = 0;
@@ -122,7 +130,7 @@ const logOf = (v: number): number => log(Math.max(0, v) + 0.5);
 
 export function describeLevel(inputs: LevelInputs, period: number): Level {
   const { onset, high, body, r, rLow, rChords, fps } = inputs;
-  const beats = trackBeats(onset, period);
+  const beats = trackBeats(onset, period, EVIDENCE_TIGHTNESS);
   const bpm = (fps * 60) / period;
   const onsetMean = mean(onset);
   const highMean = mean(high);

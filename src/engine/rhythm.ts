@@ -1,3 +1,4 @@
+import { trackBeats } from './rhythm.beats';
 import { type Level, chooseLevel, describeLevel } from './rhythm.level';
 import { measureMeter } from './rhythm.meter';
 import { type OnsetEnvelopes, chordChange, detrend, onsetRate } from './rhythm.onsets';
@@ -67,17 +68,20 @@ export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma): Rhythm
   const levels = candidatePeriods(r, fps).map((p) => describeLevel(inputs, p));
   const rate = onsetRate(onset, fps);
   const choice = chooseLevel(levels);
-  if (!choice || choice.level.beats.length < 2) {
+  // The timeline's beats: tracked again at the chosen period by the tracker's own tightness, so
+  // that they follow a band's drift where the level's evidence was read on a steadier grid.
+  const tracked = choice ? trackBeats(onset, choice.level.period) : [];
+  if (!choice || tracked.length < 2) {
     return {
       tempo: 0, tempoConfidence: 0, beats: [], beatConfidences: [], downbeats: [], timeSignature: 4,
       timeSignatureConfidence: 0, onsetRate: rate, pulseClarity: 0, levels,
     };
   }
   const { level } = choice;
-  const meter = measureMeter({ period: level.period, beats: level.beats, r, rLow, rChords, low, chordChange: change });
-  const strengths = level.beats.map((b) => Math.max(onset[b - 1] ?? 0, onset[b]!, onset[b + 1] ?? 0));
+  const meter = measureMeter({ period: level.period, beats: tracked, r, rLow, rChords, low, chordChange: change });
+  const strengths = tracked.map((b) => Math.max(onset[b - 1] ?? 0, onset[b]!, onset[b + 1] ?? 0));
   const reference = [...strengths].sort((a, b) => a - b)[Math.floor(strengths.length * 0.9)] || 1;
-  const beats = level.beats.map((b) => b / fps);
+  const beats = tracked.map((b) => b / fps);
   return {
     tempo: Math.round(level.bpm * 10) / 10,
     tempoConfidence: choice.probability,

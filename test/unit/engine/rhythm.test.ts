@@ -147,6 +147,25 @@ describe('analyzeRhythm', () => {
     });
   });
 
+  describe.each([90, 100, 110])('when a drum machine plays a syncopated groove with ghost snares at %d BPM', (bpm) => {
+    // Kick on 1 and the "and" of 3, snare on 2 and 4, ghost snares a sixteenth before 3 and 1,
+    // hats on the eighths. The strong hits lie 4 and 6 sixteenths apart; a tracker allowed to
+    // stretch hops between them at a period of 5 and read the beat at 4:5 (72 for 90, 80 for 100).
+    const step = (voice: DrumHit[1], velocity: number, steps: number[]) => steps.map((s) => [s * 12, voice, velocity] as DrumHit);
+    const bar = [
+      ...step('kick', 1, [0, 10]),
+      ...step('snare', 0.9, [4, 12]),
+      ...step('snare', 0.3, [7, 15]),
+      ...step('hat', 0.8, [0, 2, 4, 6, 8, 10, 12, 14]),
+    ];
+    const result = analyzeRhythm(drumMachine({ bpm, seconds: 16, ticksPerBeat: 48, bar, seed: bpm }));
+
+    it('then the tempo is the beat, not 4:5 of it, and the beat grid agrees', () => {
+      expect(within(result.tempo, bpm)).toBe(true);
+      expectWellFormed(result, 16);
+    });
+  });
+
   it('when the same samples are analysed twice, then the results are identical', () => {
     const signal = drumPattern({ bpm: 133, seconds: 8, beatsPerBar: 4, seed: 9 });
     expect(analyzeRhythm(signal)).toEqual(analyzeRhythm(Float32Array.from(signal)));
