@@ -26,8 +26,9 @@ const { exp, log, log2 } = Math;
  * - **backbeat** `high`: the salience of the band above 2 kHz at the beats (snare and hats
  *   mark the beat);
  * - **harmonic rhythm** `chords`, `notTwo`: the chord-change curve's autocorrelation at 3 or 4
- *   periods, and that less at 2 (chords change once a bar, a bar being 3 or 4 beats): the
- *   evidence that carries music without drums;
+ *   periods, and that less at 2 (chords change once a bar, a bar being 3 or 4 beats), each times
+ *   how clearly the window's chroma names a key (little of it for drums alone): the evidence that
+ *   carries music without drums;
  * - **body gap** `bodyGap`: how much more the onsets below 2 kHz (kick, snare body, bass,
  *   chords) differ between odd and even beats than all the onsets do. At the double of a drum
  *   machine's beat every other "beat" holds only a hat: the body is missing there while the hats
@@ -44,6 +45,12 @@ export interface LevelInputs {
   onset: Float64Array;
   /** Onsets above 2 kHz. */
   high: Float64Array;
+  /**
+   * How clearly the window's chroma names a key, 0-1 (its correlation with the best key
+   * profile): how far the chord-change curve can be believed. Drums alone change the chroma on
+   * every hit, and their "harmonic rhythm" is the drum pattern's.
+   */
+  tonality: number;
   /** Onsets below 2 kHz: the low and middle bands, each over its mean. */
   body: Float64Array;
   /** Autocorrelations of the onset envelope, the low band and the chord-change curve. */
@@ -83,7 +90,7 @@ export interface Level {
   features: number[];
 }
 
-export const LEVEL_WEIGHTS: readonly number[] = [3.65, 4.31, 3.14, -1.36, -1.05, 3.34, 3.41, 2.95, 3.4, 1.99];
+export const LEVEL_WEIGHTS: readonly number[] = [3.58, 4.3, 3.15, -1.42, -0.91, 3.22, 3.38, 3.16, 3.79, 2.02];
 
 const mean = (x: ArrayLike<number>): number => {
   let s = 0;
@@ -129,12 +136,12 @@ function alternation(x: Float64Array, beats: readonly number[], xMean: number): 
 const logOf = (v: number): number => log(Math.max(0, v) + 0.5);
 
 export function describeLevel(inputs: LevelInputs, period: number): Level {
-  const { onset, high, body, r, rLow, rChords, fps } = inputs;
+  const { onset, high, body, r, rLow, rChords, fps, tonality } = inputs;
   const beats = trackBeats(onset, period, EVIDENCE_TIGHTNESS);
   const bpm = (fps * 60) / period;
   const onsetMean = mean(onset);
   const highMean = mean(high);
-  const chords = Math.max(sampleAt(rChords, 3 * period), sampleAt(rChords, 4 * period));
+  const chords = tonality * Math.max(sampleAt(rChords, 3 * period), sampleAt(rChords, 4 * period));
   const on = strengthBetween(onset, beats, [0], onsetMean);
   const features = [
     log2(bpm / PREFERRED_BPM),
@@ -145,7 +152,7 @@ export function describeLevel(inputs: LevelInputs, period: number): Level {
     sampleAt(rLow, 2 * period),
     logOf(strengthBetween(high, beats, [0], highMean)),
     chords,
-    chords - sampleAt(rChords, 2 * period),
+    chords - tonality * sampleAt(rChords, 2 * period),
     alternation(body, beats, mean(body)) - alternation(onset, beats, onsetMean),
   ];
   return { bpm, period, beats, preference: tempoPreference(bpm), features };

@@ -3,7 +3,8 @@ import { type Level, chooseLevel, describeLevel } from './rhythm.level';
 import { measureMeter } from './rhythm.meter';
 import { type OnsetEnvelopes, chordChange, detrend, onsetRate } from './rhythm.onsets';
 import { autocorrelation, candidatePeriods, sampleAt } from './rhythm.periods';
-import type { Chroma } from './tonal.chroma';
+import { type Chroma, chromaSum } from './tonal.chroma';
+import { estimateKey } from './tonal.key';
 
 /**
  * Tempo, beats, bars and time signature, in stages that each live in a file of their own:
@@ -64,7 +65,8 @@ export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma): Rhythm
   const rLow = autocorrelation(low, maxLag);
   const rChords = autocorrelation(detrend(change, Math.round(fps)), maxLag);
   const body = lowN.map((v, i) => v + midN[i]!);
-  const inputs = { fps, onset, high, body, r, rLow, rChords };
+  const tonality = estimateKey(chromaSum(chroma)).strength;
+  const inputs = { fps, onset, high, body, tonality, r, rLow, rChords };
   const levels = candidatePeriods(r, fps).map((p) => describeLevel(inputs, p));
   const rate = onsetRate(onset, fps);
   const choice = chooseLevel(levels);

@@ -208,7 +208,7 @@ describe('level evidence: the body gap', () => {
   for (let t = 0; t < n; t += beat) body[t] = (t / beat) % 2 === 0 ? 1 : 0.8;
   for (let t = 0; t < n; t += beat / 2) high[t] = 0.6;
   const onset = body.map((v, i) => v + high[i]!);
-  const inputs = { fps, onset, high, body, r: autocorrelation(onset, 600), rLow: autocorrelation(body, 600), rChords: new Float64Array(601) };
+  const inputs = { fps, onset, high, body, tonality: 0, r: autocorrelation(onset, 600), rLow: autocorrelation(body, 600), rChords: new Float64Array(601) };
   const gapAt = (period: number) => describeLevel(inputs, period).features[LEVEL_FEATURES.indexOf('bodyGap')]!;
 
   it('when the level is the beat, then kick and snare both have body and the gap is near 0', () => {
