@@ -26,6 +26,17 @@ export const limitOf = (n: z.ZodNumber) =>
 
 export const limitRule = limitOf(z.number({ error: 'limit must be a number' }));
 
+/**
+ * Parses a request body that must be a JSON object (`shape` names its fields for the message), then
+ * as parse() does: a missing body, an array or a scalar is told as such, not as a missing field.
+ */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown, shape: string): z.infer<T> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new AppError('INVALID_ARGUMENT', `the body must be a JSON object ${shape} sent with Content-Type: application/json`);
+  }
+  return parse(schema, body);
+}
+
 /** Parses with a schema, turning the first problem into INVALID_ARGUMENT with a clear message. */
 export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);

@@ -1,9 +1,8 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ApiKeyInfo, ApiKeyService, Principal } from '../../auth/api-keys';
-import { AppError } from '../../core/errors';
 import type { UsageService } from '../../usage/usage.service';
 import { adminOnly } from '../auth';
-import { createKeyBody, keyIdPath, parse, usageParams } from './params';
+import { createKeyBody, keyIdPath, parse, parseBody, usageParams } from './params';
 
 export interface KeyRouteServices {
   apiKeys: ApiKeyService;
@@ -39,10 +38,7 @@ export function keyRoutes(services: KeyRouteServices, gate: RequestHandler): Rou
   const json = express.json({ limit: MAX_BODY });
 
   router.post('/api/keys', gate, adminOnly('creating keys'), json, async (req: Request, res) => {
-    if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
-      throw new AppError('INVALID_ARGUMENT', 'the body must be a JSON object {name, scope?, expiresAt?} sent with Content-Type: application/json');
-    }
-    const body = parse(createKeyBody, req.body);
+    const body = parseBody(createKeyBody, req.body, '{name, scope?, expiresAt?}');
     const { key, info } = await services.apiKeys.create({ name: body.name, scope: body.scope, expiresAt: body.expiresAt ?? null, source: 'api' });
     res.location(`/api/keys/${info.id}`);
     send(res, 201, { id: info.id, name: info.name, scope: info.scope, key, createdAt: info.createdAt, expiresAt: info.expiresAt });

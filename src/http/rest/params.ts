@@ -7,7 +7,7 @@ import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS } from '../../usage/usage.service';
 import { DEFAULT_DELIVERIES, MAX_DELIVERIES } from '../../webhooks/webhook.service';
 import { DEFAULT_LIMIT, MAX_LIMIT, limitOf, nameRule } from '../params';
 
-export { parse } from '../params';
+export { parse, parseBody } from '../params';
 
 /*
  * The REST routes' query parameters as zod schemas: the routes parse with them and

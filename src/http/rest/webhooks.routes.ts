@@ -1,7 +1,7 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Principal } from '../../auth/api-keys';
 import type { Webhook, WebhookDelivery, WebhookService } from '../../webhooks/webhook.service';
-import { createWebhookBody, deliveriesQuery, parse } from './params';
+import { createWebhookBody, deliveriesQuery, parse, parseBody } from './params';
 
 /** A webhook's body is a URL and a few event names. */
 const MAX_BODY = '16kb';
@@ -46,7 +46,7 @@ export function webhookRoutes(webhooks: WebhookService, gate: RequestHandler): R
   const json = express.json({ limit: MAX_BODY });
 
   router.post('/api/webhooks', gate, json, async (req, res) => {
-    const input = parse(createWebhookBody, req.body ?? {});
+    const input = parseBody(createWebhookBody, req.body, '{url, events?}');
     const { webhook, secret } = await webhooks.create(principalOf(res), input);
     res.status(201).json({ success: true, data: { id: webhook.id, url: webhook.url, events: webhook.events, secret, createdAt: webhook.createdAt } });
   });

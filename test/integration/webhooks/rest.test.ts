@@ -217,7 +217,9 @@ describe('webhooks over REST (embedded: in-process jobs, SQLite)', () => {
   });
 
   it.each([
-    ['no body', undefined, /url is required/],
+    ['no body', undefined, /^the body must be a JSON object \{url, events\?\}/],
+    ['an array', [], /^the body must be a JSON object/],
+    ['no url', {}, /^url is required$/],
     ['a URL that is not a string', { url: 42 }, /url must be a string/],
     ['a relative URL', { url: '/hooks' }, /not an absolute URL/],
     ['another scheme', { url: 'ftp://example.com/hooks' }, /http or https/],
