@@ -217,12 +217,13 @@ export class WebhookStore {
 
   /** Counts one more failure in a row; returns the count (0 when the webhook is gone). */
   async recordFailure(webhookId: string): Promise<number> {
-    await this.db
+    // One statement: the count returned is the one this increment made, whatever other nodes do.
+    const row = await this.db
       .updateTable('webhooks')
       .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
       .where('id', '=', webhookId)
-      .execute();
-    const row = await this.db.selectFrom('webhooks').select('consecutive_failures').where('id', '=', webhookId).executeTakeFirst();
+      .returning('consecutive_failures')
+      .executeTakeFirst();
     return row?.consecutive_failures ?? 0;
   }
 
