@@ -275,11 +275,19 @@ export async function migrateToLatest(database: Database): Promise<void> {
  * it as absent. A descriptor browse covers gets its (column, seq) index too. Safe to run from
  * several nodes at once: a column another node just added is taken as added.
  */
-export async function syncDescriptorColumns({ db }: Database): Promise<void> {
+export async function syncDescriptorColumns({ db, dialect }: Database): Promise<void> {
   const tables = await db.introspection.getTables();
   const analyses = tables.find((t) => t.name === 'analyses');
   if (!analyses) return;
   const existing = new Set(analyses.columns.map((c) => c.name));
+  // Only missing indexes are created: on Postgres even CREATE INDEX IF NOT EXISTS locks the table
+  // against writes first, and a start would wait behind every writing transaction.
+  const { rows: indexRows } = await sql<{ name: string }>`${
+    dialect === 'postgres'
+      ? sql`select indexname as name from pg_indexes where tablename = 'analyses' and schemaname = current_schema()`
+      : sql`select name from sqlite_master where type = 'index' and tbl_name = 'analyses'`
+  }`.execute(db);
+  const indexes = new Set(indexRows.map((r) => r.name));
   for (const d of DESCRIPTORS) {
     const column = columnOf(d);
     if (!existing.has(column)) {
@@ -290,7 +298,8 @@ export async function syncDescriptorColumns({ db }: Database): Promise<void> {
         if (!again?.columns.some((c) => c.name === column)) throw error;
       }
     }
-    if (d.browse) await db.schema.createIndex(`analyses_by_${column}`).ifNotExists().on('analyses').columns([column, 'seq']).execute();
+    const index = `analyses_by_${column}`;
+    if (d.browse && !indexes.has(index)) await db.schema.createIndex(index).ifNotExists().on('analyses').columns([column, 'seq']).execute();
   }
 }
 
