@@ -12,7 +12,8 @@
  *
  * The profiles besides the engine's (Sha'ath 2011) are published ones: Krumhansl & Kessler's
  * probe-tone ratings (1982), Temperley's MIREX 2005 profiles, Faraldo et al.'s EDM profiles
- * ("edma", 2016) and the mean HPCP of Gómez's evaluation set ("thpcp", 2006).
+ * ("edma", 2016; "bgate" and "braw", their profiles from a corpus of pop and rock, the first
+ * being essentia KeyExtractor's default) and the mean HPCP of Gómez's evaluation set ("thpcp", 2006).
  */
 import { mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -38,6 +39,14 @@ const PROFILES: Record<string, Profiles> = {
   edma: [
     [0.1652, 0.0475, 0.0829, 0.0669, 0.0999, 0.0927, 0.0529, 0.1316, 0.0522, 0.0744, 0.0694, 0.0643],
     [0.1724, 0.0534, 0.0761, 0.1004, 0.0562, 0.0853, 0.0498, 0.1345, 0.0746, 0.05, 0.0919, 0.0555],
+  ],
+  bgate: [
+    [1, 0, 0.42, 0, 0.53, 0.37, 0, 0.77, 0, 0.38, 0.21, 0.3],
+    [1, 0, 0.36, 0.39, 0, 0.38, 0, 0.74, 0.27, 0, 0.42, 0.23],
+  ],
+  braw: [
+    [1, 0.1573, 0.42, 0.157, 0.5296, 0.3669, 0.1632, 0.7711, 0.1676, 0.3827, 0.2113, 0.2965],
+    [1, 0.233, 0.3615, 0.3905, 0.2925, 0.3777, 0.1961, 0.7425, 0.2701, 0.2161, 0.4228, 0.2272],
   ],
   thpcp: [
     [0.9516, 0.2074, 0.7176, 0.2201, 0.7134, 0.4884, 0.3143, 1, 0.2096, 0.5366, 0.2259, 0.5536],
