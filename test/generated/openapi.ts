@@ -1048,7 +1048,7 @@ export interface operations {
             /** @description The keys, revoked ones included. */
             200: {
                 headers: {
-                    /** @description Answers about keys are never cached. */
+                    /** @description Answers about keys, usage and webhooks are never cached. */
                     "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
@@ -1079,7 +1079,7 @@ export interface operations {
             /** @description The key, shown this once. */
             201: {
                 headers: {
-                    /** @description Answers about keys are never cached. */
+                    /** @description Answers about keys, usage and webhooks are never cached. */
                     "Cache-Control": "no-store";
                     /** @description The key’s path, /api/keys/{id}. */
                     Location: string;
@@ -1112,7 +1112,7 @@ export interface operations {
             /** @description The key, with revokedAt. */
             200: {
                 headers: {
-                    /** @description Answers about keys are never cached. */
+                    /** @description Answers about keys, usage and webhooks are never cached. */
                     "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
@@ -1144,7 +1144,7 @@ export interface operations {
             /** @description One row per key and day with requests. */
             200: {
                 headers: {
-                    /** @description Answers about keys are never cached. */
+                    /** @description Answers about keys, usage and webhooks are never cached. */
                     "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
@@ -1171,6 +1171,8 @@ export interface operations {
             /** @description The webhooks. */
             200: {
                 headers: {
+                    /** @description Answers about keys, usage and webhooks are never cached. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1213,6 +1215,8 @@ export interface operations {
             /** @description The webhook and its secret. */
             201: {
                 headers: {
+                    /** @description Answers about keys, usage and webhooks are never cached. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1241,6 +1245,8 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    /** @description Answers about keys, usage and webhooks are never cached. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1269,6 +1275,8 @@ export interface operations {
             /** @description Accepted: the delivery, pending; its outcome is in the delivery log. */
             202: {
                 headers: {
+                    /** @description Answers about keys, usage and webhooks are never cached. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1300,6 +1308,8 @@ export interface operations {
             /** @description The deliveries. */
             200: {
                 headers: {
+                    /** @description Answers about keys, usage and webhooks are never cached. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {

@@ -159,6 +159,12 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   // it is on, Apollo Sandbox (/graphql?sandbox, Apollo's landing page from its CDN).
   const landing = landingPageHandler({ sandbox: options.sandbox });
   router.use((req, res, next) => (wantsLandingPage(req) && !(options.sandbox && asksForSandbox(req)) ? landing(req, res, next) : next()));
+  // Every answer is for one key, and some hold a key or a webhook's signing secret (the create
+  // mutations): no cache keeps them, as the REST answers about keys and webhooks say too.
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   router.use(requireKey(services.apiKeys, options.sandbox));
   // Express 5 parses no body by itself, and Apollo needs req.body.
   router.use(express.json({ limit: MAX_BODY, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) }));

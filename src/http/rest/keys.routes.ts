@@ -1,8 +1,9 @@
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import type { ApiKeyInfo, ApiKeyService, Principal } from '../../auth/api-keys';
 import type { UsageService } from '../../usage/usage.service';
 import { adminOnly } from '../auth';
 import { createKeyBody, keyIdPath, parse, parseBody, usageParams } from './params';
+import { sendPrivate } from './private.answer';
 
 export interface KeyRouteServices {
   apiKeys: ApiKeyService;
@@ -11,11 +12,6 @@ export interface KeyRouteServices {
 
 /** A key's body is a few hundred bytes at most. */
 const MAX_BODY = '16kb';
-
-/** Answers about keys are never stored by a cache: one of them holds a key. */
-function send(res: Response, status: number, data: unknown): void {
-  res.status(status).set('Cache-Control', 'no-store').json({ success: true, data });
-}
 
 const listed = (k: ApiKeyInfo) => ({
   id: k.id,
@@ -41,21 +37,21 @@ export function keyRoutes(services: KeyRouteServices, gate: RequestHandler): Rou
     const body = parseBody(createKeyBody, req.body, '{name, scope?, expiresAt?}');
     const { key, info } = await services.apiKeys.create({ name: body.name, scope: body.scope, expiresAt: body.expiresAt ?? null, source: 'api' });
     res.location(`/api/keys/${info.id}`);
-    send(res, 201, { id: info.id, name: info.name, scope: info.scope, key, createdAt: info.createdAt, expiresAt: info.expiresAt });
+    sendPrivate(res, 201, { id: info.id, name: info.name, scope: info.scope, key, createdAt: info.createdAt, expiresAt: info.expiresAt });
   });
 
   router.get('/api/keys', gate, adminOnly('listing keys'), async (_req, res) => {
-    send(res, 200, (await services.apiKeys.list()).map(listed));
+    sendPrivate(res, 200, (await services.apiKeys.list()).map(listed));
   });
 
   router.delete('/api/keys/:id', gate, adminOnly('revoking keys'), async (req: Request<{ id: string }>, res) => {
     const { id } = parse(keyIdPath, req.params);
-    send(res, 200, listed(await services.apiKeys.revoke(id)));
+    sendPrivate(res, 200, listed(await services.apiKeys.revoke(id)));
   });
 
   router.get('/api/usage', gate, async (req, res) => {
     const { days } = parse(usageParams, req.query);
-    send(res, 200, await services.usage.report(res.locals.principal as Principal, days));
+    sendPrivate(res, 200, await services.usage.report(res.locals.principal as Principal, days));
   });
 
   return router;

@@ -54,8 +54,8 @@ const OTHER_ERRORS: Record<string, string> = {
   Error404Key: 'NOT_FOUND: no key has this id.',
 };
 
-/** The header of every answer about keys. */
-const noStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'Answers about keys are never cached.' }) });
+/** The header of every answer about keys, usage and webhooks. */
+const noStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'Answers about keys, usage and webhooks are never cached.' }) });
 
 const json = (schema: z.ZodType, description: string): ZodOpenApiResponseObject => ({
   description,
@@ -258,7 +258,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           operationId: 'listWebhooks',
           tags: ['webhooks'],
           summary: 'The webhooks of the calling key, oldest first (never their secrets).',
-          responses: { '200': json(ok(z.array(webhookSchema)).meta({ id: 'WebhooksResponse' }), 'The webhooks.'), ...errors(401, 429, 500, 503) },
+          responses: { '200': { ...json(ok(z.array(webhookSchema)).meta({ id: 'WebhooksResponse' }), 'The webhooks.'), headers: noStore }, ...errors(401, 429, 500, 503) },
         },
         post: {
           operationId: 'createWebhook',
@@ -266,7 +266,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           summary: 'Makes a webhook for the calling key; its signing secret is in this answer only.',
           description: 'The URL must be http or https and resolve to a public address (OUTBOUND_ALLOW_PRIVATE lifts this on closed networks); at most 10 webhooks per key.',
           requestBody: { required: true, content: { 'application/json': { schema: createWebhookBody } } },
-          responses: { '201': json(ok(createdWebhookSchema).meta({ id: 'CreatedWebhookResponse' }), 'The webhook and its secret.'), ...errors(400, 401, 429, 500, 503) },
+          responses: { '201': { ...json(ok(createdWebhookSchema).meta({ id: 'CreatedWebhookResponse' }), 'The webhook and its secret.'), headers: noStore }, ...errors(400, 401, 429, 500, 503) },
         },
       },
       '/api/webhooks/{id}': {
@@ -276,7 +276,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           summary: 'Deletes a webhook of the calling key, with its delivery log.',
           requestParams: { path: webhookIdPath },
           responses: {
-            '200': json(ok(z.object({ id: z.string() })).meta({ id: 'DeletedWebhookResponse' }), 'Deleted.'),
+            '200': { ...json(ok(z.object({ id: z.string() })).meta({ id: 'DeletedWebhookResponse' }), 'Deleted.'), headers: noStore },
             ...errors(401, 404, 429, 500, 503),
           },
         },
@@ -288,7 +288,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           summary: 'Sends a webhook.test event now (once, no retries); a success enables a disabled webhook again.',
           requestParams: { path: webhookIdPath },
           responses: {
-            '202': json(ok(deliverySchema).meta({ id: 'TestDeliveryResponse' }), 'Accepted: the delivery, pending; its outcome is in the delivery log.'),
+            '202': { ...json(ok(deliverySchema).meta({ id: 'TestDeliveryResponse' }), 'Accepted: the delivery, pending; its outcome is in the delivery log.'), headers: noStore },
             ...errors(401, 404, 429, 500, 503),
           },
         },
@@ -299,7 +299,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           tags: ['webhooks'],
           summary: 'The delivery log of a webhook of the calling key, newest first.',
           requestParams: { path: webhookIdPath, query: deliveriesQuery },
-          responses: { '200': json(ok(z.array(deliverySchema)).meta({ id: 'DeliveriesResponse' }), 'The deliveries.'), ...errors(400, 401, 404, 429, 500, 503) },
+          responses: { '200': { ...json(ok(z.array(deliverySchema)).meta({ id: 'DeliveriesResponse' }), 'The deliveries.'), headers: noStore }, ...errors(400, 401, 404, 429, 500, 503) },
         },
       },
     },

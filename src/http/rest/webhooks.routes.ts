@@ -2,6 +2,7 @@ import express, { Router, type Request, type RequestHandler, type Response } fro
 import type { Principal } from '../../auth/api-keys';
 import type { Webhook, WebhookDelivery, WebhookService } from '../../webhooks/webhook.service';
 import { createWebhookBody, deliveriesQuery, parse, parseBody } from './params';
+import { sendPrivate } from './private.answer';
 
 /** A webhook's body is a URL and a few event names. */
 const MAX_BODY = '16kb';
@@ -48,29 +49,29 @@ export function webhookRoutes(webhooks: WebhookService, gate: RequestHandler): R
   router.post('/api/webhooks', gate, json, async (req, res) => {
     const input = parseBody(createWebhookBody, req.body, '{url, events?}');
     const { webhook, secret } = await webhooks.create(principalOf(res), input);
-    res.status(201).json({ success: true, data: { id: webhook.id, url: webhook.url, events: webhook.events, secret, createdAt: webhook.createdAt } });
+    sendPrivate(res, 201, { id: webhook.id, url: webhook.url, events: webhook.events, secret, createdAt: webhook.createdAt });
   });
 
   router.get('/api/webhooks', gate, async (_req, res) => {
     const list = await webhooks.list(principalOf(res));
-    res.json({ success: true, data: list.map(restWebhook) });
+    sendPrivate(res, 200, list.map(restWebhook));
   });
 
   router.delete('/api/webhooks/:id', gate, async (req: Request<{ id: string }>, res) => {
     await webhooks.delete(principalOf(res), req.params.id);
-    res.json({ success: true, data: { id: req.params.id } });
+    sendPrivate(res, 200, { id: req.params.id });
   });
 
   // Accepted: the test event is sent in the background; its delivery is in the log.
   router.post('/api/webhooks/:id/test', gate, async (req: Request<{ id: string }>, res) => {
     const delivery = await webhooks.test(principalOf(res), req.params.id);
-    res.status(202).json({ success: true, data: restDelivery(delivery) });
+    sendPrivate(res, 202, restDelivery(delivery));
   });
 
   router.get('/api/webhooks/:id/deliveries', gate, async (req: Request<{ id: string }>, res) => {
     const q = parse(deliveriesQuery, req.query);
     const deliveries = await webhooks.deliveries(principalOf(res), req.params.id, q.limit);
-    res.json({ success: true, data: deliveries.map(restDelivery) });
+    sendPrivate(res, 200, deliveries.map(restDelivery));
   });
 
   return router;

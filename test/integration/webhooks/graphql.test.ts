@@ -39,6 +39,7 @@ describe('webhooks over GraphQL, with the dashboard\'s documents', () => {
     const made = await graphql(t, CreateWebhookDocument, { url: `${receiver.url}gql`, events: ['analysis.completed'] });
     expect(made.body.errors).toBeUndefined();
     const { secret, webhook } = made.body.data!.createWebhook;
+    expect(made.headers['cache-control']).toBe('no-store');
     expect(secret).toMatch(/^whsec_/);
     expect(webhook).toEqual({
       id: matching(/^wh_/),

@@ -79,8 +79,11 @@ describe('webhooks over REST (embedded: in-process jobs, SQLite)', () => {
     });
     const { id, secret, createdAt } = data<Made>(res);
     expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    // The answer holds the signing secret: no cache may keep it (nor the listing).
+    expect(res.headers['cache-control']).toBe('no-store');
 
     const list = await request(t.app).get('/api/webhooks').set(t.auth).expect(200);
+    expect(list.headers['cache-control']).toBe('no-store');
     expect(data<unknown[]>(list)).toContainEqual({ id, url: `${receiver.url}made`, events: ['analysis.completed', 'analysis.failed'], createdAt, disabledAt: null, disabledReason: null, consecutiveFailures: 0 });
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
     const row = await t.container.database.db.selectFrom('webhooks').select('secret').where('id', '=', id).executeTakeFirstOrThrow();
