@@ -29,7 +29,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { analyzeRhythm } from '../src/engine/rhythm';
-import { LEVEL_FEATURES, LEVEL_WEIGHTS, type Level, levelScore } from '../src/engine/rhythm.level';
+import { LEVEL_FEATURES, LEVEL_WEIGHTS, type Level, chooseLevel, levelScore } from '../src/engine/rhythm.level';
 import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
 import { Stft } from '../src/engine/signal.stft';
 import { chromaOf } from '../src/engine/tonal.chroma';
@@ -51,19 +51,6 @@ function option(args: string[], name: string): string | undefined {
 
 const right = (level: Level, bpm: number) => tempoRelation(level.bpm, bpm) === 'right';
 
-function chosen(clip: Clip, weights: readonly number[]): Level | undefined {
-  let best: Level | undefined;
-  let bestScore = -Infinity;
-  for (const level of clip.levels) {
-    const s = levelScore(level, weights);
-    if (s > bestScore) {
-      bestScore = s;
-      best = level;
-    }
-  }
-  return best;
-}
-
 interface FitOptions {
   l2: number;
   /** Width (octaves) of the kernel that flattens the clips' tempo distribution; 0: off. */
@@ -75,10 +62,9 @@ interface FitOptions {
 /** Each clip's weight in the fit: every set weighs alike, and within a set, clips at crowded tempi less. */
 function clipWeights(clips: Clip[], flat: number): Map<Clip, number> {
   const perSet = new Map<string, Clip[]>();
-  for (const c of clips) perSet.set(c.set, [...(perSet.get(c.set) ?? []), c]);
-  const x = new Map(clips.map((c) => [c, Math.log2(c.bpm)]));
+  for (const c of clips) perSet.set(c.set, (perSet.get(c.set) ?? []).concat(c));
   const rarity = (c: Clip): number =>
-    flat > 0 ? 1 / clips.reduce((s, o) => s + Math.exp(-((x.get(o)! - x.get(c)!) ** 2) / (2 * flat * flat)), 0) : 1;
+    flat > 0 ? 1 / clips.reduce((s, o) => s + Math.exp(-(Math.log2(o.bpm / c.bpm) ** 2) / (2 * flat * flat)), 0) : 1;
   const weights = new Map<Clip, number>();
   for (const members of perSet.values()) {
     const r = members.map(rarity);
@@ -127,7 +113,7 @@ function score(clips: Clip[], weights: readonly number[]): { acc1: number; misse
   let acc1 = 0;
   const misses: string[] = [];
   for (const clip of clips) {
-    const pick = chosen(clip, weights);
+    const pick = chooseLevel(clip.levels, weights)?.level;
     if (pick && right(pick, clip.bpm)) acc1++;
     else misses.push(`${clip.file} ${clip.bpm}->${pick?.bpm.toFixed(1) ?? '-'}`);
   }
