@@ -20,9 +20,8 @@ const { exp, log, log2 } = Math;
  * - **subdivision** `half`, `third`: the onset strength halfway between beats and at their
  *   thirds, over that at the beats (a beat is divided by the notes between beats; a level with
  *   empty halves is a tatum, with full thirds a compound beat);
- * - **metrical structure** `bar`: the autocorrelation of the onsets at 2 or 4 periods less at
- *   one (a beat groups into bars), and `lowBar`: the low band's autocorrelation at 2 periods
- *   (kick and bass patterns repeat every two beats);
+ * - **metrical structure** `lowBar`: the low band's autocorrelation at 2 periods (kick and
+ *   bass patterns repeat every two beats);
  * - **backbeat** `high`: the salience of the band above 2 kHz at the beats (snare and hats
  *   mark the beat);
  * - **harmonic rhythm** `chords`, `notTwo`: the chord-change curve's autocorrelation at 3 or 4
@@ -53,13 +52,12 @@ export interface LevelInputs {
   tonality: number;
   /** Onsets below 2 kHz: the low and middle bands, each over its mean. */
   body: Float64Array;
-  /** Autocorrelations of the onset envelope, the low band and the chord-change curve. */
-  r: Float64Array;
+  /** Autocorrelations of the low band and of the chord-change curve. */
   rLow: Float64Array;
   rChords: Float64Array;
 }
 
-export const LEVEL_FEATURES = ['x', 'on', 'half', 'third', 'bar', 'lowBar', 'high', 'chords', 'notTwo', 'bodyGap'] as const;
+export const LEVEL_FEATURES = ['x', 'on', 'half', 'third', 'lowBar', 'high', 'chords', 'notTwo', 'bodyGap'] as const;
 
 /**
  * How strictly the beats the evidence is read at keep to the candidate's period: four times the
@@ -90,7 +88,7 @@ export interface Level {
   features: number[];
 }
 
-export const LEVEL_WEIGHTS: readonly number[] = [3.58, 4.3, 3.15, -1.42, -0.91, 3.22, 3.38, 3.16, 3.79, 2.02];
+export const LEVEL_WEIGHTS: readonly number[] = [4.42, 5.0, 3.78, -1.31, 3.2, 3.0, 3.56, 2.87, 2.36];
 
 const mean = (x: ArrayLike<number>): number => {
   let s = 0;
@@ -136,7 +134,7 @@ function alternation(x: Float64Array, beats: readonly number[], xMean: number): 
 const logOf = (v: number): number => log(Math.max(0, v) + 0.5);
 
 export function describeLevel(inputs: LevelInputs, period: number): Level {
-  const { onset, high, body, r, rLow, rChords, fps, tonality } = inputs;
+  const { onset, high, body, rLow, rChords, fps, tonality } = inputs;
   const beats = trackBeats(onset, period, EVIDENCE_TIGHTNESS);
   const bpm = (fps * 60) / period;
   const onsetMean = mean(onset);
@@ -148,7 +146,6 @@ export function describeLevel(inputs: LevelInputs, period: number): Level {
     logOf(on),
     logOf(strengthBetween(onset, beats, [1 / 2], onsetMean) / (on || 1)),
     logOf(strengthBetween(onset, beats, [1 / 3, 2 / 3], onsetMean) / (on || 1)),
-    Math.max(sampleAt(r, 2 * period), sampleAt(r, 4 * period)) - sampleAt(r, period),
     sampleAt(rLow, 2 * period),
     logOf(strengthBetween(high, beats, [0], highMean)),
     chords,

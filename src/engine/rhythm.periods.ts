@@ -2,7 +2,7 @@
  * Periodicity of the onsets and the candidate beat periods it suggests.
  *
  * The candidates are the strongest peaks of the onset envelope's autocorrelation between 40 and
- * 240 BPM and, for each, the periods 2, 3, 1/2, 1/3, 3/2 and 2/3 times as long, each moved to
+ * 215 BPM and, for each, the periods 2, 3, 1/2, 1/3, 3/2 and 2/3 times as long, each moved to
  * the autocorrelation peak within 3 % when there is one. A listener may tap any of these
  * levels of one metrical hierarchy; which one is the beat is the level choice's question
  * (rhythm.level.ts), so every level it should weigh is put before it, the 3:2 relatives too,
@@ -10,7 +10,12 @@
  */
 
 export const MIN_BPM = 40;
-export const MAX_BPM = 240;
+/**
+ * The fastest beat considered. Songs beaten faster are rare (madmom's beat tracker stops at 215
+ * BPM, essentia's at 208), while a reading above it is most often the double of a fast song or
+ * four times a slow one: a level no evidence should have to argue away.
+ */
+export const MAX_BPM = 215;
 /** How many autocorrelation peaks seed candidates. */
 const SEED_PEAKS = 4;
 const RELATIVES = [1, 2, 1 / 2, 3, 1 / 3, 3 / 2, 2 / 3];

@@ -66,7 +66,7 @@ export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma): Rhythm
   const rChords = autocorrelation(detrend(change, Math.round(fps)), maxLag);
   const body = lowN.map((v, i) => v + midN[i]!);
   const tonality = estimateKey(chromaSum(chroma)).strength;
-  const inputs = { fps, onset, high, body, tonality, r, rLow, rChords };
+  const inputs = { fps, onset, high, body, tonality, rLow, rChords };
   const levels = candidatePeriods(r, fps).map((p) => describeLevel(inputs, p));
   const rate = onsetRate(onset, fps);
   const choice = chooseLevel(levels);

@@ -1,7 +1,7 @@
 import type { RhythmResult } from '../../../src/engine/rhythm';
 import { trackBeats } from '../../../src/engine/rhythm.beats';
 import { LEVEL_FEATURES, describeLevel } from '../../../src/engine/rhythm.level';
-import { autocorrelation, candidatePeriods, refinePeak } from '../../../src/engine/rhythm.periods';
+import { MAX_BPM, MIN_BPM, autocorrelation, candidatePeriods, refinePeak } from '../../../src/engine/rhythm.periods';
 import { rhythmOf } from '../../helpers/engine-run';
 import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from '../../helpers/signals';
 
@@ -194,6 +194,17 @@ describe('candidate periods', () => {
       expect(periods.some((p) => abs(p / (period * ratio) - 1) < 0.03)).toBe(true);
     }
   });
+
+  it('when a click track plays at 56 BPM, then its double and triple are candidates but nothing above MAX_BPM, so it cannot be read at four times', () => {
+    const fps = 22050 / 512;
+    const period = (fps * 60) / 56;
+    const o = new Float64Array(1300);
+    for (let t = 0; t < o.length; t += period / 2) o[round(t)] = t % period < 1 ? 1 : 0.6;
+    const bpms = candidatePeriods(autocorrelation(o, 520), fps).map((p) => (fps * 60) / p);
+    expect(bpms.every((bpm) => bpm >= MIN_BPM && bpm <= MAX_BPM)).toBe(true);
+    for (const multiple of [1, 2, 3]) expect(bpms.some((bpm) => abs(bpm / (56 * multiple) - 1) < 0.03)).toBe(true);
+    expect(bpms.some((bpm) => abs(bpm / (56 * 4) - 1) < 0.03)).toBe(false);
+  });
 });
 
 describe('level evidence: the body gap', () => {
@@ -208,7 +219,7 @@ describe('level evidence: the body gap', () => {
   for (let t = 0; t < n; t += beat) body[t] = (t / beat) % 2 === 0 ? 1 : 0.8;
   for (let t = 0; t < n; t += beat / 2) high[t] = 0.6;
   const onset = body.map((v, i) => v + high[i]!);
-  const inputs = { fps, onset, high, body, tonality: 0, r: autocorrelation(onset, 600), rLow: autocorrelation(body, 600), rChords: new Float64Array(601) };
+  const inputs = { fps, onset, high, body, tonality: 0, rLow: autocorrelation(body, 600), rChords: new Float64Array(601) };
   const gapAt = (period: number) => describeLevel(inputs, period).features[LEVEL_FEATURES.indexOf('bodyGap')]!;
 
   it('when the level is the beat, then kick and snare both have body and the gap is near 0', () => {
