@@ -88,7 +88,7 @@ export interface Level {
   features: number[];
 }
 
-export const LEVEL_WEIGHTS: readonly number[] = [4.42, 5.0, 3.78, -1.31, 3.2, 3.0, 3.56, 2.87, 2.36];
+export const LEVEL_WEIGHTS: readonly number[] = [4.42, 5.0, 3.77, -1.31, 3.2, 3.0, 3.56, 2.87, 2.36];
 
 const mean = (x: ArrayLike<number>): number => {
   let s = 0;
