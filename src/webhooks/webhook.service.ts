@@ -163,16 +163,21 @@ export class WebhookService implements AnalysisRequestListener {
   /** The newest deliveries of a webhook of the principal's. */
   async deliveries(principal: Principal, id: string, limit = DEFAULT_DELIVERIES): Promise<WebhookDelivery[]> {
     const webhook = await this.owned(principal, id);
-    return this.recentDeliveries(webhook, limit);
+    return (await this.recentDeliveriesOf([webhook.id], limit))[0]!;
   }
 
-  /** The newest deliveries of a webhook this service listed to the caller. */
-  async recentDeliveries(webhook: Webhook, limit = DEFAULT_DELIVERIES): Promise<WebhookDelivery[]> {
+  /**
+   * The newest deliveries of each of several webhooks this service listed to the caller, in the
+   * order of `webhookIds`, read in one query (a page listing webhooks with their logs).
+   */
+  async recentDeliveriesOf(webhookIds: readonly string[], limit = DEFAULT_DELIVERIES): Promise<WebhookDelivery[][]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERIES) {
       throw new AppError('INVALID_ARGUMENT', `the number of deliveries must be a whole number from 1 to ${MAX_DELIVERIES}`);
     }
-    const rows = await guardConnection(() => this.store.deliveries(webhook.id, limit));
-    return rows.map(deliveryOf);
+    const rows = await guardConnection(() => this.store.deliveries(webhookIds, limit));
+    const byWebhook = new Map<string, WebhookDelivery[]>(webhookIds.map((id) => [id, []]));
+    for (const row of rows) byWebhook.get(row.webhook_id)?.push(deliveryOf(row));
+    return webhookIds.map((id) => byWebhook.get(id)!);
   }
 
   /**

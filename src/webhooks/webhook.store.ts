@@ -135,16 +135,19 @@ export class WebhookStore {
     return this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The newest deliveries of a webhook first. */
-  async deliveries(webhookId: string, limit: number): Promise<DeliveryRow[]> {
-    return this.db
+  /**
+   * The newest `limit` deliveries of each of the webhooks, newest first within each, in one query:
+   * each webhook's deliveries are ranked by a window function (SQLite 3.25+ and Postgres alike).
+   */
+  async deliveries(webhookIds: readonly string[], limit: number): Promise<DeliveryRow[]> {
+    if (webhookIds.length === 0) return [];
+    const ranked = this.db
       .selectFrom('webhook_deliveries')
       .selectAll()
-      .where('webhook_id', '=', webhookId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+      .select((eb) => eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('webhook_id').orderBy('created_at', 'desc').orderBy('id', 'desc')).as('rank'))
+      .where('webhook_id', 'in', [...webhookIds])
+      .as('ranked');
+    return this.db.selectFrom(ranked).selectAll().where('rank', '<=', limit).orderBy('webhook_id').orderBy('rank').execute();
   }
 
   /** Deliveries due at `now`, the longest waiting first, with their webhooks: what their attempts need, in one query. */

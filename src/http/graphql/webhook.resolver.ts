@@ -1,7 +1,13 @@
+import DataLoader from 'dataloader';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { DEFAULT_DELIVERIES, MAX_DELIVERIES, type WebhookService } from '../../webhooks/webhook.service';
+import { DEFAULT_DELIVERIES, MAX_DELIVERIES, type WebhookDelivery as DeliveryView, type WebhookService } from '../../webhooks/webhook.service';
 import type { GraphQLContext } from './graphql.context';
 import { CreatedWebhook, Webhook, WebhookDelivery, deliveryOf, webhookOf } from './webhook.types';
+
+interface DeliveriesKey {
+  id: string;
+  first: number;
+}
 
 /** Extra cost of making a webhook (its host is resolved) and of sending a test event. */
 export const WEBHOOK_WRITE_COST = 10;
@@ -21,7 +27,34 @@ class CreateWebhookArgs {
  */
 @Resolver(() => Webhook)
 export class WebhookResolver {
+  /** Per request: the deliveries of every webhook a request lists, read in one query per page size. */
+  private readonly deliveryLoaders = new WeakMap<GraphQLContext, DataLoader<DeliveriesKey, DeliveryView[], string>>();
+
   constructor(private readonly service: WebhookService) {}
+
+  private deliveryLoader(context: GraphQLContext): DataLoader<DeliveriesKey, DeliveryView[], string> {
+    let loader = this.deliveryLoaders.get(context);
+    if (!loader) {
+      loader = new DataLoader((keys) => this.loadDeliveries(keys), { cacheKeyFn: ({ id, first }) => `${first} ${id}` });
+      this.deliveryLoaders.set(context, loader);
+    }
+    return loader;
+  }
+
+  /** One read per distinct `first` among the keys; a bad `first` fails its own keys only. */
+  private async loadDeliveries(keys: readonly DeliveriesKey[]): Promise<(DeliveryView[] | Error)[]> {
+    const answers = new Map<string, DeliveryView[] | Error>();
+    for (const first of new Set(keys.map((k) => k.first))) {
+      const ids = [...new Set(keys.filter((k) => k.first === first).map((k) => k.id))];
+      try {
+        const logs = await this.service.recentDeliveriesOf(ids, first);
+        ids.forEach((id, i) => answers.set(`${first} ${id}`, logs[i]!));
+      } catch (error) {
+        for (const id of ids) answers.set(`${first} ${id}`, error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    return keys.map(({ id, first }) => answers.get(`${first} ${id}`)!);
+  }
 
   @Query(() => [Webhook], { description: 'The webhooks of the calling key (of every key, for an admin key), oldest first.' })
   async webhooks(@Ctx() context: GraphQLContext): Promise<Webhook[]> {
@@ -35,8 +68,9 @@ export class WebhookResolver {
   async deliveries(
     @Root() webhook: Webhook,
     @Arg('first', () => Int, { nullable: true, defaultValue: DEFAULT_DELIVERIES, description: `How many: 1–${MAX_DELIVERIES}.` }) first: number | null,
+    @Ctx() context: GraphQLContext,
   ): Promise<WebhookDelivery[]> {
-    return (await this.service.recentDeliveries(webhook.view, first ?? DEFAULT_DELIVERIES)).map(deliveryOf);
+    return (await this.deliveryLoader(context).load({ id: webhook.view.id, first: first ?? DEFAULT_DELIVERIES })).map(deliveryOf);
   }
 
   @Mutation(() => CreatedWebhook, {

@@ -93,6 +93,29 @@ describe('webhooks over GraphQL, with the dashboard\'s documents', () => {
     await graphql(t, DeleteWebhookDocument, { id: webhook.id });
   });
 
+  it('lists several webhooks with their own newest deliveries, read in one batch', async () => {
+    const make = async (name: string) => (await graphql(t, CreateWebhookDocument, { url: `${receiver.url}${name}` })).body.data!.createWebhook.webhook.id;
+    const [a, b, c] = [await make('a'), await make('b'), await make('c')];
+    const sent: string[] = [];
+    for (const id of [a, a, a, b]) {
+      sent.push((await graphql(t, TestWebhookDocument, { id })).body.data!.testWebhook.id);
+      await new Promise((r) => setTimeout(r, 2)); // distinct creation times (milliseconds), so "newest" has one answer
+    }
+    const batches = jest.spyOn(t.container.webhooks, 'recentDeliveriesOf');
+    try {
+      const listed = (await graphql(t, WebhooksDocument, { deliveries: 2 })).body.data!.webhooks;
+      const logOf = (id: string) => listed.find((w) => w.id === id)!.deliveries.map((d) => d.id);
+      expect(logOf(a)).toEqual([sent[2], sent[1]]);
+      expect(logOf(b)).toEqual([sent[3]]);
+      expect(logOf(c)).toEqual([]);
+      expect(batches).toHaveBeenCalledTimes(1);
+      expect(batches.mock.calls[0]![0]).toEqual(expect.arrayContaining([a, b, c]));
+    } finally {
+      batches.mockRestore();
+      for (const id of [a, b, c]) await graphql(t, DeleteWebhookDocument, { id });
+    }
+  });
+
   it('refuses bad arguments with the REST codes and messages', async () => {
     expect(onlyError(await graphql(t, CreateWebhookDocument, { url: 'ftp://example.com/' }))).toEqual({
       code: 'INVALID_ARGUMENT',

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { Webhook as Verifier } from 'standardwebhooks';
 import request from 'supertest';
 import { completedEvent } from '../../../src/analysis/events/analysis-events';
+import type { Principal } from '../../../src/auth/api-keys';
 import type { Container } from '../../../src/container';
 import { trackKey } from '../../../src/core/track-key';
 import { bodyOf } from '../../helpers/expect';
@@ -55,6 +56,22 @@ describeWith({ redis: true, postgres: true })('webhooks and subscriptions across
   });
 
   const deliveryRows = () => a.container.database.db.selectFrom('webhook_deliveries').select(['id', 'event', 'status', 'attempt']).where('webhook_id', '=', hook.id).execute();
+
+  it('reads the newest deliveries of several webhooks in one query (a window function) on Postgres', async () => {
+    const admin: Principal = { id: 'env:1', name: 'test', scope: 'admin', expiresAt: null };
+    const other = bodyOf<{ data: { id: string } }>(await request(a.app).post('/api/webhooks').set(a.auth).send({ url: `${receiver.url}other` }).expect(201)).data;
+    const sent: string[] = [];
+    for (const id of [other.id, other.id, other.id]) {
+      sent.push((await a.container.webhooks.test(admin, id)).id);
+      await new Promise((r) => setTimeout(r, 2)); // distinct creation times (milliseconds)
+    }
+    const [log, none] = await b.container.webhooks.recentDeliveriesOf([other.id, 'wh_none'], 2);
+    expect(log!.map((d) => d.id)).toEqual([sent[2], sent[1]]);
+    expect(none).toEqual([]);
+    await receiver.next(3);
+    await request(a.app).delete(`/api/webhooks/${other.id}`).set(a.auth).expect(200);
+    receiver.messages.length = 0;
+  });
 
   it('delivers an analysis asked for on one node, run by the worker and heard by every process, once', async () => {
     // Made on node A, asked for on node B, analysed by the worker.
