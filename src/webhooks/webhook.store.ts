@@ -4,6 +4,9 @@ import type { DatabaseSchema, WebhookDeliveriesTable, WebhooksTable } from '../d
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
+/** How many webhooks' delivery logs one read takes. */
+export const MAX_DELIVERY_BATCH = 100;
+
 /** Where a delivery stands. */
 export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed';
 
@@ -136,18 +139,27 @@ export class WebhookStore {
   }
 
   /**
-   * The newest `limit` deliveries of each of the webhooks, newest first within each, in one query:
-   * each webhook's deliveries are ranked by a window function (SQLite 3.25+ and Postgres alike).
+   * The newest `limit` deliveries of each of the webhooks, in one statement: a UNION ALL of one
+   * bounded read per webhook, so each part walks the (webhook_id, created_at) index and stops at
+   * `limit` however long the webhook's log is. At most MAX_DELIVERY_BATCH webhooks at a time
+   * (SQLite allows 500 parts).
    */
   async deliveries(webhookIds: readonly string[], limit: number): Promise<DeliveryRow[]> {
-    if (webhookIds.length === 0) return [];
-    const ranked = this.db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .select((eb) => eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('webhook_id').orderBy('created_at', 'desc').orderBy('id', 'desc')).as('rank'))
-      .where('webhook_id', 'in', [...webhookIds])
-      .as('ranked');
-    return this.db.selectFrom(ranked).selectAll().where('rank', '<=', limit).orderBy('webhook_id').orderBy('rank').execute();
+    if (webhookIds.length > MAX_DELIVERY_BATCH) throw new RangeError(`at most ${MAX_DELIVERY_BATCH} webhooks at a time`);
+    const newest = (webhookId: string) =>
+      this.db
+        .selectFrom((db) =>
+          db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).as('d'),
+        )
+        .selectAll();
+    const [first, ...rest] = [...new Set(webhookIds)];
+    if (first === undefined) return [];
+    return rest
+      .reduce((query, id) => query.unionAll(newest(id)), newest(first))
+      .orderBy('webhook_id')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
   }
 
   /** Deliveries due at `now`, the longest waiting first, with their webhooks: what their attempts need, in one query. */

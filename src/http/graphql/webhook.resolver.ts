@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { DEFAULT_DELIVERIES, MAX_DELIVERIES, type WebhookDelivery as DeliveryView, type WebhookService } from '../../webhooks/webhook.service';
+import { MAX_DELIVERY_BATCH } from '../../webhooks/webhook.store';
 import type { GraphQLContext } from './graphql.context';
 import { CreatedWebhook, Webhook, WebhookDelivery, deliveryOf, webhookOf } from './webhook.types';
 
@@ -27,7 +28,7 @@ class CreateWebhookArgs {
  */
 @Resolver(() => Webhook)
 export class WebhookResolver {
-  /** Per request: the deliveries of every webhook a request lists, read in one query per page size. */
+  /** Per request: the deliveries of every webhook a request lists, read in one statement per page size. */
   private readonly deliveryLoaders = new WeakMap<GraphQLContext, DataLoader<DeliveriesKey, DeliveryView[], string>>();
 
   constructor(private readonly service: WebhookService) {}
@@ -35,7 +36,7 @@ export class WebhookResolver {
   private deliveryLoader(context: GraphQLContext): DataLoader<DeliveriesKey, DeliveryView[], string> {
     let loader = this.deliveryLoaders.get(context);
     if (!loader) {
-      loader = new DataLoader((keys) => this.loadDeliveries(keys), { cacheKeyFn: ({ id, first }) => `${first} ${id}` });
+      loader = new DataLoader((keys) => this.loadDeliveries(keys), { cacheKeyFn: ({ id, first }) => `${first} ${id}`, maxBatchSize: MAX_DELIVERY_BATCH });
       this.deliveryLoaders.set(context, loader);
     }
     return loader;

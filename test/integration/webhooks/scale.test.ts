@@ -57,7 +57,7 @@ describeWith({ redis: true, postgres: true })('webhooks and subscriptions across
 
   const deliveryRows = () => a.container.database.db.selectFrom('webhook_deliveries').select(['id', 'event', 'status', 'attempt']).where('webhook_id', '=', hook.id).execute();
 
-  it('reads the newest deliveries of several webhooks in one query (a window function) on Postgres', async () => {
+  it('reads the newest deliveries of several webhooks in one statement on Postgres', async () => {
     const admin: Principal = { id: 'env:1', name: 'test', scope: 'admin', expiresAt: null };
     const other = bodyOf<{ data: { id: string } }>(await request(a.app).post('/api/webhooks').set(a.auth).send({ url: `${receiver.url}other` }).expect(201)).data;
     const sent: string[] = [];
