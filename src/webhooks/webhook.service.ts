@@ -9,6 +9,7 @@ import { guardConnection } from '../db/database';
 import { OutboundRefusedError, type OutboundGuard } from '../net/outbound.guard';
 import { newSigningSecret, type SecretBox } from './webhook.secrets';
 import type { DeliveryRow, DeliveryStatus, WebhookRow, WebhookStore } from './webhook.store';
+export { MAX_DELIVERY_BATCH } from './webhook.store';
 
 /** The events a webhook can ask for. */
 export const WEBHOOK_EVENTS = [ANALYSIS_COMPLETED, ANALYSIS_FAILED] as const;

@@ -1,14 +1,8 @@
-import DataLoader from 'dataloader';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { DEFAULT_DELIVERIES, MAX_DELIVERIES, type WebhookDelivery as DeliveryView, type WebhookService } from '../../webhooks/webhook.service';
-import { MAX_DELIVERY_BATCH } from '../../webhooks/webhook.store';
+import { DEFAULT_DELIVERIES, MAX_DELIVERIES, type WebhookService } from '../../webhooks/webhook.service';
 import type { GraphQLContext } from './graphql.context';
+import { WebhookLoaders } from './webhook.loaders';
 import { CreatedWebhook, Webhook, WebhookDelivery, deliveryOf, webhookOf } from './webhook.types';
-
-interface DeliveriesKey {
-  id: string;
-  first: number;
-}
 
 /** Extra cost of making a webhook (its host is resolved) and of sending a test event. */
 export const WEBHOOK_WRITE_COST = 10;
@@ -28,33 +22,18 @@ class CreateWebhookArgs {
  */
 @Resolver(() => Webhook)
 export class WebhookResolver {
-  /** Per request: the deliveries of every webhook a request lists, read in one statement per page size. */
-  private readonly deliveryLoaders = new WeakMap<GraphQLContext, DataLoader<DeliveriesKey, DeliveryView[], string>>();
+  /** Per request (the context is the request's): its webhook lookups. */
+  private readonly loaders = new WeakMap<GraphQLContext, WebhookLoaders>();
 
   constructor(private readonly service: WebhookService) {}
 
-  private deliveryLoader(context: GraphQLContext): DataLoader<DeliveriesKey, DeliveryView[], string> {
-    let loader = this.deliveryLoaders.get(context);
-    if (!loader) {
-      loader = new DataLoader((keys) => this.loadDeliveries(keys), { cacheKeyFn: ({ id, first }) => `${first} ${id}`, maxBatchSize: MAX_DELIVERY_BATCH });
-      this.deliveryLoaders.set(context, loader);
+  private loadersOf(context: GraphQLContext): WebhookLoaders {
+    let loaders = this.loaders.get(context);
+    if (!loaders) {
+      loaders = new WebhookLoaders(this.service);
+      this.loaders.set(context, loaders);
     }
-    return loader;
-  }
-
-  /** One read per distinct `first` among the keys; a bad `first` fails its own keys only. */
-  private async loadDeliveries(keys: readonly DeliveriesKey[]): Promise<(DeliveryView[] | Error)[]> {
-    const answers = new Map<string, DeliveryView[] | Error>();
-    for (const first of new Set(keys.map((k) => k.first))) {
-      const ids = [...new Set(keys.filter((k) => k.first === first).map((k) => k.id))];
-      try {
-        const logs = await this.service.recentDeliveriesOf(ids, first);
-        ids.forEach((id, i) => answers.set(`${first} ${id}`, logs[i]!));
-      } catch (error) {
-        for (const id of ids) answers.set(`${first} ${id}`, error instanceof Error ? error : new Error(String(error)));
-      }
-    }
-    return keys.map(({ id, first }) => answers.get(`${first} ${id}`)!);
+    return loaders;
   }
 
   @Query(() => [Webhook], { description: 'The webhooks of the calling key (of every key, for an admin key), oldest first.' })
@@ -71,7 +50,7 @@ export class WebhookResolver {
     @Arg('first', () => Int, { nullable: true, defaultValue: DEFAULT_DELIVERIES, description: `How many: 1–${MAX_DELIVERIES}.` }) first: number | null,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookDelivery[]> {
-    return (await this.deliveryLoader(context).load({ id: webhook.view.id, first: first ?? DEFAULT_DELIVERIES })).map(deliveryOf);
+    return (await this.loadersOf(context).deliveries(webhook.view.id, first ?? DEFAULT_DELIVERIES)).map(deliveryOf);
   }
 
   @Mutation(() => CreatedWebhook, {
