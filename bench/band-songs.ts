@@ -18,6 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const SONGS_DIR = '/usr/share/games/fretsonfire/data/songs';
 const STEMS = ['song.ogg', 'guitar.ogg', 'rhythm.ogg'];
@@ -79,10 +80,9 @@ function iniValue(text: string, key: string): string | undefined {
 }
 
 function main(): void {
-  const args = process.argv.slice(2);
-  const onlyAt = args.indexOf('--only');
-  const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',').filter(Boolean)) : undefined;
-  const out = args.find((a, i) => !a.startsWith('--') && (onlyAt < 0 || i !== onlyAt + 1));
+  const { values, positionals } = parseArgs({ options: { only: { type: 'string' } }, allowPositionals: true });
+  const only = values.only === undefined ? undefined : new Set(values.only.split(',').filter(Boolean));
+  const [out] = positionals;
   if (!out || !existsSync(SONGS_DIR)) {
     console.error('usage: npm run bench:band-songs -- <out dir> [--only muldjord,sectoid] (needs fretsonfire-songs-* and sox)');
     process.exit(2);
