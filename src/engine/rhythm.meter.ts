@@ -5,9 +5,12 @@ import { sampleAt } from './rhythm.periods';
  *
  * Beats per bar: the music repeats once a bar, so the onsets, the low band (kick and bass) and
  * the chord changes are each more alike one and two bars apart: at 3 and 6 beats in 3/4, at 4
- * and 8 in 4/4. The sum of the three autocorrelations at one and two bars of 3 beats against
- * that of 4 beats decides (two bars as well as one: a syncopated figure of 3 + 3 + 2 eighths
- * repeats at three beats too, but not at six); the confidence is how far apart the sums are.
+ * and 8 in 4/4. Every whole number of beats is a repeat of the beat too, and the autocorrelation
+ * falls with the lag (a band drifts, parts vary), so a bar's lag counts by how far it
+ * stands above the lags a beat either side of it: its contrast. The summed contrast of the three
+ * autocorrelations at one and two bars of 3 beats against that of 4 beats decides (two bars as
+ * well as one: a syncopated figure of 3 + 3 + 2 eighths repeats at three beats too, but not at
+ * six); the confidence is how far apart the two are, against the repeat at one beat.
  * First beat: the bar's first beat carries the kick and the chord change, so of the 3 or 4
  * phases the one whose beats have the most low-band onset and chord change on them wins.
  */
@@ -42,12 +45,14 @@ function standardise(values: number[]): number[] {
 
 export function measureMeter(inputs: MeterInputs): Meter {
   const { period, beats, r, rLow, rChords } = inputs;
-  const at = (lag: number) => sampleAt(r, lag) + sampleAt(rLow, lag) + sampleAt(rChords, lag);
-  const repeat = (m: number) => at(m * period) + at(2 * m * period);
+  const at = (beats: number) => sampleAt(r, beats * period) + sampleAt(rLow, beats * period) + sampleAt(rChords, beats * period);
+  const contrast = (beats: number) => at(beats) - (at(beats - 1) + at(beats + 1)) / 2;
+  const repeat = (m: number) => contrast(m) + contrast(2 * m);
   const three = repeat(3);
   const four = repeat(4);
   const beatsPerBar: 3 | 4 = three > four ? 3 : 4;
-  const confidence = Math.min(1, Math.abs(four - three) / (Math.abs(four) + Math.abs(three) + 1e-9));
+  const beat = at(1);
+  const confidence = beat > 0 ? Math.min(1, Math.abs(four - three) / beat) : 0;
   if (beats.length < 2 * beatsPerBar) return { beatsPerBar, phase: 0, confidence };
   const low = standardise(beats.map((b) => peakNear(inputs.low, b)));
   const change = standardise(beats.map((b) => peakNear(inputs.chordChange, b)));

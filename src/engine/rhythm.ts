@@ -37,8 +37,8 @@ export interface RhythmResult {
 const DETREND_SECONDS = 0.25;
 /** Half-width of the windows whose chroma the chord-change curve compares. */
 const CHORD_WINDOW_SECONDS = 0.7;
-/** Lags of the autocorrelations: two bars of 4 beats at the slowest candidate (40 BPM). */
-const LONGEST_LAG_SECONDS = 12;
+/** Lags of the autocorrelations: two bars of 4 beats and a beat beyond at the slowest candidate (40 BPM). */
+const LONGEST_LAG_SECONDS = 13.5;
 
 /** The envelope divided by its mean (all 0 when silent). */
 function normalised(x: Float64Array): Float64Array {
