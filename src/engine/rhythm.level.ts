@@ -133,12 +133,21 @@ function alternation(x: Float64Array, beats: readonly number[], xMean: number): 
 /** Strength ratios enter as log(ratio + 0.5): the offset keeps an empty subdivision (ratio 0) from weighing more than a weak one. */
 const logOf = (v: number): number => log(Math.max(0, v) + 0.5);
 
+/** The candidates at `periods`, each with its evidence (the curves' means taken once for all). */
+export function describeLevels(inputs: LevelInputs, periods: readonly number[]): Level[] {
+  const means = { onset: mean(inputs.onset), high: mean(inputs.high), body: mean(inputs.body) };
+  return periods.map((period) => levelAt(inputs, means, period));
+}
+
 export function describeLevel(inputs: LevelInputs, period: number): Level {
+  return describeLevels(inputs, [period])[0]!;
+}
+
+function levelAt(inputs: LevelInputs, means: { onset: number; high: number; body: number }, period: number): Level {
   const { onset, high, body, rLow, rChords, fps, tonality } = inputs;
   const beats = trackBeats(onset, period, EVIDENCE_TIGHTNESS);
   const bpm = (fps * 60) / period;
-  const onsetMean = mean(onset);
-  const highMean = mean(high);
+  const { onset: onsetMean, high: highMean } = means;
   const chords = tonality * Math.max(sampleAt(rChords, 3 * period), sampleAt(rChords, 4 * period));
   const on = strengthBetween(onset, beats, [0], onsetMean);
   const features = [
@@ -150,7 +159,7 @@ export function describeLevel(inputs: LevelInputs, period: number): Level {
     logOf(strengthBetween(high, beats, [0], highMean)),
     chords,
     chords - tonality * sampleAt(rChords, 2 * period),
-    alternation(body, beats, mean(body)) - alternation(onset, beats, onsetMean),
+    alternation(body, beats, means.body) - alternation(onset, beats, onsetMean),
   ];
   return { bpm, period, beats, preference: tempoPreference(bpm), features };
 }

@@ -1,5 +1,5 @@
 import { trackBeats } from './rhythm.beats';
-import { type Level, chooseLevel, describeLevel } from './rhythm.level';
+import { type Level, chooseLevel, describeLevels } from './rhythm.level';
 import { measureMeter } from './rhythm.meter';
 import { type OnsetEnvelopes, chordChange, detrend, onsetRate } from './rhythm.onsets';
 import { autocorrelation, candidatePeriods, sampleAt } from './rhythm.periods';
@@ -67,7 +67,7 @@ export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma): Rhythm
   const body = lowN.map((v, i) => v + midN[i]!);
   const tonality = estimateKey(chromaSum(chroma)).strength;
   const inputs = { fps, onset, high, body, tonality, rLow, rChords };
-  const levels = candidatePeriods(r, fps).map((p) => describeLevel(inputs, p));
+  const levels = describeLevels(inputs, candidatePeriods(r, fps));
   const rate = onsetRate(onset, fps);
   const choice = chooseLevel(levels);
   // The timeline's beats: tracked again at the chosen period by the tracker's own tightness, so
