@@ -36,7 +36,7 @@ import { OutboundGuard } from './net/outbound.guard';
 import { StillStarting, type DependencyCheck } from './ops/health';
 import { Metrics } from './ops/metrics';
 import { ApiRateLimiter, chargeGraphQL } from './ops/rate-limit';
-import { failFastRedis, isRedisUrl, redisOptions, sharedRedisUrl } from './ops/redis';
+import { SharedRedis, isRedisUrl, redisOptions, sharedRedisUrl } from './ops/redis';
 import { BestEffortCache, createCacheBackend } from './search/keyv-store';
 import { MetadataCache } from './search/metadata-cache';
 import { SearchService } from './search/search.service';
@@ -156,12 +156,11 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const secret = artworkSecret(config);
   // artwork is made below (it needs the registry these sources go into); URLs are made later.
   const artworkUrl = (key: string): string => artwork.url(key);
-  // Scaled out, API nodes and workers count the catalogues' quotas together in Redis.
-  const sharedRedis = sharedRedisUrl(config);
-  const quotaRedis =
-    sharedRedis && !overrides.sources && config.SOURCES.some((name) => name === 'deezer' || name === 'musicbrainz')
-      ? failFastRedis(sharedRedis, logger, 'source quotas: Redis unreachable; pacing each node on its own until it returns')
-      : undefined;
+  // Scaled out, every process shares one Redis through two connections (SharedRedis): API nodes
+  // and workers count the catalogues' quotas together there and hear each other's events.
+  const sharedRedisAt = sharedRedisUrl(config);
+  const redis = sharedRedisAt ? new SharedRedis(sharedRedisAt, logger, config.REDIS_PREFIX) : undefined;
+  const quotaRedis = redis && !overrides.sources && config.SOURCES.some((name) => name === 'deezer' || name === 'musicbrainz') ? redis.commands : undefined;
   const sharedQuotas = quotaRedis ? new SharedQuotas(quotaRedis, config.REDIS_PREFIX) : undefined;
   const sources = metrics.instrumentSources(
     overrides.sources
@@ -182,9 +181,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const task = metrics.timeTask(runner.run);
   const connection = queueUrl ? redisOptions(queueUrl) : undefined;
   // Analysis events reach every process through Redis when there is one (several nodes).
-  const events: AnalysisEvents = sharedRedis
-    ? new RedisAnalysisEvents(redisOptions(sharedRedis), config.REDIS_PREFIX, logger)
-    : new LocalAnalysisEvents(logger);
+  const events: AnalysisEvents = redis ? new RedisAnalysisEvents(redis, config.REDIS_PREFIX, logger) : new LocalAnalysisEvents(logger);
   const jobs: AnalysisJobs = connection
     ? new BullmqJobs(store, { connection, prefix: config.REDIS_PREFIX }, logger)
     : new InProcessJobs(announcing(task, events), config.ANALYSIS_WORKERS * 2);
@@ -203,17 +200,15 @@ export async function createContainer(config: Config, overrides: ContainerOverri
         )
       : undefined;
   // API nodes count usage and tell each other of keys made and revoked through Redis when scaled out; workers serve no requests.
-  const apiRedisUrl = role === 'api' ? sharedRedis : undefined;
+  const apiRedis = role === 'api' ? redis : undefined;
   const usage: UsageService = new UsageService(new UsageStore(database.db), { list: () => apiKeys.list() }, {
-    ...(apiRedisUrl
-      ? { relay: new RedisUsageRelay(failFastRedis(apiRedisUrl, logger, 'usage: Redis unreachable; counts kept in memory until it returns'), config.REDIS_PREFIX) }
-      : {}),
+    ...(apiRedis ? { relay: new RedisUsageRelay(apiRedis.commands, config.REDIS_PREFIX) } : {}),
   });
   const apiKeys: ApiKeyService = new ApiKeyService(database.db, {
     envKeys: { read: config.API_KEYS, admin: config.ADMIN_API_KEYS },
     requestListeners: [usage],
     logger,
-    ...(apiRedisUrl ? { changes: new RedisKeyChangeChannel(apiRedisUrl, config.REDIS_PREFIX, logger) } : {}),
+    ...(apiRedis ? { changes: new RedisKeyChangeChannel(apiRedis, config.REDIS_PREFIX) } : {}),
   });
   const flushes = new FlushSchedule(
     [
@@ -250,12 +245,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const dispatcher = webhookDispatcher;
   const analysis = new AnalysisService(store, metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS, requestListeners: [usage, webhooks] });
   const browse = new BrowseService(new SqlTracksQuery(database), store);
-  // Workers serve no API requests: their limiter stays in memory, unused, with no connection.
-  const limiterRedis = role === 'worker' ? undefined : sharedRedis;
-  const rateLimiter = new ApiRateLimiter(
-    { pointsPerMinute: config.RATE_LIMIT, prefix: config.REDIS_PREFIX, ...(limiterRedis ? { redisUrl: limiterRedis } : {}) },
-    logger,
-  );
+  // Workers serve no API requests: their limiter stays in memory, unused.
+  const rateLimiter = new ApiRateLimiter({ pointsPerMinute: config.RATE_LIMIT, prefix: config.REDIS_PREFIX, ...(apiRedis ? { redis: apiRedis.commands } : {}) });
   const activeJobs = jobs;
   const readiness: DependencyCheck[] = [
     { name: 'store', essential: true, ping: () => store.ping() },
@@ -330,8 +321,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       await webhookOutbound.close();
       // The backend, not each namespace: they share one adapter, closed once.
       await cache.close();
-      await rateLimiter.close();
-      quotaRedis?.disconnect();
+      redis?.close();
       await store.close();
     },
   };

@@ -6,7 +6,7 @@ import { silentLogger } from '../core/logger';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrations';
-import { sharedRedisUrl } from '../ops/redis';
+import { SharedRedis, sharedRedisUrl } from '../ops/redis';
 
 const USAGE = `usage: npm run apikey -- <command>
   create --name <name> [--scope read|admin] [--expires <date>]
@@ -53,7 +53,8 @@ export async function runApiKeyCli(argv: string[], out: (line: string) => void):
   const config = loadConfig();
   const database = openDatabase(config.DATABASE_URL, config.dataDir, config.DATABASE_SCHEMA);
   const redisUrl = sharedRedisUrl(config);
-  const changes = (command === 'revoke' || command === 'create') && redisUrl ? new RedisKeyChangeChannel(redisUrl, config.REDIS_PREFIX, silentLogger) : undefined;
+  const redis = (command === 'revoke' || command === 'create') && redisUrl ? new SharedRedis(redisUrl, silentLogger, `${config.REDIS_PREFIX}:cli`) : undefined;
+  const changes = redis ? new RedisKeyChangeChannel(redis, config.REDIS_PREFIX) : undefined;
   try {
     await migrateToLatest(database);
     const keys = new ApiKeyService(database.db, {
@@ -104,6 +105,7 @@ export async function runApiKeyCli(argv: string[], out: (line: string) => void):
     }
   } finally {
     await changes?.close();
+    redis?.close();
     await database.close();
   }
 }

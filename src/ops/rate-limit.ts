@@ -1,7 +1,5 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Logger } from '../core/logger';
-import { failFastRedis } from './redis';
 
 const WINDOW_S = 60;
 
@@ -17,8 +15,12 @@ export interface RateLimitDecision {
 export interface RateLimiterOptions {
   /** RATE_LIMIT: points (REST requests) per minute per API key. */
   pointsPerMinute: number;
-  /** A redis:// URL shares the counters between nodes; unset keeps them in this process. */
-  redisUrl?: string;
+  /**
+   * A fail-fast client (no offline queue: with Redis away a command fails at once and the
+   * insurance limiter answers) shares the counters between nodes; unset keeps them in this
+   * process. The caller owns it.
+   */
+  redis?: Redis;
   /** REDIS_PREFIX */
   prefix: string;
 }
@@ -37,16 +39,14 @@ export class ApiRateLimiter {
   private readonly redis: Redis | undefined;
   readonly limit: number;
 
-  constructor(options: RateLimiterOptions, logger: Logger) {
+  constructor(options: RateLimiterOptions) {
     this.limit = options.pointsPerMinute;
     const memory = new RateLimiterMemory({ points: this.limit, duration: WINDOW_S });
-    if (!options.redisUrl) {
+    if (!options.redis) {
       this.limiter = memory;
       return;
     }
-    // With Redis away a command fails at once and the insurance limiter answers, instead of
-    // the request waiting for Redis.
-    this.redis = failFastRedis(options.redisUrl, logger, 'rate limiter: Redis unreachable; limiting per node in memory until it returns');
+    this.redis = options.redis;
     this.limiter = new RateLimiterRedis({
       storeClient: this.redis,
       keyPrefix: `${options.prefix}:rl`,
@@ -74,9 +74,6 @@ export class ApiRateLimiter {
     await this.redis?.ping();
   }
 
-  async close(): Promise<void> {
-    this.redis?.disconnect();
-  }
 }
 
 /** The IETF draft's RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers), each given to `set`. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
 import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, type AnalysisEvent, type AnalysisEventListener } from '../../core/analysis-events';
 import { ThrottledWarning, type Logger } from '../../core/logger';
+import type { SharedRedis } from '../../ops/redis';
 import { LocalAnalysisEvents, type AnalysisEvents } from './analysis-events';
 
 /** What travels on the channel: the event and the process that published it. */
@@ -22,33 +22,23 @@ interface Envelope {
  */
 export class RedisAnalysisEvents implements AnalysisEvents {
   private readonly local: LocalAnalysisEvents;
-  private readonly publisher: Redis;
-  private readonly subscriber: Redis;
   private readonly channel: string;
   private readonly origin = randomUUID();
   private readonly warning: ThrottledWarning;
 
-  constructor(connection: RedisOptions, prefix: string, private readonly logger: Logger) {
+  /** `redis` is the process's shared connections (its owner closes them). */
+  constructor(private readonly redis: SharedRedis, prefix: string, private readonly logger: Logger) {
     this.local = new LocalAnalysisEvents(logger);
     this.channel = `${prefix}:analysis-events`;
     this.warning = new ThrottledWarning(logger);
-    // No offline queue: with Redis away a publish fails at once (logged) instead of piling up.
-    this.publisher = new Redis({ ...connection, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    this.publisher.on('error', (error) => this.warning.warn({ err: error }, 'analysis events: Redis unreachable; other nodes miss events until it returns'));
-    // ioredis subscribes again by itself after a reconnection.
-    this.subscriber = new Redis({ ...connection, maxRetriesPerRequest: null });
-    this.subscriber.on('error', (error) => this.warning.warn({ err: error }, 'analysis events: Redis unreachable; events of other nodes are missed until it returns'));
-    this.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.receive(message);
-    });
-    this.subscriber.subscribe(this.channel).catch((error: unknown) => this.warning.warn({ err: error }, 'analysis events: subscribing failed'));
+    redis.subscribe(this.channel, (message) => this.receive(message)).catch((error: unknown) => this.warning.warn({ err: error }, 'analysis events: subscribing failed'));
   }
 
   async publish(event: AnalysisEvent): Promise<void> {
     await this.local.tell(event, 'local');
     const envelope: Envelope = { origin: this.origin, event };
     try {
-      await this.publisher.publish(this.channel, JSON.stringify(envelope));
+      await this.redis.commands.publish(this.channel, JSON.stringify(envelope));
     } catch (error) {
       this.warning.warn({ err: error, event: event.type, trackKey: event.trackKey }, 'analysis events: publishing failed; other nodes miss this event');
     }
@@ -77,7 +67,5 @@ export class RedisAnalysisEvents implements AnalysisEvents {
 
   async close(): Promise<void> {
     await this.local.close();
-    this.subscriber.disconnect();
-    this.publisher.disconnect();
   }
 }

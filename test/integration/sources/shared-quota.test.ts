@@ -1,6 +1,5 @@
-import { Redis } from 'ioredis';
 import { silentLogger } from '../../../src/core/logger';
-import { failFastRedis } from '../../../src/ops/redis';
+import { SharedRedis } from '../../../src/ops/redis';
 import { HttpClient } from '../../../src/sources/http/http.client';
 import { SharedQuotas } from '../../../src/sources/http/shared-quota';
 import { REDIS_URL, deleteRedisKeys, describeWith, uniqueName } from '../../helpers/infra';
@@ -39,16 +38,16 @@ function densest(calls: number[], spanMs: number): number {
 
 describeWith({ redis: true })('a source quota shared through Redis', () => {
   const prefix = uniqueName('quota');
-  const clients: Redis[] = [];
+  const clients: SharedRedis[] = [];
   const nodes: HttpClient[] = [];
   const quotas = (url = REDIS_URL): SharedQuotas => {
-    const redis = failFastRedis(url, silentLogger, 'quota test: Redis unreachable');
+    const redis = new SharedRedis(url, silentLogger);
     clients.push(redis);
-    return new SharedQuotas(redis, prefix);
+    return new SharedQuotas(redis.commands, prefix);
   };
   /** Until its connection is up a node counts in memory (the insurance limiter), as at boot. */
   const connected = (): Promise<unknown> =>
-    Promise.all(clients.map((c) => (c.status === 'ready' ? Promise.resolve() : new Promise((resolve) => c.once('ready', resolve)))));
+    Promise.all(clients.map((c) => c.connected(10_000)));
   const start = (calls: number[], shared?: SharedQuotas): HttpClient => {
     const client = node(calls, shared);
     nodes.push(client);
@@ -57,7 +56,7 @@ describeWith({ redis: true })('a source quota shared through Redis', () => {
 
   afterEach(async () => {
     await Promise.all(nodes.splice(0).map((n) => n.close()));
-    for (const c of clients.splice(0)) c.disconnect();
+    for (const c of clients.splice(0)) c.close();
   });
   afterAll(async () => {
     await deleteRedisKeys(prefix);
