@@ -207,8 +207,8 @@ async function stages(clips: AudioInput[]): Promise<void> {
     const spec = await time('  STFT (2048 / 512)', () => stft.spectrogram(half));
     const envelopes = await time('  onset envelopes', () => onsetEnvelopes(spec));
     const chroma = await time('  chroma', () => chromaOf(spec));
-    await time('  rhythm (periods, levels, beats, meter)', () => analyzeRhythm(envelopes, chroma));
-    await time('  key', () => analyzeTonal(chroma));
+    const tonal = await time('  key', () => analyzeTonal(chroma));
+    await time('  rhythm (periods, levels, beats, meter)', () => analyzeRhythm(envelopes, chroma, tonal.tonality));
     await time('  timbre statistics', () => timbre.measure(spec));
     await time('  all analysis after decoding', () => engine.analyzeWindow(audio));
   }

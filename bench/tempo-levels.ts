@@ -32,6 +32,7 @@ import { analyzeRhythm } from '../src/engine/rhythm';
 import { LEVEL_FEATURES, LEVEL_WEIGHTS, type Level, chooseLevel, levelScore } from '../src/engine/rhythm.level';
 import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
 import { Stft } from '../src/engine/signal.stft';
+import { analyzeTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
 import { analysisWindowOf } from './lib/window-cache';
 import { readTruth, tempoRelation } from './lib/truth';
@@ -128,7 +129,8 @@ async function measure(dirs: string[], groupOf: Map<string, string>, cache: stri
     for (const row of readTruth(dir)) {
       if (row.bpm === undefined) continue;
       const spec = stft.spectrogram(stft.halfRate(await analysisWindowOf(dir, row.file, cache)));
-      const { levels } = analyzeRhythm(onsetEnvelopes(spec), chromaOf(spec));
+      const chroma = chromaOf(spec);
+      const { levels } = analyzeRhythm(onsetEnvelopes(spec), chroma, analyzeTonal(chroma).tonality);
       clips.push({ set: basename(dir), group: groupOf.get(resolve(dir)) ?? basename(dir), file: row.file, bpm: row.bpm, levels });
       process.stderr.write('.');
     }

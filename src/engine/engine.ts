@@ -106,8 +106,8 @@ class AnalysisEngine implements Engine {
     const spec = this.stft.spectrogram(this.stft.halfRate(audio.samples));
     const envelopes = onsetEnvelopes(spec);
     const chroma = chromaOf(spec);
-    const rhythm: RhythmResult = analyzeRhythm(envelopes, chroma);
     const tonal = analyzeTonal(chroma);
+    const rhythm: RhythmResult = analyzeRhythm(envelopes, chroma, tonal.tonality);
     const { blockDb, ...timbre } = this.timbre.measure(spec);
     const fps = FRAMES_PER_SECOND;
 

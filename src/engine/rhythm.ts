@@ -3,8 +3,7 @@ import { type Level, chooseLevel, describeLevels } from './rhythm.level';
 import { measureMeter } from './rhythm.meter';
 import { type OnsetEnvelopes, chordChange, detrend, onsetRate } from './rhythm.onsets';
 import { autocorrelation, candidatePeriods, sampleAt } from './rhythm.periods';
-import { type Chroma, chromaSum } from './tonal.chroma';
-import { estimateKey } from './tonal.key';
+import { type Chroma } from './tonal.chroma';
 
 /**
  * Tempo, beats, bars and time signature, in stages that each live in a file of their own:
@@ -48,7 +47,12 @@ function normalised(x: Float64Array): Float64Array {
   return m > 0 ? x.map((v) => v / m) : new Float64Array(x.length);
 }
 
-export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma): RhythmResult {
+/**
+ * The rhythm of a window from its onset envelopes and chroma. `tonality` is the key stage's
+ * (tonal.ts: how clearly the window's chroma names a key, 0-1), which tells the level choice how
+ * far the chord changes can be believed.
+ */
+export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonality: number): RhythmResult {
   const { fps } = envelopes;
   const radius = Math.round(DETREND_SECONDS * fps);
   const low = detrend(envelopes.low, radius);
@@ -65,7 +69,6 @@ export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma): Rhythm
   const rLow = autocorrelation(low, maxLag);
   const rChords = autocorrelation(detrend(change, Math.round(fps)), maxLag);
   const body = lowN.map((v, i) => v + midN[i]!);
-  const tonality = estimateKey(chromaSum(chroma)).strength;
   const inputs = { fps, onset, high, body, tonality, rLow, rChords };
   const levels = describeLevels(inputs, candidatePeriods(r, fps));
   const rate = onsetRate(onset, fps);

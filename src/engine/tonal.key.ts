@@ -24,6 +24,11 @@ export interface KeyEstimate {
   modeMargin: number;
   /** Its score's lead over the runner-up key of either mode: how sure the key is. */
   keyMargin: number;
+  /**
+   * The chroma's best correlation with any of the 24 keys, 0 … 1, the bass line aside: how
+   * clearly the chroma names some key, whichever the bass then chooses.
+   */
+  tonality: number;
 }
 
 /** Weight of the bass profile's correlation beside the chroma's (cross-validated, BENCHMARKS.md). */
@@ -74,9 +79,10 @@ export function estimateKey(chroma: ArrayLike<number>, bass?: ArrayLike<number>)
       scores.push({ key: tonic, mode, r, score });
     }
   }
+  const tonality = Math.max(0, ...scores.map((s) => s.r));
   scores.sort((a, b) => b.score - a.score);
   const best = scores[0]!;
-  if (!(best.r > 0)) return { key: 0, mode: 1, strength: 0, modeMargin: 0, keyMargin: 0 };
+  if (!(best.r > 0)) return { key: 0, mode: 1, strength: 0, modeMargin: 0, keyMargin: 0, tonality };
   const otherMode = scores.find((s) => s.mode !== best.mode)!;
-  return { key: best.key, mode: best.mode, strength: best.r, modeMargin: best.score - otherMode.score, keyMargin: best.score - scores[1]!.score };
+  return { key: best.key, mode: best.mode, strength: best.r, modeMargin: best.score - otherMode.score, keyMargin: best.score - scores[1]!.score, tonality };
 }

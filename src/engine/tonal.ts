@@ -16,6 +16,11 @@ export interface TonalResult {
   modeConfidence: number;
   /** The key profile's correlation, 0-1: how clearly the window is in one key. */
   strength: number;
+  /**
+   * The chroma's best correlation with any key profile, 0-1, the bass line aside (tonal.key.ts):
+   * how far the chroma's changes are harmony. The rhythm stage weighs the chord changes by it.
+   */
+  tonality: number;
   /** The window's pitch-class profile (C first), its strongest class 1. */
   chroma: number[];
 }
@@ -45,7 +50,7 @@ export function analyzeTonal(chroma: Chroma, from = 0, to = chroma.count): Tonal
   let max = 0;
   for (const v of profile) max = Math.max(max, v);
   const normalisedProfile = Array.from(profile, (v) => (max > 0 ? v / max : 0));
-  if (!(max > 0)) return { key: 0, mode: 1, keyConfidence: 0, modeConfidence: 0, strength: 0, chroma: normalisedProfile };
+  if (!(max > 0)) return { key: 0, mode: 1, keyConfidence: 0, modeConfidence: 0, strength: 0, tonality: 0, chroma: normalisedProfile };
   const estimate = estimateKey(profile, chromaSum(chroma, from, to, 'bass'));
   const byThird = modeByThird(estimate.key, profile);
   const overruled = byThird !== undefined && byThird !== estimate.mode;
@@ -56,6 +61,7 @@ export function analyzeTonal(chroma: Chroma, from = 0, to = chroma.count): Tonal
     keyConfidence: clamp01(estimate.strength * Math.min(1, 0.5 + 5 * estimate.keyMargin)),
     modeConfidence: overruled ? 0.25 : clamp01(0.5 + 2.5 * estimate.modeMargin),
     strength: clamp01(estimate.strength),
+    tonality: clamp01(estimate.tonality),
     chroma: normalisedProfile,
   };
 }

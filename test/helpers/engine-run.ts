@@ -34,7 +34,7 @@ export function framesOf(samples: Float32Array): { spec: Spectrogram; chroma: Ch
 /** The rhythm stage alone. */
 export function rhythmOf(samples: Float32Array): RhythmResult {
   const { spec, chroma } = framesOf(samples);
-  return analyzeRhythm(onsetEnvelopes(spec), chroma);
+  return analyzeRhythm(onsetEnvelopes(spec), chroma, analyzeTonal(chroma).tonality);
 }
 
 /** The key stage alone. */

@@ -81,8 +81,24 @@ describe('key profiles', () => {
     expect(estimateKey(chroma, new Array(12).fill(0))).toEqual(estimateKey(chroma));
   });
 
+  it('when the bass line chooses a key the chroma fits less, then the tonality is still the chroma\'s best fit', () => {
+    // The C major profile with A stressed a little: the chroma alone reads C major; a bass
+    // resting on A reads A minor, whose profile the chroma fits less well.
+    const chroma = Array.from({ length: 12 }, (_, i) => KEY_PROFILES.major[i]! + (i === 9 ? 1.5 : 0));
+    const bass = Array.from({ length: 12 }, (_, i) => (i === 9 ? 0.7 : i === 4 ? 0.3 : 0));
+    const alone = estimateKey(chroma);
+    const withBass = estimateKey(chroma, bass);
+    expect(name(alone)).toBe('C major');
+    expect(name(withBass)).toBe('A minor');
+    expect(withBass.strength).toBeLessThan(alone.strength);
+    expect(withBass.tonality).toBeCloseTo(alone.strength, 12);
+    expect(alone.tonality).toBeCloseTo(alone.strength, 12);
+  });
+
   it('when the profile is flat, then no key is claimed', () => {
-    expect(estimateKey(new Array(12).fill(1)).strength).toBe(0);
+    const flat = estimateKey(new Array(12).fill(1));
+    expect(flat.strength).toBe(0);
+    expect(flat.tonality).toBe(0);
   });
 
   it('the third decides only when both thirds are weak and one clearly leads', () => {
