@@ -45,8 +45,8 @@ export interface LevelInputs {
   /** Onsets above 2 kHz. */
   high: Float64Array;
   /**
-   * How clearly the window's chroma names a key, 0-1 (its correlation with the best key
-   * profile): how far the chord-change curve can be believed. Drums alone change the chroma on
+   * How clearly the window's chroma names a key, 0-1 (the key stage's tonality: its best
+   * correlation with a key profile): how far the chord-change curve can be believed. Drums alone change the chroma on
    * every hit, and their "harmonic rhythm" is the drum pattern's.
    */
   tonality: number;
