@@ -10,13 +10,12 @@ import { trackKey } from '../../src/core/track-key';
 import { createEnginePool } from '../../src/engine/engine.pool';
 import { BrowseTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../../web/src/gql/graphql';
 import { variablesOfForm, EMPTY_FORM } from '../../web/src/browse/browse.filter';
-import { accessibilityViolations, buildDashboard, CHROMIUM, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
+import { accessibilityViolations, buildDashboard, CHROMIUM, SCREENSHOTS, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
 import { DEMO_TRACKS, writeDemoLibrary } from '../helpers/demo-library';
 import { GatedEngine } from '../helpers/gated-engine';
 import { createTestApp, TEST_API_KEY, type TestApp } from '../helpers/test-app';
 import { graphql } from '../integration/graphql/graphql.helpers';
 
-const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'docs', 'screenshots');
 /** What the server writes into artwork URLs; the browser reaches it at the test server. */
 const PUBLIC_URL = 'http://trackgraph.test';
 const DESKTOP = { width: 1280, height: 900 };

@@ -1,11 +1,10 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildDashboard, CHROMIUM, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
+import { buildDashboard, CHROMIUM, SCREENSHOTS, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
 import { FakeEngine } from '../helpers/fake-engine';
 import { createTestApp, TEST_API_KEY, type TestApp } from '../helpers/test-app';
 
-const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'docs', 'screenshots');
 
 const describeInBrowser = hasChromium() ? describe : describe.skip;
 const skipped = `SKIPPED: no browser at ${CHROMIUM} (\`apt-get install -y chromium\`, as .ci/run does)`;

@@ -8,6 +8,14 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium, which playwright-core drives (it downloads no browser of its own). */
 export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Where the browser tests save their screenshots: the README's, in docs/screenshots, when
+ * UPDATE_SCREENSHOTS=1 (`npm run screenshots`); otherwise a temporary folder, so that a test run
+ * takes every screenshot but leaves the tracked files alone.
+ */
+export const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve(__dirname, '..', '..', 'docs', 'screenshots') : path.join(os.tmpdir(), 'trackgraph-screenshots');
 export const hasChromium = (): boolean => existsSync(CHROMIUM);
 
 /** Headless, no sandbox (containers), and nothing that reaches the network by itself. */
