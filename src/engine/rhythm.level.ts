@@ -46,8 +46,8 @@ export interface LevelInputs {
   high: Float64Array;
   /**
    * How clearly the window's chroma names a key, 0-1 (the key stage's tonality: its best
-   * correlation with a key profile): how far the chord-change curve can be believed. Drums alone change the chroma on
-   * every hit, and their "harmonic rhythm" is the drum pattern's.
+   * correlation with a key profile): how far the chord-change curve can be believed. Drums
+   * alone change the chroma on every hit, and their "harmonic rhythm" is the drum pattern's.
    */
   tonality: number;
   /** Onsets below 2 kHz: the low and middle bands, each over its mean. */
