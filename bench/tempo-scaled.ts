@@ -29,7 +29,7 @@ interface Row {
 }
 
 /** "150=1.15,1.2;95=1.8,2" → Map(150 → [1.15, 1.2], 95 → [1.8, 2]); throws on anything else. */
-export function parseFactors(text: string): Map<number, number[]> {
+function parseFactors(text: string): Map<number, number[]> {
   const lists = new Map<number, number[]>();
   for (const part of text.split(';').map((p) => p.trim()).filter(Boolean)) {
     const [bpm, list] = part.split('=');
@@ -42,7 +42,7 @@ export function parseFactors(text: string): Map<number, number[]> {
 }
 
 /** The last number in a clip's file name, its extension aside (rec07.mp3 → 7), 0 without one. */
-export function clipNumber(file: string): number {
+function clipNumber(file: string): number {
   return Number(/(\d+)\D*$/.exec(file.replace(/\.[^.]*$/, ''))?.[1] ?? 0);
 }
 
@@ -57,8 +57,9 @@ function main(): void {
   mkdirSync(out, { recursive: true });
   const rows: Row[] = [];
   for (const row of readTruth(dir)) {
-    const list = row.bpm === undefined ? undefined : lists.get(row.bpm);
-    if (!list || row.bpm === undefined) continue;
+    if (row.bpm === undefined) continue;
+    const list = lists.get(row.bpm);
+    if (!list) continue;
     const factor = list[clipNumber(row.file) % list.length]!;
     execFileSync('sox', [join(dir, row.file), join(out, row.file), 'tempo', String(factor)]);
     rows.push({ file: row.file, bpm: Math.round(row.bpm * factor * 100) / 100, sourceBpm: row.bpm, factor });
@@ -68,4 +69,4 @@ function main(): void {
   console.log(`wrote ${rows.length} clips and truth.json to ${out}`);
 }
 
-if (require.main === module) main();
+main();
