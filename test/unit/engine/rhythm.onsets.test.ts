@@ -53,7 +53,6 @@ describe('onset envelopes', () => {
 describe('onset rate', () => {
   it.each([[60, 1], [120, 2], [240, 4]])('when clicks play at %d BPM, then the onsets per second are %d', (bpm, perSecond) => {
     const env = envelopesOf(clickTrack({ bpm, seconds: 12 }));
-    expect(onsetRate(env.all, env.fps)).toBeCloseTo(perSecond, 0);
     expect(Math.abs(onsetRate(env.all, env.fps) - perSecond)).toBeLessThan(0.1 * perSecond);
   });
 
