@@ -97,6 +97,15 @@ module.exports = {
       to: { path: '^src/container\\.ts$' },
     },
   ],
+  required: [
+    {
+      name: 'entry-preamble',
+      severity: 'error',
+      comment: 'Every entry point imports src/entry.ts first (the decorator-metadata polyfill type-graphql needs before any GraphQL type loads).',
+      module: { path: '^src/(main|worker)\\.ts$|^src/cli/[^/]+\\.ts$|^src/http/graphql/emit-schema\\.ts$' },
+      to: { path: '^src/entry\\.ts$' },
+    },
+  ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,

@@ -1,4 +1,4 @@
-import 'reflect-metadata';
+import '../src/entry';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import {

@@ -1,4 +1,4 @@
-import 'reflect-metadata';
+import './entry';
 import { writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import 'reflect-metadata';
+import './entry';
 import type { Server } from 'node:http';
 import express from 'express';
 import { loadConfigOrExit } from './config';

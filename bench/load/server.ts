@@ -1,4 +1,4 @@
-import 'reflect-metadata';
+import '../../src/entry';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

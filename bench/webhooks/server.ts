@@ -1,4 +1,4 @@
-import 'reflect-metadata';
+import '../../src/entry';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config';
 import { buildHttpApp, createContainer } from '../../src/container';

@@ -1,3 +1,4 @@
+import '../entry';
 import path from 'node:path';
 import { TOP_LEVEL, valueOf } from '../core/descriptors';
 import { parseArgs } from 'node:util';

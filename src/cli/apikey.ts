@@ -1,3 +1,4 @@
+import '../entry';
 import { parseArgs } from 'node:util';
 import { API_KEY_SCOPES, ApiKeyService, type ApiKeyInfo, type ApiKeyScope } from '../auth/api-keys';
 import { RedisKeyChangeChannel } from '../auth/key-changes.channel';

@@ -1,3 +1,4 @@
+import '../entry';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { MAX_BATCH_KEYS, type AnalysisService } from '../analysis/analysis.service';

@@ -1,4 +1,4 @@
-import 'reflect-metadata';
+import '../../entry';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildGraphQLSchema, schemaFilePath, schemaSdl } from './graphql.schema';
