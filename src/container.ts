@@ -33,7 +33,7 @@ import { openDatabase, type Database } from './db/database';
 import { migrateToLatest } from './db/migrations';
 import { createEnginePool } from './engine/engine.pool';
 import { OutboundGuard } from './net/outbound.guard';
-import { StillStarting, type DependencyCheck } from './ops/health';
+import { Degraded, StillStarting, type DependencyCheck } from './ops/health';
 import { Metrics } from './ops/metrics';
 import { ApiRateLimiter, chargeGraphQL } from './ops/rate-limit';
 import { SharedRedis, isRedisUrl, redisOptions, sharedRedisUrl } from './ops/redis';
@@ -256,7 +256,9 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       essential: false,
       ping: () => {
         const pending = registry.pending();
-        return pending.length > 0 ? Promise.reject(new StillStarting(pending.join('; '))) : Promise.resolve();
+        if (pending.length > 0) return Promise.reject(new StillStarting(pending.join('; ')));
+        const degraded = registry.degraded();
+        return degraded.length > 0 ? Promise.reject(new Degraded(degraded.join('; '))) : Promise.resolve();
       },
     },
     ...(worker

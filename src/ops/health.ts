@@ -15,6 +15,9 @@ export interface DependencyCheck {
 /** A dependency that works but is not complete yet (a library being indexed): reported as it says, not as unreachable. */
 export class StillStarting extends Error {}
 
+/** A dependency that answers but not wholly (a source whose circuit is open): reported as "degraded: <why>". */
+export class Degraded extends Error {}
+
 export interface Readiness {
   status: 'ready' | 'degraded' | 'not ready';
   /** "ok", "unreachable: <why>", or what a dependency still starting says, per dependency. */
@@ -38,6 +41,7 @@ export async function checkReadiness(checks: readonly DependencyCheck[]): Promis
         return { c, error: undefined };
       } catch (error) {
         if (error instanceof StillStarting) return { c, error: error.message, starting: true };
+        if (error instanceof Degraded) return { c, error: `degraded: ${error.message}` };
         return { c, error: `unreachable: ${error instanceof Error ? error.message || error.name : String(error)}` };
       } finally {
         clearTimeout(timer);

@@ -1,5 +1,5 @@
 import { TaskCancelledError, TimeoutStrategy, timeout, type TimeoutPolicy } from 'cockatiel';
-import { AppError } from '../core/errors';
+import { AppError, shownError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { trackKey } from '../core/track-key';
 import type { SearchResult, TrackCandidate, TrackMetadata } from '../core/types';
@@ -29,10 +29,28 @@ export interface SearchServiceOptions {
 /** The furthest a page of search results may start: pages reach the 100th match at most. */
 export const MAX_SEARCH_OFFSET = 50;
 
+/** A source that could not be searched for a query: the answer holds what the others found. */
+export interface SourceFailure {
+  source: string;
+  /** The error code (UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_INVALID …), INTERNAL for an unexpected one. */
+  code: string;
+  message: string;
+}
+
 export interface SearchPage {
   results: SearchResult[];
   /** Whether the ranking holds matches after this page. */
   hasMore: boolean;
+  /**
+   * Sources that failed for this query (empty when every source answered), so "nothing found"
+   * and "a catalogue could not be asked" read differently.
+   */
+  failedSources: SourceFailure[];
+}
+
+interface Gathered {
+  candidates: TrackCandidate[];
+  failures: SourceFailure[];
 }
 
 interface Ranked {
@@ -76,7 +94,7 @@ export class SearchService {
       throw new AppError('INVALID_ARGUMENT', `offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}`);
     }
     const end = offset + query.limit;
-    const ranked = await this.rank({ track: query.track, ...(query.artist ? { artist: query.artist } : {}), limit: end + 1 });
+    const { ranked, failures } = await this.rank({ track: query.track, ...(query.artist ? { artist: query.artist } : {}), limit: end + 1 });
     const page = ranked.slice(offset, end);
     await this.metadata.putAll(page.map((r) => r.track));
     return {
@@ -88,6 +106,7 @@ export class SearchService {
         match_score: score,
       })),
       hasMore: ranked.length > end,
+      failedSources: failures,
     };
   }
 
@@ -96,14 +115,14 @@ export class SearchService {
    * candidate whose key is `key` (and caches it), or undefined when no source has it.
    */
   async resolve(key: string, artist: string, track: string): Promise<TrackMetadata | undefined> {
-    const ranked = await this.rank({ track, artist, limit: 50 });
+    const { ranked } = await this.rank({ track, artist, limit: 50 });
     const found = ranked.find((r) => r.track.trackKey === key)?.track;
     if (found) await this.metadata.putAll([found]);
     return found;
   }
 
-  private async rank(query: SearchQuery): Promise<Ranked[]> {
-    const candidates = await this.gather(query);
+  private async rank(query: SearchQuery): Promise<{ ranked: Ranked[]; failures: SourceFailure[] }> {
+    const { candidates, failures } = await this.gather(query);
     const byKey = new Map<string, TrackMetadata>();
     for (const c of candidates) {
       const key = trackKey(c.artist, c.trackName);
@@ -125,7 +144,7 @@ export class SearchService {
         this.registry.priority(a.track.source) - this.registry.priority(b.track.source) ||
         a.track.trackKey.localeCompare(b.track.trackKey),
     );
-    return ranked;
+    return { ranked, failures };
   }
 
   /** The same recording from two sources: keep the preferred audio, fill gaps from the other. */
@@ -146,7 +165,7 @@ export class SearchService {
     };
   }
 
-  private async gather(query: SearchQuery): Promise<TrackCandidate[]> {
+  private async gather(query: SearchQuery): Promise<Gathered> {
     const sources = this.registry.metadataSources();
     const settled = await Promise.allSettled(sources.map((s) => this.searchOne(s, query)));
     const candidates: TrackCandidate[] = [];
@@ -166,7 +185,7 @@ export class SearchService {
         `no source could be searched (${names}); try again later`,
       );
     }
-    return candidates;
+    return { candidates, failures: failures.map(({ source, error }) => describeFailure(source, error)) };
   }
 
   /**
@@ -237,4 +256,9 @@ export class SearchService {
 export function queryCacheKey(query: SearchQuery): string {
   const norm = (v: string | undefined): string => (v ?? '').normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
   return JSON.stringify([norm(query.track), norm(query.artist), query.limit]);
+}
+
+/** What a client is told of a source's failure: an AppError's code and message, anything else masked (the log has it). */
+function describeFailure(source: string, error: unknown): SourceFailure {
+  return { source, ...shownError(error, `source ${source} failed unexpectedly`) };
 }

@@ -5,6 +5,7 @@ import {
   isCatalogSource,
   isClosableSource,
   isMetadataSource,
+  isMonitoredSource,
   isStartableSource,
   type AnalysisSource,
   type ArtworkSource,
@@ -76,6 +77,16 @@ export class SourceRegistry {
     const out: string[] = [];
     for (const s of this.sources) {
       const why = isStartableSource(s) ? s.pending?.() : undefined;
+      if (why) out.push(`${s.name}: ${why}`);
+    }
+    return out;
+  }
+
+  /** Sources failing now (their circuit open), each as "name: why"; empty while all answer. */
+  degraded(): string[] {
+    const out: string[] = [];
+    for (const s of this.sources) {
+      const why = isMonitoredSource(s) ? s.health() : undefined;
       if (why) out.push(`${s.name}: ${why}`);
     }
     return out;

@@ -71,6 +71,12 @@ export interface StartableSource extends ClosableSource {
   pending?(): string | undefined;
 }
 
+/** A remote source that knows when it is failing (its circuit breaker is open). */
+export interface MonitoredSource extends Source {
+  /** Why calls to the source fail at once now (e.g. "circuit open since …: connect ECONNREFUSED"), or undefined. */
+  health(): string | undefined;
+}
+
 export const isMetadataSource = (s: Source): s is MetadataSource => typeof (s as MetadataSource).search === 'function';
 export const isAudioSource = (s: Source): s is AudioSource => typeof (s as AudioSource).fetchAudio === 'function';
 export const isArtworkSource = (s: Source): s is ArtworkSource => typeof (s as ArtworkSource).artwork === 'function';
@@ -80,6 +86,7 @@ export const isCatalogSource = (s: Source): s is CatalogSource =>
   typeof (s as CatalogSource).tracks === 'function' && typeof (s as CatalogSource).lookup === 'function';
 export const isStartableSource = (s: Source): s is StartableSource =>
   typeof (s as StartableSource).start === 'function';
+export const isMonitoredSource = (s: Source): s is MonitoredSource => typeof (s as MonitoredSource).health === 'function';
 export const isClosableSource = (s: Source): s is ClosableSource => typeof (s as ClosableSource).close === 'function';
 
 /** What a source factory may use; the container builds one per process. */

@@ -6,12 +6,15 @@ import path from 'node:path';
 import request from 'supertest';
 import type { Page } from 'playwright-core';
 import { pino } from 'pino';
+import { AppError } from '../../src/core/errors';
 import { trackKey } from '../../src/core/track-key';
+import type { MetadataSource } from '../../src/sources/source';
 import { createEnginePool } from '../../src/engine/engine.pool';
 import { BrowseTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../../web/src/gql/graphql';
 import { variablesOfForm, EMPTY_FORM } from '../../web/src/browse/browse.filter';
 import { accessibilityViolations, buildDashboard, CHROMIUM, SCREENSHOTS, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
 import { DEMO_TRACKS, writeDemoLibrary } from '../helpers/demo-library';
+import { FakeEngine } from '../helpers/fake-engine';
 import { GatedEngine } from '../helpers/gated-engine';
 import { createTestApp, TEST_API_KEY, type TestApp } from '../helpers/test-app';
 import { graphql } from '../integration/graphql/graphql.helpers';
@@ -186,6 +189,34 @@ describeInBrowser(title, () => {
     await screenshot('search-phone');
     await resize(DESKTOP);
     expectNoProblems();
+  }, 60_000);
+
+  it('says which source could not be searched, beside what the others found', async () => {
+    const found: MetadataSource = { name: 'library', search: async () => [{ artist: 'Pink Floyd', trackName: 'Money', source: 'library' }] };
+    const down: MetadataSource = {
+      name: 'deezer',
+      search: async () => {
+        throw new AppError('UPSTREAM_UNAVAILABLE', 'source deezer could not be reached');
+      },
+    };
+    const degraded = await createTestApp({ engine: new FakeEngine(), dashboardDir: dist, sources: () => [down, found] });
+    const at = `http://127.0.0.1:${(await degraded.listen()).port}`;
+    const second = await launchBrowser({ origin: at, aliasOrigin: PUBLIC_URL });
+    try {
+      await second.page.goto(`${at}/`);
+      await second.page.getByLabel('API key').fill(TEST_API_KEY);
+      await second.page.getByRole('button', { name: 'Sign in' }).click();
+      await second.page.getByRole('searchbox', { name: 'Search' }).fill('Money');
+      await second.page.getByRole('button', { name: 'Search', exact: true }).click();
+      await second.page.getByRole('link', { name: /Money\s+Pink Floyd/ }).waitFor();
+      const warning = second.page.getByRole('alert', { name: 'Sources that could not be searched' });
+      expect(await warning.innerText()).toMatch(/deezer: source deezer could not be reached \(UPSTREAM_UNAVAILABLE\)/);
+      expect(await accessibilityViolations(second.page)).toEqual([]);
+      expect(second.takeProblems()).toEqual([]);
+    } finally {
+      await second.close();
+      await degraded.close();
+    }
   }, 60_000);
 
   it('opens a track while it is analysed, shows where the analysis stands, then draws it', async () => {

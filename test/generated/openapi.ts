@@ -268,6 +268,8 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["SearchResult"][];
+            /** @description Present only when some source failed: the results hold what the others found, so an empty `data` may not mean "no such track". */
+            failedSources?: components["schemas"]["SourceFailure"][];
         };
         /**
          * @description A track matching a search.
@@ -292,6 +294,17 @@ export interface components {
             trackKey: components["schemas"]["TrackKey"];
             /** @description How closely the result matches the query, in [0, 1]; larger is closer. */
             match_score: number;
+        };
+        /** @description A source that could not be searched for this query. */
+        SourceFailure: {
+            /** @description The source’s name, as in SOURCES (deezer, musicbrainz, upstream). */
+            source: string;
+            /**
+             * @description Why: UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_INVALID, RATE_LIMITED …
+             * @enum {string}
+             */
+            code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
+            message: string;
         };
         AnalysisResponse: {
             /** @constant */
@@ -817,6 +830,8 @@ export interface operations {
             /** @description Matching tracks, best first. */
             200: {
                 headers: {
+                    /** @description Present only when some source could not be searched: their names, comma-separated (the body’s failedSources says why). */
+                    "Trackgraph-Failed-Sources"?: string;
                     /** @description RFC 8288 links to the neighbouring pages: rel="next" when more matches follow, rel="prev" when offset > 0. */
                     Link?: string;
                     /** @description Requests per minute allowed to this key. */

@@ -22,3 +22,29 @@ export class SearchResult {
   @Field(() => Float, { description: 'How closely the result matches the query. Larger means closer.' })
   match_score!: number;
 }
+
+@ObjectType({ description: 'A source that could not be searched for a query.' })
+export class SourceFailure {
+  @Field(() => String, { description: 'The source’s name, as in SOURCES (deezer, musicbrainz, upstream).' })
+  source!: string;
+
+  @Field(() => String, { description: 'Why: UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_INVALID, RATE_LIMITED …' })
+  code!: string;
+
+  @Field(() => String)
+  message!: string;
+}
+
+@ObjectType({ description: 'A page of search results, whether more follow, and which sources could not be asked.' })
+export class SearchPage {
+  @Field(() => [SearchResult], { description: 'Best match first (the same results `search` gives).' })
+  results!: SearchResult[];
+
+  @Field(() => Boolean, { description: 'Whether the ranking holds matches after this page (ask again with offset + limit).' })
+  hasMore!: boolean;
+
+  @Field(() => [SourceFailure], {
+    description: 'Sources that failed for this query; empty when every source answered. An empty `results` with a failed source may not mean "no such track".',
+  })
+  failedSources!: SourceFailure[];
+}

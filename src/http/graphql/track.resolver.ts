@@ -4,7 +4,7 @@ import type { SearchService } from '../../search/search.service';
 import { limit, name, optionalName, SearchArgs, TrackKeyArgs } from './graphql.args';
 import { SEARCH_COST } from './graphql.cost';
 import { globalId } from './node.types';
-import { SearchResult } from './search.types';
+import { SearchPage, SearchResult } from './search.types';
 
 /** Which track do you mean? Thin: parse the arguments, call one service method. */
 @Resolver()
@@ -17,6 +17,15 @@ export class TrackResolver {
     complexity: ({ args, childComplexity }) => SEARCH_COST + (typeof args.limit === 'number' ? args.limit : 10) * childComplexity,
   })
   async search(@Args(() => SearchArgs) args: SearchArgs): Promise<SearchResult[]> {
+    return (await this.searchPage(args)).results;
+  }
+
+  @Query(() => SearchPage, {
+    description:
+      'The same search as `search`, with whether more matches follow and which sources could not be asked (so "nothing found" and "a catalogue is down" read differently).',
+    complexity: ({ args, childComplexity }) => SEARCH_COST + (typeof args.limit === 'number' ? args.limit : 10) * childComplexity,
+  })
+  async searchPage(@Args(() => SearchArgs) args: SearchArgs): Promise<SearchPage> {
     const artist = optionalName('artist', args.artist);
     const page = await this.searchService.searchPage({
       track: name('track', args.track),
@@ -24,7 +33,7 @@ export class TrackResolver {
       offset: args.offset ?? 0,
       ...(artist ? { artist } : {}),
     });
-    return page.results.map((r) => ({ id: globalId('SearchResult', r.trackKey), ...r }));
+    return { ...page, results: page.results.map((r) => ({ id: globalId('SearchResult', r.trackKey), ...r })) };
   }
 
   @Query(() => String, {

@@ -87,7 +87,12 @@ export function audioRoutes(services: AudioRouteServices, gate: RequestHandler):
     const page = await services.search.searchPage({ track: q.track, limit: q.limit, offset: q.offset, ...(q.artist ? { artist: q.artist } : {}) });
     const links = pageLinks(q, page.hasMore);
     if (links) res.setHeader('Link', links);
-    res.json({ success: true, data: page.results });
+    if (page.failedSources.length === 0) {
+      res.json({ success: true, data: page.results });
+      return;
+    }
+    res.setHeader('Trackgraph-Failed-Sources', page.failedSources.map((f) => f.source).join(', '));
+    res.json({ success: true, data: page.results, failedSources: page.failedSources });
   });
 
   // The same lookup as the analysis (store, else analyse what search found), another view of it.

@@ -15,7 +15,7 @@ import {
   errorSchema,
   ok,
   pendingSchema,
-  searchResultSchema,
+  searchResponseSchema,
   timelineSchema,
   usageDaySchema,
   webhookSchema,
@@ -133,8 +133,11 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           requestParams: { query: searchParams },
           responses: {
             '200': {
-              ...json(ok(z.array(searchResultSchema)).meta({ id: 'SearchResponse' }), 'Matching tracks, best first.'),
+              ...json(searchResponseSchema, 'Matching tracks, best first.'),
               headers: z.object({
+                'Trackgraph-Failed-Sources': z.string().optional().meta({
+                  description: 'Present only when some source could not be searched: their names, comma-separated (the body’s failedSources says why).',
+                }),
                 Link: z.string().optional().meta({
                   description: 'RFC 8288 links to the neighbouring pages: rel="next" when more matches follow, rel="prev" when offset > 0.',
                 }),

@@ -11,6 +11,8 @@ import { TEST_EVENT, WEBHOOK_EVENTS } from '../../webhooks/webhook.service';
  * against the same schemas.
  */
 
+import { searchResultSchema } from '../../core/contract.schema';
+
 export { analysisSchema, moodSchema, searchResultSchema } from '../../core/contract.schema';
 
 export const timelineSchema = timelineFields
@@ -18,6 +20,27 @@ export const timelineSchema = timelineFields
   .meta({ id: 'Timeline', description: 'Beats, bars and sections of the analysed window (docs/FEATURES.md, "Timeline"), seconds from the start of the file.' });
 
 export const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+
+export const sourceFailureSchema = z
+  .object({
+    source: z.string().describe('The source’s name, as in SOURCES (deezer, musicbrainz, upstream).'),
+    code: z.enum(ERROR_CODES).describe('Why: UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_INVALID, RATE_LIMITED …'),
+    message: z.string(),
+  })
+  .meta({ id: 'SourceFailure', description: 'A source that could not be searched for this query.' });
+
+/**
+ * The search answer: the contract's `{success, data}`, and `failedSources` only when a source
+ * could not be asked (an additive field: a contract client reads `data` as before).
+ */
+export const searchResponseSchema = ok(z.array(searchResultSchema))
+  .extend({
+    failedSources: z
+      .array(sourceFailureSchema)
+      .optional()
+      .describe('Present only when some source failed: the results hold what the others found, so an empty `data` may not mean "no such track".'),
+  })
+  .meta({ id: 'SearchResponse' });
 
 export const pendingSchema = z
   .object({

@@ -5,7 +5,7 @@ import { matchScore, normaliseText } from '../../core/ranking';
 import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
 import type { SharedQuotas } from '../http/shared-quota';
 import { httpStatusOf } from '../http/http.errors';
-import type { AudioSource, MetadataSource, SearchQuery, SourceCallContext, ClosableSource } from '../source';
+import type { AudioSource, MetadataSource, SearchQuery, SourceCallContext, ClosableSource, MonitoredSource } from '../source';
 import { DeezerClient } from './deezer.client';
 import { DEEZER, searchQuery, toCandidate, toCandidates } from './deezer.mapper';
 
@@ -40,7 +40,7 @@ const EXPIRED = new Set([403, 410]);
  * Also finds the preview of a recording another source described (MusicBrainz), by artist,
  * title and duration.
  */
-export class DeezerSource implements MetadataSource, AudioSource, ClosableSource {
+export class DeezerSource implements MetadataSource, AudioSource, ClosableSource, MonitoredSource {
   readonly name = DEEZER;
   /** Search answers are worth caching: they cost quota and time. */
   readonly cacheSearches = true;
@@ -110,6 +110,10 @@ export class DeezerSource implements MetadataSource, AudioSource, ClosableSource
       .filter((s) => s.score >= minScore)
       .sort((a, b) => b.score - a.score || b.sameTitle - a.sameTitle || a.gap - b.gap);
     return scored[0]?.c.audio;
+  }
+
+  health(): string | undefined {
+    return this.http.health();
   }
 
   async close(): Promise<void> {

@@ -113,6 +113,8 @@ export class HttpClient {
   private readonly maxRedirects: number;
   private readonly maxJsonBytes: number;
   private readonly outbound: OutboundGuard;
+  /** When the circuit last opened, and the failure that opened it (said by health()). */
+  private lastBreak: { at: Date; why: string } | undefined;
 
   constructor(private readonly options: HttpClientOptions) {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
@@ -165,7 +167,12 @@ export class HttpClient {
         breaker: new ConsecutiveBreaker(options.breaker?.threshold ?? 1),
       },
     );
-    this.breakerPolicy.onBreak(() => options.logger.warn({ source: options.name }, 'source circuit opened'));
+    this.breakerPolicy.onBreak((reason) => {
+      const error = 'error' in reason ? reason.error : undefined;
+      const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+      this.lastBreak = { at: new Date(), why: error instanceof Error ? `${error.message}${cause}` : 'failed' };
+      options.logger.warn({ source: options.name }, 'source circuit opened');
+    });
     this.breakerPolicy.onReset(() => options.logger.info({ source: options.name }, 'source circuit closed'));
     this.policy = wrap(this.breakerPolicy, timeout(options.timeoutMs, TimeoutStrategy.Aggressive), retryPolicy);
   }
@@ -180,6 +187,16 @@ export class HttpClient {
     if (state === CircuitState.Closed) return 'closed';
     if (state === CircuitState.HalfOpen) return 'half-open';
     return 'open';
+  }
+
+  /**
+   * Why calls fail at once now (the circuit is open or half-open, with when it opened and the
+   * failure that opened it), or undefined while calls go through.
+   */
+  health(): string | undefined {
+    if (this.circuit === 'closed') return undefined;
+    const since = this.lastBreak ? ` since ${this.lastBreak.at.toISOString()}: ${this.lastBreak.why}` : '';
+    return `circuit ${this.circuit}${since}`;
   }
 
   async getJson<T>(url: string | URL, request: JsonRequest = {}): Promise<JsonResponse<T>> {

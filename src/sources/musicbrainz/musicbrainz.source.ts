@@ -2,7 +2,7 @@ import type { Logger } from '../../core/logger';
 import type { TrackCandidate } from '../../core/types';
 import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
 import type { SharedQuotas } from '../http/shared-quota';
-import type { MetadataSource, SearchQuery, SourceCallContext, ClosableSource } from '../source';
+import type { MetadataSource, SearchQuery, SourceCallContext, ClosableSource, MonitoredSource } from '../source';
 import { MusicBrainzClient } from './musicbrainz.client';
 import { MUSICBRAINZ, luceneQuery, toCandidates } from './musicbrainz.mapper';
 
@@ -30,7 +30,7 @@ export interface MusicBrainzSourceOptions {
  * Archive. It has no audio: analysis finds the recording's audio through the audio sources'
  * findAudio (Deezer's, for one).
  */
-export class MusicBrainzSource implements MetadataSource, ClosableSource {
+export class MusicBrainzSource implements MetadataSource, ClosableSource, MonitoredSource {
   readonly name = MUSICBRAINZ;
   readonly cacheSearches = true;
   private readonly http: HttpClient;
@@ -59,6 +59,10 @@ export class MusicBrainzSource implements MetadataSource, ClosableSource {
   async search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]> {
     const recordings = await this.client.searchRecordings(luceneQuery(query.track, query.artist), query.limit, context.signal);
     return toCandidates(recordings, this.options.coverArtBaseUrl).slice(0, query.limit);
+  }
+
+  health(): string | undefined {
+    return this.http.health();
   }
 
   async close(): Promise<void> {

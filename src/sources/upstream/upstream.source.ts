@@ -1,7 +1,7 @@
 import type { Logger } from '../../core/logger';
 import type { StoredAnalysis, TrackCandidate, TrackMetadata } from '../../core/types';
 import { HttpClient, type HttpClientOptions } from '../http/http.client';
-import type { AnalysisSource, MetadataSource, SearchQuery, SourceCallContext, ClosableSource } from '../source';
+import type { AnalysisSource, MetadataSource, SearchQuery, SourceCallContext, ClosableSource, MonitoredSource } from '../source';
 import { UpstreamClient } from './upstream.client';
 import { UPSTREAM, toCandidates, toStoredAnalysis } from './upstream.mapper';
 
@@ -27,7 +27,7 @@ export interface UpstreamSourceOptions {
  * its own, fetched and stored here. This makes this service a gateway (REST and GraphQL) over
  * a remote contract server.
  */
-export class UpstreamSource implements MetadataSource, AnalysisSource, ClosableSource {
+export class UpstreamSource implements MetadataSource, AnalysisSource, ClosableSource, MonitoredSource {
   readonly name = UPSTREAM;
   readonly cacheSearches = true;
   private readonly http: HttpClient;
@@ -57,6 +57,10 @@ export class UpstreamSource implements MetadataSource, AnalysisSource, ClosableS
     const key = track.audio?.source === UPSTREAM ? track.audio.locator : track.trackKey;
     const raw = await this.client.analysis(key, track.artist, track.trackName, context.signal);
     return toStoredAnalysis(raw);
+  }
+
+  health(): string | undefined {
+    return this.http.health();
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { trackKey } from '../../../src/core/track-key';
 import type { MetadataSource } from '../../../src/sources/source';
-import { SearchDocument, TrackKeyDocument } from '../../generated/graphql';
+import { SearchDocument, SearchPageDocument, TrackKeyDocument } from '../../generated/graphql';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError } from './graphql.helpers';
@@ -63,6 +63,18 @@ describe('GraphQL search', () => {
     expect(res.body.data!.search[0]).toMatchObject({ artist: '坂本龍一', trackKey: trackKey('坂本龍一', 'Merry Christmas Mr. Lawrence') });
   });
 
+  it('searchPage pages the same ranking as search, says whether more follow, and names no failed source', async () => {
+    const first = await graphql(t, SearchPageDocument, { track: 'Love Song', limit: 5 });
+    const second = await graphql(t, SearchPageDocument, { track: 'Love Song', limit: 5, offset: 10 });
+    const all = await graphql(t, SearchDocument, { track: 'Love Song', limit: 12 });
+    expect(first.body.data?.searchPage.hasMore).toBe(true);
+    expect(first.body.data?.searchPage.failedSources).toEqual([]);
+    expect(second.body.data?.searchPage.hasMore).toBe(false);
+    const keys = (all.body.data?.search ?? []).map((r) => r.trackKey);
+    expect(first.body.data?.searchPage.results.map((r) => r.trackKey)).toEqual(keys.slice(0, 5));
+    expect(second.body.data?.searchPage.results.map((r) => r.trackKey)).toEqual(keys.slice(10, 12));
+  });
+
   it('returns at most limit results, 10 when limit is absent', async () => {
     expect((await graphql(t, SearchDocument, { track: 'Love Song' })).body.data!.search).toHaveLength(10);
     expect((await graphql(t, SearchDocument, { track: 'Love Song', limit: 3 })).body.data!.search).toHaveLength(3);
@@ -113,6 +125,23 @@ describe('GraphQL search when sources fail', () => {
     try {
       const res = await graphql(t, SearchDocument, { track: 'Money' });
       expect(onlyError(res)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', path: ['search'] });
+      expect(JSON.stringify(res.body)).not.toMatch(/HTTP 500|internal\/path/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('when one source fails, then searchPage names it (masked) beside what the others found', async () => {
+    const library: MetadataSource = { name: 'library', search: async () => [{ artist: 'Pink Floyd', trackName: 'Money', source: 'library' }] };
+    const t = await createTestApp({ engine: new FakeEngine(), sources: () => [failing('deezer'), library] });
+    try {
+      const res = await graphql(t, SearchPageDocument, { track: 'Money' });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data?.searchPage).toEqual({
+        results: [{ trackKey: trackKey('Pink Floyd', 'Money'), trackName: 'Money' }],
+        hasMore: false,
+        failedSources: [{ source: 'deezer', code: 'INTERNAL', message: 'source deezer failed unexpectedly' }],
+      });
       expect(JSON.stringify(res.body)).not.toMatch(/HTTP 500|internal\/path/);
     } finally {
       await t.close();

@@ -104,6 +104,37 @@ describe('failing sources', () => {
     try {
       const res = await request(t.app).get('/api/audio/search?track=Money').set(t.auth).expect(200);
       expect(res.body.data).toHaveLength(1);
+      // Said, not hidden: the source that failed and why, in an additive field and a header.
+      expect(res.body.failedSources).toEqual([{ source: 'deezer', code: 'UPSTREAM_UNAVAILABLE', message: 'down' }]);
+      expect(res.headers['trackgraph-failed-sources']).toBe('deezer');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('when a source fails unexpectedly, then it is named without its error message', async () => {
+    const empty: MetadataSource = { name: 'library', search: async () => [] };
+    const t = await createTestApp({
+      engine: new FakeEngine(),
+      sources: () => [failing('deezer', new Error('secret-token-123 leaked in a message')), empty],
+    });
+    try {
+      const res = await request(t.app).get('/api/audio/search?track=Money').set(t.auth).expect(200);
+      expect(res.body.data).toEqual([]);
+      expect(res.body.failedSources).toEqual([{ source: 'deezer', code: 'INTERNAL', message: 'source deezer failed unexpectedly' }]);
+      expect(JSON.stringify(res.body)).not.toContain('secret-token-123');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('when every source answers, then the body is the contract\'s alone', async () => {
+    const empty: MetadataSource = { name: 'library', search: async () => [] };
+    const t = await createTestApp({ engine: new FakeEngine(), sources: () => [empty] });
+    try {
+      const res = await request(t.app).get('/api/audio/search?track=Money').set(t.auth).expect(200);
+      expect(res.body).toEqual({ success: true, data: [] });
+      expect(res.headers['trackgraph-failed-sources']).toBeUndefined();
     } finally {
       await t.close();
     }

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
+import type { MetadataSource, MonitoredSource } from '../../../src/sources/source';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 import { startApi, type LoggedApi } from './scale.helpers';
@@ -32,6 +33,16 @@ describe('operations endpoints (embedded)', () => {
     await request(t.app).get('/healthz').expect(200, { status: 'ok' });
     const ready = await request(t.app).get('/readyz').expect(200);
     expect(ready.body).toEqual({ status: 'ready', checks: { store: 'ok', cache: 'ok', sources: 'ok' } });
+  });
+
+  it('while a source\'s circuit is open, then /readyz says degraded naming it and why, and ready again once it closes', async () => {
+    let outage: string | undefined = 'circuit open since 2030-01-01T00:00:00.000Z: could not be reached';
+    const deezer: MonitoredSource & MetadataSource = { name: 'deezer', search: async () => [], health: () => outage };
+    t = await createTestApp({ engine: new FakeEngine(), sources: () => [deezer] });
+    const res = await request(t.app).get('/readyz').expect(200);
+    expect(res.body).toEqual({ status: 'degraded', checks: { store: 'ok', cache: 'ok', sources: `degraded: deezer: ${outage}` } });
+    outage = undefined;
+    expect((await request(t.app).get('/readyz').expect(200)).body).toEqual({ status: 'ready', checks: { store: 'ok', cache: 'ok', sources: 'ok' } });
   });
 
   it('when the store is gone, then /readyz answers 503 naming it', async () => {

@@ -88,6 +88,26 @@ describe('search over Deezer and MusicBrainz', () => {
     expect(mbServer.count('/ws/2/recording')).toBe(2);
   });
 
+  it('when one source is dead, then the page names it and why, and its breaker marks it degraded in the registry', async () => {
+    const deezerUrl = deezerServer.url;
+    await deezerServer.close();
+    expect(deezerUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    const svc = service();
+    const page = await svc.searchPage({ track: 'Money', artist: 'Pink Floyd', limit: 10 });
+    expect(page.results.length).toBeGreaterThan(0);
+    expect(page.failedSources).toEqual([{ source: 'deezer', code: 'UPSTREAM_UNAVAILABLE', message: expect.stringContaining('deezer') }]);
+    expect(new SourceRegistry([deezer, mb]).degraded()).toEqual([expect.stringMatching(/^deezer: circuit open since /)]);
+    // Asked again while the circuit is open: still named, answered at once by the breaker.
+    expect((await svc.searchPage({ track: 'Money', limit: 5 })).failedSources.map((f) => f.source)).toEqual(['deezer']);
+  });
+
+  it('when every source answers, then no source is named', async () => {
+    const page = await service().searchPage({ track: 'Money', artist: 'Pink Floyd', limit: 10 });
+    expect(page.results.length).toBeGreaterThan(0);
+    expect(page.failedSources).toEqual([]);
+    expect(new SourceRegistry([deezer, mb]).degraded()).toEqual([]);
+  });
+
   it('when every source is dead, then 502 UPSTREAM_UNAVAILABLE', async () => {
     const deezerUrl = deezerServer.url;
     await deezerServer.close();

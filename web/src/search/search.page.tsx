@@ -44,7 +44,8 @@ export function SearchPage() {
     setParams(next);
   }
 
-  const results = q ? data?.search : undefined;
+  const results = q ? data?.searchPage.results : undefined;
+  const failed = q ? (data?.searchPage.failedSources ?? []) : [];
   return (
     <section>
       <h1 id="search-title" tabIndex={-1}>
@@ -74,6 +75,21 @@ export function SearchPage() {
       <p className="status" role="status">
         {loading ? 'Searching…' : results ? `${results.length === 0 ? 'No' : results.length} result${results.length === 1 ? '' : 's'} for “${q}”.` : ''}
       </p>
+      {failed.length > 0 && (
+        <div className="notice warning" role="alert" aria-label="Sources that could not be searched">
+          <p>
+            {results && results.length === 0 ? 'Nothing found, but not every source could be asked: ' : 'Some sources could not be asked: '}
+            the results may be incomplete.
+          </p>
+          <ul>
+            {failed.map((f) => (
+              <li key={f.source}>
+                <strong>{f.source}</strong>: {f.message} <span className="muted">({f.code})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {error && (
         <p className="error" role="alert">
           Search failed: {problemOf(error).message}

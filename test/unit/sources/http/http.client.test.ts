@@ -112,8 +112,23 @@ describe('HttpClient.getJson', () => {
     const url = server.url;
     await server.close();
     const http = client();
+    expect(http.health()).toBeUndefined();
     expect((await failure(http.getJson(`${url}/x`))).code).toBe('UPSTREAM_UNAVAILABLE');
     expect(http.circuit).toBe('open');
+    // health() says why while the circuit is open: since when, and the failure that opened it.
+    expect(http.health()).toMatch(/^circuit open since \d{4}-\d\d-\d\dT[\d:.]+Z: could not be reached/);
+  });
+
+  it('when the circuit closes again, then health() is undefined', async () => {
+    let down = true;
+    server.route('/x', (_req, res) => (down ? sendJson(res, 500, {}) : sendJson(res, 200, { ok: true })));
+    const http = client({ retry: { retries: 0 }, breaker: { halfOpenAfterMs: 1 } });
+    await failure(http.getJson(`${server.url}/x`));
+    expect(http.health()).toMatch(/^circuit open since .*: .*500/);
+    down = false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await http.getJson(`${server.url}/x`);
+    expect(http.health()).toBeUndefined();
   });
 
   it('when the inspect hook rejects a 200 body as retryable, then the call is retried', async () => {
