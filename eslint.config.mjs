@@ -50,6 +50,20 @@ export default tseslint.config(
     },
   },
   {
+    // One way to write each cross-cutting rule: a refused input is invalidArgument(…) (src/core/errors.ts).
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='AppError'] > Literal.arguments:first-child[value='INVALID_ARGUMENT']",
+          message: "Refuse input with invalidArgument(message) from src/core/errors.ts, not new AppError('INVALID_ARGUMENT', …).",
+        },
+      ],
+    },
+  },
+  {
     // Tests read HTTP answers (supertest's `res.body`, fetch's `json()`), which are `any` by design:
     // each test asserts the shape it reads. Everything else of the type-checked rules holds in tests.
     files: ['test/**/*.ts'],

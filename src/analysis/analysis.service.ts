@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors';
+import { AppError, invalidArgument } from '../core/errors';
 import type { AnalysisRequestListener } from '../core/observers';
 import { checkedTrackKey, trackKey as computeTrackKey } from '../core/track-key';
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
@@ -63,7 +63,7 @@ export class AnalysisService {
   /** Stored analyses only, positional: null where a key has none. One store read. */
   async storedMany(keys: readonly string[]): Promise<(StoredAnalysis | null)[]> {
     if (keys.length > MAX_BATCH_KEYS) {
-      throw new AppError('INVALID_ARGUMENT', `at most ${MAX_BATCH_KEYS} track keys per request (got ${keys.length})`);
+      throw invalidArgument(`at most ${MAX_BATCH_KEYS} track keys per request (got ${keys.length})`);
     }
     const trackKeys = keys.map(checkedTrackKey);
     const found = await this.store.getMany(trackKeys);
@@ -99,9 +99,7 @@ export class AnalysisService {
     const track = hint?.track?.trim();
     if (artist && track) {
       if (computeTrackKey(artist, track) !== trackKey) {
-        throw new AppError(
-          'INVALID_ARGUMENT',
-          'artist and track do not match trackKey (trackKey = first 16 hex of sha256(lower(trim(artist)):lower(trim(track))))',
+        throw invalidArgument('artist and track do not match trackKey (trackKey = first 16 hex of sha256(lower(trim(artist)):lower(trim(track))))',
         );
       }
       const resolved = await this.resolver.resolve(trackKey, artist, track);

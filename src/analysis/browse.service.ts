@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors';
+import { AppError, invalidArgument } from '../core/errors';
 import { DESCRIPTORS, columnOf, orderNameOf, pathOf, valueOf, type DescriptorName, type MoodName } from '../core/descriptors';
 import type { DescriptorColumn, DescriptorColumnValues } from '../db/columns';
 import { foldForSearch } from '../core/fold';
@@ -173,22 +173,22 @@ export class BrowseService {
     const filter = toColumnFilter(request.filter ?? {});
     const field = request.orderBy?.field ?? 'ANALYSED_AT';
     const direction = request.orderBy?.direction ?? 'DESC';
-    if (!Object.hasOwn(TRACK_ORDER_FIELDS, field)) throw new AppError('INVALID_ARGUMENT', `orderBy.field must be one of ${Object.keys(TRACK_ORDER_FIELDS).join(', ')}`);
-    if (direction !== 'ASC' && direction !== 'DESC') throw new AppError('INVALID_ARGUMENT', 'orderBy.direction must be ASC or DESC');
+    if (!Object.hasOwn(TRACK_ORDER_FIELDS, field)) throw invalidArgument(`orderBy.field must be one of ${Object.keys(TRACK_ORDER_FIELDS).join(', ')}`);
+    if (direction !== 'ASC' && direction !== 'DESC') throw invalidArgument('orderBy.direction must be ASC or DESC');
     const given = (v: unknown): boolean => v !== undefined && v !== null;
     if (given(request.first) && given(request.last)) {
-      throw new AppError('INVALID_ARGUMENT', 'first and last cannot be used together: first (with after) pages forward, last (with before) pages backward');
+      throw invalidArgument('first and last cannot be used together: first (with after) pages forward, last (with before) pages backward');
     }
     if (given(request.after) && given(request.before)) {
-      throw new AppError('INVALID_ARGUMENT', 'after and before cannot be used together: after (with first) pages forward, before (with last) pages backward');
+      throw invalidArgument('after and before cannot be used together: after (with first) pages forward, before (with last) pages backward');
     }
     const backward = given(request.last) || given(request.before);
-    if (backward && given(request.first)) throw new AppError('INVALID_ARGUMENT', 'before pages backward: use it with last, not first');
-    if (given(request.last) && given(request.after)) throw new AppError('INVALID_ARGUMENT', 'after pages forward: use it with first, not last');
+    if (backward && given(request.first)) throw invalidArgument('before pages backward: use it with last, not first');
+    if (given(request.last) && given(request.after)) throw invalidArgument('after pages forward: use it with first, not last');
     const sizeName = backward ? 'last' : 'first';
     const limit = (backward ? request.last : request.first) ?? DEFAULT_PAGE;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-      throw new AppError('INVALID_ARGUMENT', `${sizeName} must be a whole number from 1 to ${MAX_PAGE}`);
+      throw invalidArgument(`${sizeName} must be a whole number from 1 to ${MAX_PAGE}`);
     }
     const cursorName = backward ? 'before' : 'after';
     const text = backward ? request.before : request.after;
@@ -196,7 +196,7 @@ export class BrowseService {
     if (text !== undefined && text !== null) {
       const cursor = decodeCursor(text, cursorName);
       if (cursor.field !== field || cursor.direction !== direction) {
-        throw new AppError('INVALID_ARGUMENT', `${cursorName}: this cursor belongs to orderBy ${cursor.field} ${cursor.direction}, not ${field} ${direction}`);
+        throw invalidArgument(`${cursorName}: this cursor belongs to orderBy ${cursor.field} ${cursor.direction}, not ${field} ${direction}`);
       }
       position = { value: cursor.value, seq: cursor.seq };
     }
@@ -228,7 +228,7 @@ export class BrowseService {
     const trackKey = checkedTrackKey(key);
     const limit = first ?? DEFAULT_SIMILAR;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIMILAR) {
-      throw new AppError('INVALID_ARGUMENT', `first must be a whole number from 1 to ${MAX_SIMILAR}`);
+      throw invalidArgument(`first must be a whole number from 1 to ${MAX_SIMILAR}`);
     }
     const seed = await this.store.get(trackKey);
     if (!seed) throw new AppError('TRACK_NOT_FOUND', `no stored analysis for ${trackKey}: analyse it first`);
@@ -372,18 +372,18 @@ function toColumnFilter(filter: TrackFilter): TracksFilter {
   if (Object.keys(ranges).length > 0) out.ranges = ranges;
   if (filter.key !== undefined && filter.key !== null) {
     if (filter.key.length === 0 || filter.key.length > 12 || !filter.key.every((k) => Number.isInteger(k) && k >= 0 && k <= 11)) {
-      throw new AppError('INVALID_ARGUMENT', 'filter.key must list 1 to 12 pitch classes, each a whole number 0–11');
+      throw invalidArgument('filter.key must list 1 to 12 pitch classes, each a whole number 0–11');
     }
     out.keys = [...new Set(filter.key)];
   }
   if (filter.mode !== undefined && filter.mode !== null) {
-    if (filter.mode !== 0 && filter.mode !== 1) throw new AppError('INVALID_ARGUMENT', 'filter.mode must be 1 (major) or 0 (minor)');
+    if (filter.mode !== 0 && filter.mode !== 1) throw invalidArgument('filter.mode must be 1 (major) or 0 (minor)');
     out.mode = filter.mode;
   }
   if (filter.timeSignature !== undefined && filter.timeSignature !== null) {
     const ts = filter.timeSignature;
     if (ts.length === 0 || ts.length > 16 || !ts.every((t) => Number.isInteger(t) && t >= 1 && t <= 16)) {
-      throw new AppError('INVALID_ARGUMENT', 'filter.timeSignature must list 1 to 16 beats-per-bar values, each a whole number 1–16');
+      throw invalidArgument('filter.timeSignature must list 1 to 16 beats-per-bar values, each a whole number 1–16');
     }
     out.timeSignatures = [...new Set(ts)];
   }
@@ -400,11 +400,11 @@ function checkedRange(name: string, range: Range | null | undefined): ColumnRang
   for (const bound of ['min', 'max'] as const) {
     const v = range[bound];
     if (v === undefined || v === null) continue;
-    if (!Number.isFinite(v)) throw new AppError('INVALID_ARGUMENT', `filter.${name}.${bound} must be a finite number`);
+    if (!Number.isFinite(v)) throw invalidArgument(`filter.${name}.${bound} must be a finite number`);
     out[bound] = v;
   }
   if (out.min !== undefined && out.max !== undefined && out.min > out.max) {
-    throw new AppError('INVALID_ARGUMENT', `filter.${name}: min (${out.min}) is above max (${out.max})`);
+    throw invalidArgument(`filter.${name}: min (${out.min}) is above max (${out.max})`);
   }
   return out.min === undefined && out.max === undefined ? undefined : out;
 }
@@ -413,9 +413,9 @@ function checkedText(name: string, value: string | null | undefined): string | u
   if (value === undefined || value === null) return undefined;
   const text = tidyName(value);
   const problem = nameProblem(name, text);
-  if (problem !== undefined) throw new AppError('INVALID_ARGUMENT', problem);
+  if (problem !== undefined) throw invalidArgument(problem);
   // Matched folded (the store folds it again: folding is idempotent); marks alone fold to nothing.
-  if (foldForSearch(text).length === 0) throw new AppError('INVALID_ARGUMENT', `${name} has no letters to match once accents and marks are set aside`);
+  if (foldForSearch(text).length === 0) throw invalidArgument(`${name} has no letters to match once accents and marks are set aside`);
   return text;
 }
 
@@ -434,7 +434,7 @@ export function encodeCursor(c: Cursor): string {
 export function decodeCursor(text: string, name: 'after' | 'before' = 'after'): Cursor {
   const from = name === 'after' ? 'pageInfo.endCursor' : 'pageInfo.startCursor';
   // Built only for a bad cursor: an AppError (with its stack) per page would be waste.
-  const invalid = (): AppError => new AppError('INVALID_ARGUMENT', `${name} is not a cursor this server gave (use ${from} or an edge cursor)`);
+  const invalid = (): AppError => invalidArgument(`${name} is not a cursor this server gave (use ${from} or an edge cursor)`);
   if (text.length > 200) throw invalid();
   let parsed: unknown;
   try {

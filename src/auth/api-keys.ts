@@ -1,6 +1,6 @@
 import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { AppError } from '../core/errors';
+import { AppError, invalidArgument } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { silentLogger } from '../core/logger';
 import { tidyName } from '../core/name';
@@ -283,7 +283,7 @@ export class ApiKeyService {
   async revoke(id: string): Promise<ApiKeyInfo> {
     const env = this.envInfo.find((k) => k.id === id);
     if (env) {
-      throw new AppError('INVALID_ARGUMENT', `key ${id} is set in ${env.source}; remove it from that variable and restart to revoke it`);
+      throw invalidArgument(`key ${id} is set in ${env.source}; remove it from that variable and restart to revoke it`);
     }
     await this.db
       .updateTable('api_keys')
@@ -374,16 +374,16 @@ export class ApiKeyService {
 
   private newRow(input: NewApiKey) {
     const name = tidyName(input.name);
-    if (name.length === 0) throw new AppError('INVALID_ARGUMENT', 'name must not be empty');
-    if (name.length > MAX_KEY_NAME_LENGTH) throw new AppError('INVALID_ARGUMENT', `name must be at most ${MAX_KEY_NAME_LENGTH} characters`);
-    if (hasControlCharacters(name)) throw new AppError('INVALID_ARGUMENT', 'name must not contain control characters');
+    if (name.length === 0) throw invalidArgument('name must not be empty');
+    if (name.length > MAX_KEY_NAME_LENGTH) throw invalidArgument(`name must be at most ${MAX_KEY_NAME_LENGTH} characters`);
+    if (hasControlCharacters(name)) throw invalidArgument('name must not contain control characters');
     const scope = input.scope ?? 'read';
-    if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) throw new AppError('INVALID_ARGUMENT', 'scope must be read or admin');
+    if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) throw invalidArgument('scope must be read or admin');
     let expiresAt: string | null = null;
     if (input.expiresAt !== undefined && input.expiresAt !== null) {
       const ms = input.expiresAt instanceof Date ? input.expiresAt.getTime() : expiryOf(input.expiresAt);
-      if (Number.isNaN(ms)) throw new AppError('INVALID_ARGUMENT', EXPIRY_FORMAT);
-      if (ms <= this.now()) throw new AppError('INVALID_ARGUMENT', 'expiresAt must be in the future');
+      if (Number.isNaN(ms)) throw invalidArgument(EXPIRY_FORMAT);
+      if (ms <= this.now()) throw invalidArgument('expiresAt must be in the future');
       expiresAt = iso(ms);
     }
     return {

@@ -45,7 +45,8 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
-export const invalidArgument = (message: string): AppError => new AppError('INVALID_ARGUMENT', message);
+/** The one way to refuse a client's input (the edges map it to 400 and BAD_USER_INPUT). */
+export const invalidArgument = (message: string, options?: { cause?: unknown }): AppError => new AppError('INVALID_ARGUMENT', message, options);
 
 /** What a failed analysis tells its requests: an AppError's code and message, anything else masked. */
 export const ANALYSIS_FAILED_MESSAGE = 'the analysis failed; it has been logged';

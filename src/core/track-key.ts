@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from './errors';
+import { invalidArgument } from './errors';
 
 const TRACK_KEY = /^[0-9a-f]{16}$/;
 
@@ -29,7 +29,7 @@ export function isTrackKey(value: string): boolean {
 export function checkedTrackKey(key: string): string {
   const trackKey = key.toLowerCase();
   if (!isTrackKey(trackKey)) {
-    throw new AppError('INVALID_ARGUMENT', `trackKey must be 16 lowercase hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
+    throw invalidArgument(`trackKey must be 16 lowercase hexadecimal characters (got "${trackKey.slice(0, 40)}")`);
   }
   return trackKey;
 }

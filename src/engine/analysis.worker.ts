@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { AppError, isAppError, type ErrorCode } from '../core/errors';
+import { AppError, type ErrorCode, invalidArgument, isAppError } from '../core/errors';
 import type { AudioFeatures, AudioInput, AudioProbe } from '../core/types';
 import { decodeAnalysisWindow } from './decode';
 import { workerData } from 'node:worker_threads';
@@ -26,7 +26,7 @@ export type WorkerResult<T> = { ok: true; value: T } | { ok: false; error: WireE
 function unreadable(error: unknown, path: string): AppError | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
-    return new AppError('INVALID_ARGUMENT', `cannot read ${path}: ${code}`);
+    return invalidArgument(`cannot read ${path}: ${code}`);
   }
   return undefined;
 }

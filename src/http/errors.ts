@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { AppError, type ErrorCode } from '../core/errors';
+import { AppError, type ErrorCode, invalidArgument } from '../core/errors';
 
 /** HTTP status of each error code: the one place REST maps codes to statuses. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -54,14 +54,14 @@ export function isExpected(error: unknown): boolean {
  */
 export function fromBodyParserError(error: unknown): unknown {
   const e = error as { type?: unknown; status?: unknown; expose?: unknown; message?: unknown } | undefined;
-  if (e?.type === 'entity.parse.failed') return new AppError('INVALID_ARGUMENT', 'the request body is not valid JSON');
-  if (e?.type === 'entity.too.large') return new AppError('INVALID_ARGUMENT', 'the request body is too large');
+  if (e?.type === 'entity.parse.failed') return invalidArgument('the request body is not valid JSON');
+  if (e?.type === 'entity.too.large') return invalidArgument('the request body is too large');
   if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
-    return new AppError('INVALID_ARGUMENT', `the request body cannot be read: ${String(e.message)}`);
+    return invalidArgument(`the request body cannot be read: ${String(e.message)}`);
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
     // A zlib or stream error: its message names a library's internals, not the client's mistake.
-    return new AppError('INVALID_ARGUMENT', 'the request body cannot be read: it does not match its Content-Encoding, or it was cut short');
+    return invalidArgument('the request body cannot be read: it does not match its Content-Encoding, or it was cut short');
   }
   return error;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../core/errors';
+import { invalidArgument } from '../core/errors';
 import { nameProblem, tidyName } from '../core/name';
 
 /*
@@ -32,7 +32,7 @@ export const limitRule = limitOf(z.number({ error: 'limit must be a number' }));
  */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown, shape: string): z.infer<T> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new AppError('INVALID_ARGUMENT', `the body must be a JSON object ${shape} sent with Content-Type: application/json`);
+    throw invalidArgument(`the body must be a JSON object ${shape} sent with Content-Type: application/json`);
   }
   return parse(schema, body);
 }
@@ -48,5 +48,5 @@ export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T
     input,
   );
   const message = issue.code === 'invalid_type' && given === undefined ? `${field} is required` : issue.message;
-  throw new AppError('INVALID_ARGUMENT', message);
+  throw invalidArgument(message);
 }

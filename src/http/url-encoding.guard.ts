@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError } from '../core/errors';
+import { invalidArgument } from '../core/errors';
 
 /**
  * Why a raw request target is not valid percent-encoded UTF-8 (RFC 3986 escapes, RFC 3629 bytes:
@@ -30,7 +30,7 @@ export function refuseMalformedUrls(gate: RequestHandler, isPublic: (path: strin
       next();
       return;
     }
-    const refuse = new AppError('INVALID_ARGUMENT', problem);
+    const refuse = invalidArgument(problem);
     if (isPublic(req.originalUrl.split('?')[0] ?? '')) {
       next(refuse);
       return;

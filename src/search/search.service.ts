@@ -1,5 +1,5 @@
 import { TaskCancelledError, TimeoutStrategy, timeout, type TimeoutPolicy } from 'cockatiel';
-import { AppError, shownError } from '../core/errors';
+import { AppError, invalidArgument, shownError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { trackKey } from '../core/track-key';
 import type { SearchResult, TrackCandidate, TrackMetadata } from '../core/types';
@@ -91,7 +91,7 @@ export class SearchService {
   async searchPage(query: SearchQuery & { offset?: number }): Promise<SearchPage> {
     const offset = query.offset ?? 0;
     if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
-      throw new AppError('INVALID_ARGUMENT', `offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}`);
+      throw invalidArgument(`offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}`);
     }
     const end = offset + query.limit;
     const { ranked, failures } = await this.rank({ track: query.track, ...(query.artist ? { artist: query.artist } : {}), limit: end + 1 });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ApiKeyInfo, ApiKeyScope } from '../auth/api-keys';
-import { AppError } from '../core/errors';
+import { invalidArgument } from '../core/errors';
 import type { AnalysisRequestListener, ApiRequestListener } from '../core/observers';
 import type { DatabaseSchema } from '../db/database';
 
@@ -161,7 +161,7 @@ export class UsageService implements ApiRequestListener, AnalysisRequestListener
    */
   async report(viewer: { id: string; scope: ApiKeyScope }, days: number = DEFAULT_USAGE_DAYS): Promise<UsageRow[]> {
     if (!Number.isInteger(days) || days < 1 || days > MAX_USAGE_DAYS) {
-      throw new AppError('INVALID_ARGUMENT', `days must be a whole number from 1 to ${MAX_USAGE_DAYS}`);
+      throw invalidArgument(`days must be a whole number from 1 to ${MAX_USAGE_DAYS}`);
     }
     const since = dayOf(this.now() - (days - 1) * DAY_MS);
     const own = viewer.scope === 'admin' ? undefined : viewer.id;

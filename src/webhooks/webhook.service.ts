@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { toContractAnalysis } from '../analysis/contract';
 import { isAdmin, type Principal } from '../auth/api-keys';
 import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, type AnalysisEvent, type EventOrigin } from '../core/analysis-events';
-import { AppError } from '../core/errors';
+import { AppError, invalidArgument } from '../core/errors';
 import { ThrottledWarning, type Logger } from '../core/logger';
 import type { AnalysisRequestListener } from '../core/observers';
 import { guardConnection } from '../db/database';
@@ -112,7 +112,7 @@ export class WebhookService implements AnalysisRequestListener {
     await this.checkReachable(url);
     return guardConnection(async () => {
       if ((await this.store.countWebhooks(principal.id)) >= MAX_WEBHOOKS_PER_KEY) {
-        throw new AppError('INVALID_ARGUMENT', `a key may have at most ${MAX_WEBHOOKS_PER_KEY} webhooks; delete one first`);
+        throw invalidArgument(`a key may have at most ${MAX_WEBHOOKS_PER_KEY} webhooks; delete one first`);
       }
       const id = `wh_${randomBytes(12).toString('hex')}`;
       const secret = newSigningSecret();
@@ -173,7 +173,7 @@ export class WebhookService implements AnalysisRequestListener {
    */
   async recentDeliveriesOf(webhookIds: readonly string[], limit = DEFAULT_DELIVERIES): Promise<WebhookDelivery[][]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERIES) {
-      throw new AppError('INVALID_ARGUMENT', `the number of deliveries must be a whole number from 1 to ${MAX_DELIVERIES}`);
+      throw invalidArgument(`the number of deliveries must be a whole number from 1 to ${MAX_DELIVERIES}`);
     }
     const rows = await guardConnection(() => this.store.deliveries(webhookIds, limit));
     const byWebhook = new Map<string, WebhookDelivery[]>(webhookIds.map((id) => [id, []]));
@@ -289,13 +289,11 @@ export class WebhookService implements AnalysisRequestListener {
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (error instanceof OutboundRefusedError) {
-        throw new AppError(
-          'INVALID_ARGUMENT',
-          `url leads to ${error.address}, a ${error.range} address: webhooks reach public addresses only (OUTBOUND_ALLOW_PRIVATE=true lifts this on closed networks)`,
+        throw invalidArgument(`url leads to ${error.address}, a ${error.range} address: webhooks reach public addresses only (OUTBOUND_ALLOW_PRIVATE=true lifts this on closed networks)`,
         );
       }
       const code = (error as { code?: unknown } | undefined)?.code;
-      if (code === 'ENOTFOUND' || code === 'ENODATA') throw new AppError('INVALID_ARGUMENT', `the host ${url.hostname} does not resolve`);
+      if (code === 'ENOTFOUND' || code === 'ENODATA') throw invalidArgument(`the host ${url.hostname} does not resolve`);
       throw new AppError('SERVICE_UNAVAILABLE', `the host ${url.hostname} could not be resolved; try again`, { cause: error, retryAfterS: 5 });
     } finally {
       clearTimeout(timer);
@@ -318,12 +316,12 @@ export function eventBody(event: AnalysisEvent): { type: string; timestamp: stri
 /** A webhook URL: absolute http(s), no credentials, at most MAX_URL_LENGTH; the fragment is dropped. */
 export function checkedUrl(raw: string): URL {
   const text = typeof raw === 'string' ? raw.trim() : '';
-  if (text.length === 0) throw new AppError('INVALID_ARGUMENT', 'url is required');
-  if (text.length > MAX_URL_LENGTH) throw new AppError('INVALID_ARGUMENT', `url must be at most ${MAX_URL_LENGTH} characters`);
+  if (text.length === 0) throw invalidArgument('url is required');
+  if (text.length > MAX_URL_LENGTH) throw invalidArgument(`url must be at most ${MAX_URL_LENGTH} characters`);
   const url = URL.parse(text);
-  if (!url) throw new AppError('INVALID_ARGUMENT', 'url is not an absolute URL');
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AppError('INVALID_ARGUMENT', `url must be http or https (got ${url.protocol.replace(/:$/, '').slice(0, 20)})`);
-  if (url.username || url.password) throw new AppError('INVALID_ARGUMENT', 'url must not carry a user name or password: verify the signature instead');
+  if (!url) throw invalidArgument('url is not an absolute URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidArgument(`url must be http or https (got ${url.protocol.replace(/:$/, '').slice(0, 20)})`);
+  if (url.username || url.password) throw invalidArgument('url must not carry a user name or password: verify the signature instead');
   url.hash = '';
   return url;
 }
@@ -331,11 +329,11 @@ export function checkedUrl(raw: string): URL {
 /** The events a webhook asks for: a non-empty list of known events, each once; all of them by default. */
 export function checkedEvents(events: readonly string[] | null | undefined): WebhookEvent[] {
   if (events === undefined || events === null) return [...WEBHOOK_EVENTS];
-  if (events.length === 0) throw new AppError('INVALID_ARGUMENT', `events must name at least one of ${WEBHOOK_EVENTS.join(', ')}`);
+  if (events.length === 0) throw invalidArgument(`events must name at least one of ${WEBHOOK_EVENTS.join(', ')}`);
   const chosen = new Set<WebhookEvent>();
   for (const e of events) {
     if (!(WEBHOOK_EVENTS as readonly string[]).includes(e)) {
-      throw new AppError('INVALID_ARGUMENT', `unknown event "${String(e).slice(0, 40)}": events are ${WEBHOOK_EVENTS.join(', ')}`);
+      throw invalidArgument(`unknown event "${String(e).slice(0, 40)}": events are ${WEBHOOK_EVENTS.join(', ')}`);
     }
     chosen.add(e as WebhookEvent);
   }

@@ -3,7 +3,7 @@ import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
 import { checkedTrackKey } from '../../core/track-key';
 import type { AnalysisEvents } from '../../analysis/events/analysis-events';
 import { ANALYSIS_COMPLETED } from '../../core/analysis-events';
-import { AppError } from '../../core/errors';
+import { invalidArgument } from '../../core/errors';
 import type { StoredAnalysis } from '../../core/types';
 import { TrackAnalysis, trackAnalysisOf } from './analysis.types';
 import type { GraphQLContext } from './graphql.context';
@@ -38,9 +38,9 @@ export class AnalysisSubscriptionResolver {
 /** The stream of one analysisCompleted subscription: listening first, then the keys stored already. */
 export async function analysisStream(context: GraphQLContext, trackKeys: readonly string[]): Promise<AsyncIterableIterator<StoredAnalysis>> {
   const events: AnalysisEvents | undefined = context.events;
-  if (!events) throw new AppError('INVALID_ARGUMENT', 'subscriptions are served over WebSocket (graphql-ws) at /graphql');
+  if (!events) throw invalidArgument('subscriptions are served over WebSocket (graphql-ws) at /graphql');
   if (trackKeys.length === 0 || trackKeys.length > MAX_SUBSCRIPTION_KEYS) {
-    throw new AppError('INVALID_ARGUMENT', `trackKeys must name 1 to ${MAX_SUBSCRIPTION_KEYS} keys (got ${trackKeys.length})`);
+    throw invalidArgument(`trackKeys must name 1 to ${MAX_SUBSCRIPTION_KEYS} keys (got ${trackKeys.length})`);
   }
   const keys = [...new Set(trackKeys.map(checkedTrackKey))];
   // Listening before the store is read: an analysis stored in between is heard, and sent once.

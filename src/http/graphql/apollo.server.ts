@@ -8,7 +8,7 @@ import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
-import { AppError } from '../../core/errors';
+import { invalidArgument } from '../../core/errors';
 import type { SearchService } from '../../search/search.service';
 import type { UsageService } from '../../usage/usage.service';
 import type { WebhookService } from '../../webhooks/webhook.service';
@@ -242,7 +242,7 @@ function unreadableBody(error: unknown): unknown {
   const e = error as { type?: unknown; status?: unknown; expose?: unknown; message?: unknown } | undefined;
   if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') return error;
   if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
-    return new AppError('INVALID_ARGUMENT', `the request body could not be read: ${e.message}`);
+    return invalidArgument(`the request body could not be read: ${e.message}`);
   }
   return error;
 }
