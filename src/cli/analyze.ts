@@ -4,7 +4,7 @@ import { TOP_LEVEL, valueOf } from '../core/descriptors';
 import { parseArgs } from 'node:util';
 import { toContractAnalysis } from '../analysis/contract';
 import { ConfigError, loadConfig } from '../config';
-import { isAppError } from '../core/errors';
+import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { keyString } from '../core/music';
 import { trackKey } from '../core/track-key';
 import type { AnalysisEngine, AudioProbe, TrackAnalysis } from '../core/types';
@@ -36,7 +36,7 @@ export async function analyzeFile(engine: AnalysisEngine, file: string): Promise
   const [probe, features] = await Promise.allSettled([engine.probe(input), engine.analyze(input)]);
   if (features.status === 'rejected') {
     const e = features.reason as unknown;
-    const error = isAppError(e) ? { code: e.code, message: e.message } : { code: 'INTERNAL', message: 'the analysis failed' };
+    const error = shownError(e, ANALYSIS_FAILED_MESSAGE);
     return { file, error };
   }
   const { artist, trackName } = identify(file, probe.status === 'fulfilled' ? probe.value : undefined);

@@ -4,7 +4,7 @@ import { SingleBar } from 'cli-progress';
 import { MAX_BATCH_KEYS, type AnalysisService } from '../analysis/analysis.service';
 import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
-import { isAppError } from '../core/errors';
+import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { createLogger } from '../core/logger';
 import type { TrackMetadata } from '../core/types';
 
@@ -108,11 +108,7 @@ async function indexTracks(
         await analysis.analyseTrack(track);
         summary.analysed++;
       } catch (error) {
-        summary.failed.push({
-          file: track.audio?.locator ?? track.trackKey,
-          code: isAppError(error) ? error.code : 'INTERNAL',
-          message: error instanceof Error ? error.message : String(error),
-        });
+        summary.failed.push({ file: track.audio?.locator ?? track.trackKey, ...shownError(error, ANALYSIS_FAILED_MESSAGE) });
       }
       bar.increment(1, payload());
     }),

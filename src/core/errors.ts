@@ -48,10 +48,17 @@ export function isAppError(error: unknown): error is AppError {
 /** The one way to refuse a client's input (the edges map it to 400 and BAD_USER_INPUT). */
 export const invalidArgument = (message: string, options?: { cause?: unknown }): AppError => new AppError('INVALID_ARGUMENT', message, options);
 
+/** What a client is told of an unexpected error (REST, GraphQL): nothing but that it happened; the log has the rest. */
+export const INTERNAL_MESSAGE = 'internal error; it has been logged';
+
 /** What a failed analysis tells its requests: an AppError's code and message, anything else masked. */
 export const ANALYSIS_FAILED_MESSAGE = 'the analysis failed; it has been logged';
 
-/** The code and message of an error as clients may see them: an AppError's own, anything else (and INTERNAL) as `internal`. */
-export function shownError(error: unknown, internal: string): { code: ErrorCode; message: string } {
+/**
+ * The one masking rule: the code and message of an error as clients may see them, an
+ * AppError's own, anything else (and INTERNAL) as `internal`. Every edge (REST, GraphQL, the
+ * engine's threads, the CLIs, job failures, webhooks) shows errors through it.
+ */
+export function shownError(error: unknown, internal: string = INTERNAL_MESSAGE): { code: ErrorCode; message: string } {
   return error instanceof AppError && error.code !== 'INTERNAL' ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: internal };
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { AppError, type ErrorCode, invalidArgument, isAppError } from '../core/errors';
+import { ANALYSIS_FAILED_MESSAGE, AppError, type ErrorCode, invalidArgument, isAppError, shownError } from '../core/errors';
 import type { AudioFeatures, AudioInput, AudioProbe } from '../core/types';
 import { decodeAnalysisWindow } from './decode';
 import { workerData } from 'node:worker_threads';
@@ -62,8 +62,8 @@ export default async function run(task: WorkerTask): Promise<WorkerResult<AudioF
     const value = task.kind === 'analyze' ? await analyze(task.input) : await probe(task.input);
     return { ok: true, value };
   } catch (error) {
-    if (isAppError(error)) return { ok: false, error: { code: error.code, message: error.message } };
+    if (isAppError(error)) return { ok: false, error: shownError(error) };
     const detail = error instanceof Error ? (error.stack ?? error.message) : `non-Error thrown: ${String(error)}`;
-    return { ok: false, error: { code: 'INTERNAL', message: 'the analysis failed unexpectedly', detail } };
+    return { ok: false, error: { ...shownError(error, ANALYSIS_FAILED_MESSAGE), detail } };
   }
 }

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { AppError, type ErrorCode, invalidArgument } from '../core/errors';
+import { AppError, type ErrorCode, invalidArgument, shownError } from '../core/errors';
 
 /** HTTP status of each error code: the one place REST maps codes to statuses. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -36,10 +36,7 @@ export function toClientError(error: unknown): { status: number; body: ErrorBody
       ...(error.retryAfterS !== undefined ? { retryAfterS: error.retryAfterS } : {}),
     };
   }
-  return {
-    status: 500,
-    body: { success: false, error: { code: 'INTERNAL', message: 'internal error; it has been logged' } },
-  };
+  return { status: 500, body: { success: false, error: shownError(error) } };
 }
 
 export function isExpected(error: unknown): boolean {

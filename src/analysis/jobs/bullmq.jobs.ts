@@ -64,7 +64,7 @@ export function fromJobFailure(failedReason: string | undefined): AppError {
     return new AppError(code, m[2]!, code === 'SERVICE_UNAVAILABLE' || code === 'UPSTREAM_UNAVAILABLE' ? { retryAfterS: 5 } : undefined);
   }
   // BullMQ's own reasons, e.g. "job stalled more than allowable limit" (its workers kept dying).
-  return new AppError('INTERNAL', 'the analysis failed; try again later');
+  return new AppError('INTERNAL', ANALYSIS_FAILED_MESSAGE);
 }
 
 export interface BullmqJobsOptions {

@@ -1,13 +1,12 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError } from '../../core/errors';
+import { AppError, INTERNAL_MESSAGE } from '../../core/errors';
 import type { GraphQLContext } from './graphql.context';
 
 /** Apollo's code for errors it knows nothing about; ours are masked as INTERNAL instead. */
 const APOLLO_INTERNAL = 'INTERNAL_SERVER_ERROR';
 
-const INTERNAL_MESSAGE = 'internal error; it has been logged';
 
 type Classified = { kind: 'app'; error: AppError } | { kind: 'graphql' } | { kind: 'request'; message: string } | { kind: 'unexpected'; error: unknown };
 
