@@ -83,6 +83,13 @@ module.exports = {
       to: { path: '^src/(http|cli)/|^src/(container|main|worker)\\.ts$|node_modules/(express|@apollo/server|type-graphql|graphql|@as-integrations)/' },
     },
     {
+      name: 'edges-through-services',
+      severity: 'error',
+      comment: 'The edges reach storage, the engine and the sources only through services: a route or resolver never queries a database, runs the engine or calls a catalogue itself.',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(db|engine|sources)/' },
+    },
+    {
       name: 'ops-through-interfaces',
       severity: 'error',
       comment: 'ops measures what it is handed through interfaces; it imports no service or infrastructure module.',
