@@ -19,8 +19,9 @@
  * many clips of all the sets have a tempo near its own (a Gaussian kernel `--flat` octaves wide
  * on log2 BPM; 0 turns it off): the sets at hand crowd some tempi (a set of fast band songs, a
  * set drawn evenly from 55-210 BPM), and unweighted the fit learns their tempo distribution as
- * if it were evidence. Flattened, the fitted terms say what the evidence tells about levels, and
- * the listener's tempo preference stays the fixed one of rhythm.level.ts.
+ * if it were evidence. Flattened, the fitted terms say what the evidence tells about levels. The
+ * tempo preference's width stays the fixed one of rhythm.level.ts; its linear term `x`, which
+ * sets the preference's centre, is fitted with the evidence.
  *
  * `--without` keeps the named features' weights at 0 (what a feature is worth, left out).
  * `--levels` keeps every clip's candidates and evidence in a file, read instead of the audio

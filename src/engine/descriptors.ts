@@ -19,7 +19,7 @@ export interface DescriptorInputs {
   onsetRate: number;
   /** The onset envelope's autocorrelation at the beat period, 0-1. */
   pulseClarity: number;
-  /** Share of the onset strength below 150 Hz and above 2 kHz that falls on the beats, 0-1: drums playing the beat. */
+  /** How noise-like the spectrum above 2 kHz is at the beats (mean flatness, ramp 0.05-0.3; engine.ts), 0-1: drums playing the beat. */
   beatPercussion: number;
   /** 1 major, 0 minor. */
   mode: number;

@@ -50,7 +50,7 @@ function kWeighting(sampleRate: number): [Biquad, Biquad] {
  * Runs x[from, to) through the two K-weighting stages (transposed direct form II) from the filter
  * state at state[base … base + 3], stores the new state there and returns the sum of the squared
  * output. Called per sub-block and channel, so that it is optimised once and stays so (one long
- * loop in a function called a few times per clip is recompiled for every clip, see signal.ts).
+ * loop in a function called a few times per clip is recompiled by V8 for every clip).
  */
 function kWeightedEnergy(x: Float32Array, from: number, to: number, state: Float64Array, base: number, s: Biquad, h: Biquad): number {
   const { b0, b1, b2, a1, a2 } = s;

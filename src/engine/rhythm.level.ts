@@ -11,10 +11,12 @@ const { exp, log, log2 } = Math;
  * rests on; a log-linear score weighs it and the best score wins (a softmax over the scores
  * gives each level's probability, the tempo confidence):
  *
- * - **tempo preference**, fixed, not fitted: a log-normal preference for moderate tempi,
- *   -log2(BPM / 120)² / (2 · 0.6²), i.e. centred on 120 BPM with a spread of 0.6 octave
- *   (listeners' preferred tapping rate, van Noorden & Moelants 1999; the Rayleigh prior of
- *   Davies & Plumbley's tracker plays the same part);
+ * - **tempo preference**: a log-normal preference for moderate tempi whose width is fixed and
+ *   whose centre is fitted: the fixed term -log2(BPM / 120)² / (2 · 0.6²), a spread of 0.6
+ *   octave (listeners' preferred tapping rate, van Noorden & Moelants 1999; the Rayleigh prior
+ *   of Davies & Plumbley's tracker plays the same part), plus the linear term `x` =
+ *   log2(BPM / 120) weighted like the evidence below. Together they are one log-normal of the
+ *   same width centred at 120 · 2^(0.36 · w) BPM for the weight w of `x`;
  * - **beat salience** `on`: the onset strength at the tracked beats over the mean onset strength
  *   (the beat carries the accents);
  * - **subdivision** `half`, `third`: the onset strength halfway between beats and at their
