@@ -1,11 +1,16 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type { Config } from '../config';
 
 /** How long a client may take at each stage before its connection is cut. */
 export interface HttpTimeouts {
-  /** Until the request's headers are in (a connection that sends nothing is answered 408 and closed). */
+  /**
+   * Until the request's headers are in, from the connection's opening or from the first byte of
+   * a kept-alive connection's next request (a connection that sends nothing, or stops before the
+   * end of its headers, is answered 408 and closed).
+   */
   headersMs: number;
   /** Until the whole request is in, body included (a trickling upload is answered 408). */
   requestMs: number;
@@ -30,6 +35,19 @@ export function httpTimeouts(config: Config): HttpTimeouts {
  * socket). Node's own defaults would let a slow client hold a connection for 60 s of headers,
  * 300 s of body and forever in silence. `upgrade` takes the WebSocket upgrades (GraphQL
  * subscriptions); without it they are refused.
+ *
+ * The headers deadline is kept twice: by Node's own check (`headersTimeout`, run every
+ * `connectionsCheckingInterval`), and by this server itself ({@link watchHeaders}), so that the
+ * deadline holds whatever Node's check does with kept-alive connections about, on any Node
+ * version (a silent connection must never outlive it). A connection whose request headers are not all in
+ * within `headersMs` of its opening, or of the first byte of its next request once kept alive, is
+ * answered `408 Request Timeout` and destroyed, as Node does it (the answer is written, then the
+ * socket destroyed at once, without waiting for the client to read it or close). The cut comes at
+ * most a quarter of `headersMs` (500 ms at most) after the deadline, twice that for a kept-alive
+ * connection's next request. Once a request's headers are in, this deadline no longer applies to
+ * it: its body is `requestTimeout`'s, its answer the idle timeout's, and an upgraded socket
+ * (WebSocket) is never cut by it. A kept-alive connection waiting in silence for its next request
+ * is the keep-alive timeout's.
  */
 export function createHttpServer(app: Express, timeouts: HttpTimeouts, upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): Server {
   const server = createServer(
@@ -46,6 +64,106 @@ export function createHttpServer(app: Express, timeouts: HttpTimeouts, upgrade?:
   // With no 'timeout' listener, Node destroys a socket idle this long (not an upgraded one: the
   // upgrade listener lifts it).
   server.setTimeout(timeouts.idleMs);
-  if (upgrade) server.on('upgrade', upgrade);
+  const release = watchHeaders(server, timeouts.headersMs);
+  if (upgrade) {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // Its headers are in and it is no longer HTTP: no deadline of this server applies to it any more.
+      release(socket as Socket);
+      upgrade(req, socket, head);
+    });
+  }
   return server;
+}
+
+/** What Node answers when its own headers or request deadline passes. */
+const REQUEST_TIMEOUT = Buffer.from('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n', 'latin1');
+
+/** Requests of a connection whose answer is not finished yet (more than one when pipelined). */
+const IN_FLIGHT = Symbol('trackgraph.http.inFlight');
+type Watched = Socket & { [IN_FLIGHT]?: number };
+
+/**
+ * The server's own headers deadline: one server-wide sweep, no timer per connection, a few Map
+ * operations per request and no closure per request.
+ *
+ * - `awaiting` holds each connection whose request headers are due, with its deadline. A connection
+ *   enters on opening, leaves when its headers are in (the 'request' event, or an upgrade), and
+ *   is cut if still there at its deadline. Every deadline is `now + headersMs` on a monotonic clock
+ *   and a connection enters at the end of the Map, so the Map's order is the deadlines' order and
+ *   the sweep stops at the first connection not yet due.
+ * - `resting` holds each kept-alive connection between requests, with its `bytesRead` once its last
+ *   answer was finished: waiting in silence is the keep-alive timeout's business, but once it has
+ *   read more, a next request has begun, and the connection moves to `awaiting` (at the sweep that
+ *   sees it, so up to one period late: never early).
+ *
+ * The sweep runs every quarter of `headersMs` (at most 500 ms) while either holds a connection;
+ * destroyed connections are dropped as it meets them. Returns `release`, which takes a socket out
+ * of both (for an upgrade).
+ */
+function watchHeaders(server: Server, headersMs: number): (socket: Socket) => void {
+  const awaiting = new Map<Socket, number>();
+  const resting = new Map<Socket, number>();
+  const periodMs = Math.max(25, Math.min(500, Math.floor(headersMs / 4)));
+  let timer: NodeJS.Timeout | undefined;
+  let armed = false;
+
+  const arm = (): void => {
+    if (armed) return;
+    armed = true;
+    if (timer) timer.refresh();
+    else timer = setTimeout(sweep, periodMs).unref();
+  };
+
+  function sweep(): void {
+    armed = false;
+    const now = performance.now();
+    for (const [socket, readAtRest] of resting) {
+      if (socket.destroyed) resting.delete(socket);
+      else if (socket.bytesRead !== readAtRest) {
+        resting.delete(socket);
+        awaiting.set(socket, now + headersMs);
+      }
+    }
+    for (const [socket, deadline] of awaiting) {
+      if (deadline > now) break;
+      awaiting.delete(socket);
+      if (!socket.destroyed) {
+        if (socket.writable) socket.write(REQUEST_TIMEOUT);
+        socket.destroy();
+      }
+    }
+    if (awaiting.size > 0 || resting.size > 0) arm();
+  }
+
+  /** An answer is finished ('finish' of a response; `this` is the response, no closure per request). */
+  function onFinish(this: ServerResponse): void {
+    const socket = this.req.socket as Watched;
+    const inFlight = (socket[IN_FLIGHT] ?? 1) - 1;
+    socket[IN_FLIGHT] = inFlight;
+    // Node has already ended a connection not kept alive (it is no longer writable). A request
+    // answered before its body was all read is still reading it: what it reads next is no new
+    // request, so that connection is not watched until its next request's headers are in.
+    if (inFlight === 0 && socket.writable && !socket.destroyed && this.req.complete) {
+      resting.set(socket, socket.bytesRead);
+      arm();
+    }
+  }
+
+  server.on('connection', (socket: Watched) => {
+    socket[IN_FLIGHT] = 0;
+    awaiting.set(socket, performance.now() + headersMs);
+    arm();
+  });
+  // Before the app's listener, so that 'finish' is listened to before any answer can end.
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket as Watched;
+    awaiting.delete(socket);
+    resting.delete(socket);
+    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
+    res.on('finish', onFinish);
+  });
+  return (socket) => {
+    awaiting.delete(socket);
+    resting.delete(socket);
+  };
 }

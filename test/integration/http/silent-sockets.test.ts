@@ -1,0 +1,272 @@
+import http from 'node:http';
+import net from 'node:net';
+import { wsClient } from '../../helpers/graphql-ws';
+import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
+
+/*
+ * Connections that send nothing, or stop before the end of their headers, are cut within
+ * HTTP_HEADERS_TIMEOUT_MS whatever else the server is doing: after it has answered requests on
+ * kept-alive connections (left open), while traffic goes on, a thousand at a time, and on a
+ * kept-alive connection whose next request stalls. Each case runs twice: on the server as main.ts
+ * makes it, and with Node's own check of the deadlines switched off (server.headersTimeout and
+ * requestTimeout set to 0 after creation), so that the deadline createHttpServer keeps itself is
+ * what is tested, whatever Node's check does. What must not be cut (a slow body after complete
+ * headers, a WebSocket) is tested with Node's check off too: then nothing else could save it.
+ */
+
+const HEADERS_MS = 1500;
+/** The deadline, and the margin a cut may take beyond it. */
+const CUT_WITHIN_MS = HEADERS_MS + 1000;
+/** How long a case waits for a cut before it reports the connection as left open. */
+const GIVE_UP_MS = CUT_WITHIN_MS + 1000;
+
+/** What a client saw on a connection it opened. */
+interface Seen {
+  answer: string;
+  closedByServer: boolean;
+  /**
+   * From the connection's establishment ('connect': with a thousand opened at once, some wait a
+   * second in the kernel for a place in the listen backlog before that), or from `mark()`, to its
+   * close, ms.
+   */
+  ms: number;
+}
+
+/**
+ * Opens a connection, lets `behave` write on it, and reports what came back once the server closed
+ * it, or once `giveUpMs` passed (then closedByServer is false). `behave` may call `mark()` to
+ * measure from then on (the moment a kept-alive connection stalls) instead of from the connect.
+ */
+function connect(port: number, giveUpMs: number, behave: (socket: net.Socket, mark: () => void) => void = () => undefined): Promise<Seen> {
+  return new Promise((resolve) => {
+    let start = performance.now();
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    let done = false;
+    const finish = (closedByServer: boolean): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve({ answer: Buffer.concat(chunks).toString('latin1'), closedByServer, ms: Math.round(performance.now() - start) });
+    };
+    const giveUp = setTimeout(() => finish(false), giveUpMs);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('end', () => finish(true));
+    socket.on('close', () => finish(true));
+    socket.on('error', () => finish(true));
+    socket.on('connect', () => {
+      start = performance.now();
+      behave(socket, () => (start = performance.now()));
+    });
+  });
+}
+
+/** Writes `text` one byte every `everyMs` while the socket is open. */
+function trickle(socket: net.Socket, text: string, everyMs: number): void {
+  let i = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed || i >= text.length) clearInterval(timer);
+    else socket.write(text[i++]!);
+  }, everyMs);
+  socket.on('close', () => clearInterval(timer));
+}
+
+/** Cut as the issue asks: closed by the server (after a 408, or with nothing said) within the deadline + 1 s. */
+function expectCut(seen: Seen, answeredBefore = ''): void {
+  expect(seen.closedByServer).toBe(true);
+  expect(seen.answer.slice(answeredBefore.length)).toMatch(/^(HTTP\/1\.1 408 [\s\S]*)?$/);
+  expect(seen.ms).toBeLessThanOrEqual(CUT_WITHIN_MS);
+}
+
+/** GET `path` through `agent`, resolving with the status once the body is read. */
+function get(port: number, agent: http.Agent, path = '/healthz'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** 20 requests over at most 4 kept-alive connections, which stay open afterwards. */
+async function keptAliveTraffic(port: number): Promise<http.Agent> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const statuses = await Promise.all(Array.from({ length: 20 }, () => get(port, agent)));
+  expect(statuses).toEqual(Array(20).fill(200));
+  return agent;
+}
+
+/** Requests one after another on kept-alive connections until stop(), which says how many were answered 200. */
+function ongoingTraffic(port: number, agent: http.Agent): { stop(): Promise<number> } {
+  let running = true;
+  let answered = 0;
+  const loop = (async () => {
+    while (running) {
+      if ((await get(port, agent)) === 200) answered++;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return answered;
+    },
+  };
+}
+
+/** A silent connection, one stalled halfway through its request line and one trickling its headers, at once. */
+function threeStalled(port: number): Promise<Seen[]> {
+  return Promise.all([
+    connect(port, GIVE_UP_MS),
+    connect(port, GIVE_UP_MS, (socket) => socket.write('GET /api/audio/sea')),
+    connect(port, GIVE_UP_MS, (socket) => trickle(socket, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(100)}\r\n\r\n`, 100)),
+  ]);
+}
+
+describe.each([
+  ['the server main.ts makes', true],
+  ["the server's own deadline alone (Node's check off)", false],
+])('silent and stalled connections (HTTP_HEADERS_TIMEOUT_MS), on %s', (_name, nodeCheck) => {
+  let t: TestApp;
+  /** Each case on a server of its own, so that no case sees another's connections. */
+  let port: number;
+  let agent: http.Agent | undefined;
+  /** Measured cut times, by case, printed with SILENT_SOCKETS_REPORT=1. */
+  const report: Record<string, number | number[]> = {};
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: {
+        HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+        HTTP_REQUEST_TIMEOUT_MS: '5000',
+        // Kept-alive connections outlive every case, and stay open around the silent ones.
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '10000',
+      },
+    });
+  });
+  beforeEach(async () => {
+    const listening = await t.listen();
+    port = listening.port;
+    if (!nodeCheck) {
+      listening.server.headersTimeout = 0;
+      listening.server.requestTimeout = 0;
+    }
+  });
+  afterEach(() => {
+    agent?.destroy();
+    agent = undefined;
+  });
+  afterAll(async () => {
+    await t.close();
+    if (process.env.SILENT_SOCKETS_REPORT) process.stdout.write(`silent-sockets, ${_name}: cut after (ms) ${JSON.stringify(report)}\n`);
+  });
+
+  it('cuts a silent connection, one stalled in its request line and one trickling its headers, after kept-alive traffic', async () => {
+    agent = await keptAliveTraffic(port);
+    const [silent, halfLine, trickling] = await threeStalled(port);
+    Object.assign(report, { 'after traffic: silent, half line, trickle': [silent!.ms, halfLine!.ms, trickling!.ms] });
+    expectCut(silent!);
+    expectCut(halfLine!);
+    expectCut(trickling!);
+  });
+
+  it('cuts them while kept-alive traffic goes on', async () => {
+    agent = await keptAliveTraffic(port);
+    const traffic = ongoingTraffic(port, agent);
+    const [silent, halfLine, trickling] = await threeStalled(port);
+    const answered = await traffic.stop();
+    Object.assign(report, { 'during traffic: silent, half line, trickle': [silent!.ms, halfLine!.ms, trickling!.ms] });
+    expectCut(silent!);
+    expectCut(halfLine!);
+    expectCut(trickling!);
+    expect(answered).toBeGreaterThan(10);
+  });
+
+  it('leaves a kept-alive connection resting past the deadline, and cuts it when its next request stalls', async () => {
+    const request = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
+    const answer = '{"status":"ok"}';
+    const seen = await connect(port, 2 * HEADERS_MS + GIVE_UP_MS, (socket, mark) => {
+      let received = '';
+      let answered = 0;
+      socket.write(request);
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        const now = received.split(answer).length - 1;
+        if (now === answered) return;
+        answered = now;
+        // Answered and kept alive, it rests longer than the headers deadline, then asks again;
+        // once answered again, it begins a third request and stalls in its headers.
+        if (answered === 1) setTimeout(() => socket.write(request), HEADERS_MS + 300);
+        else if (answered === 2) {
+          mark();
+          socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Stalled: ');
+        }
+      });
+    });
+    report['kept alive, next request stalled'] = seen.ms;
+    expect(seen.answer.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
+    expectCut(seen, seen.answer.slice(0, seen.answer.lastIndexOf(answer) + answer.length));
+  });
+
+  it('cuts 1,000 silent connections opened at once, answering requests meanwhile', async () => {
+    agent = await keptAliveTraffic(port);
+    let closed = 0;
+    const silent = Array.from({ length: 1000 }, () =>
+      connect(port, GIVE_UP_MS + 1000).then((s) => {
+        closed++;
+        return s;
+      }),
+    );
+    // While they are open: a kept-alive connection and a new one are both answered.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await get(port, agent)).toBe(200);
+    const fresh = new http.Agent({ keepAlive: false });
+    expect(await get(port, fresh)).toBe(200);
+    expect(closed).toBe(0);
+    const seen = await Promise.all(silent);
+    const times = seen.map((s) => s.ms).sort((a, b) => a - b);
+    report['1,000 silent: fastest, median, slowest'] = [times[0]!, times[500]!, times[999]!];
+    expect(seen.filter((s) => !s.closedByServer)).toHaveLength(0);
+    expect(times[999]).toBeLessThanOrEqual(CUT_WITHIN_MS);
+    for (const s of seen) expectCut(s);
+  });
+
+  if (nodeCheck) return;
+
+  it('does not cut a request whose headers are in while its body takes longer than the headers deadline', async () => {
+    const body = JSON.stringify({ query: '{ trackKey(artist: "Pink Floyd", track: "Money") }' });
+    const seen = await connect(port, 6000, (socket) => {
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      // The body in 10 pieces over 2.25 s: past the headers deadline.
+      const pieces = 10;
+      const size = Math.ceil(body.length / pieces);
+      let i = 0;
+      const timer = setInterval(() => {
+        if (socket.destroyed) return clearInterval(timer);
+        socket.write(body.slice(i * size, (i + 1) * size));
+        if (++i === pieces) clearInterval(timer);
+      }, 250);
+    });
+    expect(seen.answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(seen.answer).toContain('"trackKey"');
+    expect(seen.ms).toBeGreaterThan(2000);
+  });
+
+  it('does not cut an upgraded connection (a GraphQL subscription WebSocket)', async () => {
+    const ws = wsClient(port, { authorization: `Bearer ${TEST_API_KEY}` });
+    try {
+      await ws.connected;
+      await new Promise((r) => setTimeout(r, CUT_WITHIN_MS));
+      expect(ws.closes).toEqual([]);
+    } finally {
+      await ws.dispose();
+    }
+  });
+});
