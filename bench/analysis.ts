@@ -8,6 +8,9 @@
  *   --long-file F      the same with a given long file (e.g. a 10-minute MP3)
  *   --soak N           run N analyses on the parallel pool and report RSS start/end (memory flat?)
  *   --stages           time each stage in this thread (first clip apart, then the median)
+ *   --models DIR       also the model-backed descriptors (MODELS_DIR, Essentia's models): their
+ *                      stages with --stages, and a 1-worker run of the pool given the models
+ *   --patches N        patches per window the models run on (MODELS_PATCHES; default 0: all)
  *
  * RSS is the whole process (main thread + worker threads + WASM heaps), sampled every 25 ms.
  * The npm script runs under `node --single-threaded-gc`, as the processes that only analyse do
@@ -28,6 +31,8 @@ import { Stft } from '../src/engine/signal.stft';
 import { TimbreMeter } from '../src/engine/timbre.stats';
 import { analyzeTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
+import { DEFAULT_PATCHES, ModelRunner, choosePatches } from '../src/engine/models/runtime';
+import { ANALYSIS_RATE } from '../src/engine/window';
 import { RATE, encodeWav, song } from '../test/helpers/audio-signals';
 import { median } from './lib/stats';
 
@@ -40,6 +45,8 @@ const { values, positionals } = parseArgs({
     'long-file': { type: 'string' },
     soak: { type: 'string' },
     stages: { type: 'boolean', default: false },
+    models: { type: 'string' },
+    patches: { type: 'string', default: String(DEFAULT_PATCHES) },
   },
 });
 
@@ -186,6 +193,8 @@ function threadSplit(t: Throughput): string {
  */
 async function stages(clips: AudioInput[]): Promise<void> {
   const engine = createEngine({ windowSeconds: 30 });
+  const runner = values.models ? await ModelRunner.load(values.models) : undefined;
+  if (runner) console.log(`models: ${values.models} (WASM SIMD ${runner.simd ? 'on' : 'off'}, 1 thread)`);
   const stft = new Stft();
   const timbre = new TimbreMeter();
   const cpu: Record<string, number[]> = {};
@@ -211,6 +220,16 @@ async function stages(clips: AudioInput[]): Promise<void> {
     await time('  rhythm (periods, levels, beats, meter)', () => analyzeRhythm(envelopes, chroma, tonal.tonality));
     await time('  timbre statistics', () => timbre.measure(spec));
     await time('  all analysis after decoding', () => engine.analyzeWindow(audio));
+    if (runner) {
+      const frames = await time('models: 16 kHz (polyphase) + MusiCNN frames', () => runner.frames(audio.samples, ANALYSIS_RATE));
+      const budget = Number(values.patches);
+      const choice = await time(`models: choice of patches (MODELS_PATCHES=${budget})`, () => choosePatches(frames, budget));
+      await time(`models: 5 classifiers + tagger over ${choice.patches.length} patches`, () => runner.run(frames, choice));
+      await time('models: all of the above (model descriptors, per clip)', () => {
+        const f = runner.frames(audio.samples, ANALYSIS_RATE);
+        return runner.run(f, choosePatches(f, budget));
+      });
+    }
   }
   console.log(`stages, one thread, CPU ms per clip: first clip (start-up) and median of the other ${clips.length - 1}; median wall ms`);
   for (const [name, xs] of Object.entries(cpu)) {
@@ -256,6 +275,16 @@ async function main(): Promise<void> {
     `1 worker : ${serial.perSecond.toFixed(2)} clips/s, median ${serial.medianMs.toFixed(0)} ms per clip (decode + all features), ` +
       `${serial.cpuMsPerClip.toFixed(0)} ms CPU per clip${threadSplit(serial)}; load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
+
+  if (values.models) {
+    const withModels = createEnginePool({ workers: 1, timeoutMs: 300_000, windowSeconds: 30, modelsDir: values.models, modelsPatches: Number(values.patches) });
+    const m = await throughput(withModels, clips, false);
+    await withModels.close();
+    console.log(
+      `1 worker with MODELS_DIR (MODELS_PATCHES=${values.patches}): ${m.perSecond.toFixed(2)} clips/s, median ${m.medianMs.toFixed(0)} ms per clip (decode + signal features + model descriptors), ` +
+        `${m.cpuMsPerClip.toFixed(0)} ms CPU per clip${threadSplit(m)}`,
+    );
+  }
 
   const pool = createEnginePool({ workers, timeoutMs: 300_000, windowSeconds: 30 });
   const parallel = await throughput(pool, clips, true);

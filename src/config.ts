@@ -96,6 +96,15 @@ const schema = z.object({
   ANALYSIS_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
   /** Length of the analysed window of files longer than 45 s, seconds. */
   ANALYSIS_WINDOW_S: int(5, 600).default(30),
+  /**
+   * Folder of Essentia's MusiCNN models (TensorFlow.js; see README): moods, danceability and
+   * instrumentalness then come from them. Unset: from the signal formulas.
+   */
+  MODELS_DIR: z.string().min(1).optional(),
+  /** With MODELS_DIR, a model file missing or wrong stops the start; false: warn once and serve the signal descriptors. */
+  MODELS_REQUIRED: bool.default(true),
+  /** 3 s patches of each analysed window the models run on (docs/FEATURES.md). Default 0: every patch. */
+  MODELS_PATCHES: int(0, 1000).optional(),
   /** Stored analyses kept in each process's memory in front of the store. */
   ANALYSIS_CACHE_ENTRIES: int(1, 10_000_000).default(50_000),
   /** How long a request waits for an analysis before answering 202, ms. */

@@ -31,7 +31,7 @@ import { createLogger } from './core/logger';
 import type { AnalysisEngine, TrackCandidate, TrackMetadata } from './core/types';
 import { openDatabase, type Database } from './db/database';
 import { migrateToLatest } from './db/migrations';
-import { createEnginePool } from './engine/engine.pool';
+import { EnginePool, createEnginePool } from './engine/engine.pool';
 import { OutboundGuard } from './net/outbound.guard';
 import { Degraded, StillStarting, type DependencyCheck } from './ops/health';
 import { Metrics } from './ops/metrics';
@@ -147,6 +147,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       workers: config.ANALYSIS_WORKERS,
       timeoutMs: config.ANALYSIS_TIMEOUT_MS,
       windowSeconds: config.ANALYSIS_WINDOW_S,
+      ...(config.MODELS_DIR ? { modelsDir: path.resolve(config.MODELS_DIR), modelsRequired: config.MODELS_REQUIRED, modelsPatches: config.MODELS_PATCHES } : {}),
       logger,
     });
 
@@ -261,6 +262,18 @@ export async function createContainer(config: Config, overrides: ContainerOverri
         return degraded.length > 0 ? Promise.reject(new Degraded(degraded.join('; '))) : Promise.resolve();
       },
     },
+    ...(config.MODELS_DIR
+      ? [
+          {
+            name: 'models',
+            essential: false,
+            ping: () => {
+              const problem = engine instanceof EnginePool ? engine.modelsProblem : undefined;
+              return problem ? Promise.reject(new Degraded(`serving the signal descriptors: ${problem}`)) : Promise.resolve();
+            },
+          },
+        ]
+      : []),
     ...(worker
       ? [{ name: 'queue', essential: true, ping: () => worker.ping() }]
       : connection

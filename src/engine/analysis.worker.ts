@@ -4,13 +4,18 @@ import type { AudioFeatures, AudioInput, AudioProbe } from '../core/types';
 import { decodeAnalysisWindow } from './decode';
 import { workerData } from 'node:worker_threads';
 import { createEngine, type EngineOptions } from './engine';
+import { ThreadModels } from './models/model-analysis';
 import { probeAudio } from './probe';
+import { ANALYSIS_RATE } from './window';
 
 /** A task as the pool sends it to a worker thread (structured-cloned). */
 export type WorkerTask = { kind: 'analyze'; input: AudioInput } | { kind: 'probe'; input: AudioInput };
 
 /** This thread's engine, built once from the options the pool started it with. */
 const engine = createEngine(workerData as EngineOptions);
+/** This thread's models when the pool was given MODELS_DIR, loaded as the thread starts. */
+const { modelsDir, modelsPatches } = workerData as { modelsDir?: string; modelsPatches?: number };
+const models = modelsDir === undefined ? undefined : new ThreadModels(modelsDir, modelsPatches);
 
 /** Errors cross the thread boundary as plain data and become AppErrors again on the main side. */
 export interface WireError {
@@ -43,7 +48,8 @@ async function readInput(input: AudioInput): Promise<Uint8Array> {
 async function analyze(input: AudioInput): Promise<AudioFeatures> {
   const bytes = await readInput(input);
   const audio = await decodeAnalysisWindow(bytes, engine.options.windowSeconds);
-  return engine.analyzeWindow(audio);
+  const features = engine.analyzeWindow(audio);
+  return models ? models.apply(features, audio.samples, ANALYSIS_RATE) : features;
 }
 
 async function probe(input: AudioInput): Promise<AudioProbe> {

@@ -3,6 +3,8 @@ import { Piscina } from 'piscina';
 import { AppError } from '../core/errors';
 import type { AnalysisEngine, AudioFeatures, AudioInput, AudioProbe } from '../core/types';
 import type { WorkerResult, WorkerTask } from './analysis.worker';
+import { SIGNAL_METHOD } from '../core/analysis-method';
+import { DEFAULT_PATCHES, MODELS_METHOD, ModelFilesError, readModelFiles } from './models/model-files';
 import { analysisWorkerFile } from './worker-file';
 
 export interface EnginePoolOptions {
@@ -12,6 +14,16 @@ export interface EnginePoolOptions {
   timeoutMs: number;
   /** Analysed window of files longer than 45 s, seconds. */
   windowSeconds: number;
+  /** Essentia's models (MODELS_DIR): moods, danceability and instrumentalness from them. Unset: the signal formulas. */
+  modelsDir?: string;
+  /**
+   * With modelsDir: a model file missing or wrong throws here, naming the file and the fault
+   * (true, the default), or is warned about once while the engine serves the signal
+   * descriptors and `modelsProblem` says why (false).
+   */
+  modelsRequired?: boolean;
+  /** Patches of each window the models run on (default DEFAULT_PATCHES; 0: all). */
+  modelsPatches?: number | undefined;
   logger?: { warn(obj: object, msg: string): void };
 }
 
@@ -40,14 +52,34 @@ export class EnginePool implements AnalysisEngine {
   private readonly waiting: Array<{ start: () => void; fail: (error: Error) => void }> = [];
   private running = 0;
   private closed = false;
+  /** Why MODELS_DIR is not used (MODELS_REQUIRED=false and a file wrong); undefined when it is or is unset. */
+  readonly modelsProblem: string | undefined;
+  /** How this engine makes moods and danceability: `signal` or `models:<set>`. */
+  readonly method: string;
 
   constructor(private readonly options: EnginePoolOptions) {
     if (!(options.workers >= 1)) throw new RangeError(`workers must be >= 1, got ${options.workers}`);
+    let modelsDir = options.modelsDir;
+    if (modelsDir !== undefined) {
+      try {
+        // Checked once here, before any thread starts: a bad file stops the start, naming it.
+        readModelFiles(modelsDir);
+      } catch (error) {
+        if (!(error instanceof ModelFilesError) || options.modelsRequired !== false) throw error;
+        this.modelsProblem = error.message;
+        options.logger?.warn({ problems: error.problems }, `${error.message}; MODELS_REQUIRED=false: serving the signal descriptors`);
+        modelsDir = undefined;
+      }
+    }
+    this.method = modelsDir === undefined ? SIGNAL_METHOD : MODELS_METHOD;
     const { filename, execArgv } = analysisWorkerFile();
     this.piscina = new Piscina({
       filename,
       execArgv,
-      workerData: { windowSeconds: options.windowSeconds },
+      workerData: {
+        windowSeconds: options.windowSeconds,
+        ...(modelsDir === undefined ? {} : { modelsDir, modelsPatches: options.modelsPatches ?? DEFAULT_PATCHES }),
+      },
       minThreads: options.workers,
       maxThreads: options.workers,
       idleTimeout: Infinity,

@@ -13,7 +13,7 @@ const ALLOWED_HEADERS = [
 ];
 
 /** What such a page may read besides the safelisted headers: tracing, caching, rate limits, the auth challenge. */
-const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Retry-After', 'Link', 'Trackgraph-Failed-Sources', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'WWW-Authenticate'];
+const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Retry-After', 'Link', 'Trackgraph-Failed-Sources', 'Trackgraph-Engine', 'Trackgraph-Analysis-Method', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'WWW-Authenticate'];
 
 /** Browsers cache a preflight this long, seconds (Chromium caps it at 2 h). */
 const PREFLIGHT_MAX_AGE_S = 600;

@@ -877,6 +877,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the stored answer (it never changes). */
                     ETag: string;
+                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
+                    "Trackgraph-Engine": string;
+                    /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>` or `external`. */
+                    "Trackgraph-Analysis-Method": string;
                     /** @description Requests per minute allowed to this key. */
                     "RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -905,6 +909,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the stored answer (it never changes). */
                     ETag: string;
+                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
+                    "Trackgraph-Engine": string;
+                    /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>` or `external`. */
+                    "Trackgraph-Analysis-Method": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -943,6 +951,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the stored answer (it never changes). */
                     ETag: string;
+                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
+                    "Trackgraph-Engine": string;
+                    /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>` or `external`. */
+                    "Trackgraph-Analysis-Method": string;
                     /** @description Requests per minute allowed to this key. */
                     "RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -971,6 +983,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the stored answer (it never changes). */
                     ETag: string;
+                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
+                    "Trackgraph-Engine": string;
+                    /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>` or `external`. */
+                    "Trackgraph-Analysis-Method": string;
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { toContractAnalysis } from '../../analysis/contract';
 import type { KeyStatus } from '../../analysis/analysis.service';
+import { methodOf } from '../../core/analysis-method';
 import { MOODS, TOP_LEVEL } from '../../core/descriptors';
 import type { StoredAnalysis } from '../../core/types';
 import { Node, globalId } from './node.types';
@@ -148,6 +149,18 @@ export class TrackAnalysis extends Node {
     complexity: ({ childComplexity }) => TIMELINE_COST + childComplexity,
   })
   timeline!: Timeline;
+
+  @Field(() => String, {
+    description:
+      'The engine build that made this analysis (`trackgraph-engine/<n>`, followed by ` models:<set>` when trained models made its moods; `upstream:…` when another server did) (GraphQL; REST: the Trackgraph-Engine header).',
+  })
+  engine!: string;
+
+  @Field(() => String, {
+    description:
+      'How the moods, danceability and instrumentalness were made: `signal` (the engine\'s formulas), `models:<set>` (Essentia\'s trained models, MODELS_DIR) or `external` (another server) (GraphQL; REST: the Trackgraph-Analysis-Method header).',
+  })
+  method!: string;
 }
 
 /*
@@ -204,6 +217,8 @@ export function trackAnalysisOf(stored: StoredAnalysis): TrackAnalysis {
     confidence: { ...stored.features.confidence },
     loudness: stored.features.loudness,
     timeline: stored.features.timeline,
+    engine: stored.features.engine,
+    method: methodOf(stored.features.engine),
   };
 }
 

@@ -3,6 +3,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { AnalysisService } from '../../analysis/analysis.service';
 import { toContractAnalysis } from '../../analysis/contract';
 import type { ArtworkService } from '../../artwork/artwork.service';
+import { methodOf } from '../../core/analysis-method';
 import type { StoredAnalysis } from '../../core/types';
 import type { Principal } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
@@ -62,6 +63,9 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
       bodies.set(outcome.analysis, body);
     }
     res.setHeader('ETag', body.etag);
+    // How it was made, beside the contract's fields (docs/API.md).
+    res.setHeader('Trackgraph-Engine', outcome.analysis.features.engine);
+    res.setHeader('Trackgraph-Analysis-Method', methodOf(outcome.analysis.features.engine));
     if (notModified(req, body.etag)) {
       res.status(304).end();
       return;

@@ -88,10 +88,16 @@ const rateLimitHeaders = {
 };
 
 /** The answers of an analysis lookup: the view when stored, 304 when unchanged, 202 while computed. */
+/** How the analysis was made (docs/API.md), beside the contract's fields. */
+const madeBy = {
+  'Trackgraph-Engine': z.string().meta({ description: 'The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s.' }),
+  'Trackgraph-Analysis-Method': z.string().meta({ description: 'How the moods, danceability and instrumentalness were made: `signal`, `models:<set>` or `external`.' }),
+};
+
 function analysisOutcome(data: z.ZodType, id: string, what: string): ZodOpenApiResponsesObject {
   return {
-    '200': { ...json(ok(data).meta({ id }), what), headers: z.object({ ...etag, ...rateLimitHeaders }) },
-    '304': { description: 'Not modified: If-None-Match named the ETag of the stored answer.', headers: z.object(etag) },
+    '200': { ...json(ok(data).meta({ id }), what), headers: z.object({ ...etag, ...madeBy, ...rateLimitHeaders }) },
+    '304': { description: 'Not modified: If-None-Match named the ETag of the stored answer.', headers: z.object({ ...etag, ...madeBy }) },
     '202': {
       ...json(pendingSchema, 'Being analysed: ask again after retryAfter seconds.'),
       headers: z.object({ 'Retry-After': z.int().min(1).meta({ description: 'Seconds.' }) }),

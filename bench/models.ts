@@ -1,0 +1,121 @@
+/**
+ * Agreement of the model-backed descriptors with essentia.js:
+ * `npm run bench:models -- [--models DIR] [--limit N] [--calibrate NAME] <dirs...>`
+ *
+ *   dirs           folders of audio clips (one corpus each), e.g. ../shared/corpus/{synth,produced,recorded}
+ *   --models DIR   Essentia's models (default: TRACKGRAPH_TEST_MODELS_DIR or ../shared/models)
+ *   --limit N      clips per folder (default: all)
+ *   --calibrate    the folder whose clips choose the patch count (default: the first); the
+ *                  others are reported as left out
+ *
+ * Each clip's analysis window (decode.ts, 44.1 kHz mono) is analysed twice. The reference:
+ * resampled to 16 kHz by wave-resampler (windowed sinc), framed by essentia.js's
+ * `EssentiaTFInputExtractor(…, 'musicnn')` (hop 256), every patch of essentia.js's layout fed to
+ * the models and averaged. Ours: the engine's resampler and frontend (src/engine/models), every
+ * patch run once; the means of patch subsets (runtime.ts's choosePatches) are taken from those
+ * runs. Reported: the largest |ours − reference| per descriptor, per corpus, per patch count.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { resample } from 'wave-resampler';
+import { decodeAnalysisWindow } from '../src/engine/decode';
+import { CLASSIFIERS, MSD_TAGS } from '../src/engine/models/model-files';
+import type { MusicnnFrames } from '../src/engine/models/musicnn.input';
+import { instrumentalnessOf } from '../src/engine/models/model-descriptors';
+import { DEFAULT_PATCHES, ModelRunner, type PatchOutputs, choosePatches } from '../src/engine/models/runtime';
+import { loadEssentiaModel } from '../test/helpers/essentia-model';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    models: { type: 'string', default: process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(__dirname, '..', '..', 'shared', 'models') },
+    limit: { type: 'string' },
+    calibrate: { type: 'string' },
+  },
+});
+
+const AUDIO = /\.(mp3|ogg|flac|wav|m4a|opus|aiff?)$/i;
+const COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const NAMES = [...CLASSIFIERS.map((c) => c.name), 'instrumentalness'] as const;
+type Name = (typeof NAMES)[number];
+
+/** The descriptors from patch outputs averaged over `which` (indexes into out.patches). */
+function descriptorsOf(out: PatchOutputs, which: readonly number[], weights = which.map(() => 1 / which.length)): Record<Name, number> {
+  const mean = (rows: Float32Array, width: number, column: number): number =>
+    which.reduce((s, i, k) => s + weights[k]! * rows[i * width + column]!, 0);
+  const result = {} as Record<Name, number>;
+  for (const c of CLASSIFIERS) result[c.name] = mean(out.classes[c.name], 2, c.positive);
+  const tags = Object.fromEntries(MSD_TAGS.map((t, i) => [t, mean(out.tags, MSD_TAGS.length, i)])) as Parameters<typeof instrumentalnessOf>[0];
+  result.instrumentalness = instrumentalnessOf(tags);
+  return result;
+}
+
+interface ClipResult {
+  file: string;
+  patches: number;
+  /** Max |ours − reference| per descriptor, by patch count (0: all patches). */
+  error: Map<number, Record<Name, number>>;
+  /** The same for patches spread evenly, equally weighted (the simple choice, for comparison). */
+  spread: Map<number, Record<Name, number>>;
+}
+
+/** `count` patches of `of`, evenly spread, each at the centre of its share. */
+function spreadPatches(of: number, count: number): number[] {
+  if (of <= count) return [...Array(of).keys()];
+  return [...new Set(Array.from({ length: count }, (_, i) => Math.floor(((i + 0.5) * of) / count)))];
+}
+
+async function main(): Promise<void> {
+  if (positionals.length === 0) throw new Error('give one or more folders of clips');
+  const runner = await ModelRunner.load(values.models);
+  const essentia = await loadEssentiaModel();
+  console.log(`models ${values.models} (SIMD ${runner.simd}); default patches ${DEFAULT_PATCHES || 'all'}`);
+  const byCorpus = new Map<string, ClipResult[]>();
+  for (const dir of positionals) {
+    const name = path.basename(path.resolve(dir));
+    const files = readdirSync(dir).filter((f) => AUDIO.test(f)).sort().slice(0, values.limit ? Number(values.limit) : undefined);
+    const results: ClipResult[] = [];
+    for (const file of files) {
+      const audio = await decodeAnalysisWindow(new Uint8Array(readFileSync(path.join(dir, file))), 30);
+      // wave-resampler low-passes its input in place: it gets a copy.
+      const x16 = Float32Array.from(resample(audio.samples.slice(), 44100, 16000, { method: 'sinc' }));
+      const refFrames: MusicnnFrames = essentia.frames(x16);
+      const ref = descriptorsOf(runner.perPatch(refFrames), [...Array(Math.ceil(refFrames.frames / 187)).keys()]);
+      const frames = runner.frames(audio.samples, 44100);
+      const all = runner.perPatch(frames);
+      const error = new Map<number, Record<Name, number>>();
+      const spread = new Map<number, Record<Name, number>>();
+      const diff = (ours: Record<Name, number>): Record<Name, number> => Object.fromEntries(NAMES.map((n) => [n, Math.abs(ours[n] - ref[n])])) as Record<Name, number>;
+      for (const count of [0, ...COUNTS]) {
+        const chosen = count === 0 ? { patches: [...all.patches], weights: undefined } : choosePatches(frames, count);
+        error.set(count, diff(descriptorsOf(all, chosen.patches.map((p) => all.patches.indexOf(p)), chosen.weights)));
+        spread.set(count, diff(descriptorsOf(all, count === 0 ? [...all.patches.keys()] : spreadPatches(all.patches.length, count))));
+      }
+      results.push({ file, patches: all.patches.length, error, spread });
+      process.stderr.write(`${name}/${file}: ${all.patches.length} patches, all ${fmt(worst(error.get(0)!))}, 4 ${fmt(worst(error.get(4)!))}\n`);
+    }
+    byCorpus.set(name, results);
+  }
+  const calibrate = values.calibrate ?? path.basename(path.resolve(positionals[0]!));
+  console.log(`\nlargest |ours − essentia.js over all patches| per descriptor (calibration corpus: ${calibrate}; the others left out)\n`);
+  console.log(`| corpus | clips | patches | ${NAMES.join(' | ')} | worst | worst, evenly spread |`);
+  console.log(`|---|---|---|${NAMES.map(() => '---').join('|')}|---|---|`);
+  for (const [corpus, results] of byCorpus) {
+    for (const count of [0, ...COUNTS]) {
+      const max = Object.fromEntries(NAMES.map((n) => [n, Math.max(...results.map((r) => r.error.get(count)![n]))])) as Record<Name, number>;
+      const spreadWorst = Math.max(...results.map((r) => worst(r.spread.get(count)!)));
+      const label = count === 0 ? 'all' : String(count);
+      console.log(`| ${corpus}${corpus === calibrate ? ' (calibration)' : ''} | ${results.length} | ${label} | ${NAMES.map((n) => fmt(max[n])).join(' | ')} | ${fmt(worst(max))} | ${fmt(spreadWorst)} |`);
+    }
+  }
+  runner.dispose();
+}
+
+const worst = (r: Record<Name, number>): number => Math.max(...Object.values(r));
+const fmt = (x: number): string => x.toFixed(3);
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,261 @@
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs-core';
+import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { CLASSIFIERS, type ClassifierName, DEFAULT_PATCHES, MODEL_SET_ID, MSD_TAGS, type ModelFiles, type MsdTag, TAGGER, readModelFiles } from './model-files';
+import { MUSICNN_BANDS, MUSICNN_PATCH, MUSICNN_RATE, MusicnnInput, type MusicnnFrames, patchCount, patchesInto } from './musicnn.input';
+import { PolyphaseResampler } from './resample';
+
+/**
+ * Essentia's MusiCNN models on TensorFlow.js's WebAssembly backend (SIMD; its .wasm files ship in
+ * the npm package, read from disk). Runs in the engine's worker threads: one ModelRunner per
+ * thread, loaded once, every model fed the same patches in one batch each.
+ */
+
+/** What the models say of one window. */
+export interface ModelOutputs {
+  /** Positive-class probability of each classifier, mean over the patches used. */
+  classes: Record<ClassifierName, number>;
+  /** The auto-tagger's probability of each MSD tag, mean over the patches used. */
+  tags: Record<MsdTag, number>;
+  /** How many patches fed the models, and of how many. */
+  patches: { used: number; of: number };
+}
+
+/** Each model's outputs per patch, row-major (patches × columns). */
+export { DEFAULT_PATCHES };
+
+export interface PatchOutputs {
+  patches: readonly number[];
+  classes: Record<ClassifierName, Float32Array>;
+  tags: Float32Array;
+}
+
+/** Patches to feed the models and the weight of each in the mean (the weights sum to 1). */
+export interface PatchChoice {
+  patches: number[];
+  weights: number[];
+}
+
+/** Mean and spread of each band over a patch's frames: what a patch sounds like, in brief. */
+function patchProfile(input: MusicnnFrames, patch: number): Float64Array {
+  const from = patch * MUSICNN_PATCH;
+  const to = Math.min(input.frames, from + MUSICNN_PATCH);
+  const profile = new Float64Array(2 * MUSICNN_BANDS);
+  const n = Math.max(1, to - from);
+  for (let f = from; f < to; f++) {
+    for (let b = 0; b < MUSICNN_BANDS; b++) {
+      const v = input.bands[f * MUSICNN_BANDS + b]!;
+      profile[b] = profile[b]! + v / n;
+      profile[MUSICNN_BANDS + b] = profile[MUSICNN_BANDS + b]! + (v * v) / n;
+    }
+  }
+  for (let b = 0; b < MUSICNN_BANDS; b++) profile[MUSICNN_BANDS + b] = Math.sqrt(Math.max(0, profile[MUSICNN_BANDS + b]! - profile[b]! ** 2));
+  return profile;
+}
+
+function distance(a: Float64Array, b: Float64Array): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += (a[i]! - b[i]!) ** 2;
+  return d;
+}
+
+/**
+ * Which of the patches of essentia.js's layout (187 frames, no overlap, the last zero-padded)
+ * feed the models when at most `budget` may, so that their weighted mean stands for the mean
+ * over all patches: all when they fit; otherwise the patches are grouped by what they sound
+ * like (mean and spread of each mel band; k-medoids from a farthest-point start) and each
+ * group's medoid runs, weighted by the share of patches it stands for. A budget of 0: all.
+ */
+export function choosePatches(input: MusicnnFrames, budget: number): PatchChoice {
+  const count = patchCount(input.frames);
+  if (budget <= 0 || count <= budget) return { patches: [...Array(count).keys()], weights: Array<number>(count).fill(1 / count) };
+  const profiles = Array.from({ length: count }, (_, p) => patchProfile(input, p));
+  const dist = profiles.map((a) => profiles.map((b) => distance(a, b)));
+  // Start: the patch nearest to all others, then each next the farthest from those chosen.
+  const total = dist.map((row) => row.reduce((s, d) => s + d, 0));
+  let medoids = [total.indexOf(Math.min(...total))];
+  while (medoids.length < budget) {
+    const far = dist.map((row) => Math.min(...medoids.map((m) => row[m]!)));
+    medoids.push(far.indexOf(Math.max(...far)));
+  }
+  const assign = (ms: number[]): number[] => dist.map((row) => ms.reduce((best, m) => (row[m]! < row[best]! ? m : best), ms[0]!));
+  for (let iteration = 0; iteration < 10; iteration++) {
+    const owner = assign(medoids);
+    const next = medoids.map((m) => {
+      const members = owner.flatMap((o, p) => (o === m ? [p] : []));
+      const cost = (c: number): number => members.reduce((s, p) => s + dist[c]![p]!, 0);
+      return members.reduce((best, c) => (cost(c) < cost(best) ? c : best), m);
+    });
+    if (next.every((m, i) => m === medoids[i])) break;
+    medoids = next;
+  }
+  const owner = assign(medoids);
+  const patches = [...medoids].sort((a, b) => a - b);
+  return { patches, weights: patches.map((m) => owner.filter((o) => o === m).length / count) };
+}
+
+let backendReady: Promise<void> | undefined;
+
+/** tfjs-backend-wasm's folder (its .wasm files), from the installed package. */
+function wasmFolder(): string {
+  return path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm')) + path.sep;
+}
+
+/** Starts the WASM backend once per thread; resolves to whether SIMD is used. */
+export async function startBackend(): Promise<{ simd: boolean; threads: number }> {
+  backendReady ??= (async () => {
+    setWasmPaths(wasmFolder());
+    // Each engine thread runs its own models: the pool, not tfjs, spreads work over the cores.
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+    if (!(await tf.setBackend('wasm'))) throw new Error('the TensorFlow.js WebAssembly backend failed to start');
+    await tf.ready();
+  })();
+  await backendReady;
+  return { simd: (await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) === true, threads: 1 };
+}
+
+/** model.json and its shard, already read and checked, as tfjs's loader wants them. */
+function memoryHandler(files: ModelFiles): tf.io.IOHandler {
+  const { modelJson, weights } = files;
+  return {
+    load: () =>
+      Promise.resolve({
+        modelTopology: modelJson.modelTopology,
+        format: modelJson.format,
+        generatedBy: modelJson.generatedBy,
+        convertedBy: modelJson.convertedBy,
+        weightSpecs: modelJson.weightsManifest.flatMap((m) => m.weights) as tf.io.WeightsManifestEntry[],
+        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength) as ArrayBuffer,
+        signature: modelJson.signature,
+        userDefinedMetadata: modelJson.userDefinedMetadata,
+      }),
+  };
+}
+
+/** A model that failed while running: the analysis fails with this, the thread lives on. */
+export class ModelRunError extends Error {
+  constructor(model: string, cause: unknown) {
+    super(`the model ${model} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ModelRunError';
+  }
+}
+
+interface Loaded {
+  name: string;
+  /** Its folder in MODELS_DIR, as errors name it. */
+  folder: string;
+  model: GraphModel;
+  /** Inputs beyond the features (the tagger's is-training flag). */
+  extra: Record<string, tf.Tensor>;
+}
+
+export class ModelRunner {
+  readonly setId = MODEL_SET_ID;
+  private readonly input = new MusicnnInput();
+  private readonly resamplers = new Map<number, PolyphaseResampler>();
+  private batch = new Float32Array(0);
+
+  private constructor(
+    private readonly classifiers: ReadonlyArray<Loaded & { name: ClassifierName; positive: 0 | 1 }>,
+    private readonly tagger: Loaded,
+    readonly simd: boolean,
+  ) {}
+
+  /** Reads, checks (model-files.ts) and loads every model of `dir`. */
+  static async load(dir: string): Promise<ModelRunner> {
+    const files = readModelFiles(dir);
+    const { simd } = await startBackend();
+    const byFolder = new Map(files.map((f) => [f.folder.folder, f]));
+    const loadOne = async (folder: string): Promise<Loaded> => {
+      const model = await loadGraphModel(memoryHandler(byFolder.get(folder)!));
+      const extra: Record<string, tf.Tensor> = {};
+      for (const input of model.inputs) {
+        if (input.name !== 'model/Placeholder') extra[input.name] = tf.scalar(false, 'bool');
+      }
+      return { name: folder, folder, model, extra };
+    };
+    const classifiers = [];
+    for (const c of CLASSIFIERS) classifiers.push({ ...(await loadOne(c.folder)), name: c.name, positive: c.positive });
+    const tagger = await loadOne(TAGGER.folder);
+    return new ModelRunner(classifiers, tagger, simd);
+  }
+
+  /** MusiCNN frames of a mono window at `sampleRate`. */
+  frames(samples: Float32Array, sampleRate: number): MusicnnFrames {
+    let x = samples;
+    if (sampleRate !== MUSICNN_RATE) {
+      let r = this.resamplers.get(sampleRate);
+      if (!r) this.resamplers.set(sampleRate, (r = new PolyphaseResampler(sampleRate, MUSICNN_RATE)));
+      x = r.resample(samples);
+    }
+    return this.input.frames(x);
+  }
+
+  /**
+   * Every model over the patches of these frames, averaged: those `choice` names, weighted as
+   * it says, or all of them equally when undefined.
+   */
+  run(frames: MusicnnFrames, choice?: PatchChoice): ModelOutputs {
+    const per = this.perPatch(frames, choice?.patches);
+    const weights = choice?.weights ?? per.patches.map(() => 1 / per.patches.length);
+    const mean = (rows: Float32Array, width: number, column: number): number => {
+      let sum = 0;
+      for (let i = 0; i < per.patches.length; i++) sum += weights[i]! * rows[i * width + column]!;
+      return sum;
+    };
+    const classes = {} as Record<ClassifierName, number>;
+    for (const c of this.classifiers) classes[c.name] = mean(per.classes[c.name], 2, c.positive);
+    const tags = {} as Record<MsdTag, number>;
+    MSD_TAGS.forEach((t, i) => (tags[t] = mean(per.tags, MSD_TAGS.length, i)));
+    return { classes, tags, patches: { used: per.patches.length, of: patchCount(frames.frames) } };
+  }
+
+  /**
+   * Every model's outputs for each patch `which` (all when undefined). The patches go through
+   * the models one at a time, the input buffer reused: the CPU per patch is the same in batches
+   * of 1, 2 or 8 (measured), and one patch keeps the largest intermediate tensors (the first
+   * convolutions' outputs, ~9 MB per patch) from growing with the window.
+   */
+  perPatch(frames: MusicnnFrames, which?: readonly number[]): PatchOutputs {
+    const patches = which ?? Array.from({ length: patchCount(frames.frames) }, (_, i) => i);
+    const classes = {} as Record<ClassifierName, Float32Array>;
+    for (const c of this.classifiers) classes[c.name] = new Float32Array(patches.length * 2);
+    const tags = new Float32Array(patches.length * MSD_TAGS.length);
+    const size = MUSICNN_PATCH * MUSICNN_BANDS;
+    if (this.batch.length < size) this.batch = new Float32Array(size);
+    patches.forEach((patch, i) => {
+      patchesInto(frames, [patch], this.batch);
+      const x = tf.tensor3d(this.batch.subarray(0, size), [1, MUSICNN_PATCH, MUSICNN_BANDS]);
+      try {
+        for (const c of this.classifiers) classes[c.name].set(this.execute(c, x), i * 2);
+        tags.set(this.execute(this.tagger, x), i * MSD_TAGS.length);
+      } finally {
+        x.dispose();
+      }
+    });
+    return { patches, classes, tags };
+  }
+
+  /** The model's model/Sigmoid rows for the batch, row-major. */
+  private execute(m: Loaded, x: tf.Tensor3D): Float32Array {
+    let out: tf.Tensor | undefined;
+    try {
+      out = m.model.execute({ ...m.extra, 'model/Placeholder': x }, 'model/Sigmoid') as tf.Tensor;
+      const rows = out.dataSync() as Float32Array;
+      if (rows.some((v) => !Number.isFinite(v))) throw new Error('it gave a value that is not a number');
+      return rows;
+    } catch (error) {
+      throw new ModelRunError(m.folder, error);
+    } finally {
+      out?.dispose();
+    }
+  }
+
+  dispose(): void {
+    for (const m of [...this.classifiers, this.tagger]) {
+      m.model.dispose();
+      for (const t of Object.values(m.extra)) t.dispose();
+    }
+  }
+}

@@ -1,0 +1,247 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { resample } from 'wave-resampler';
+import { loadEssentiaModel } from '../../helpers/essentia-model';
+import { AppError } from '../../../src/core/errors';
+import { createEnginePool } from '../../../src/engine/engine.pool';
+import { MODELS_METHOD, SIGNAL_METHOD, methodOf } from '../../../src/engine/models/model-analysis';
+import { instrumentalnessOf } from '../../../src/engine/models/model-descriptors';
+import { CLASSIFIERS, MODEL_FOLDERS, MSD_TAGS, ModelFilesError, readModelFiles } from '../../../src/engine/models/model-files';
+import { MUSICNN_BANDS, MUSICNN_PATCH, MusicnnInput, patchCount } from '../../../src/engine/models/musicnn.input';
+import { DEFAULT_PATCHES, ModelRunError, ModelRunner, choosePatches } from '../../../src/engine/models/runtime';
+
+// Six models of ~1.3 GMAC per 3 s patch each: seconds per clip on a shared core.
+jest.setTimeout(300_000);
+
+const repoRoot = path.resolve(__dirname, '../../..');
+/** Essentia's models for tests: never bundled (non-commercial licence); see README. */
+const modelsDir = process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(repoRoot, '..', 'shared', 'models');
+const haveModels = existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json'));
+if (!haveModels) console.warn(`models tests SKIPPED: no models at ${modelsDir} (set TRACKGRAPH_TEST_MODELS_DIR)`);
+const withModels = haveModels ? describe : describe.skip;
+
+const CLIPS = ['money.mp3', 'cymbaline.ogg', 'hoppipolla.flac'].map((f) => path.join(repoRoot, 'test/fixtures/library', f));
+
+/** The clips' analysis windows, decoded once in a child process (see decode-window.ts). */
+let decoded: string | undefined;
+function window16k(file: string): { x44: Float32Array; x16: Float32Array } {
+  if (!decoded) {
+    decoded = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-windows-'));
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test/helpers/decode-window.ts'), decoded, ...CLIPS]);
+  }
+  const bytes = readFileSync(path.join(decoded, `${CLIPS.indexOf(file)}.f32`));
+  const x44 = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  // wave-resampler low-passes its input in place: it gets a copy.
+  return { x44, x16: Float32Array.from(resample(x44.slice(), 44100, 16000, { method: 'sinc' })) };
+}
+afterAll(() => {
+  if (decoded) rmSync(decoded, { recursive: true, force: true });
+});
+
+describe('MusiCNN input', () => {
+  it.each(CLIPS)('equals essentia.js EssentiaTFInputExtractor(musicnn) within 1e-3 on %s', async (file) => {
+    const essentia = await loadEssentiaModel();
+    const { x16 } = window16k(file);
+    const reference = essentia.frames(x16);
+    const ours = new MusicnnInput().frames(x16);
+    expect(ours.frames).toBe(reference.frames);
+    expect(ours.frames).toBeGreaterThan(MUSICNN_PATCH);
+    let worst = 0;
+    for (let i = 0; i < ours.bands.length; i++) worst = Math.max(worst, Math.abs(ours.bands[i]! - reference.bands[i]!));
+    expect(worst).toBeLessThan(1e-3);
+  });
+
+  it('drops frames of digital silence, as essentia.js does', () => {
+    const x = new Float32Array(16000 * 4);
+    for (let i = 16000 * 2; i < x.length; i++) x[i] = Math.sin((2 * Math.PI * 440 * i) / 16000) * 0.5;
+    const { frames } = new MusicnnInput().frames(x);
+    const all = Math.ceil((x.length + 256) / 256);
+    expect(frames).toBeLessThan(all * 0.6);
+    expect(frames).toBeGreaterThan(all * 0.4);
+  });
+});
+
+describe('choosePatches', () => {
+  const frames = (n: number): { frames: number; bands: Float32Array } => {
+    const bands = new Float32Array(n * MUSICNN_BANDS);
+    // Two kinds of sound: the first third loud and bright, the rest quiet.
+    for (let f = 0; f < n; f++) for (let b = 0; b < MUSICNN_BANDS; b++) bands[f * MUSICNN_BANDS + b] = f < n / 3 ? 3 + b / 96 : 0.5;
+    return { frames: n, bands };
+  };
+
+  it('takes every patch, equally weighted, when they fit the budget', () => {
+    const c = choosePatches(frames(2 * MUSICNN_PATCH + 10), 3);
+    expect(c.patches).toEqual([0, 1, 2]);
+    expect(c.weights.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+  });
+
+  it('keeps to the budget, one patch per kind of sound, weighted by how many patches each stands for', () => {
+    const input = frames(11 * MUSICNN_PATCH);
+    const c = choosePatches(input, 2);
+    expect(c.patches).toHaveLength(2);
+    expect(c.weights.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+    const loud = c.patches.findIndex((p) => p * MUSICNN_PATCH < input.frames / 3 - MUSICNN_PATCH);
+    expect(loud).toBeGreaterThanOrEqual(0);
+    // The loud third is about 4 of the 11 patches.
+    expect(c.weights[loud]! * patchCount(input.frames)).toBeGreaterThanOrEqual(3);
+    expect(c.weights[loud]! * patchCount(input.frames)).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('instrumentalness', () => {
+  it('instrumentalness falls as the vocal tags rise against the instrumental tag', () => {
+    const tags = Object.fromEntries(MSD_TAGS.map((t) => [t, 0.02])) as Parameters<typeof instrumentalnessOf>[0];
+    const sung = instrumentalnessOf({ ...tags, 'female vocalists': 0.3, instrumental: 0.01 });
+    const played = instrumentalnessOf({ ...tags, 'female vocalists': 0.01, 'male vocalists': 0.01, 'female vocalist': 0.01, instrumental: 0.3 });
+    expect(sung).toBeLessThan(0.2);
+    expect(played).toBeGreaterThan(0.8);
+  });
+});
+
+withModels('bad model files', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-models-'));
+    for (const f of MODEL_FOLDERS) {
+      mkdirSync(path.join(dir, f.folder));
+      for (const file of ['model.json', 'group1-shard1of1.bin']) copyFileSync(path.join(modelsDir, f.folder, file), path.join(dir, f.folder, file));
+    }
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const problemsOf = (): string => {
+    try {
+      readModelFiles(dir);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ModelFilesError);
+      return (error as Error).message;
+    }
+    throw new Error('expected the models to be refused');
+  };
+
+  it('accepts the published files', () => {
+    expect(readModelFiles(dir)).toHaveLength(MODEL_FOLDERS.length);
+  });
+
+  it('names a missing file', () => {
+    unlinkSync(path.join(dir, 'mood_sad-musicnn-msd-2', 'group1-shard1of1.bin'));
+    expect(problemsOf()).toMatch(/mood_sad-musicnn-msd-2\/group1-shard1of1\.bin is missing/);
+  });
+
+  it('names a truncated weights file', () => {
+    truncateSync(path.join(dir, 'danceability-musicnn-msd-2', 'group1-shard1of1.bin'), 1_000_000);
+    expect(problemsOf()).toMatch(/danceability-musicnn-msd-2\/group1-shard1of1\.bin has 1000000 bytes .*\(truncated\)/);
+  });
+
+  it('names a truncated model.json', () => {
+    const file = path.join(dir, 'msd-musicnn-1', 'model.json');
+    writeFileSync(file, readFileSync(file).subarray(0, 5000));
+    expect(problemsOf()).toMatch(/msd-musicnn-1\/model\.json is not valid JSON/);
+  });
+
+  it('names a model of the wrong input shape', () => {
+    const file = path.join(dir, 'mood_happy-musicnn-msd-2', 'model.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\{"size":\s*"187"\}/, '{"size": "128"}'));
+    expect(problemsOf()).toMatch(/mood_happy-musicnn-msd-2\/model\.json: input model\/Placeholder is \[-1, 128, 96\], expected \[n, 187, 96\]/);
+  });
+
+  it('names a file whose checksum is not the published one', () => {
+    const file = path.join(dir, 'mood_relaxed-musicnn-msd-2', 'group1-shard1of1.bin');
+    const bytes = readFileSync(file);
+    bytes[1000] = bytes[1000]! ^ 0xff;
+    writeFileSync(file, bytes);
+    expect(problemsOf()).toMatch(/mood_relaxed-musicnn-msd-2\/group1-shard1of1\.bin has sha256 [0-9a-f]{64}, expected 9eb4498/);
+  });
+
+  it('stop the engine from starting, or with modelsRequired false leave it on the signal descriptors, saying why', async () => {
+    unlinkSync(path.join(dir, 'mood_aggressive-musicnn-msd-2', 'model.json'));
+    expect(() => createEnginePool({ workers: 1, timeoutMs: 60_000, windowSeconds: 30, modelsDir: dir })).toThrow(/mood_aggressive-musicnn-msd-2\/model\.json is missing/);
+    const warnings: string[] = [];
+    const pool = createEnginePool({ workers: 1, timeoutMs: 60_000, windowSeconds: 30, modelsDir: dir, modelsRequired: false, logger: { warn: (_o, msg) => warnings.push(msg) } });
+    try {
+      expect(pool.method).toBe(SIGNAL_METHOD);
+      expect(pool.modelsProblem).toMatch(/mood_aggressive-musicnn-msd-2\/model\.json is missing/);
+      expect(warnings).toHaveLength(1);
+      const features = await pool.analyze({ path: CLIPS[2]! });
+      expect(methodOf(features.engine)).toBe(SIGNAL_METHOD);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+withModels('the models', () => {
+  let runner: ModelRunner;
+  beforeAll(async () => {
+    runner = await ModelRunner.load(modelsDir);
+  });
+
+  it('use WebAssembly SIMD', () => {
+    expect(runner.simd).toBe(true);
+  });
+
+  it('give the same outputs fed our input as fed essentia.js’s, over every patch', async () => {
+    const essentia = await loadEssentiaModel();
+    const { x16 } = window16k(CLIPS[0]!);
+    const ours = runner.run(new MusicnnInput().frames(x16));
+    const reference = runner.run(essentia.frames(x16));
+    for (const c of CLASSIFIERS) expect(Math.abs(ours.classes[c.name] - reference.classes[c.name])).toBeLessThan(1e-3);
+    for (const t of MSD_TAGS) expect(Math.abs(ours.tags[t] - reference.tags[t])).toBeLessThan(1e-3);
+  });
+
+  it('fail with the model named when one throws, and the runner goes on', async () => {
+    const { x44 } = window16k(CLIPS[2]!);
+    const frames = runner.frames(x44, 44100);
+    const broken = await ModelRunner.load(modelsDir);
+    broken.dispose();
+    expect(() => broken.run(frames)).toThrow(ModelRunError);
+    expect(() => broken.run(frames)).toThrow(/the model mood_happy-musicnn-msd-2 failed/);
+    expect(runner.run(frames).patches.used).toBe(patchCount(frames.frames));
+  });
+
+  it('answer moods, danceability and instrumentalness through the engine pool, saying so', async () => {
+    const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir });
+    const signal = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30 });
+    try {
+      expect(pool.method).toBe(MODELS_METHOD);
+      const [withModels, withoutModels] = await Promise.all([pool.analyze({ path: CLIPS[0]! }), signal.analyze({ path: CLIPS[0]! })]);
+      expect(methodOf(withModels.engine)).toBe(MODELS_METHOD);
+      expect(methodOf(withoutModels.engine)).toBe(SIGNAL_METHOD);
+      // What the runner in this thread says of the same window.
+      const { x44 } = window16k(CLIPS[0]!);
+      const frames = runner.frames(x44, 44100);
+      const direct = runner.run(frames, choosePatches(frames, DEFAULT_PATCHES));
+      expect(withModels.mood.happy).toBeCloseTo(direct.classes.mood_happy, 2);
+      expect(withModels.mood.sad).toBeCloseTo(direct.classes.mood_sad, 2);
+      expect(withModels.danceability).toBeCloseTo(direct.classes.danceability, 2);
+      expect(withModels.tempo).toBe(withoutModels.tempo);
+    } finally {
+      await Promise.all([pool.close(), signal.close()]);
+    }
+  });
+
+  it('fail one analysis, not the thread, when the files change under a running pool', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-models-'));
+    try {
+      for (const f of MODEL_FOLDERS) {
+        mkdirSync(path.join(dir, f.folder));
+        for (const file of ['model.json', 'group1-shard1of1.bin']) copyFileSync(path.join(modelsDir, f.folder, file), path.join(dir, f.folder, file));
+      }
+      // Checked at start by the host; gone before the thread loads them.
+      const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir: dir });
+      unlinkSync(path.join(dir, 'msd-musicnn-1', 'group1-shard1of1.bin'));
+      try {
+        const error = await pool.analyze({ path: CLIPS[2]! }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).code).toBe('INTERNAL');
+        await expect(pool.probe({ path: CLIPS[2]! })).resolves.toBeDefined();
+      } finally {
+        await pool.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
