@@ -32,6 +32,9 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
   private readonly stopping = new AbortController();
   /** The background index, while one runs (its errors are logged, never thrown). */
   private initial: Promise<void> | undefined;
+  /** start() was called, and its first scan has ended (readiness waits for it). */
+  private started = false;
+  private indexed = false;
   /** The scan once the watcher is ready (its errors are logged, never thrown). */
   private rescan: Promise<void> | undefined;
   private readonly minScore: number;
@@ -58,8 +61,10 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
    * ones as each is probed; `pending()` says how far it got (readiness shows it).
    */
   async start(options: StartOptions = {}): Promise<void> {
+    this.started = true;
     await this.ensureFolder();
     const initial = this.index.scan(this.stopping.signal).then((result) => {
+      this.indexed = true;
       this.logger.info({ dir: this.index.root, ...result }, 'library indexed');
       if (result.total === 0 && !this.stopping.signal.aborted) this.sayEmpty();
       if (this.options.watch && !this.stopping.signal.aborted) this.watch();
@@ -69,7 +74,10 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
       return;
     }
     this.logger.info({ dir: this.index.root }, 'library: indexing in the background');
-    this.initial = initial.catch((error: unknown) => this.logger.error({ err: error, dir: this.index.root }, 'library indexing failed'));
+    this.initial = initial.catch((error: unknown) => {
+      this.indexed = true;
+      this.logger.error({ err: error, dir: this.index.root }, 'library indexing failed');
+    });
   }
 
   /** A first start has no folder yet: it is made, so that files dropped in are picked up. */
@@ -98,9 +106,14 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     );
   }
 
+  /**
+   * From start() until the first scan is done: the folder being listed, then how many files are
+   * read; later, a rescan's progress (a changed snapshot, say).
+   */
   pending(): string | undefined {
     const p = this.index.progress();
-    return p ? `indexing: ${p.done} of ${p.total} files` : undefined;
+    if (p) return `indexing: ${p.done} of ${p.total} files`;
+    return this.started && !this.indexed ? 'indexing: listing the folder' : undefined;
   }
 
   async close(): Promise<void> {
