@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const cacheAt = args.indexOf('--cache');
   const cache = cacheAt >= 0 ? args[cacheAt + 1] : undefined;
-  const dirs = args.filter((a, i) => !a.startsWith('--') && i !== cacheAt + 1);
+  const dirs = args.filter((a, i) => !a.startsWith('--') && !(cacheAt >= 0 && i === cacheAt + 1));
   if (dirs.length === 0) {
     console.error('usage: npm run bench:key-profiles -- <dir> [<dir>...] [--cache <dir>]');
     process.exit(2);

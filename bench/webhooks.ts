@@ -59,7 +59,9 @@ function watchEvents(process_: ServerProcess, into: Map<string, number>): void {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-bench-webhooks-'));
-  const songs = writeLibrary(path.join(dir, 'library'), analyses * 2);
+  // A warm-up of its own, then `analyses` asked one at a time and `analyses` more, `concurrency` at once.
+  const warmUp = Math.min(10, analyses);
+  const songs = writeLibrary(path.join(dir, 'library'), warmUp + analyses * 2);
   const arrived = new Map<string, number>();
   const receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -114,16 +116,16 @@ async function main(): Promise<void> {
     const latencies = (keys: string[]): number[] => keys.map((k) => arrived.get(k)! - completed.get(k)!);
 
     // Warm-up: a few analyses, not counted.
-    const warm = songs.slice(0, 10);
+    const warm = songs.slice(0, warmUp);
     for (const s of warm) await analyse(s);
     await waitFor(warm.map((s) => s.key));
 
-    const sequential = songs.slice(10, 10 + analyses);
+    const sequential = songs.slice(warmUp, warmUp + analyses);
     for (const s of sequential) {
       await analyse(s);
       await waitFor([s.key]);
     }
-    const concurrent = songs.slice(10 + analyses, 10 + analyses * 2 - 10);
+    const concurrent = songs.slice(warmUp + analyses, warmUp + analyses * 2);
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < concurrent.length) await analyse(concurrent[next++]!);
