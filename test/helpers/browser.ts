@@ -11,11 +11,14 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Where the browser tests save their screenshots: the README's, in docs/screenshots, when
- * UPDATE_SCREENSHOTS=1 (`npm run screenshots`); otherwise a temporary folder, so that a test run
- * takes every screenshot but leaves the tracked files alone.
+ * UPDATE_SCREENSHOTS=1 (`npm run screenshots`; SCREENSHOTS_DIR sends them elsewhere, as the smoke
+ * test of that command does); otherwise a temporary folder, so that a test run takes every
+ * screenshot but leaves the tracked files alone.
  */
 export const SCREENSHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve(__dirname, '..', '..', 'docs', 'screenshots') : path.join(os.tmpdir(), 'trackgraph-screenshots');
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? (process.env.SCREENSHOTS_DIR ?? path.resolve(__dirname, '..', '..', 'docs', 'screenshots'))
+    : path.join(os.tmpdir(), 'trackgraph-screenshots');
 export const hasChromium = (): boolean => existsSync(CHROMIUM);
 
 /** Headless, no sandbox (containers), and nothing that reaches the network by itself. */

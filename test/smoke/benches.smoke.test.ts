@@ -1,0 +1,148 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { RATE, encodeWav, song } from '../helpers/audio-signals';
+import { npmRun, tempDir, userEnv, type Ran } from './smoke.helpers';
+
+/*
+ * Every `bench:*` script with its smallest arguments, on a small corpus made here (songs of known
+ * tempo and key, rendered in code, with a truth.json): each prints its table, and the test reads
+ * the rows, not only the exit status. The three that make corpora from Debian's packages
+ * (lmms/hydrogen, fretsonfire songs, sox) run for real where those are installed; where they are
+ * not, each must say what it needs and stop with status 2, which is what a user then sees.
+ */
+
+jest.setTimeout(300_000);
+
+let corpus: string;
+let second: string;
+let scratch: string;
+
+/** Four songs per set, a few seconds each, with their tempo, key and meter in truth.json. */
+async function makeSet(dir: string, seed: number): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const songs = [
+    { bpm: 100, tonic: 0, minor: false },
+    { bpm: 128, tonic: 9, minor: true },
+    { bpm: 92, tonic: 7, minor: false },
+    { bpm: 140, tonic: 2, minor: true },
+  ];
+  const truth = [];
+  for (const [i, s] of songs.entries()) {
+    const file = `song${String(i).padStart(2, '0')}.wav`;
+    await writeFile(path.join(dir, file), encodeWav([song(12, { ...s, bright: i % 2 === 0, seed: seed + i })], RATE));
+    truth.push({ file, bpm: s.bpm, tonic: s.tonic, modeBinary: s.minor ? 0 : 1, timeSignature: 4 });
+  }
+  await writeFile(path.join(dir, 'truth.json'), JSON.stringify(truth));
+}
+
+beforeAll(async () => {
+  scratch = await tempDir('bench');
+  corpus = path.join(scratch, 'set-a');
+  second = path.join(scratch, 'set-b');
+  await makeSet(corpus, 1);
+  await makeSet(second, 11);
+});
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+const env = () => userEnv({ LOG_LEVEL: 'warn' });
+
+function ok(ran: Ran): string {
+  if (ran.code !== 0) throw new Error(`exit ${ran.code}:\n${ran.stdout}\n${ran.stderr}`);
+  return ran.stdout;
+}
+
+function installed(command: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+it('bench:accuracy reads the set with the engine and prints its tempo, key and meter row and the descriptor medians', async () => {
+  const out = ok(await npmRun('bench:accuracy', [corpus, '--no-peer'], env(), 240_000));
+  expect(out).toMatch(/set-a: 4 clips \(4 with tempo, 4 with key, 4 with meter\)/);
+  // The engine's row: tempo Acc1 and Acc2, key, MIREX, mode, meter, grid, CPU ms.
+  expect(out).toMatch(/^trackgraph-engine\/\d+\s+[\d.]+\s+[\d.]+ .*\d+$/m);
+  expect(out).toMatch(/^all\s+4\s+([\d.]+\s+){10}$/m);
+});
+
+it('bench:key-profiles scores every profile and bass weight on each set, with the left-out choice', async () => {
+  const out = ok(await npmRun('bench:key-profiles', [corpus, second], env(), 240_000));
+  expect(out).toMatch(/^shaath \+ 0\.5 bass\s+[\d.]+\s+[\d.]+/m);
+  expect(out).toContain('set-a');
+  expect(out).toContain('set-b');
+});
+
+it('bench:tempo-levels gives each set its level accuracy, fitted and held out, and the refitted weights', async () => {
+  const out = ok(await npmRun('bench:tempo-levels', [corpus, second], env(), 240_000));
+  expect(out).toMatch(/^set-a\s+4\s+\d+\s+\d+\s+\d+\s+\d+$/m);
+  expect(out).toMatch(/^refitted weights: \[(-?[\d.]+, ){8}-?[\d.]+\]$/m);
+});
+
+it('bench:analysis times the engine per clip on 1 and 2 workers', async () => {
+  const files = (await readdir(corpus)).filter((f) => f.endsWith('.wav')).map((f) => path.join(corpus, f));
+  const out = ok(await npmRun('bench:analysis', ['--clips', '2', ...files.slice(0, 2)], env(), 240_000));
+  expect(out).toMatch(/^1 worker : [\d.]+ clips\/s, median \d+ ms per clip/m);
+  expect(out).toMatch(/^2 workers: [\d.]+ clips\/s, speed-up [\d.]+x/m);
+});
+
+it('bench:browse times every browse query on a small synthetic store, with its plan', async () => {
+  const out = ok(await npmRun('bench:browse', ['--rows', '2000', '--iterations', '10', '--only', 'sqlite'], env(), 240_000));
+  expect(out).toMatch(/^\| happiest \(order by mood\.happy desc\) \| [\d.]+ \| [\d.]+ \|/m);
+  expect(out).toMatch(/^worst tracks\(\) p99: [\d.]+ ms/m);
+});
+
+it('bench:http loads the bare route, REST and GraphQL and gives each one\'s ratio to bare', async () => {
+  const out = ok(await npmRun('bench:http', ['--duration', '1', '--rounds', '1', '--connections', '4'], env(), 240_000));
+  expect(out).toMatch(/^\| bare Express route, same JSON \| \d+ \| [\d.]+ \| 0 \| 0 \| 1\.00 \|$/m);
+  expect(out).toMatch(/^\| REST GET \/api\/audio\/analysis\/:key \| \d+ \| [\d.]+ \| 0 \| 0 \| [\d.]+ \|$/m);
+  expect(out).toMatch(/^\| GraphQL analysis\(trackKey\) \| \d+ \| [\d.]+ \| 0 \| 0 \| [\d.]+ \|$/m);
+});
+
+it('bench:load finds the embedded server\'s sustainable rate without errors', async () => {
+  const args = ['--duration', '2', '--probe', '1', '--connections', '2', '--max-connections', '4', '--only', 'embedded'];
+  const out = ok(await npmRun('bench:load', args, env(), 240_000));
+  expect(out).toMatch(/^\| embedded: 1 API process, SQLite \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| 0 \| 0 \| 0 \|$/m);
+});
+
+it('bench:graphql-limits probes /healthz while clients send ordinary and hostile documents, which are refused', async () => {
+  const out = ok(await npmRun('bench:graphql-limits', ['--reps', '2', '--http', '1', '--clients', '2'], env(), 280_000));
+  expect(out).toMatch(/^\| after \| idle \| \d+ \|/m);
+  expect(out).toMatch(/attack documents \| \d+ \| [\d.]+ ms \| [\d.]+ ms \| [\d.]+ ms \| \d+ × 400 \|$/m);
+});
+
+it('bench:webhooks measures delivery latency from completed analyses to a local receiver', async () => {
+  const out = ok(await npmRun('bench:webhooks', ['--analyses', '6', '--concurrency', '2'], env(), 240_000));
+  const rows = [...out.matchAll(/^\| (one at a time|2 at once) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$/gm)];
+  expect(rows).toHaveLength(2);
+  // Every analysis asked for was announced to the receiver.
+  for (const row of rows) expect(Number(row[2])).toBe(6);
+});
+
+const withSox = installed('sox') ? it : it.skip;
+withSox('bench:tempo-scaled writes each clip at its scaled tempo with its scaled truth (sox)', async () => {
+  const out = path.join(scratch, 'scaled');
+  const printed = ok(await npmRun('bench:tempo-scaled', [corpus, out, '--factors', '100=1.2;128=0.75'], env(), 240_000));
+  expect(printed).toMatch(/^song00\.wav 100 x 1\.2 = 120 BPM$/m);
+  expect(printed).toMatch(/^wrote 2 clips and truth\.json to /m);
+});
+
+it('bench:tempo-scaled, bench:demo-songs and bench:band-songs without their arguments (or Debian packages) say what they need and stop', async () => {
+  const scaled = await npmRun('bench:tempo-scaled', [], env(), 120_000);
+  expect(scaled.code).toBe(2);
+  expect(scaled.stderr).toMatch(/^usage: npm run bench:tempo-scaled -- <dir> <out dir> --factors .*\(needs sox\)$/m);
+  const demo = await npmRun('bench:demo-songs', [], env(), 120_000);
+  expect(demo.code).toBe(2);
+  expect(demo.stderr).toContain('needs: apt-get install lmms hydrogen');
+  if (!installed('lmms') && !installed('h2cli')) {
+    const none = await npmRun('bench:demo-songs', [path.join(scratch, 'demo')], env(), 120_000);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no demo songs found: apt-get install lmms hydrogen');
+  }
+  const band = await npmRun('bench:band-songs', [path.join(scratch, 'band')], env(), 120_000);
+  if (band.code === 2) expect(band.stderr).toContain('needs fretsonfire-songs-* and sox');
+  else expect(ok(band)).toMatch(/clips/);
+});
