@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RATE, encodeWav, song } from '../helpers/audio-signals';
@@ -120,6 +121,19 @@ it('bench:webhooks measures delivery latency from completed analyses to a local 
   expect(rows).toHaveLength(2);
   // Every analysis asked for was announced to the receiver.
   for (const row of rows) expect(Number(row[2])).toBe(6);
+});
+
+/** Essentia's models, where the model tests find them (README, "Trained models"). */
+const modelsDir = process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(__dirname, '..', '..', '..', 'shared', 'models');
+const withModels = existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json')) ? it : it.skip;
+if (!existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json'))) console.warn(`bench:models smoke SKIPPED: no models at ${modelsDir} (TRACKGRAPH_TEST_MODELS_DIR)`);
+
+withModels('bench:models compares the models fed by our input with essentia.js\'s over every patch count, and bench:analysis times them', async () => {
+  const out = ok(await npmRun('bench:models', ['--models', modelsDir, '--limit', '1', corpus], env(), 280_000));
+  expect(out).toMatch(/^\| set-a \(calibration\) \| 1 \| all \| ([\d.]+ \| )+/m);
+  const files = (await readdir(corpus)).filter((f) => f.endsWith('.wav')).map((f) => path.join(corpus, f));
+  const timed = ok(await npmRun('bench:analysis', ['--models', modelsDir, '--clips', '1', '--workers', '1', files[0]!], env(), 280_000));
+  expect(timed).toMatch(/^1 worker : [\d.]+ clips\/s/m);
 });
 
 const withSox = installed('sox') ? it : it.skip;

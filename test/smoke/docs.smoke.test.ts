@@ -29,6 +29,7 @@ const COVERED: Record<string, string> = {
   'test:unit': 'docs.smoke.test.ts',
   lint: '.ci/run',
   test: '.ci/run',
+  'test:smoke': '.ci/run',
 };
 
 /** Every `npm run <script>` and `npm start`/`npm test` in the user-facing documents. */
@@ -39,7 +40,8 @@ function documentedScripts(): Set<string> {
     const file = path.join(ROOT, doc);
     if (!existsSync(file)) continue;
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/npm run ([a-z][\w:-]*)/g)) found.add(m[1]!);
+    // `npm run test:<project>` names a family, not a script: a name ends in a letter or digit.
+    for (const m of text.matchAll(/npm run ([a-z][\w-]*(?::[\w-]*[a-z0-9])?)(?![\w:<-])/g)) found.add(m[1]!);
     for (const m of text.matchAll(/npm (start|test)\b/g)) found.add(m[1]!);
   }
   return found;
@@ -56,8 +58,9 @@ it('every script the documents name exists and is run by the smoke suite or by C
   const sources = smokeSources();
   const ci = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
   const unrun: string[] = [];
+  const missing = [...documented].filter((name) => scripts[name] === undefined);
+  expect(missing).toEqual([]);
   for (const name of documented) {
-    expect([name, scripts[name] !== undefined]).toEqual([name, true]);
     const bench = name.startsWith('bench:');
     const ranHere = bench ? sources.includes(`npmRun('${name}'`) : COVERED[name] !== undefined;
     if (!ranHere) unrun.push(name);
