@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { BrowseService, type TracksRequest } from '../src/analysis/browse.service';
+import { RecommendationsService } from '../src/analysis/recommendations.service';
 import { SqlAnalysisStore, toRow } from '../src/analysis/store/sql.store';
 import { SqlTracksQuery } from '../src/analysis/store/tracks.query';
 import { openDatabase, refreshStatistics, type Database } from '../src/db/database';
@@ -12,7 +13,7 @@ import { realisticAnalysis, syntheticAnalysis } from './http/seed';
 import { percentile } from './lib/stats';
 
 /**
- * Latency of tracks(filter…) and similar() over N synthetic stored analyses, on SQLite (a file,
+ * Latency of tracks(filter…), similar() and recommendations over N synthetic stored analyses, on SQLite (a file,
  * as embedded) and on Postgres (a schema of its own at 127.0.0.1:5432/test, dropped after),
  * measured through BrowseService (the GraphQL resolver's one call; GraphQL execution not
  * included). Prints each query's plan beside its percentiles.
@@ -161,6 +162,23 @@ async function measure(label: string, database: Database): Promise<void> {
   const deep = { orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after } as const;
   results.push(await time('page 51 of the happiest (cursor)', () => browse.tracks(deep), (await browse.explain(deep)).join('; '), database));
   results.push(await time('similar(first: 10)', (i) => browse.similar(analysisAt((i * 7919) % ROWS).trackKey, 10), `tempo bands × key neighbourhood on ${database.dialect === 'sqlite' ? 'analyses_features (index-only)' : 'analyses_by_key_mode_tempo'}, ranked in JS`, database));
+  const recommendations = new RecommendationsService(new SqlTracksQuery(database), new SqlAnalysisStore(database));
+  results.push(
+    await time('recommendations(seed, limit 20)', (i) => recommendations.recommend({ seedTracks: [analysisAt((i * 7919) % ROWS).trackKey], limit: 20 }), 'tempo band around the seeds’ tempo (pool ≤ 1,500), ranked in JS', database),
+  );
+  results.push(
+    await time(
+      'recommendations(seed, target_energy, min/max danceability, limit 20)',
+      (i) =>
+        recommendations.recommend({
+          seedTracks: [analysisAt((i * 7919) % ROWS).trackKey],
+          limit: 20,
+          tuning: { target: { energy: 0.8 }, min: { danceability: 0.3 }, max: { danceability: 0.9 } },
+        }),
+      'tempo band + danceability range (pool ≤ 1,500), ranked in JS',
+      database,
+    ),
+  );
   const pg = database.dialect === 'postgres';
   process.stdout.write(`| query | p50 ms | p99 ms | max ms | CPU ms/call${pg ? ' (client + server)' : ''} | plan |\n|---|---:|---:|---:|---:|---|\n`);
   for (const r of results) {

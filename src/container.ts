@@ -13,6 +13,9 @@ import { graphqlRateLimitPlugin } from './http/graphql/rate-limit.plugin';
 import { AnalysisRunner } from './analysis/analysis.runner';
 import { AnalysisService } from './analysis/analysis.service';
 import { BrowseService } from './analysis/browse.service';
+import { SpotifyFeaturesService } from './analysis/spotify-features.service';
+import { IsrcLookup } from './search/isrc-lookup';
+import { RecommendationsService } from './analysis/recommendations.service';
 import { announcing, LocalAnalysisEvents, type AnalysisEvents } from './analysis/events/analysis-events';
 import { RedisAnalysisEvents } from './analysis/events/redis.analysis-events';
 import { BullmqJobs } from './analysis/jobs/bullmq.jobs';
@@ -66,6 +69,8 @@ export interface Container {
   analysis: AnalysisService;
   /** Browsing stored analyses: tracks() and similar(). */
   browse: BrowseService;
+  /** Recommendations by target over the stored analyses. */
+  recommendations: RecommendationsService;
   runner: AnalysisRunner;
   jobs: AnalysisJobs;
   artwork: ArtworkService;
@@ -246,6 +251,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const dispatcher = webhookDispatcher;
   const analysis = new AnalysisService(store, metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS, requestListeners: [usage, webhooks] });
   const browse = new BrowseService(new SqlTracksQuery(database), store);
+  const recommendations = new RecommendationsService(new SqlTracksQuery(database), store);
   // Workers serve no API requests: their limiter stays in memory, unused.
   const rateLimiter = new ApiRateLimiter({ pointsPerMinute: config.RATE_LIMIT, prefix: config.REDIS_PREFIX, ...(apiRedis ? { redis: apiRedis.commands } : {}) });
   const activeJobs = jobs;
@@ -292,6 +298,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     search,
     analysis,
     browse,
+    recommendations,
     runner,
     jobs,
     artwork,
@@ -402,7 +409,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
   };
   const graphql = await createGraphQL(
-    { search: container.search, analysis: container.analysis, browse: container.browse, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks },
+    { search: container.search, analysis: container.analysis, browse: container.browse, recommendations: container.recommendations, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks },
     {
       sandbox: config.GRAPHQL_SANDBOX,
       limits: { ...limits, maxBatch: config.GRAPHQL_MAX_BATCH },
@@ -419,6 +426,13 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
       artwork: container.artwork,
     },
     keys: { apiKeys: container.apiKeys, usage: container.usage },
+    spotify: {
+      features: new SpotifyFeaturesService(
+        container.analysis,
+        new IsrcLookup(container.registry, container.metadata, { sourceTimeoutMs: config.SOURCE_TIMEOUT_MS }, container.logger),
+      ),
+      recommendations: container.recommendations,
+    },
     webhooks: container.webhooks,
     logger: container.logger,
     publicUrl: config.publicUrl,

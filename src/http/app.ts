@@ -14,12 +14,15 @@ import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { keyRoutes, type KeyRouteServices } from './rest/keys.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
 import { webhookRoutes } from './rest/webhooks.routes';
+import { spotifyRoutes, type SpotifyRouteServices } from './rest/spotify.routes';
 import type { WebhookService } from '../webhooks/webhook.service';
 
 export interface AppDependencies {
   services: AudioRouteServices;
   /** Keys and usage (/api/keys, /api/usage). */
   keys: KeyRouteServices;
+  /** Spotify's shape under /v1 (docs/API.md, "Spotify's shape: /v1"); absent, those routes are not served. */
+  spotify?: SpotifyRouteServices;
   /** The calling key's webhooks (/api/webhooks); absent, those routes are not served. */
   webhooks?: WebhookService;
   logger: PinoLogger;
@@ -71,6 +74,7 @@ export function createApp(deps: AppDependencies): Express {
   // The contract's routes first: they are nearly all of the traffic.
   app.use(audioRoutes(deps.services, deps.gate));
   app.use(keyRoutes(deps.keys, deps.gate));
+  if (deps.spotify) app.use(spotifyRoutes(deps.spotify, deps.gate, deps.publicUrl));
   app.use('/graphql', deps.graphql);
   // After GraphQL, which the webhook routes would otherwise have every request tested against.
   if (deps.webhooks) app.use(webhookRoutes(deps.webhooks, deps.gate));

@@ -217,6 +217,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audio-features/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audio features of one track in Spotify’s shape: stored, or computed from the audio its id leads to.
+         * @description An id is a trackKey, `isrc:<ISRC>` (looked up at Deezer and MusicBrainz when enabled) or `spotify:track:<id>`. As the contract’s analysis route, an analysis not stored yet is started, and 202 with Retry-After answers while it runs.
+         */
+        get: operations["spotifyAudioFeatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio-features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audio features of up to 100 tracks in Spotify’s shape, in the order asked, null where an id has no stored analysis. Starts no analysis. */
+        get: operations["spotifyAudioFeaturesMany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recommendations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stored analyses nearest to targets (given, or the seeds’ mean) within the min_/max_ ranges, nearest first; the seeds excluded. Starts no analysis.
+         * @description Every top-level descriptor, tempo, key, mode, loudness, time_signature and duration_ms has min_, max_ and target_. At least one seed or one of those is needed. The distance is in docs/API.md, "Spotify’s shape: /v1".
+         */
+        get: operations["spotifyRecommendations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -686,6 +743,103 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["WebhookDelivery"][];
+        };
+        /** @description Spotify’s audio-features object, field for field (docs/FEATURES.md, "Spotify’s audio-features shape"). */
+        SpotifyAudioFeatures: {
+            acousticness: number | null;
+            /** @description The time-resolved view of the analysis (beats, bars, sections). */
+            analysis_url: string;
+            /** @description Danceability, 0–1 (our scale: docs/FEATURES.md). */
+            danceability: number;
+            /** @description Duration of the whole file, ms. */
+            duration_ms: number;
+            /** @description Energy, 0–1 (our scale). */
+            energy: number;
+            /** @description The trackKey. */
+            id: string;
+            /** @description Absence of spoken voice, 0–1 (our scale). */
+            instrumentalness: number;
+            /** @description Pitch class 0–11 (0 = C); -1 when no key was detected. */
+            key: number;
+            /** @description Liveness, 0–1 (our scale). */
+            liveness: number;
+            /** @description Integrated loudness, LUFS (EBU R128): dB relative to full scale, as Spotify’s. */
+            loudness: number;
+            /** @description 1 major, 0 minor. */
+            mode: number;
+            /** @description Speechiness, 0–1. */
+            speechiness: number;
+            /** @description Beats per minute. */
+            tempo: number;
+            /** @description Beats per bar. */
+            time_signature: number;
+            /** @description The analysis in the contract’s shape. */
+            track_href: string;
+            /** @constant */
+            type: "audio_features";
+            /** @description trackgraph:track:<trackKey>. */
+            uri: string;
+            /** @description Valence, 0–1 (our scale). */
+            valence: number;
+        };
+        /** @description Being analysed: ask again after retry_after seconds. */
+        SpotifyPending: {
+            /** @enum {string} */
+            status: "queued" | "processing";
+            /** @description Analyses ahead of this one. */
+            queue_position: number;
+            /** @description Seconds to wait before asking again. */
+            retry_after: number;
+        };
+        /** @description Spotify’s error object. */
+        SpotifyError: {
+            error: {
+                /** @description The HTTP status. */
+                status: number;
+                /** @description What went wrong, for a person to read. */
+                message: string;
+            };
+        };
+        /** @description One entry per id, in the order asked; null where an id has no stored analysis. */
+        SpotifyAudioFeaturesList: {
+            audio_features: (components["schemas"]["SpotifyAudioFeatures"] | null)[];
+        };
+        /** @description Spotify’s recommendations object: the tracks nearest first, and the seeds. */
+        SpotifyRecommendations: {
+            tracks: components["schemas"]["SpotifyTrack"][];
+            seeds: components["schemas"]["SpotifyRecommendationSeed"][];
+        };
+        /** @description A recommended track: the fields of Spotify’s track object this server can fill. */
+        SpotifyTrack: {
+            /** @description The trackKey. */
+            id: string;
+            name: string;
+            artists: {
+                name: string;
+                /** @constant */
+                type: "artist";
+            }[];
+            duration_ms: number;
+            /** @description The analysis in the contract’s shape. */
+            href: string;
+            /** @description trackgraph:track:<trackKey>. */
+            uri: string;
+            /** @constant */
+            type: "track";
+        };
+        /** @description A seed of the recommendations and the sizes of the pool ranked for it. */
+        SpotifyRecommendationSeed: {
+            /** @description The seed’s trackKey. */
+            id: string;
+            /** @constant */
+            type: "TRACK";
+            href: string;
+            /** @description Stored analyses read (within the min_/max_ ranges). */
+            initialPoolSize: number;
+            /** @description Of those, the ones that are not seeds. */
+            afterFilteringSize: number;
+            /** @description The same as afterFilteringSize (nothing is relinked). */
+            afterRelinkingSize: number;
         };
         /**
          * @description First 16 hex characters of sha256(lower(trim(artist)) + ":" + lower(trim(track))), after Unicode NFC.
@@ -1353,6 +1507,376 @@ export interface operations {
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
+        };
+    };
+    spotifyAudioFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100) or `spotify:track:<id>` (resolved where MusicBrainz links a recording to it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio features. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyAudioFeatures"];
+                };
+            };
+            /** @description Being analysed. */
+            202: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyPending"];
+                };
+            };
+            /** @description A parameter or id is missing or malformed (an ISRC is 12 characters: 2 letters, 3 letters or digits, 7 digits). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description No track has this id (recommendations: a seed has no stored analysis). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description The audio could not be decoded, or no source has audio of the track. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Rate limited (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description No source could answer. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description The store is unreachable (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description A source or the analysis took too long. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+        };
+    };
+    spotifyAudioFeaturesMany: {
+        parameters: {
+            query: {
+                /** @description Up to 100 ids (trackKeys, isrc:<ISRC>, spotify:track:<id>), comma-separated; the answer keeps their order. */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyAudioFeaturesList"];
+                };
+            };
+            /** @description A parameter or id is missing or malformed (an ISRC is 12 characters: 2 letters, 3 letters or digits, 7 digits). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Rate limited (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description No source could answer. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description The store is unreachable (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description A source or the analysis took too long. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+        };
+    };
+    spotifyRecommendations: {
+        parameters: {
+            query?: {
+                /** @description Up to 5 trackKeys of stored analyses, comma-separated: the targets not given are their mean. */
+                seed_tracks?: string;
+                /** @description Tracks answered: 1–100, default 20. */
+                limit?: number;
+                /** @description Lowest energy allowed (inclusive). */
+                min_energy?: number;
+                /** @description Highest energy allowed (inclusive). */
+                max_energy?: number;
+                /** @description The energy to be near (default: the seeds’ mean). */
+                target_energy?: number;
+                /** @description Lowest liveness allowed (inclusive). */
+                min_liveness?: number;
+                /** @description Highest liveness allowed (inclusive). */
+                max_liveness?: number;
+                /** @description The liveness to be near (default: the seeds’ mean). */
+                target_liveness?: number;
+                /** @description Lowest danceability allowed (inclusive). */
+                min_danceability?: number;
+                /** @description Highest danceability allowed (inclusive). */
+                max_danceability?: number;
+                /** @description The danceability to be near (default: the seeds’ mean). */
+                target_danceability?: number;
+                /** @description Lowest instrumentalness allowed (inclusive). */
+                min_instrumentalness?: number;
+                /** @description Highest instrumentalness allowed (inclusive). */
+                max_instrumentalness?: number;
+                /** @description The instrumentalness to be near (default: the seeds’ mean). */
+                target_instrumentalness?: number;
+                /** @description Lowest speechiness allowed (inclusive). */
+                min_speechiness?: number;
+                /** @description Highest speechiness allowed (inclusive). */
+                max_speechiness?: number;
+                /** @description The speechiness to be near (default: the seeds’ mean). */
+                target_speechiness?: number;
+                /** @description Lowest valence allowed (inclusive). */
+                min_valence?: number;
+                /** @description Highest valence allowed (inclusive). */
+                max_valence?: number;
+                /** @description The valence to be near (default: the seeds’ mean). */
+                target_valence?: number;
+                /** @description Lowest arousal allowed (inclusive). */
+                min_arousal?: number;
+                /** @description Highest arousal allowed (inclusive). */
+                max_arousal?: number;
+                /** @description The arousal to be near (default: the seeds’ mean). */
+                target_arousal?: number;
+                /** @description Lowest approachability allowed (inclusive). */
+                min_approachability?: number;
+                /** @description Highest approachability allowed (inclusive). */
+                max_approachability?: number;
+                /** @description The approachability to be near (default: the seeds’ mean). */
+                target_approachability?: number;
+                /** @description Lowest engagement allowed (inclusive). */
+                min_engagement?: number;
+                /** @description Highest engagement allowed (inclusive). */
+                max_engagement?: number;
+                /** @description The engagement to be near (default: the seeds’ mean). */
+                target_engagement?: number;
+                /** @description Lowest tempo allowed (inclusive). */
+                min_tempo?: number;
+                /** @description Highest tempo allowed (inclusive). */
+                max_tempo?: number;
+                /** @description The tempo to be near (default: the seeds’ mean). */
+                target_tempo?: number;
+                /** @description Lowest key allowed (inclusive). */
+                min_key?: number;
+                /** @description Highest key allowed (inclusive). */
+                max_key?: number;
+                /** @description The key to be near (default: the seeds’ mean). */
+                target_key?: number;
+                /** @description Lowest mode allowed (inclusive). */
+                min_mode?: number;
+                /** @description Highest mode allowed (inclusive). */
+                max_mode?: number;
+                /** @description The mode to be near (default: the seeds’ mean). */
+                target_mode?: number;
+                /** @description Lowest loudness allowed (inclusive). */
+                min_loudness?: number;
+                /** @description Highest loudness allowed (inclusive). */
+                max_loudness?: number;
+                /** @description The loudness to be near (default: the seeds’ mean). */
+                target_loudness?: number;
+                /** @description Lowest time_signature allowed (inclusive). */
+                min_time_signature?: number;
+                /** @description Highest time_signature allowed (inclusive). */
+                max_time_signature?: number;
+                /** @description The time_signature to be near (default: the seeds’ mean). */
+                target_time_signature?: number;
+                /** @description Lowest duration_ms allowed (inclusive). */
+                min_duration_ms?: number;
+                /** @description Highest duration_ms allowed (inclusive). */
+                max_duration_ms?: number;
+                /** @description The duration_ms to be near (default: the seeds’ mean). */
+                target_duration_ms?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recommendations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyRecommendations"];
+                };
+            };
+            /** @description A parameter or id is missing or malformed (an ISRC is 12 characters: 2 letters, 3 letters or digits, 7 digits). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description No track has this id (recommendations: a seed has no stored analysis). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Rate limited (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description The store is unreachable (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
         };
     };
 }

@@ -46,6 +46,9 @@ export interface TracksPageRow {
 /** The columns similarity needs, without the timeline: tempo, key, mode and every descriptor column. */
 export type FeatureRow = { trackKey: string; tempo: number; key: number; mode: number } & DescriptorColumnValues;
 
+/** FeatureRow and the other columns recommendations rank by. */
+export type RankRow = FeatureRow & { loudness: number; timeSignature: number; durationMs: number };
+
 export interface CandidatesRequest {
   /** Inclusive tempo bands, any of (similar() reads one around the tempo, half and double it). */
   tempo: readonly { min: number; max: number }[];
@@ -60,6 +63,8 @@ export interface TracksQuery {
   page(request: TracksPageRequest): Promise<TracksPageRow[]>;
   count(filter: TracksFilter): Promise<number>;
   candidates(request: CandidatesRequest): Promise<FeatureRow[]>;
+  /** Up to `limit` rows matching a filter, newest first, with the columns recommendations rank by (no timeline). */
+  featureRows(filter: TracksFilter, limit: number): Promise<RankRow[]>;
   /** The database's plan for `page(request)` (SQLite EXPLAIN QUERY PLAN / Postgres EXPLAIN), one line per step. */
   explainPage(request: TracksPageRequest): Promise<string[]>;
 }
@@ -158,6 +163,19 @@ export class SqlTracksQuery implements TracksQuery {
       const out = {} as Record<string, unknown>;
       for (const [k, v] of Object.entries(r)) out[k] = k === 'trackKey' ? v : Number(v);
       return out as unknown as FeatureRow;
+    });
+  }
+
+  async featureRows(filter: TracksFilter, limit: number): Promise<RankRow[]> {
+    const query = this.filtered(this.database.db.selectFrom('analyses'), filter)
+      .select(['track_key as trackKey', 'tempo', 'key', 'mode', 'loudness', 'time_signature as timeSignature', 'duration_ms as durationMs', ...DESCRIPTOR_COLUMNS])
+      .orderBy('seq', 'desc')
+      .limit(limit);
+    const rows = await guardConnection(() => query.execute());
+    return rows.map((r) => {
+      const out = {} as Record<string, unknown>;
+      for (const [k, v] of Object.entries(r)) out[k] = k === 'trackKey' ? v : Number(v);
+      return out as unknown as RankRow;
     });
   }
 

@@ -7,6 +7,7 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
+import type { RecommendationsService } from '../../analysis/recommendations.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import { invalidArgument } from '../../core/errors';
 import type { SearchService } from '../../search/search.service';
@@ -28,6 +29,8 @@ export interface GraphQLServices {
   search: SearchService;
   /** Serves tracks and similar; absent, they fail (tests of other fields build the edge without it). */
   browse?: BrowseService;
+  /** Serves recommendations; absent, it fails. */
+  recommendations?: RecommendationsService;
   analysis: AnalysisService;
   apiKeys: ApiKeyService;
   /** Serves usage; absent, it fails (tests of other fields build the edge without it). */
@@ -110,6 +113,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   const schema = buildGraphQLSchema({
     search: services.search,
     ...(services.browse ? { browse: services.browse } : {}),
+    ...(services.recommendations ? { recommendations: services.recommendations } : {}),
     ...(services.usage ? { keys: { apiKeys: services.apiKeys, usage: services.usage } } : {}),
     ...(services.webhooks ? { webhooks: services.webhooks } : {}),
   });

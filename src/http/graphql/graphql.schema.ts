@@ -10,6 +10,8 @@ import type { WebhookService } from '../../webhooks/webhook.service';
 import { AnalysisResolver } from './analysis.resolver';
 import { AnalysisSubscriptionResolver } from './analysis.subscription';
 import { BrowseResolver } from './browse.resolver';
+import { RecommendationsResolver } from './recommendations.resolver';
+import type { RecommendationsService } from '../../analysis/recommendations.service';
 import { KeysResolver } from './keys.resolver';
 import { TrackResolver } from './track.resolver';
 import { WebhookResolver } from './webhook.resolver';
@@ -19,6 +21,8 @@ export interface ResolverServices {
   search: SearchService;
   /** Absent: tracks and similar are in the schema but not served (tests of other fields). */
   browse?: BrowseService;
+  /** Absent: recommendations is in the schema but not served (tests of other fields). */
+  recommendations?: RecommendationsService;
   /** Absent: viewer, apiKeys, usage and the key mutations are in the schema but not served (tests of other fields). */
   keys?: { apiKeys: ApiKeyService; usage: UsageService };
   /** Absent: the webhook fields are in the schema but not served (tests of other fields). */
@@ -51,12 +55,13 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
     resolvers.set(TrackResolver, new TrackResolver(services.search));
     resolvers.set(AnalysisResolver, new AnalysisResolver());
     if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse));
+    if (services.recommendations) resolvers.set(RecommendationsResolver, new RecommendationsResolver(services.recommendations));
     if (services.keys) resolvers.set(KeysResolver, new KeysResolver(services.keys.apiKeys, services.keys.usage));
     if (services.webhooks) resolvers.set(WebhookResolver, new WebhookResolver(services.webhooks));
     resolvers.set(AnalysisSubscriptionResolver, new AnalysisSubscriptionResolver());
   }
   const schema = buildSchemaSync({
-    resolvers: [TrackResolver, AnalysisResolver, BrowseResolver, KeysResolver, WebhookResolver, AnalysisSubscriptionResolver],
+    resolvers: [TrackResolver, AnalysisResolver, BrowseResolver, RecommendationsResolver, KeysResolver, WebhookResolver, AnalysisSubscriptionResolver],
     validate: false,
     pubSub: NO_TOPICS,
     container: {

@@ -6,6 +6,7 @@ import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
 import { SERVED_IMAGE_FORMATS, SERVED_IMAGE_TYPES } from '../../artwork/image.sniff';
 import { trackKeySchema } from '../../core/contract.schema';
 import { analysisParams, batchQuery, createKeyBody, createWebhookBody, deliveriesQuery, keyIdPath, searchParams, usageParams } from './params';
+import { SPOTIFY_TAG, spotifyPaths } from './spotify.openapi';
 import {
   analysisSchema,
   apiKeySchema,
@@ -128,6 +129,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
         description:
           'Webhooks of the calling key: the analyses it asks for while they are not stored yet are announced to them (analysis.completed, analysis.failed), signed as the Standard Webhooks specification says (docs/API.md, "Webhooks").',
       },
+      SPOTIFY_TAG,
     ],
     paths: {
       '/api/audio/search': {
@@ -311,6 +313,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           responses: { '200': { ...json(ok(z.array(deliverySchema)).meta({ id: 'DeliveriesResponse' }), 'The deliveries.'), headers: noStore }, ...errors(400, 401, 404, 429, 500, 503) },
         },
       },
+      ...spotifyPaths(),
     },
     components: {
       securitySchemes: {

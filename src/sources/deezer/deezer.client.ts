@@ -38,6 +38,16 @@ export class DeezerClient {
     return res.body.error ? undefined : (res.body as DeezerTrack);
   }
 
+  /** The track with this ISRC (capitals, no hyphens); undefined when Deezer has none. */
+  async trackByIsrc(isrc: string, signal: AbortSignal): Promise<DeezerTrack | undefined> {
+    if (!/^[A-Z0-9]{12}$/.test(isrc)) return undefined;
+    const res = await this.http.getJson<DeezerTrackResponse>(`${this.baseUrl}/track/isrc:${isrc}`, {
+      signal,
+      inspect: inspect((b) => typeof (b as DeezerTrackResponse).id === 'number' && typeof (b as DeezerTrackResponse).artist === 'object'),
+    });
+    return res.body.error ? undefined : (res.body as DeezerTrack);
+  }
+
   preview(url: string, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
     return this.http.download(url, { signal, maxBytes, acceptContentType: (t) => AUDIO_TYPES.test(t) });
   }

@@ -6,6 +6,7 @@ import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http
 import type { SharedQuotas } from '../http/shared-quota';
 import { httpStatusOf } from '../http/http.errors';
 import type { AudioSource, MetadataSource, SearchQuery, SourceCallContext, ClosableSource, MonitoredSource } from '../source';
+import type { IsrcSource } from '../isrc';
 import { DeezerClient } from './deezer.client';
 import { DEEZER, searchQuery, toCandidate, toCandidates } from './deezer.mapper';
 
@@ -40,7 +41,7 @@ const EXPIRED = new Set([403, 410]);
  * Also finds the preview of a recording another source described (MusicBrainz), by artist,
  * title and duration.
  */
-export class DeezerSource implements MetadataSource, AudioSource, ClosableSource, MonitoredSource {
+export class DeezerSource implements MetadataSource, AudioSource, IsrcSource, ClosableSource, MonitoredSource {
   readonly name = DEEZER;
   /** Search answers are worth caching: they cost quota and time. */
   readonly cacheSearches = true;
@@ -110,6 +111,13 @@ export class DeezerSource implements MetadataSource, AudioSource, ClosableSource
       .filter((s) => s.score >= minScore)
       .sort((a, b) => b.score - a.score || b.sameTitle - a.sameTitle || a.gap - b.gap);
     return scored[0]?.c.audio;
+  }
+
+  /** The Deezer track with this ISRC (capitals, no hyphens), with its preview; undefined when Deezer has none. */
+  async byIsrc(isrc: string, context: SourceCallContext): Promise<TrackCandidate | undefined> {
+    const found = await this.client.trackByIsrc(isrc, context.signal);
+    const candidate = found ? toCandidate(found) : undefined;
+    return candidate ? { ...candidate, isrc } : undefined;
   }
 
   health(): string | undefined {

@@ -1,6 +1,6 @@
 import type { HttpClient } from '../http/http.client';
 import { SourceHttpError } from '../http/http.errors';
-import type { MbRecording, MbRecordingSearchResponse } from './musicbrainz.types';
+import type { MbIsrcResponse, MbRecording, MbRecordingSearchResponse } from './musicbrainz.types';
 
 /** The MusicBrainz web service over a source's HttpClient. */
 export class MusicBrainzClient {
@@ -23,5 +23,24 @@ export class MusicBrainzClient {
       },
     });
     return res.body.recordings ?? [];
+  }
+
+  /** The recordings with this ISRC (capitals, no hyphens), artists and releases included; none when MusicBrainz has no such ISRC (404). */
+  async recordingsByIsrc(isrc: string, signal: AbortSignal): Promise<MbRecording[]> {
+    if (!/^[A-Z0-9]{12}$/.test(isrc)) return [];
+    const url = new URL(`${this.baseUrl}/isrc/${isrc}`);
+    url.searchParams.set('inc', 'artist-credits releases');
+    url.searchParams.set('fmt', 'json');
+    const res = await this.http.getJson<MbIsrcResponse>(url, {
+      signal,
+      acceptStatus: [404],
+      inspect: (body, status) => {
+        if (status === 404) return;
+        if (typeof body !== 'object' || body === null || !Array.isArray((body as MbIsrcResponse).recordings)) {
+          throw new SourceHttpError('answered an unexpected JSON shape', { kind: 'malformed', retryable: false, fault: true });
+        }
+      },
+    });
+    return res.status === 404 ? [] : (res.body.recordings ?? []);
   }
 }

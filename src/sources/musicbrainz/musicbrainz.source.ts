@@ -3,6 +3,7 @@ import type { TrackCandidate } from '../../core/types';
 import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
 import type { SharedQuotas } from '../http/shared-quota';
 import type { MetadataSource, SearchQuery, SourceCallContext, ClosableSource, MonitoredSource } from '../source';
+import type { IsrcSource } from '../isrc';
 import { MusicBrainzClient } from './musicbrainz.client';
 import { MUSICBRAINZ, luceneQuery, toCandidates } from './musicbrainz.mapper';
 
@@ -30,7 +31,7 @@ export interface MusicBrainzSourceOptions {
  * Archive. It has no audio: analysis finds the recording's audio through the audio sources'
  * findAudio (Deezer's, for one).
  */
-export class MusicBrainzSource implements MetadataSource, ClosableSource, MonitoredSource {
+export class MusicBrainzSource implements MetadataSource, IsrcSource, ClosableSource, MonitoredSource {
   readonly name = MUSICBRAINZ;
   readonly cacheSearches = true;
   private readonly http: HttpClient;
@@ -59,6 +60,13 @@ export class MusicBrainzSource implements MetadataSource, ClosableSource, Monito
   async search(query: SearchQuery, context: SourceCallContext): Promise<TrackCandidate[]> {
     const recordings = await this.client.searchRecordings(luceneQuery(query.track, query.artist), query.limit, context.signal);
     return toCandidates(recordings, this.options.coverArtBaseUrl).slice(0, query.limit);
+  }
+
+  /** The recording with this ISRC (capitals, no hyphens), the first MusicBrainz lists; undefined when it has none. */
+  async byIsrc(isrc: string, context: SourceCallContext): Promise<TrackCandidate | undefined> {
+    const recordings = await this.client.recordingsByIsrc(isrc, context.signal);
+    const candidate = toCandidates(recordings, this.options.coverArtBaseUrl)[0];
+    return candidate ? { ...candidate, isrc } : undefined;
   }
 
   health(): string | undefined {

@@ -46,3 +46,11 @@ export interface MbRecordingSearchResponse {
   /** Set instead of results on some errors. */
   error?: string;
 }
+
+/** The ISRC lookup (`/isrc/<ISRC>?inc=artist-credits+releases`): the recordings carrying it. */
+export interface MbIsrcResponse {
+  isrc?: string;
+  recordings?: MbRecording[];
+  /** Set instead of recordings on a 404. */
+  error?: string;
+}

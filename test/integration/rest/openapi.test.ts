@@ -41,9 +41,11 @@ describe('the OpenAPI document: named schemas, stated limits, a typed client tha
     for (const name of ['TrackAnalysis', 'SearchResult', 'Mood', 'Timeline', 'TimeInterval', 'Section', 'Error', 'AnalysisPending', 'TrackKey']) {
       expect({ name, described: typeof doc.components.schemas[name]?.description }).toEqual({ name, described: 'string' });
     }
-    // The analysis shape is written once (TrackAnalysis) and referred to by every answer holding it.
+    // The analysis shape is written once (TrackAnalysis) and referred to by every answer holding it;
+    // Spotify's audio-features object (/v1) is the one other shape with the field, also written once.
     const text = JSON.stringify(doc);
-    expect(text.match(/"danceability":\{/g)).toHaveLength(1);
+    expect(text.match(/"danceability":\{/g)).toHaveLength(2);
+    expect(JSON.stringify(doc.components.schemas.SpotifyAudioFeatures)).toContain('"danceability":{');
     expect(JSON.stringify(doc.components.schemas.AnalysisResponse)).toContain('"#/components/schemas/TrackAnalysis"');
     expect(JSON.stringify(doc.components.schemas.AnalysesResponse)).toContain('"#/components/schemas/TrackAnalysis"');
   });
