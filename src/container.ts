@@ -27,6 +27,7 @@ import { SqlAnalysisStore } from './analysis/store/sql.store';
 import type { AnalysisStore } from './analysis/store/store';
 import { SqlTracksQuery } from './analysis/store/tracks.query';
 import { ArtworkService } from './artwork/artwork.service';
+import { SqlApiKeyStore } from './auth/api-key.store';
 import { ApiKeyService } from './auth/api-keys';
 import { RedisKeyChangeChannel } from './auth/key-changes.channel';
 import type { Config } from './config';
@@ -49,12 +50,13 @@ import { SourceRegistry } from './sources/registry';
 import type { Source, StartOptions } from './sources/source';
 import { FlushSchedule } from './usage/flush.schedule';
 import { RedisUsageRelay } from './usage/redis.usage';
-import { UsageService, UsageStore } from './usage/usage.service';
+import { UsageService } from './usage/usage.service';
+import { SqlUsageStore } from './usage/usage.store';
 import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
 import { SecretBox } from './webhooks/webhook.secrets';
 import { WebhookSender } from './webhooks/webhook.sender';
 import { WebhookService } from './webhooks/webhook.service';
-import { WebhookStore } from './webhooks/webhook.store';
+import { SqlWebhookStore } from './webhooks/webhook.store';
 
 /** Everything a process needs, built once from the validated config. */
 export interface Container {
@@ -207,10 +209,10 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       : undefined;
   // API nodes count usage and tell each other of keys made and revoked through Redis when scaled out; workers serve no requests.
   const apiRedis = role === 'api' ? redis : undefined;
-  const usage: UsageService = new UsageService(new UsageStore(database.db), { list: () => apiKeys.list() }, {
+  const usage: UsageService = new UsageService(new SqlUsageStore(database), { list: () => apiKeys.list() }, {
     ...(apiRedis ? { relay: new RedisUsageRelay(apiRedis.commands, config.REDIS_PREFIX) } : {}),
   });
-  const apiKeys: ApiKeyService = new ApiKeyService(database.db, {
+  const apiKeys: ApiKeyService = new ApiKeyService(new SqlApiKeyStore(database), {
     envKeys: { read: config.API_KEYS, admin: config.ADMIN_API_KEYS },
     requestListeners: [usage],
     logger,
@@ -229,7 +231,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   if (role === 'api' && (queueUrl || database.dialect === 'postgres') && !config.WEBHOOK_SECRET_KEY) {
     logger.warn({}, 'WEBHOOK_SECRET_KEY is unset in a shared deployment: webhooks made on this node cannot be signed by the others');
   }
-  const webhookStore = new WebhookStore(database.db);
+  const webhookStore = new SqlWebhookStore(database);
   const webhookSecrets = new SecretBox(webhookSecretKey(config));
   const webhookOutbound = new OutboundGuard({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE });
   let webhookDispatcher: WebhookDispatcher | undefined;

@@ -81,7 +81,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   logger.info({ url, host: config.HOST, port, sources: container.registry.names, store: container.database.description }, 'trackgraph listening');
   logger.info({ url }, `open ${url}/ for the web dashboard, ${url}/graphiql to explore the GraphQL API; searching ${container.registry.names.join(', ')}`);
 
-  const first = await container.apiKeys.createFirstKey(container.database.dialect);
+  const first = await container.apiKeys.createFirstKey();
   if (first) {
     const notice = firstKeyNotice(first.key, url);
     if (options.terminal ?? process.stdout.isTTY === true) {

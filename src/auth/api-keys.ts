@@ -1,11 +1,10 @@
 import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
 import { AppError, invalidArgument } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { silentLogger } from '../core/logger';
 import { tidyName } from '../core/name';
 import type { ApiRequestListener } from '../core/observers';
-import type { DatabaseSchema } from '../db/database';
+import type { ApiKeyStore, ListedApiKey, StoredApiKey } from './api-key.store';
 import type { KeyChange, KeyChangeChannel } from './key-changes.channel';
 
 export const API_KEY_SCOPES = ['read', 'admin'] as const;
@@ -91,18 +90,19 @@ const hash = (key: string): Buffer => digest('sha256', key, 'buffer');
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** How a principal's key compares with a presented one. */
-export type KeyMatch = { principal: Principal; expired: boolean };
+/** A known, unrevoked key that a presented one matched, and whether it has expired. */
+type KeyMatch = { principal: Principal; expired: boolean };
 
 /**
- * API keys: those of API_KEYS and ADMIN_API_KEYS and those stored in the database (made with the
- * CLI, through the API, or on a first start). Only SHA-256 hashes are kept (in memory and in the
- * database); a presented key is hashed and compared in constant time with every known hash.
+ * API keys: those of API_KEYS and ADMIN_API_KEYS and those stored (made with the CLI, through the
+ * API, or on a first start; api-key.store.ts). Only SHA-256 hashes are kept (in memory and in the
+ * store); a presented key is hashed and compared in constant time with every known hash.
  *
- * Checking a key is synchronous against the keys as last loaded; they are read again after
- * `refreshMs`. A key made or revoked through this service is accepted or refused at once by this
- * process, and by every other process told through the key-change channel; one made or revoked
- * elsewhere without the channel (the CLI without Redis) within `refreshMs`. When each key was last used is remembered in memory and
+ * `authenticate` checks a presented key synchronously against the keys as last loaded; they are
+ * read again after `refreshMs` (`stale`, `ensureFresh`). A key made or revoked through this
+ * service is accepted or refused at once by this process, and by every other process told
+ * through the key-change channel; one made or revoked elsewhere without the channel (the CLI
+ * without Redis) within `refreshMs`. When each key was last used is remembered in memory and
  * written in batches (flushLastUsed), not once per request.
  */
 export class ApiKeyService {
@@ -121,7 +121,7 @@ export class ApiKeyService {
   private readonly listeners: readonly ApiRequestListener[];
 
   constructor(
-    private readonly db: Kysely<DatabaseSchema>,
+    private readonly store: ApiKeyStore,
     private readonly options: ApiKeyServiceOptions = {},
   ) {
     this.refreshMs = options.refreshMs ?? 10_000;
@@ -144,7 +144,7 @@ export class ApiKeyService {
     await this.options.changes?.subscribe((change) => this.changed(change));
   }
 
-  /** True when the stored keys must be read again (ensureFresh) before `match` or `authenticate`. */
+  /** True when the stored keys must be read again (ensureFresh) before `authenticate` or `recheck`. */
   stale(): boolean {
     return this.now() - this.loadedAt > this.refreshMs;
   }
@@ -154,20 +154,6 @@ export class ApiKeyService {
     if (this.stale()) await this.reload();
   }
 
-  /** The key's principal when it is known and not revoked (expired or not), against the keys as last loaded. */
-  match(presented: string, now = this.now()): KeyMatch | undefined {
-    const candidate = hash(presented);
-    let match: Entry | undefined;
-    // Visit every entry whatever matches, so timing says nothing about which key was close.
-    for (const entries of [this.envKeys, this.known]) {
-      for (const entry of entries) {
-        if (timingSafeEqual(entry.hash, candidate) && !match) match = entry;
-      }
-    }
-    if (!match || this.revoked.has(match.principal.id)) return undefined;
-    return { principal: match.principal, expired: match.expiresAtMs <= now };
-  }
-
   /**
    * The principal of a presented key, against the keys as last loaded (callers check `stale()`
    * first), counted as a use of the key; UNAUTHENTICATED for an unknown, revoked or expired key.
@@ -175,7 +161,7 @@ export class ApiKeyService {
    */
   authenticate(presented: string): Principal {
     const now = this.now();
-    const found = this.match(presented, now);
+    const found = this.lookup(presented, now);
     if (!found) throw new AppError('UNAUTHENTICATED', 'unknown or revoked API key');
     const { principal } = found;
     if (found.expired) throw new AppError('UNAUTHENTICATED', `this API key expired at ${principal.expiresAt}; ask an admin for a new one`);
@@ -184,87 +170,48 @@ export class ApiKeyService {
     return principal;
   }
 
-  /** The principal of a usable key (known, not revoked, not expired) against the keys as last loaded; not counted as a use. */
-  usable(presented: string): Principal | undefined {
-    const found = this.match(presented);
+  /**
+   * Checks again a key accepted before (a subscription's connection, as it starts another
+   * subscription): its principal while it is known, not revoked and not expired, against the keys
+   * as last loaded (callers check `stale()` first); undefined otherwise. Not counted as a use.
+   */
+  recheck(presented: string): Principal | undefined {
+    const found = this.lookup(presented, this.now());
     return found && !found.expired ? found.principal : undefined;
-  }
-
-  /** `usable`, reading the stored keys first if stale. */
-  async verify(presented: string): Promise<Principal | undefined> {
-    await this.ensureFresh();
-    return this.usable(presented);
   }
 
   /** Creates a key; the key itself is returned once and never stored. */
   async create(input: NewApiKey): Promise<{ key: string; info: ApiKeyInfo }> {
-    const row = this.newRow(input);
     const key = `tg_${randomBytes(32).toString('base64url')}`;
-    await this.db.insertInto('api_keys').values({ ...row, key_hash: hash(key).toString('hex') }).execute();
+    const stored = this.newKey(input, key);
+    await this.store.insert(stored);
     this.loadedAt = 0;
-    await this.announce({ type: 'created', keyId: row.id });
-    return { key, info: infoOf({ ...row, last_used_at: null }) };
+    await this.announce({ type: 'created', keyId: stored.id });
+    return { key, info: infoOf({ ...stored, lastUsedAt: null }) };
   }
 
   /**
    * The first key of a server that has none: an admin key, made only when no key is configured
-   * or stored (revoked ones included), so that it is made once. Undefined when keys exist.
-   * On Postgres an advisory lock makes nodes starting together make one.
+   * or stored (revoked ones included), so that it is made once, even by nodes starting together.
+   * Undefined when keys exist.
    */
-  async createFirstKey(dialect: 'sqlite' | 'postgres'): Promise<{ key: string; info: ApiKeyInfo } | undefined> {
+  async createFirstKey(): Promise<{ key: string; info: ApiKeyInfo } | undefined> {
     if (this.envKeys.length > 0) return undefined;
-    const row = this.newRow({ name: 'first admin key', scope: 'admin', source: 'first-run' });
     const key = `tg_${randomBytes(32).toString('base64url')}`;
-    const inserted = await this.db.transaction().execute(async (trx) => {
-      if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('trackgraph:first-api-key'))`.execute(trx);
-      // One statement: on SQLite the check and the insert cannot be split by another writer.
-      const result = await trx
-        .insertInto('api_keys')
-        .columns(['id', 'name', 'key_hash', 'created_at', 'revoked_at', 'scope', 'expires_at', 'source'])
-        .expression(
-          trx
-            .selectNoFrom((eb) => [
-              eb.val(row.id).as('id'),
-              eb.val(row.name).as('name'),
-              eb.val(hash(key).toString('hex')).as('key_hash'),
-              eb.val(row.created_at).as('created_at'),
-              eb.val<string | null>(null).as('revoked_at'),
-              eb.val(row.scope).as('scope'),
-              eb.val<string | null>(null).as('expires_at'),
-              eb.val(row.source).as('source'),
-            ])
-            .where((eb) => eb.not(eb.exists(eb.selectFrom('api_keys').select('id')))),
-        )
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-    });
-    if (!inserted) return undefined;
+    const stored = this.newKey({ name: 'first admin key', scope: 'admin', source: 'first-run' }, key);
+    if (!(await this.store.insertIfNone(stored))) return undefined;
     this.loadedAt = 0;
-    return { key, info: infoOf({ ...row, last_used_at: null }) };
+    return { key, info: infoOf({ ...stored, lastUsedAt: null }) };
   }
 
   /** Every key, those of the environment first, then the stored ones by creation; with when each was last used. */
   async list(): Promise<ApiKeyInfo[]> {
-    const rows = await this.db
-      .selectFrom('api_keys')
-      .leftJoin('api_key_last_used', 'api_key_last_used.key_id', 'api_keys.id')
-      .select(['id', 'name', 'scope', 'source', 'created_at', 'expires_at', 'revoked_at', 'api_key_last_used.last_used_at'])
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    const envUsed = new Map<string, string>();
-    if (this.envInfo.length > 0) {
-      const used = await this.db
-        .selectFrom('api_key_last_used')
-        .select(['key_id', 'last_used_at'])
-        .where('key_id', 'in', this.envInfo.map((k) => k.id))
-        .execute();
-      for (const u of used) envUsed.set(u.key_id, u.last_used_at);
-    }
+    const stored = await this.store.list();
+    const envUsed = await this.store.lastUses(this.envInfo.map((k) => k.id));
     return [
       ...this.envInfo.map((k) => ({ ...k, lastUsedAt: this.latestUse(k.id, envUsed.get(k.id) ?? null) })),
-      ...rows.map((r) => {
-        const info = infoOf(r);
+      ...stored.map((k) => {
+        const info = infoOf(k);
         return { ...info, lastUsedAt: this.latestUse(info.id, info.lastUsedAt) };
       }),
     ];
@@ -285,29 +232,18 @@ export class ApiKeyService {
     if (env) {
       throw invalidArgument(`key ${id} is set in ${env.source}; remove it from that variable and restart to revoke it`);
     }
-    await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: iso(this.now()) })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await this.store.revoke(id, iso(this.now()));
     const info = await this.get(id);
     if (!info) throw new AppError('NOT_FOUND', `no API key has id ${id}`);
-    await this.revoked_(id);
+    await this.tellRevoked(id);
     return info;
   }
 
   /** Revokes stored keys by id or by name (the CLI); returns the ids revoked. */
   async revokeByIdOrName(idOrName: string): Promise<string[]> {
-    const rows = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: iso(this.now()) })
-      .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
-      .where('revoked_at', 'is', null)
-      .returning('id')
-      .execute();
-    for (const { id } of rows) await this.revoked_(id);
-    return rows.map((r) => r.id);
+    const ids = await this.store.revokeByIdOrName(idOrName, iso(this.now()));
+    for (const id of ids) await this.tellRevoked(id);
+    return ids;
   }
 
   /**
@@ -319,16 +255,7 @@ export class ApiKeyService {
     const batch = this.lastUsed;
     this.lastUsed = new Map();
     try {
-      await this.db
-        .insertInto('api_key_last_used')
-        .values([...batch].map(([key_id, at]) => ({ key_id, last_used_at: iso(at) })))
-        .onConflict((oc) =>
-          oc
-            .column('key_id')
-            .doUpdateSet((eb) => ({ last_used_at: eb.ref('excluded.last_used_at') }))
-            .where('api_key_last_used.last_used_at', '<', (eb) => eb.ref('excluded.last_used_at')),
-        )
-        .execute();
+      await this.store.recordLastUses(new Map([...batch].map(([id, at]) => [id, iso(at)])));
     } catch (error) {
       for (const [id, at] of batch) this.lastUsed.set(id, Math.max(at, this.lastUsed.get(id) ?? 0));
       throw error;
@@ -351,7 +278,8 @@ export class ApiKeyService {
     this.known = this.known.filter((e) => e.principal.id !== change.keyId);
   }
 
-  private async revoked_(id: string): Promise<void> {
+  /** A key revoked here: refused from now on by this process, and announced to the others. */
+  private async tellRevoked(id: string): Promise<void> {
     this.changed({ type: 'revoked', keyId: id });
     await this.announce({ type: 'revoked', keyId: id });
   }
@@ -365,6 +293,20 @@ export class ApiKeyService {
     }
   }
 
+  /** The key's principal when it is known and not revoked (expired or not), against the keys as last loaded. */
+  private lookup(presented: string, now: number): KeyMatch | undefined {
+    const candidate = hash(presented);
+    let match: Entry | undefined;
+    // Visit every entry whatever matches, so timing says nothing about which key was close.
+    for (const entries of [this.envKeys, this.known]) {
+      for (const entry of entries) {
+        if (timingSafeEqual(entry.hash, candidate) && !match) match = entry;
+      }
+    }
+    if (!match || this.revoked.has(match.principal.id)) return undefined;
+    return { principal: match.principal, expired: match.expiresAtMs <= now };
+  }
+
   private latestUse(id: string, stored: string | null): string | null {
     const pending = this.lastUsed.get(id);
     if (pending === undefined) return stored;
@@ -372,7 +314,8 @@ export class ApiKeyService {
     return stored !== null && stored > at ? stored : at;
   }
 
-  private newRow(input: NewApiKey) {
+  /** A new key as it is stored, its input checked: INVALID_ARGUMENT for a name, scope or expiry refused. */
+  private newKey(input: NewApiKey, key: string): StoredApiKey {
     const name = tidyName(input.name);
     if (name.length === 0) throw invalidArgument('name must not be empty');
     if (name.length > MAX_KEY_NAME_LENGTH) throw invalidArgument(`name must be at most ${MAX_KEY_NAME_LENGTH} characters`);
@@ -389,28 +332,25 @@ export class ApiKeyService {
     return {
       id: randomBytes(6).toString('hex'),
       name,
+      keyHash: hash(key).toString('hex'),
       scope,
       source: input.source ?? 'api',
-      created_at: iso(this.now()),
-      expires_at: expiresAt,
-      revoked_at: null,
+      createdAt: iso(this.now()),
+      expiresAt,
+      revokedAt: null,
     };
   }
 
   private async reload(): Promise<void> {
     this.loading ??= (async () => {
       try {
-        const rows = await this.db
-          .selectFrom('api_keys')
-          .select(['id', 'name', 'key_hash', 'scope', 'expires_at'])
-          .where('revoked_at', 'is', null)
-          .execute();
-        this.known = rows
-          .filter((r) => !this.revoked.has(r.id))
-          .map((r) => ({
-            hash: Buffer.from(r.key_hash, 'hex'),
-            principal: { id: r.id, name: r.name, scope: scopeOf(r.scope), expiresAt: r.expires_at },
-            expiresAtMs: r.expires_at === null ? Infinity : Date.parse(r.expires_at),
+        const active = await this.store.active();
+        this.known = active
+          .filter((k) => !this.revoked.has(k.id))
+          .map((k) => ({
+            hash: Buffer.from(k.keyHash, 'hex'),
+            principal: { id: k.id, name: k.name, scope: scopeOf(k.scope), expiresAt: k.expiresAt },
+            expiresAtMs: k.expiresAt === null ? Infinity : Date.parse(k.expiresAt),
           }));
         this.loadedAt = this.now();
       } catch (error) {
@@ -460,24 +400,15 @@ function hasControlCharacters(text: string): boolean {
 
 const scopeOf = (value: string): ApiKeyScope => (value === 'admin' ? 'admin' : 'read');
 
-function infoOf(r: {
-  id: string;
-  name: string;
-  scope: string;
-  source: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}): ApiKeyInfo {
+function infoOf(k: ListedApiKey): ApiKeyInfo {
   return {
-    id: r.id,
-    name: r.name,
-    scope: scopeOf(r.scope),
-    source: (STORED_SOURCES.has(r.source) ? r.source : 'cli') as ApiKeySource,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    lastUsedAt: r.last_used_at,
-    revokedAt: r.revoked_at,
+    id: k.id,
+    name: k.name,
+    scope: scopeOf(k.scope),
+    source: (STORED_SOURCES.has(k.source) ? k.source : 'cli') as ApiKeySource,
+    createdAt: k.createdAt,
+    expiresAt: k.expiresAt,
+    lastUsedAt: k.lastUsedAt,
+    revokedAt: k.revokedAt,
   };
 }

@@ -1,5 +1,6 @@
 import '../entry';
 import { parseArgs } from 'node:util';
+import { SqlApiKeyStore } from '../auth/api-key.store';
 import { API_KEY_SCOPES, ApiKeyService, type ApiKeyInfo, type ApiKeyScope } from '../auth/api-keys';
 import { RedisKeyChangeChannel } from '../auth/key-changes.channel';
 import { AppError } from '../core/errors';
@@ -58,7 +59,7 @@ export async function runApiKeyCli(argv: string[], out: (line: string) => void):
   const changes = redis ? new RedisKeyChangeChannel(redis, config.REDIS_PREFIX) : undefined;
   try {
     await migrateToLatest(database);
-    const keys = new ApiKeyService(database.db, {
+    const keys = new ApiKeyService(new SqlApiKeyStore(database), {
       envKeys: { read: config.API_KEYS, admin: config.ADMIN_API_KEYS },
       ...(changes ? { changes } : {}),
     });

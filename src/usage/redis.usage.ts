@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { UsageCount, UsageRelay, UsageStore } from './usage.service';
+import type { UsageRelay } from './usage.service';
+import type { UsageCount, UsageStore } from './usage.store';
 
 /** Pending counts not drained for this long are dropped by Redis (every node drains every few seconds). */
 const PENDING_TTL_MS = 7 * 86_400_000;

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { ApiKeyInfo, ApiKeyScope } from '../auth/api-keys';
 import { invalidArgument } from '../core/errors';
 import type { AnalysisRequestListener, ApiRequestListener } from '../core/observers';
-import type { DatabaseSchema } from '../db/database';
+import type { UsageCount, UsageStore } from './usage.store';
 
 /** Requests and analyses of one key on one UTC day. */
 export interface UsageRow {
@@ -11,14 +10,6 @@ export interface UsageRow {
   name: string;
   /** `YYYY-MM-DD`, UTC. */
   day: string;
-  requests: number;
-  analyses: number;
-}
-
-/** Counts of one (day, key), as they travel from memory to the store. */
-export interface UsageCount {
-  day: string;
-  keyId: string;
   requests: number;
   analyses: number;
 }
@@ -39,60 +30,6 @@ export const DEFAULT_USAGE_DAYS = 30;
 export const MAX_USAGE_DAYS = 366;
 
 const DAY_MS = 86_400_000;
-/** Rows per statement when counts are added (4 parameters each). */
-const ROWS_PER_STATEMENT = 250;
-
-/** The table api_key_usage: counts added to, and read back by day. */
-export class UsageStore {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
-
-  /** Adds counts to the stored ones, in one transaction. */
-  async add(counts: readonly UsageCount[], trx: Kysely<DatabaseSchema> = this.db): Promise<void> {
-    for (let i = 0; i < counts.length; i += ROWS_PER_STATEMENT) {
-      await trx
-        .insertInto('api_key_usage')
-        .values(counts.slice(i, i + ROWS_PER_STATEMENT).map((c) => ({ key_id: c.keyId, day: c.day, requests: c.requests, analyses: c.analyses })))
-        .onConflict((oc) =>
-          oc.columns(['key_id', 'day']).doUpdateSet((eb) => ({
-            requests: eb('api_key_usage.requests', '+', eb.ref('excluded.requests')),
-            analyses: eb('api_key_usage.analyses', '+', eb.ref('excluded.analyses')),
-          })),
-        )
-        .execute();
-    }
-  }
-
-  /**
-   * Adds a batch of counts once: the batch id is recorded in the same transaction, and a batch
-   * already recorded is not added again (a node that stopped between the store and Redis, or
-   * two nodes draining one batch). Returns whether the counts were added.
-   */
-  async addBatch(batchId: string, counts: readonly UsageCount[], now: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const recorded = await trx
-        .insertInto('api_key_usage_batches')
-        .values({ batch_id: batchId, flushed_at: new Date(now).toISOString() })
-        .onConflict((oc) => oc.column('batch_id').doNothing())
-        .executeTakeFirst();
-      if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-      await this.add(counts, trx);
-      return true;
-    });
-  }
-
-  /** Forgets batch ids older than `before` (a batch is drained within minutes, not days). */
-  async pruneBatches(before: number): Promise<void> {
-    await this.db.deleteFrom('api_key_usage_batches').where('flushed_at', '<', new Date(before).toISOString()).execute();
-  }
-
-  /** Stored counts from `since` (a day, inclusive), of one key or of all. */
-  async read(since: string, keyId?: string): Promise<UsageCount[]> {
-    let query = this.db.selectFrom('api_key_usage').select(['key_id', 'day', 'requests', 'analyses']).where('day', '>=', since);
-    if (keyId !== undefined) query = query.where('key_id', '=', keyId);
-    const rows = await query.execute();
-    return rows.map((r) => ({ keyId: r.key_id, day: r.day, requests: Number(r.requests), analyses: Number(r.analyses) }));
-  }
-}
 
 export interface UsageServiceOptions {
   /** Scaled out: counts go through Redis (redis.usage.ts). Without it they are added to the store directly. */

@@ -1,5 +1,5 @@
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import type { DatabaseSchema, WebhookDeliveriesTable, WebhooksTable } from '../db/database';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../db/database';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -39,12 +39,67 @@ export interface AttemptOutcome {
 }
 
 /**
- * The webhook tables (migration 0006) on SQLite or Postgres: webhooks, their deliveries (the
- * pending ones are the retry queue) and the interests of API keys in analyses not stored yet.
- * Every write that several nodes may race on is one conditional statement.
+ * Webhooks of API keys, their deliveries (the pending ones are the retry queue, shared by every
+ * node) and the interests of API keys in analyses not stored yet. Times are ISO-8601 text.
  */
-export class WebhookStore {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+export interface WebhookStore {
+  insertWebhook(row: WebhookRow): Promise<void>;
+  countWebhooks(keyId: string): Promise<number>;
+  /** The webhooks of one key, or of every key (undefined), oldest first (then by id). */
+  listWebhooks(keyId: string | undefined): Promise<WebhookRow[]>;
+  getWebhook(id: string): Promise<WebhookRow | undefined>;
+  /** Deletes a webhook and its deliveries; false when there was none. */
+  deleteWebhook(id: string): Promise<boolean>;
+  /**
+   * Records (or refreshes, with the time `at`) that a key asked for an analysis of trackKey not
+   * stored yet; nothing when the key has no enabled webhook: only keys with webhooks have anyone to tell.
+   */
+  recordInterest(trackKey: string, keyId: string, at: string): Promise<void>;
+  /** The interests in trackKey, and the enabled webhooks of the keys that hold them. */
+  interested(trackKey: string): Promise<Interested>;
+  /** Removes the interests read (a pair refreshed since then stays). */
+  consumeInterests(trackKey: string, read: readonly { key_id: string; created_at: string }[]): Promise<void>;
+  /** Inserts deliveries; one already recorded for the same (event, webhook) is left as it is. Returns how many were new. */
+  insertDeliveries(rows: readonly Insertable<WebhookDeliveriesTable>[]): Promise<number>;
+  getDelivery(id: string): Promise<DeliveryRow | undefined>;
+  /**
+   * The newest `limit` deliveries of each of the webhooks (each listed once), by webhook id, then
+   * newest first. RangeError for more than MAX_DELIVERY_BATCH webhooks.
+   */
+  deliveries(webhookIds: readonly string[], limit: number): Promise<DeliveryRow[]>;
+  /** At most `limit` deliveries due at `now`, the longest waiting first, each with what its attempt needs of its webhook. */
+  due(now: string, limit: number): Promise<DueDelivery[]>;
+  /**
+   * Takes a due delivery for one attempt by moving its due time to `leaseUntil`, on the condition
+   * that it is still due when `delivery` says: of several nodes trying at once, one succeeds. If
+   * the node dies while sending, the delivery is due again after the lease.
+   */
+  claim(delivery: DueDelivery, leaseUntil: string): Promise<boolean>;
+  /** Keeps the outcome of an attempt on the delivery. */
+  recordAttempt(id: string, outcome: AttemptOutcome): Promise<void>;
+  /** A success: the webhook's failures in a row start again from 0, and a disabled webhook is enabled again when `enable`. */
+  recordSuccess(webhookId: string, enable: boolean): Promise<void>;
+  /** Counts one more failure in a row; returns the count this failure made (0 when the webhook is gone). */
+  recordFailure(webhookId: string): Promise<number>;
+  /**
+   * Disables an enabled webhook with its reason, and fails its deliveries still waiting (test
+   * events aside); false when it was disabled already (another node got there first) or is gone.
+   */
+  disable(webhookId: string, reason: string, at: string): Promise<boolean>;
+  /** Deletes finished deliveries created before `deliveriesBefore` and interests older than `interestsBefore`. */
+  prune(deliveriesBefore: string, interestsBefore: string): Promise<void>;
+}
+
+/**
+ * The webhook tables (migration 0006) on SQLite or Postgres. Every write that several nodes may
+ * race on is one conditional statement.
+ */
+export class SqlWebhookStore implements WebhookStore {
+  private readonly db: Database['db'];
+
+  constructor(database: Pick<Database, 'db'>) {
+    this.db = database.db;
+  }
 
   async insertWebhook(row: WebhookRow): Promise<void> {
     await this.db.insertInto('webhooks').values(row).execute();
@@ -55,7 +110,6 @@ export class WebhookStore {
     return Number(row?.n ?? 0);
   }
 
-  /** The webhooks of one key, or of every key (undefined), oldest first. */
   async listWebhooks(keyId: string | undefined): Promise<WebhookRow[]> {
     let query = this.db.selectFrom('webhooks').selectAll();
     if (keyId !== undefined) query = query.where('key_id', '=', keyId);
@@ -66,7 +120,6 @@ export class WebhookStore {
     return this.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Deletes a webhook and its deliveries; false when there was none. */
   async deleteWebhook(id: string): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
@@ -75,11 +128,7 @@ export class WebhookStore {
     });
   }
 
-  /**
-   * Records (or refreshes) that a key asked for an analysis of trackKey not stored yet, in one
-   * statement that writes nothing when the key has no enabled webhook (most keys): only keys
-   * with webhooks have anyone to tell.
-   */
+  /** One statement, which writes nothing when the key has no enabled webhook (most keys). */
   async recordInterest(trackKey: string, keyId: string, at: string): Promise<void> {
     await this.db
       .insertInto('webhook_interests')
@@ -96,7 +145,7 @@ export class WebhookStore {
       .execute();
   }
 
-  /** One query: the interests in trackKey, each with the enabled webhooks of its key. */
+  /** One query: each interest joined with the enabled webhooks of its key. */
   async interested(trackKey: string): Promise<Interested> {
     const rows = await this.db
       .selectFrom('webhook_interests as i')
@@ -113,7 +162,6 @@ export class WebhookStore {
     return { interests: [...interests.values()], webhooks };
   }
 
-  /** Removes the interests read (a pair refreshed since then stays). */
   async consumeInterests(trackKey: string, read: readonly { key_id: string; created_at: string }[]): Promise<void> {
     if (read.length === 0) return;
     await this.db
@@ -123,7 +171,6 @@ export class WebhookStore {
       .execute();
   }
 
-  /** Inserts deliveries; one already recorded for the same (event, webhook) is left as it is. Returns how many were new. */
   async insertDeliveries(rows: readonly Insertable<WebhookDeliveriesTable>[]): Promise<number> {
     if (rows.length === 0) return 0;
     const result = await this.db
@@ -139,10 +186,9 @@ export class WebhookStore {
   }
 
   /**
-   * The newest `limit` deliveries of each of the webhooks, in one statement: a UNION ALL of one
-   * bounded read per webhook, so each part walks the (webhook_id, created_at) index and stops at
-   * `limit` however long the webhook's log is. At most MAX_DELIVERY_BATCH webhooks at a time
-   * (SQLite allows 500 parts).
+   * One statement: a UNION ALL of one bounded read per webhook, so each part walks the
+   * (webhook_id, created_at) index and stops at `limit` however long the webhook's log is. At
+   * most MAX_DELIVERY_BATCH webhooks at a time (SQLite allows 500 parts).
    */
   async deliveries(webhookIds: readonly string[], limit: number): Promise<DeliveryRow[]> {
     if (webhookIds.length > MAX_DELIVERY_BATCH) throw new RangeError(`at most ${MAX_DELIVERY_BATCH} webhooks at a time`);
@@ -162,7 +208,7 @@ export class WebhookStore {
       .execute();
   }
 
-  /** Deliveries due at `now`, the longest waiting first, with their webhooks: what their attempts need, in one query. */
+  /** One query: the deliveries with their webhooks. */
   async due(now: string, limit: number): Promise<DueDelivery[]> {
     const rows = await this.db
       .selectFrom('webhook_deliveries as d')
@@ -189,12 +235,6 @@ export class WebhookStore {
     );
   }
 
-
-  /**
-   * Takes a due delivery for one attempt by moving its due time to `leaseUntil`, on the condition
-   * that it is still due when `seen` said: of several nodes trying at once, one succeeds. If the
-   * node dies while sending, the delivery is due again after the lease.
-   */
   async claim(delivery: DueDelivery, leaseUntil: string): Promise<boolean> {
     const result = await this.db
       .updateTable('webhook_deliveries')
@@ -221,7 +261,6 @@ export class WebhookStore {
       .execute();
   }
 
-  /** A success: the webhook's failures in a row start again from 0, and a disabled webhook is enabled again when `enable`. */
   async recordSuccess(webhookId: string, enable: boolean): Promise<void> {
     await this.db
       .updateTable('webhooks')
@@ -230,7 +269,6 @@ export class WebhookStore {
       .execute();
   }
 
-  /** Counts one more failure in a row; returns the count (0 when the webhook is gone). */
   async recordFailure(webhookId: string): Promise<number> {
     // One statement: the count returned is the one this increment made, whatever other nodes do.
     const row = await this.db
@@ -242,10 +280,6 @@ export class WebhookStore {
     return row?.consecutive_failures ?? 0;
   }
 
-  /**
-   * Disables an enabled webhook with its reason, and fails its deliveries still waiting; false
-   * when it was disabled already (another node got there first) or is gone.
-   */
   async disable(webhookId: string, reason: string, at: string): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       const result = await tx
@@ -266,7 +300,6 @@ export class WebhookStore {
     });
   }
 
-  /** Deletes finished deliveries created before `deliveriesBefore` and interests older than `interestsBefore`. */
   async prune(deliveriesBefore: string, interestsBefore: string): Promise<void> {
     await this.db.deleteFrom('webhook_deliveries').where('next_attempt_at', 'is', null).where('created_at', '<', deliveriesBefore).execute();
     await this.db.deleteFrom('webhook_interests').where('created_at', '<', interestsBefore).execute();

@@ -138,7 +138,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
         // the loaded keys are fresh this is checked without waiting (the subscription count below
         // must see this connection as it is); stale, they are read again, and a store that cannot
         // be read keeps the connection's key.
-        const still = apiKeys.stale() ? await apiKeys.verify(key).catch(() => principal) : apiKeys.usable(key);
+        const still = apiKeys.stale() ? await apiKeys.ensureFresh().then(() => apiKeys.recheck(key), () => principal) : apiKeys.recheck(key);
         if (!still) {
           ctx.extra.socket.close(FORBIDDEN, 'Forbidden: unknown or revoked API key');
           return [error('unknown or revoked API key', 'UNAUTHENTICATED')];

@@ -2,11 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { SqlApiKeyStore } from '../../../src/auth/api-key.store';
 import { ApiKeyService } from '../../../src/auth/api-keys';
 import { openDatabase, type Database } from '../../../src/db/database';
 import { migrateToLatest } from '../../../src/db/migrations';
 import { RedisUsageRelay } from '../../../src/usage/redis.usage';
-import { UsageService, UsageStore, type UsageRelay } from '../../../src/usage/usage.service';
+import { UsageService, type UsageRelay } from '../../../src/usage/usage.service';
+import { SqlUsageStore } from '../../../src/usage/usage.store';
 import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
 
 /** A clock the test moves. */
@@ -62,13 +64,13 @@ describe.each(STORES)('usage on %s', (_name, open, describeIf) => {
     beforeEach(async () => {
       store = await open();
       clock = new Clock();
-      keys = new ApiKeyService(store.database.db, { envKeys: { read: ['r'] }, now: clock.now });
+      keys = new ApiKeyService(new SqlApiKeyStore(store.database), { envKeys: { read: ['r'] }, now: clock.now });
       admin = (await keys.create({ name: 'ops', scope: 'admin' })).info.id;
       reader = 'env:1';
     });
     afterEach(() => store.close());
 
-    const service = (relay?: UsageRelay) => new UsageService(new UsageStore(store.database.db), keys, { now: clock.now, ...(relay ? { relay } : {}) });
+    const service = (relay?: UsageRelay) => new UsageService(new SqlUsageStore(store.database), keys, { now: clock.now, ...(relay ? { relay } : {}) });
 
     it('counts requests and analyses per key and UTC day, writes them only when flushed, and adds flushes up', async () => {
       const usage = service();
@@ -149,7 +151,7 @@ describe.each(STORES)('usage on %s', (_name, open, describeIf) => {
       return new RedisUsageRelay(redis, prefix, clock.now);
     };
     const node = (r: UsageRelay = relay()) =>
-      new UsageService(new UsageStore(store.database.db), { list: () => Promise.resolve([]) }, { relay: r, now: clock.now });
+      new UsageService(new SqlUsageStore(store.database), { list: () => Promise.resolve([]) }, { relay: r, now: clock.now });
     const stored = async () =>
       (await store.database.db.selectFrom('api_key_usage').selectAll().orderBy('key_id').execute()).map((r) => [r.key_id, Number(r.requests), Number(r.analyses)]);
 
@@ -200,17 +202,17 @@ describe.each(STORES)('usage on %s', (_name, open, describeIf) => {
       const redis = clients[0]!;
       await redis.rename(`${prefix}:usage:pending`, `${prefix}:usage:draining`);
       await redis.hset(`${prefix}:usage:draining`, '#batch', 'batch-1');
-      await new UsageStore(store.database.db).addBatch('batch-1', [{ day: '2030-06-01', keyId: 'k1', requests: 2, analyses: 0 }], clock.now());
+      await new SqlUsageStore(store.database).addBatch('batch-1', [{ day: '2030-06-01', keyId: 'k1', requests: 2, analyses: 0 }], clock.now());
       expect(await stored()).toEqual([['k1', 2, 0]]);
 
       // Another node holds the lock: nothing is drained.
       await redis.set(`${prefix}:usage:lock`, 'someone-else', 'PX', 60_000);
-      await r.drain(new UsageStore(store.database.db));
+      await r.drain(new SqlUsageStore(store.database));
       expect(await redis.exists(`${prefix}:usage:draining`)).toBe(1);
       await redis.del(`${prefix}:usage:lock`);
 
       // The next drain finds the batch recorded: it is not added again, and is removed.
-      await r.drain(new UsageStore(store.database.db));
+      await r.drain(new SqlUsageStore(store.database));
       expect(await stored()).toEqual([['k1', 2, 0]]);
       expect(await redis.exists(`${prefix}:usage:draining`)).toBe(0);
 
@@ -244,7 +246,7 @@ describeWith({ postgres: true })('the first key on Postgres', () => {
     const nodes = [0, 1, 2].map(() => openDatabase(POSTGRES_URL, '/nonexistent', schema));
     try {
       await migrateToLatest(nodes[0]!);
-      const made = await Promise.all(nodes.map((d) => new ApiKeyService(d.db).createFirstKey('postgres')));
+      const made = await Promise.all(nodes.map((d) => new ApiKeyService(new SqlApiKeyStore(d)).createFirstKey()));
       expect(made.filter(Boolean)).toHaveLength(1);
       expect(await nodes[0]!.db.selectFrom('api_keys').select('scope').execute()).toEqual([{ scope: 'admin' }]);
     } finally {

@@ -17,7 +17,7 @@ import { MAX_ATTEMPTS } from '../../../src/webhooks/webhook.schedule';
 import { SecretBox } from '../../../src/webhooks/webhook.secrets';
 import { WebhookSender } from '../../../src/webhooks/webhook.sender';
 import { WebhookService, type WebhookDelivery } from '../../../src/webhooks/webhook.service';
-import { WebhookStore } from '../../../src/webhooks/webhook.store';
+import { SqlWebhookStore } from '../../../src/webhooks/webhook.store';
 import { anyString, bodyOf } from '../../helpers/expect';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { hang, startFakeServer, type FakeServer } from '../../helpers/fake-http';
@@ -36,7 +36,7 @@ const S = 1000;
 
 interface Rig {
   database: Database;
-  store: WebhookStore;
+  store: SqlWebhookStore;
   service: WebhookService;
   dispatcher: WebhookDispatcher;
   secrets: SecretBox;
@@ -48,7 +48,7 @@ interface Rig {
 async function rig(dir: string, options: Partial<WebhookDispatcherOptions> & { resolve?: (host: string) => Promise<LookupAddress[]> } = {}): Promise<Rig> {
   const database = openDatabase(undefined, dir);
   await migrateToLatest(database);
-  const store = new WebhookStore(database.db);
+  const store = new SqlWebhookStore(database);
   const secrets = new SecretBox('a key of at least thirty-two characters');
   const clock = { now: T0 };
   const now = () => clock.now;

@@ -9,7 +9,7 @@ import { trackKey } from '../../../src/core/track-key';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { anyNumber, anyString, bodyOf, matching } from '../../helpers/expect';
 import { captureLogs } from '../../helpers/log-capture';
-import { WebhookStore } from '../../../src/webhooks/webhook.store';
+import { SqlWebhookStore } from '../../../src/webhooks/webhook.store';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 import { startReceiver, type ReceivedMessage, type WebhookReceiver } from '../../helpers/webhook-receiver';
 
@@ -293,7 +293,7 @@ describe('interests in analyses not stored yet', () => {
   afterAll(() => t.close());
 
   it('are written only for keys with an enabled webhook: a request of any other key writes nothing', async () => {
-    const store = new WebhookStore(t.container.database.db);
+    const store = new SqlWebhookStore(t.container.database);
     const interests = () => t.container.database.db.selectFrom('webhook_interests').select(['track_key', 'key_id']).execute();
     await store.recordInterest(MONEY, 'env:1', new Date().toISOString());
     expect(await interests()).toEqual([]);
