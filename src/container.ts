@@ -47,6 +47,8 @@ import { SearchService } from './search/search.service';
 import { createSources } from './sources/factory';
 import { SharedQuotas } from './sources/http/shared-quota';
 import { SourceRegistry } from './sources/registry';
+import { UploadService } from './uploads/upload.service';
+import { UploadSource } from './uploads/upload.source';
 import type { Source, StartOptions } from './sources/source';
 import { FlushSchedule } from './usage/flush.schedule';
 import { RedisUsageRelay } from './usage/redis.usage';
@@ -91,6 +93,8 @@ export interface Container {
   events: AnalysisEvents;
   /** Webhooks of API keys and the deliveries of analysis events to them. */
   webhooks: WebhookService;
+  /** Analyses of the audio users upload (POST /api/audio/analyses). */
+  uploads: UploadService;
   /** Sends the due webhook deliveries, in the api role only. */
   webhookDispatcher?: WebhookDispatcher;
   /**
@@ -185,7 +189,9 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     { sourceTimeoutMs: config.SOURCE_TIMEOUT_MS, responseCache: searchResponses, thumbnailUrl: artworkUrl },
     logger,
   );
-  const runner = new AnalysisRunner(registry, engine, store, { fetchTimeoutMs: config.SOURCE_TIMEOUT_MS * 4 }, logger);
+  // Uploaded audio waits in DATA_DIR/uploads while it is analysed (src/uploads/).
+  const uploadSource = new UploadSource(path.join(config.dataDir, 'uploads'));
+  const runner = new AnalysisRunner(registry, engine, store, { fetchTimeoutMs: config.SOURCE_TIMEOUT_MS * 4, audioSources: [uploadSource] }, logger);
   const task = metrics.timeTask(runner.run);
   const connection = queueUrl ? redisOptions(queueUrl) : undefined;
   // Analysis events reach every process through Redis when there is one (several nodes).
@@ -289,6 +295,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
         : []),
   ];
 
+  const uploads = new UploadService(analysis, store, metadata, engine, uploadSource, { dir: path.join(config.dataDir, 'uploads'), maxBytes: config.UPLOAD_MAX_BYTES }, logger);
+
   return {
     config,
     logger,
@@ -312,10 +320,12 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     ...(worker ? { worker } : {}),
     events,
     webhooks,
+    uploads,
     ...(dispatcher ? { webhookDispatcher: dispatcher } : {}),
     async start(options?: StartOptions) {
       await cache.ready();
       if (role === 'api') {
+        await uploads.start();
         await apiKeys.start();
         flushes.start();
       }
@@ -436,6 +446,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
       recommendations: container.recommendations,
     },
     webhooks: container.webhooks,
+    uploads: container.uploads,
     logger: container.logger,
     publicUrl: config.publicUrl,
     corsOrigins: config.CORS_ORIGINS,

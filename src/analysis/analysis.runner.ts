@@ -2,12 +2,15 @@ import { AppError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import type { AnalysisEngine, StoredAnalysis, TrackMetadata } from '../core/types';
 import type { SourceRegistry } from '../sources/registry';
+import type { AudioSource } from '../sources/source';
 import { checkAnalysis, checkAudioRef } from '../sources/source.validation';
 import type { AnalysisStore } from './store/store';
 
 export interface AnalysisRunnerOptions {
   /** Timeout for fetching a track's audio from its source, ms. */
   fetchTimeoutMs: number;
+  /** Audio sources that are no search source (uploads): asked by name like the registry's. */
+  audioSources?: readonly AudioSource[];
 }
 
 /**
@@ -46,7 +49,7 @@ export class AnalysisRunner {
       return checkAnalysis(remote.name, { ...theirs, trackKey: track.trackKey, artist: track.artist, trackName: track.trackName });
     }
     const audioRef = track.audio ?? (await this.findAudio(track));
-    const source = this.registry.audioSource(audioRef.source);
+    const source = this.registry.audioSource(audioRef.source) ?? this.options.audioSources?.find((s) => s.name === audioRef.source);
     if (!source) {
       throw new AppError('NO_AUDIO_SOURCE', `the audio source ${audioRef.source} of this track is not enabled`);
     }

@@ -54,10 +54,25 @@ export class AnalysisService {
     const stored = await this.store.get(trackKey);
     if (stored) return { status: 'done', analysis: stored };
     const track = await this.locate(trackKey, hint);
+    await this.tell(trackKey, requesterId);
+    return this.await(track);
+  }
+
+  /**
+   * The analysis of a track the caller brings with its audio (an upload): the stored one, else
+   * analysed like any other (request listeners told, 202 past ANALYSIS_WAIT_MS).
+   */
+  async analysisOf(track: TrackMetadata, requesterId?: string): Promise<AnalysisOutcome> {
+    const stored = await this.store.get(track.trackKey);
+    if (stored) return { status: 'done', analysis: stored };
+    await this.tell(track.trackKey, requesterId);
+    return this.await(track);
+  }
+
+  private async tell(trackKey: string, requesterId: string | undefined): Promise<void> {
     if (requesterId !== undefined && this.options.requestListeners?.length) {
       await Promise.all(this.options.requestListeners.map((listener) => Promise.resolve(listener.analysisRequested(trackKey, requesterId))));
     }
-    return this.await(track);
   }
 
   /** Stored analyses only, positional: null where a key has none. One store read. */

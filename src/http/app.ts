@@ -11,6 +11,8 @@ import { requestLogger } from './request-logger';
 import { securityHeaders } from './security.headers';
 import { refuseMalformedUrls } from './url-encoding.guard';
 import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
+import { uploadRoutes } from './rest/upload.routes';
+import type { UploadService } from '../uploads/upload.service';
 import { keyRoutes, type KeyRouteServices } from './rest/keys.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
 import { webhookRoutes } from './rest/webhooks.routes';
@@ -23,6 +25,8 @@ export interface AppDependencies {
   keys: KeyRouteServices;
   /** Spotify's shape under /v1 (docs/API.md, "Spotify's shape: /v1"); absent, those routes are not served. */
   spotify?: SpotifyRouteServices;
+  /** Uploads (POST /api/audio/analyses); absent, that route is not served. */
+  uploads?: UploadService;
   /** The calling key's webhooks (/api/webhooks); absent, those routes are not served. */
   webhooks?: WebhookService;
   logger: PinoLogger;
@@ -73,6 +77,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', refuseMalformedUrls(deps.gate, (path) => PUBLIC_API.has(path)));
   // The contract's routes first: they are nearly all of the traffic.
   app.use(audioRoutes(deps.services, deps.gate));
+  if (deps.uploads) app.use(uploadRoutes(deps.uploads, deps.gate));
   app.use(keyRoutes(deps.keys, deps.gate));
   if (deps.spotify) app.use(spotifyRoutes(deps.spotify, deps.gate, deps.publicUrl));
   app.use('/graphql', deps.graphql);

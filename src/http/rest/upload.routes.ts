@@ -1,0 +1,105 @@
+import busboy from 'busboy';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { toContractAnalysis } from '../../analysis/contract';
+import type { Principal } from '../../auth/api-keys';
+import { AppError, invalidArgument } from '../../core/errors';
+import { tooLarge } from '../../uploads/upload.receiver';
+import type { UploadHints, UploadOutcome, UploadService } from '../../uploads/upload.service';
+
+const MULTIPART = /^multipart\/form-data\b/i;
+const RAW = /^(audio\/[\w.+-]+|application\/octet-stream)\s*(;|$)/i;
+
+function query(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * POST /api/audio/analyses: the audio as the body (audio/* or application/octet-stream; artist,
+ * track and filename in the query) or as multipart/form-data (the field `file`, optional fields
+ * `artist` and `track`). Answers as the analysis route does: 200 with the contract's object, or
+ * 202 with Retry-After; both with Location naming the analysis. Any key may upload.
+ */
+export function uploadRoutes(uploads: UploadService, gate: RequestHandler): Router {
+  const router = Router();
+  router.post('/api/audio/analyses', gate, async (req: Request, res: Response) => {
+    const requester = (res.locals.principal as Principal | undefined)?.id;
+    const type = req.headers['content-type'] ?? '';
+    const declared = Number(req.headers['content-length'] ?? Number.NaN);
+    try {
+      // Too large by its own account: refused before a byte of it is read.
+      if (Number.isFinite(declared) && declared > uploads.maxBytes + (MULTIPART.test(type) ? 64 * 1024 : 0)) throw tooLarge(uploads.maxBytes);
+      let result: UploadOutcome;
+      if (MULTIPART.test(type)) result = await multipart(req, uploads, requester);
+      else if (RAW.test(type)) {
+        const hints: UploadHints = {};
+        for (const name of ['artist', 'track', 'filename'] as const) {
+          const v = query(req, name);
+          if (v !== undefined) hints[name] = v;
+        }
+        result = await uploads.upload(req, hints, requester);
+      } else {
+        throw new AppError('UNSUPPORTED_MEDIA', 'send the audio as the body (Content-Type audio/* or application/octet-stream) or as multipart/form-data with the field "file"');
+      }
+      answer(res, result);
+    } catch (error) {
+      // A body not read to its end: the connection is closed after the answer rather than drained.
+      if (!req.readableEnded) res.setHeader('Connection', 'close');
+      throw error;
+    }
+  });
+  return router;
+}
+
+function answer(res: Response, { trackKey, outcome }: UploadOutcome): void {
+  res.setHeader('Location', `/api/audio/analysis/${trackKey}`);
+  if (outcome.status !== 'done') {
+    res
+      .status(202)
+      .set('Retry-After', String(outcome.retryAfterS))
+      .json({ success: true, data: null, trackKey, status: outcome.status, queuePosition: outcome.queuePosition, retryAfter: outcome.retryAfterS });
+    return;
+  }
+  res.json({ success: true, data: toContractAnalysis(outcome.analysis) });
+}
+
+/** One file (the field `file`) and the fields beside it, which may come before or after it. */
+function multipart(req: Request, uploads: UploadService, requester: string | undefined): Promise<UploadOutcome> {
+  return new Promise<UploadOutcome>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 8, fieldSize: 1024, parts: 10 } });
+    } catch (error) {
+      reject(invalidArgument('the multipart body has no boundary', { cause: error }));
+      return;
+    }
+    const fields: UploadHints = {};
+    let started: Promise<UploadOutcome> | undefined;
+    let fieldsDone!: (hints: UploadHints) => void;
+    const hints = new Promise<UploadHints>((done) => {
+      fieldsDone = done;
+    });
+    const fail = (error: unknown): void => {
+      req.unpipe(parser);
+      reject(error instanceof AppError ? error : invalidArgument('the multipart body cannot be read', { cause: error }));
+    };
+    parser.on('field', (name, value) => {
+      if (name === 'artist' || name === 'track') fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      if (name !== 'file' || started) {
+        stream.resume();
+        return;
+      }
+      started = uploads.upload(stream, hints.then((h) => ({ ...h, ...(info.filename ? { filename: info.filename } : {}) })), requester);
+      started.then(resolve, fail);
+    });
+    parser.on('filesLimit', () => fail(invalidArgument('one file per upload')));
+    parser.on('close', () => {
+      fieldsDone(fields);
+      if (!started) reject(invalidArgument('the multipart body has no field "file"'));
+    });
+    parser.on('error', fail);
+    req.pipe(parser);
+  });
+}

@@ -1,0 +1,168 @@
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { AnalysisOutcome, AnalysisService } from '../analysis/analysis.service';
+import type { AnalysisStore } from '../analysis/store/store';
+import { AppError, invalidArgument } from '../core/errors';
+import type { Logger } from '../core/logger';
+import { trackKey as computeTrackKey } from '../core/track-key';
+import type { AnalysisEngine, AudioProbe, TrackMetadata } from '../core/types';
+import type { MetadataCache } from '../search/metadata-cache';
+import { nameFromPath } from '../sources/library/library.index';
+import { receiveToFile, sniffFile } from './upload.receiver';
+import type { UploadSource } from './upload.source';
+
+export interface UploadOptions {
+  /** Where bodies are written while received and analysed (emptied at start). */
+  dir: string;
+  maxBytes: number;
+}
+
+/** What the uploader says of the file: form fields, and the name it had. */
+export interface UploadHints {
+  artist?: string;
+  track?: string;
+  filename?: string;
+}
+
+export interface UploadOutcome {
+  trackKey: string;
+  outcome: AnalysisOutcome;
+}
+
+/** How many content hashes are remembered to answer the same bytes under other names without analysing them again. */
+const REMEMBERED_HASHES = 10_000;
+const NAME_MAX = 300;
+
+/**
+ * Analyses the audio a user brings: the body is streamed to a temporary file (never held whole
+ * in memory) up to the size limit, recognised by its bytes, named (the uploader's fields, else
+ * the file's tags, else its file name) and analysed through AnalysisService like any track, so
+ * webhooks, subscriptions and the store treat it as any other. The file is removed when its
+ * analysis ends, however it ends.
+ */
+export class UploadService {
+  /** Content hash → the key its analysis is stored under (bounded, oldest forgotten first). */
+  private readonly analysedHashes = new Map<string, string>();
+  /** Uploads under way per content hash: the file is removed when the last one's analysis ends. */
+  private readonly holders = new Map<string, number>();
+
+  constructor(
+    private readonly analysis: AnalysisService,
+    private readonly store: AnalysisStore,
+    private readonly metadata: MetadataCache,
+    private readonly engine: AnalysisEngine,
+    private readonly source: UploadSource,
+    private readonly options: UploadOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Empties the uploads folder: files left by a process that crashed mid-upload. */
+  async start(): Promise<void> {
+    await mkdir(this.options.dir, { recursive: true });
+    const left = await readdir(this.options.dir);
+    await Promise.all(left.map((name) => rm(path.join(this.options.dir, name), { force: true, recursive: true })));
+    if (left.length > 0) this.logger.info({ dir: this.options.dir, files: left.length }, 'uploads: removed files left by an earlier run');
+  }
+
+  get maxBytes(): number {
+    return this.options.maxBytes;
+  }
+
+  async upload(body: Readable, hints: UploadHints | Promise<UploadHints>, requesterId?: string): Promise<UploadOutcome> {
+    await mkdir(this.options.dir, { recursive: true });
+    const received = await receiveToFile(body, this.options.dir, this.options.maxBytes);
+    let held: string | undefined;
+    try {
+      if (received.bytes === 0) throw invalidArgument('the upload is empty: send the audio file as the body or as the form field "file"');
+      const format = await sniffFile(received.path);
+      if (format === undefined) {
+        throw new AppError('UNSUPPORTED_MEDIA', 'the upload is not audio this server reads (recognised by its bytes; docs/FEATURES.md lists the formats)');
+      }
+      const file = this.source.fileOf(received.sha256);
+      await rename(received.path, file);
+      held = this.hold(received.sha256);
+      const probe = await this.engine.probe({ path: file }).catch((): AudioProbe => ({}));
+      const names = naming(await hints, probe);
+      const key = computeTrackKey(names.artist, names.trackName);
+      const track: TrackMetadata = {
+        trackKey: key,
+        artist: names.artist,
+        trackName: names.trackName,
+        source: 'upload',
+        audio: { source: 'upload', locator: received.sha256 },
+        ...(probe.durationMs !== undefined ? { durationMs: probe.durationMs } : {}),
+      };
+      const copied = await this.sameBytes(received.sha256, track);
+      if (copied) return { trackKey: key, outcome: { status: 'done', analysis: copied } };
+      await this.metadata.putAll([track]);
+      const outcome = await this.analysis.analysisOf(track, requesterId);
+      if (outcome.status === 'done') {
+        this.remember(received.sha256, outcome.analysis.trackKey);
+        return { trackKey: key, outcome };
+      }
+      // Analysed past the wait: the file is let go when the job ends, not with this request.
+      const sha = received.sha256;
+      held = undefined;
+      void this.analysis.analyseTrack(track).then(
+        (done) => this.remember(sha, done.trackKey),
+        () => undefined,
+      ).finally(() => this.release(sha));
+      return { trackKey: key, outcome };
+    } finally {
+      await rm(received.path, { force: true });
+      if (held !== undefined) await this.release(held);
+    }
+  }
+
+  /** The same bytes analysed before under another name: that analysis, stored under this one too. */
+  private async sameBytes(sha256: string, track: TrackMetadata) {
+    const earlierKey = this.analysedHashes.get(sha256);
+    if (earlierKey === undefined) return undefined;
+    const earlier = await this.store.get(earlierKey);
+    if (!earlier) return undefined;
+    if (earlierKey === track.trackKey) return earlier;
+    const copy = { ...earlier, trackKey: track.trackKey, artist: track.artist, trackName: track.trackName, analysedAt: new Date().toISOString() };
+    const inserted = await this.store.save(copy);
+    return inserted ? copy : ((await this.store.get(track.trackKey)) ?? copy);
+  }
+
+  private remember(sha256: string, trackKey: string): void {
+    this.analysedHashes.delete(sha256);
+    this.analysedHashes.set(sha256, trackKey);
+    if (this.analysedHashes.size > REMEMBERED_HASHES) {
+      const oldest = this.analysedHashes.keys().next();
+      if (!oldest.done) this.analysedHashes.delete(oldest.value);
+    }
+  }
+
+  private hold(sha256: string): string {
+    this.holders.set(sha256, (this.holders.get(sha256) ?? 0) + 1);
+    return sha256;
+  }
+
+  private async release(sha256: string): Promise<void> {
+    const left = (this.holders.get(sha256) ?? 1) - 1;
+    if (left > 0) {
+      this.holders.set(sha256, left);
+      return;
+    }
+    this.holders.delete(sha256);
+    await rm(this.source.fileOf(sha256), { force: true });
+  }
+}
+
+/** The uploader's fields, else the file's tags, else its file name ("Artist - Title.ext"), else "Unknown Artist" and "Upload". */
+export function naming(hints: UploadHints, probe: AudioProbe): { artist: string; trackName: string } {
+  const field = (value: string | undefined): string | undefined => {
+    const v = value?.trim();
+    if (v === undefined || v === '') return undefined;
+    // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+    if (v.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(v)) throw invalidArgument(`artist and track: at most ${NAME_MAX} characters, no control characters`);
+    return v;
+  };
+  const fromName = hints.filename ? nameFromPath(path.basename(hints.filename)) : undefined;
+  const artist = field(hints.artist) ?? probe.artist ?? fromName?.artist ?? 'Unknown Artist';
+  const trackName = field(hints.track) ?? probe.title ?? fromName?.trackName ?? 'Upload';
+  return { artist, trackName };
+}

@@ -1,0 +1,134 @@
+import { readdir } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import request from 'supertest';
+import { trackKey } from '../../../src/core/track-key';
+import { encodeWav } from '../../helpers/audio-signals';
+import { clickTrack, SAMPLE_RATE } from '../../helpers/signals';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+
+const wav = Buffer.from(encodeWav([clickTrack({ bpm: 120, seconds: 8 })], SAMPLE_RATE));
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 7)]);
+const ZIP = Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(4000, 1)]);
+const MAX = 1024 * 1024;
+
+describe('POST /api/audio/analyses (uploads)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { UPLOAD_MAX_BYTES: String(MAX) } });
+  });
+  afterAll(() => t.close());
+
+  const uploadsDir = (): string => path.join(t.dir, 'data', 'uploads');
+  const leftOver = async (): Promise<string[]> => readdir(uploadsDir());
+  const alive = async (): Promise<void> => {
+    await request(t.app).get('/healthz').expect(200);
+  };
+
+  it('when a WAV is the body, then 200 with its analysis under the key of the artist and track given, Location naming it, nothing left behind', async () => {
+    const res = await request(t.app)
+      .post('/api/audio/analyses?artist=Click%20Band&track=Metronome')
+      .set(t.auth)
+      .set('Content-Type', 'audio/wav')
+      .send(wav)
+      .expect(200);
+    const key = trackKey('Click Band', 'Metronome');
+    expect(res.headers.location).toBe(`/api/audio/analysis/${key}`);
+    expect(res.body.data).toMatchObject({ trackKey: key, artist: 'Click Band', trackName: 'Metronome' });
+    expect(Math.abs((res.body.data as { tempo: number }).tempo - 120)).toBeLessThan(2);
+    const stored = await request(t.app).get(`/api/audio/analysis/${key}`).set(t.auth).expect(200);
+    expect(stored.body.data).toEqual(res.body.data);
+    expect(await leftOver()).toEqual([]);
+  });
+
+  it('when the same bytes come again as multipart under a file name, then they are named by it and not analysed again', async () => {
+    const analyse = jest.spyOn(t.container.engine, 'analyze');
+    try {
+      const res = await request(t.app).post('/api/audio/analyses').set(t.auth).attach('file', wav, 'Tick Tock - Steady.wav').expect(200);
+      const key = trackKey('Tick Tock', 'Steady');
+      expect(res.headers.location).toBe(`/api/audio/analysis/${key}`);
+      expect(res.body.data).toMatchObject({ trackKey: key, artist: 'Tick Tock', trackName: 'Steady' });
+      expect(analyse).not.toHaveBeenCalled();
+    } finally {
+      analyse.mockRestore();
+    }
+    expect(await leftOver()).toEqual([]);
+  });
+
+  it('when multipart fields name the track (even after the file), then they win over the file name', async () => {
+    const res = await request(t.app)
+      .post('/api/audio/analyses')
+      .set(t.auth)
+      .attach('file', wav, 'Tick Tock - Steady.wav')
+      .field('artist', 'Field Artist')
+      .field('track', 'Field Track')
+      .expect(200);
+    expect(res.body.data).toMatchObject({ trackKey: trackKey('Field Artist', 'Field Track'), artist: 'Field Artist' });
+  });
+
+  it.each([
+    ['a PNG renamed .mp3', PNG, 'audio/mpeg'],
+    ['a zip', ZIP, 'application/octet-stream'],
+    ['text', Buffer.from('hello, this is not a song\n'.repeat(50)), 'audio/wav'],
+  ])('when the body is %s, then 415 UNSUPPORTED_MEDIA whatever its type says, nothing left behind', async (_name, body, type) => {
+    const res = await request(t.app).post('/api/audio/analyses').set(t.auth).set('Content-Type', type).send(body).expect(415);
+    expect(res.body).toEqual({ success: false, error: { code: 'UNSUPPORTED_MEDIA', message: expect.any(String) } });
+    expect(await leftOver()).toEqual([]);
+    await alive();
+  });
+
+  it('when the body is empty, then 400 INVALID_ARGUMENT', async () => {
+    const res = await request(t.app).post('/api/audio/analyses').set(t.auth).set('Content-Type', 'audio/wav').send(Buffer.alloc(0)).expect(400);
+    expect(res.body.error.code).toBe('INVALID_ARGUMENT');
+    expect(await leftOver()).toEqual([]);
+  });
+
+  it('when the Content-Type is neither audio nor a form, then 415', async () => {
+    const res = await request(t.app).post('/api/audio/analyses').set(t.auth).set('Content-Type', 'text/plain').send('x').expect(415);
+    expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA');
+  });
+
+  it('when the WAV bytes are cut short after the header, then a 4xx (never a 5xx) and nothing left behind', async () => {
+    const res = await request(t.app).post('/api/audio/analyses?artist=A&track=Cut').set(t.auth).set('Content-Type', 'audio/wav').send(wav.subarray(0, 60));
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(await leftOver()).toEqual([]);
+    await alive();
+  });
+
+  it('when Content-Length says more than UPLOAD_MAX_BYTES, then 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await request(t.app).post('/api/audio/analyses').set(t.auth).set('Content-Type', 'audio/wav').send(Buffer.alloc(MAX + 1));
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await leftOver()).toEqual([]);
+  });
+
+  it('when a chunked body runs past UPLOAD_MAX_BYTES, then 413 and the connection closed, nothing left behind, the server up', async () => {
+    const { port } = await t.listen();
+    const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/api/audio/analyses', headers: { ...t.auth, 'Content-Type': 'audio/wav', 'Transfer-Encoding': 'chunked' } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      const chunk = Buffer.concat([wav.subarray(0, 44), Buffer.alloc(64 * 1024 - 44)]);
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < 4 * MAX) {
+          sent += chunk.length;
+          if (!req.write(chunk)) {
+            req.once('drain', pump);
+            return;
+          }
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(status.status).toBe(413);
+    expect(JSON.parse(status.body)).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(await leftOver()).toEqual([]);
+    await alive();
+  });
+});
