@@ -131,4 +131,29 @@ describe('POST /api/audio/analyses (uploads)', () => {
     expect(await leftOver()).toEqual([]);
     await alive();
   });
+
+  it('when a WAV header claims 10 hours over 8 s of samples, then 422 AUDIO_UNDECODABLE at once (nothing allocated for 10 h), nothing left behind, the server up', async () => {
+    const claiming = Buffer.from(wav);
+    claiming.writeUInt32LE(10 * 3600 * SAMPLE_RATE * 2, 40);
+    claiming.writeUInt32LE(10 * 3600 * SAMPLE_RATE * 2 + 36, 4);
+    const res = await request(t.app).post('/api/audio/analyses?artist=Long&track=Claim').set(t.auth).set('Content-Type', 'audio/wav').send(claiming);
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('AUDIO_UNDECODABLE');
+    expect(await leftOver()).toEqual([]);
+    await alive();
+  });
+
+  it('when the client goes away mid-upload, then the partial file is removed and the server stays up', async () => {
+    const { port } = await t.listen();
+    const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/api/audio/analyses', headers: { ...t.auth, 'Content-Type': 'audio/wav', 'Transfer-Encoding': 'chunked' } });
+    req.on('error', () => undefined);
+    req.write(wav.subarray(0, 200_000));
+    // The server has begun writing the file before the client leaves.
+    for (let i = 0; i < 100 && (await leftOver()).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await leftOver()).length).toBe(1);
+    req.destroy();
+    for (let i = 0; i < 200 && (await leftOver()).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await leftOver()).toEqual([]);
+    await alive();
+  });
 });
