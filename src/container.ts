@@ -9,7 +9,6 @@ import { createApp } from './http/app';
 import { restGate } from './http/auth';
 import { createGraphQL } from './http/graphql/apollo.server';
 import { createSubscriptionServer } from './http/graphql/subscriptions.server';
-import { graphqlRateLimitPlugin } from './http/graphql/rate-limit.plugin';
 import { AnalysisRunner } from './analysis/analysis.runner';
 import { AnalysisService } from './analysis/analysis.service';
 import { BrowseService } from './analysis/browse.service';
@@ -39,7 +38,7 @@ import { EnginePool, createEnginePool } from './engine/engine.pool';
 import { OutboundGuard } from './net/outbound.guard';
 import { Degraded, StillStarting, type DependencyCheck } from './ops/health';
 import { Metrics } from './ops/metrics';
-import { ApiRateLimiter, chargeGraphQL } from './ops/rate-limit';
+import { ApiRateLimiter, GraphQLCharges } from './ops/rate-limit';
 import { SharedRedis, isRedisUrl, redisOptions, sharedRedisUrl } from './ops/redis';
 import { BestEffortCache, createCacheBackend } from './search/keyv-store';
 import { MetadataCache } from './search/metadata-cache';
@@ -398,11 +397,11 @@ export interface HttpAppOptions {
  */
 export async function buildHttpApp(container: Container, options: HttpAppOptions = {}): Promise<HttpApp> {
   const { config } = container;
-  const rateLimit = {
+  const charges = new GraphQLCharges(container.rateLimiter, {
     costPerPoint: config.RATE_LIMIT_GRAPHQL_COST,
     maxCost: config.GRAPHQL_MAX_COST,
     onRefused: () => container.metrics.countRateLimited('graphql'),
-  };
+  });
   const limits = {
     maxTokens: config.GRAPHQL_MAX_TOKENS,
     maxDepth: config.GRAPHQL_MAX_DEPTH,
@@ -416,8 +415,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
       sandbox: config.GRAPHQL_SANDBOX,
       limits: { ...limits, maxBatch: config.GRAPHQL_MAX_BATCH },
       maxCost: config.GRAPHQL_MAX_COST,
-      plugins: [graphqlRateLimitPlugin(container.rateLimiter, rateLimit)],
-      edgeCharge: (principal, cost) => chargeGraphQL(container.rateLimiter, rateLimit, principal.id, cost),
+      charges,
     },
     container.logger,
   );
@@ -457,7 +455,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     limits,
     maxCost: config.GRAPHQL_MAX_COST,
     maxSubscriptions: config.GRAPHQL_MAX_SUBSCRIPTIONS,
-    charge: (principal, cost) => chargeGraphQL(container.rateLimiter, rateLimit, principal.id, cost),
+    charges,
     logger: container.logger,
   });
   return {
