@@ -1,13 +1,17 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toContractAnalysis } from '../../../src/analysis/contract';
+import { DESCRIPTORS, valueOf } from '../../../src/core/descriptors';
 import { AppError } from '../../../src/core/errors';
+import { PITCH_CLASSES } from '../../../src/core/music';
 import { trackKey } from '../../../src/core/track-key';
 import {
   AnalysesDocument,
   AnalysisDocument,
   AnalysisStatusDocument,
+  AnalysisDescriptorValuesDocument,
   AnalysisWithConfidenceDocument,
+  DescriptorsDocument,
   SearchDocument,
 } from '../../generated/graphql';
 import { FakeEngine } from '../../helpers/fake-engine';
@@ -41,6 +45,23 @@ describe('GraphQL analysis', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data!.analysis).toEqual(toContractAnalysis(stored));
     expect(engine.analyzeCalls).toBe(0);
+  });
+
+  it('lists the registry\'s descriptors and the pitch names, and every value of an analysis in that order', async () => {
+    const listed = await graphql(t, DescriptorsDocument, {});
+    expect(listed.body.errors).toBeUndefined();
+    const { descriptors, pitchClasses } = listed.body.data!;
+    expect(descriptors.map((d) => [d.name, d.group])).toEqual(DESCRIPTORS.map((d) => [d.name, d.group === 'mood' ? 'MOOD' : 'DESCRIPTOR']));
+    expect(descriptors.find((d) => d.name === 'happy')).toEqual(expect.objectContaining({ label: 'Happy', min: 0, max: 1, orderField: 'MOOD_HAPPY' }));
+    expect(pitchClasses).toEqual([...PITCH_CLASSES]);
+
+    const stored = storedAnalysis('Pink Floyd', 'Money');
+    await t.container.store.save(stored);
+    const res = await graphql(t, AnalysisDescriptorValuesDocument, { trackKey: MONEY });
+    const analysis = res.body.data!.analysis!;
+    const contract = toContractAnalysis(stored);
+    expect(analysis.descriptorValues).toEqual(DESCRIPTORS.map((d) => ({ name: d.name, group: d.group === 'mood' ? 'MOOD' : 'DESCRIPTOR', value: valueOf(contract, d) })));
+    expect(analysis.descriptorValues.find((d) => d.name === 'energy')!.value).toBe(analysis.energy);
   });
 
   it('answers the engine’s confidences of tempo, key, mode and time signature', async () => {

@@ -6,30 +6,12 @@ import { BarChart } from '../charts/bar.chart';
 import { problemOf } from '../graphql/errors';
 import { SimilarTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../gql/graphql';
 import { clock, percent } from '../lib/format';
+import { labelOf, useVocabulary, type Vocabulary } from '../lib/vocabulary';
 import { trackPath } from '../search/search.page';
 import { TimelineChart } from './timeline.chart';
 
 /** How often the page asks how a running analysis stands (the API suggests retryAfter; a person wants sooner). */
 const POLL_MS = 1000;
-
-const DESCRIPTORS = [
-  ['Energy', 'energy'],
-  ['Danceability', 'danceability'],
-  ['Valence', 'valence'],
-  ['Arousal', 'arousal'],
-  ['Approachability', 'approachability'],
-  ['Engagement', 'engagement'],
-  ['Instrumentalness', 'instrumentalness'],
-  ['Speechiness', 'speechiness'],
-  ['Liveness', 'liveness'],
-] as const;
-
-const MOODS = [
-  ['Happy', 'happy', 'mood-happy'],
-  ['Sad', 'sad', 'mood-sad'],
-  ['Relaxed', 'relaxed', 'mood-relaxed'],
-  ['Aggressive', 'aggressive', 'mood-aggressive'],
-] as const;
 
 function Stat({ label, value, confidence }: { label: string; value: string; confidence?: number }) {
   return (
@@ -69,7 +51,22 @@ function Similar({ trackKey }: { trackKey: string }) {
   );
 }
 
+/** The descriptors and moods of an analysis as bars, labelled as the API's vocabulary labels them. */
+function DescriptorCharts({ analysis, vocabulary }: { analysis: TrackDetailFragment; vocabulary: Vocabulary }) {
+  const bars = (group: 'DESCRIPTOR' | 'MOOD') =>
+    analysis.descriptorValues
+      .filter((d) => d.group === group)
+      .map(({ name, value }, i) => ({ label: labelOf(vocabulary, name), value, tone: group === 'MOOD' ? `mood-${name} tone-${i % 2}` : `tone-${i % 2}` }));
+  return (
+    <div className="charts">
+      <BarChart title="Descriptors" bars={bars('DESCRIPTOR')} />
+      <BarChart title="Moods" bars={bars('MOOD')} />
+    </div>
+  );
+}
+
 function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
+  const { vocabulary, error } = useVocabulary();
   return (
     <>
       <dl className="stats">
@@ -79,11 +76,13 @@ function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
         <Stat label="Loudness" value={`${analysis.loudness.toFixed(1)} LUFS`} />
         <Stat label="Duration" value={clock(analysis.duration_ms / 1000)} />
       </dl>
-      <div className="charts">
-        <BarChart title="Descriptors" bars={DESCRIPTORS.map(([label, field], i) => ({ label, value: analysis[field], tone: `tone-${i % 2}` }))} />
-        <BarChart title="Moods" bars={MOODS.map(([label, field, tone]) => ({ label, value: analysis.mood[field], tone }))} />
-      </div>
-      <TimelineChart timeline={analysis.timeline} durationMs={analysis.duration_ms} />
+      {error && <p className="error">The descriptors cannot be drawn: {problemOf(error).message}</p>}
+      {vocabulary && (
+        <>
+          <DescriptorCharts analysis={analysis} vocabulary={vocabulary} />
+          <TimelineChart timeline={analysis.timeline} durationMs={analysis.duration_ms} pitchClasses={vocabulary.pitchClasses} />
+        </>
+      )}
       <Similar trackKey={analysis.trackKey} />
     </>
   );
