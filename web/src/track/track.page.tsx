@@ -51,6 +51,14 @@ function Similar({ trackKey }: { trackKey: string }) {
   );
 }
 
+/** How an analysis' moods were made, for people (`method` as the API names it). */
+function methodLabel(method: string): string {
+  if (method === 'signal') return 'the engine\'s signal formulas';
+  if (method === 'external') return 'another server';
+  if (method.startsWith('models:')) return `trained models (${method.slice('models:'.length)})`;
+  return method;
+}
+
 /** The descriptors and moods of an analysis as bars, labelled as the API's vocabulary labels them. */
 function DescriptorCharts({ analysis, vocabulary }: { analysis: TrackDetailFragment; vocabulary: Vocabulary }) {
   const bars = (group: 'DESCRIPTOR' | 'MOOD') =>
@@ -76,6 +84,9 @@ function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
         <Stat label="Loudness" value={`${analysis.loudness.toFixed(1)} LUFS`} />
         <Stat label="Duration" value={clock(analysis.duration_ms / 1000)} />
       </dl>
+      <p className="method">
+        Moods, danceability and instrumentalness by <strong>{methodLabel(analysis.method)}</strong> · <span className="engine">{analysis.engine}</span>
+      </p>
       {error && <p className="error">The descriptors cannot be drawn: {problemOf(error).message}</p>}
       {vocabulary && (
         <>
