@@ -72,24 +72,27 @@ function descriptor(a: StoredAnalysis, name: string): number {
   return valueOf(a.features, { name, group: 'descriptor' }) ?? 0;
 }
 
+/** The key as Spotify gives it: the pitch class, or -1 when no key was detected (a key confidence of 0, or no pitch class). */
+export function spotifyKey(f: StoredAnalysis['features']): number {
+  return Number.isInteger(f.key) && f.key >= 0 && f.key <= 11 && f.confidence.key > 0 ? f.key : -1;
+}
+
 /**
  * The audio-features object of a stored analysis. `baseUrl` (no trailing slash) makes its links:
- * track_href is the analysis in the contract's shape, analysis_url its time-resolved view.
- * key is -1 when no key was detected (a key confidence of 0, or no pitch class).
+ * track_href is the analysis in the contract's shape, analysis_url its audio-analysis in Spotify's.
  */
 export function toSpotifyAudioFeatures(a: StoredAnalysis, baseUrl: string): SpotifyAudioFeatures {
   const f = a.features;
-  const keyKnown = Number.isInteger(f.key) && f.key >= 0 && f.key <= 11 && f.confidence.key > 0;
   const acousticness = ACOUSTICNESS ? (valueOf(f, ACOUSTICNESS) ?? null) : null;
   return {
     acousticness,
-    analysis_url: `${baseUrl}/api/audio/analysis/${a.trackKey}/timeline`,
+    analysis_url: `${baseUrl}/v1/audio-analysis/${a.trackKey}`,
     danceability: descriptor(a, 'danceability'),
     duration_ms: Math.round(f.durationMs),
     energy: descriptor(a, 'energy'),
     id: a.trackKey,
     instrumentalness: descriptor(a, 'instrumentalness'),
-    key: keyKnown ? f.key : -1,
+    key: spotifyKey(f),
     liveness: descriptor(a, 'liveness'),
     loudness: f.loudness,
     mode: f.mode === 1 ? 1 : 0,

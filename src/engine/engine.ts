@@ -3,6 +3,7 @@ import { computeDescriptors, ramp } from './descriptors';
 import { SUB_BLOCK_SECONDS, integratedLoudness, loudnessRange } from './loudness';
 import { type RhythmResult, analyzeRhythm } from './rhythm';
 import { onsetEnvelopes } from './rhythm.onsets';
+import { segmentsOf } from './segments';
 import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram, Stft } from './signal.stft';
 import { TimbreMeter } from './timbre.stats';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
@@ -177,7 +178,9 @@ class AnalysisEngine implements Engine {
           windowSeconds,
         ),
         sections,
+        segments: segmentsOf({ spec, chroma, allFlux: envelopes.all, fps, offsetSeconds }),
       },
+      tempoAlternatives: rhythm.tempoAlternatives,
       engine: ENGINE_ID,
     };
   }

@@ -237,6 +237,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audio-analysis/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audio analysis of one track in Spotify’s shape: bars, beats, tatums, sections and segments of the analysed window.
+         * @description Ids, analysis on demand and 202 as for /v1/audio-features/{id}.
+         */
+        get: operations["spotifyAudioAnalysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audio-features": {
         parameters: {
             query?: never;
@@ -440,6 +460,13 @@ export interface components {
                 artist: string;
                 track: string;
             };
+            /** @description Additive: the tempi the level choice ranked next (half or double, mostly), most probable first; present when the analysis recorded them (engine 11 on). */
+            tempoAlternatives?: {
+                /** @description Beats per minute. */
+                tempo: number;
+                /** @description The level’s probability among the candidates (docs/FEATURES.md, "Tempo alternatives"). */
+                confidence: number;
+            }[];
         };
         /**
          * @description Mood scores, each in [0, 1].
@@ -747,7 +774,7 @@ export interface components {
         /** @description Spotify’s audio-features object, field for field (docs/FEATURES.md, "Spotify’s audio-features shape"). */
         SpotifyAudioFeatures: {
             acousticness: number | null;
-            /** @description The time-resolved view of the analysis (beats, bars, sections). */
+            /** @description The audio-analysis of the track in Spotify’s shape (GET /v1/audio-analysis/{id}). */
             analysis_url: string;
             /** @description Danceability, 0–1 (our scale: docs/FEATURES.md). */
             danceability: number;
@@ -799,6 +826,140 @@ export interface components {
                 /** @description What went wrong, for a person to read. */
                 message: string;
             };
+        };
+        /** @description Spotify’s audio-analysis object (docs/FEATURES.md, "Spotify’s audio-analysis shape"). */
+        SpotifyAudioAnalysis: {
+            meta: {
+                /** @description The engine build (trackgraph-engine/<version>, and its model method when models ran). */
+                analyzer_version: string;
+                /** @constant */
+                platform: "trackgraph";
+                /** @constant */
+                detailed_status: "OK";
+                /** @constant */
+                status_code: 0;
+                /** @description When it was analysed, Unix seconds. */
+                timestamp: number;
+                /** @description How the audio was read: mono, 44.1 kHz, analysed at 22.05 kHz. */
+                input_process: string;
+            };
+            track: {
+                /** @description duration × analysis_sample_rate. */
+                num_samples: number;
+                /** @description Seconds (the whole file). */
+                duration: number;
+                /**
+                 * @description Not computed: empty.
+                 * @constant
+                 */
+                sample_md5: "";
+                /** @description Start of the analysed window, seconds. */
+                offset_seconds: number;
+                /** @description Length of the analysed window, seconds (0: the timeline is empty). */
+                window_seconds: number;
+                /** @constant */
+                analysis_sample_rate: 22050;
+                /** @constant */
+                analysis_channels: 1;
+                /** @description Not measured: 0. */
+                end_of_fade_in: number;
+                /** @description Not measured: the duration. */
+                start_of_fade_out: number;
+                /** @description Integrated loudness, LUFS. */
+                loudness: number;
+                tempo: number;
+                /** @description The chosen level’s probability (docs/FEATURES.md). */
+                tempo_confidence: number;
+                /** @description Not Spotify’s (additive): the runner-up tempi, most probable first; empty for analyses older than engine 11. */
+                tempo_alternatives: {
+                    tempo: number;
+                    /** @description The level’s probability. */
+                    confidence: number;
+                }[];
+                time_signature: number;
+                time_signature_confidence: number;
+                /** @description -1 when no key was detected. */
+                key: number;
+                key_confidence: number;
+                mode: number;
+                mode_confidence: number;
+                /**
+                 * @description No fingerprints: empty.
+                 * @constant
+                 */
+                codestring: "";
+                /** @constant */
+                code_version: 0;
+                /** @constant */
+                echoprintstring: "";
+                /** @constant */
+                echoprint_version: 0;
+                /** @constant */
+                synchstring: "";
+                /** @constant */
+                synch_version: 0;
+                /** @constant */
+                rhythmstring: "";
+                /** @constant */
+                rhythm_version: 0;
+            };
+            bars: components["schemas"]["SpotifyTimeInterval"][];
+            beats: components["schemas"]["SpotifyTimeInterval"][];
+            /** @description Two per beat (the beats halved). */
+            tatums: components["schemas"]["SpotifyTimeInterval"][];
+            sections: components["schemas"]["SpotifySection"][];
+            /** @description Empty for analyses older than engine 11 and for analyses another server made. */
+            segments: components["schemas"]["SpotifySegment"][];
+        };
+        /** @description A bar, beat or tatum. */
+        SpotifyTimeInterval: {
+            /** @description Seconds from the start of the file. */
+            start: number;
+            /** @description Seconds. */
+            duration: number;
+            /** @description How sure the engine is of it. */
+            confidence: number;
+        };
+        /** @description A section: a span of similar level. */
+        SpotifySection: {
+            /** @description Seconds from the start of the file. */
+            start: number;
+            /** @description Seconds. */
+            duration: number;
+            /** @description How sure the engine is of it. */
+            confidence: number;
+            /** @description Integrated loudness of the section, LUFS. */
+            loudness: number;
+            tempo: number;
+            tempo_confidence: number;
+            key: number;
+            key_confidence: number;
+            mode: number;
+            mode_confidence: number;
+            /** @description The track’s. */
+            time_signature: number;
+            time_signature_confidence: number;
+        };
+        /** @description A segment: from one onset to the next. */
+        SpotifySegment: {
+            /** @description Seconds from the start of the file. */
+            start: number;
+            /** @description Seconds. */
+            duration: number;
+            /** @description How sure the engine is of it. */
+            confidence: number;
+            /** @description dBFS at the start (floored at -60). */
+            loudness_start: number;
+            /** @description Loudest level, dBFS. */
+            loudness_max: number;
+            /** @description Seconds from the segment’s start to its loudest level. */
+            loudness_max_time: number;
+            /** @description dBFS at the end. */
+            loudness_end: number;
+            /** @description Chroma, C first, the strongest 1. */
+            pitches: number[];
+            /** @description Mel-frequency cepstral coefficients, our own basis (docs/FEATURES.md, "Segments"). */
+            timbre: number[];
         };
         /** @description One entry per id, in the order asked; null where an id has no stored analysis. */
         SpotifyAudioFeaturesList: {
@@ -1528,6 +1689,121 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SpotifyAudioFeatures"];
+                };
+            };
+            /** @description Being analysed. */
+            202: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyPending"];
+                };
+            };
+            /** @description A parameter or id is missing or malformed (an ISRC is 12 characters: 2 letters, 3 letters or digits, 7 digits). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description No track has this id (recommendations: a seed has no stored analysis). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description The audio could not be decoded, or no source has audio of the track. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Rate limited (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description No source could answer. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description The store is unreachable (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description A source or the analysis took too long. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+        };
+    };
+    spotifyAudioAnalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100) or `spotify:track:<id>` (resolved where MusicBrainz links a recording to it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio analysis. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyAudioAnalysis"];
                 };
             };
             /** @description Being analysed. */

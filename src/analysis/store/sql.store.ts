@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { DESCRIPTORS, columnOf, valueOf, type DescriptorValues, type MoodValues } from '../../core/descriptors';
 import { foldForSearch } from '../../core/fold';
-import type { AudioFeatures, StoredAnalysis, Timeline } from '../../core/types';
+import type { AudioFeatures, StoredAnalysis, TempoAlternative, Timeline } from '../../core/types';
 import type { DescriptorColumn, DescriptorColumnValues } from '../../db/columns';
 import { guardConnection, type AnalysesTable, type Database } from '../../db/database';
 import type { AnalysisStore } from './store';
@@ -80,7 +80,7 @@ export function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {
     key_confidence: f.confidence.key,
     mode_confidence: f.confidence.mode,
     time_signature_confidence: f.confidence.timeSignature,
-    timeline: JSON.stringify(f.timeline),
+    timeline: JSON.stringify(timelineColumn(f)),
     engine: f.engine,
     source: a.source,
     analysed_at: a.analysedAt,
@@ -111,10 +111,24 @@ export function fromRow(r: Row): StoredAnalysis {
         mode: Number(r.mode_confidence),
         timeSignature: Number(r.time_signature_confidence),
       },
-      timeline: JSON.parse(r.timeline) as Timeline,
+      ...fromTimelineColumn(r.timeline),
       engine: r.engine,
     },
   };
+}
+
+/**
+ * The timeline column holds the timeline's JSON and, beside its lists, the tempo alternatives:
+ * read only with the whole analysis, never filtered or sorted on, so they need no column (nor a
+ * migration) of their own. Rows written before engine 11 lack both them and the segments.
+ */
+function timelineColumn(f: AudioFeatures): Timeline & { tempoAlternatives?: TempoAlternative[] } {
+  return f.tempoAlternatives ? { ...f.timeline, tempoAlternatives: f.tempoAlternatives } : f.timeline;
+}
+
+function fromTimelineColumn(json: string): { timeline: Timeline; tempoAlternatives?: TempoAlternative[] } {
+  const { tempoAlternatives, ...timeline } = JSON.parse(json) as Timeline & { tempoAlternatives?: TempoAlternative[] };
+  return tempoAlternatives ? { timeline, tempoAlternatives } : { timeline };
 }
 
 /** A stored analysis's descriptors as their columns (src/db/columns.ts). */

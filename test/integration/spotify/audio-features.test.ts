@@ -44,7 +44,7 @@ describe("GET /v1/audio-features (Spotify's shape)", () => {
       type: 'audio_features',
       uri: `trackgraph:track:${MONEY}`,
       track_href: `http://trackgraph.test/api/audio/analysis/${MONEY}`,
-      analysis_url: `http://trackgraph.test/api/audio/analysis/${MONEY}/timeline`,
+      analysis_url: `http://trackgraph.test/v1/audio-analysis/${MONEY}`,
       duration_ms: contract.duration_ms,
       tempo: contract.tempo,
       mode: contract.mode,
