@@ -42,15 +42,15 @@ export type SpotifyId =
   | { kind: 'isrc'; isrc: string }
   | { kind: 'spotify'; spotifyId: string };
 
-/** A Spotify track id: 22 base-62 characters. */
-const SPOTIFY_TRACK = /^spotify:track:([0-9A-Za-z]{22})$/;
+/** A Spotify track id, bare (as spotipy sends every id it was given as a URI or URL) or as a URI: 22 base-62 characters. */
+const SPOTIFY_TRACK = /^(?:spotify:track:)?([0-9A-Za-z]{22})$/;
 /** A track's open.spotify.com URL: an optional locale segment (intl-de), any query (?si=…). */
 const SPOTIFY_TRACK_URL = /^(?:https?:\/\/)?open\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-z]{2,4})?\/)?track\/([0-9A-Za-z]{22})\/?(?:[?#].*)?$/i;
 
 /**
- * Reads an id: our trackKey (16 hex, either case), `isrc:<ISRC>` (letters in either case),
- * `spotify:track:<id>` or a track's open.spotify.com URL (a base-62 Spotify id). Anything else
- * is INVALID_ARGUMENT.
+ * Reads an id: our trackKey (16 hex, either case), `isrc:<ISRC>` (letters in either case), or a
+ * Spotify track id (22 base-62 characters) bare, as `spotify:track:<id>` or in a track's
+ * open.spotify.com URL. Anything else is INVALID_ARGUMENT.
  */
 export function parseSpotifyId(raw: string): SpotifyId {
   const id = raw.trim();
@@ -58,7 +58,7 @@ export function parseSpotifyId(raw: string): SpotifyId {
   if (/^isrc:/i.test(id)) return { kind: 'isrc', isrc: checkedIsrc(id.slice(5)) };
   const spotify = SPOTIFY_TRACK.exec(id) ?? SPOTIFY_TRACK_URL.exec(id);
   if (spotify) return { kind: 'spotify', spotifyId: spotify[1]! };
-  throw invalidArgument(`invalid id ${JSON.stringify(id.slice(0, 64))}: a trackKey (16 hex), isrc:<ISRC>, spotify:track:<id> or https://open.spotify.com/track/<id>`);
+  throw invalidArgument(`invalid id ${JSON.stringify(id.slice(0, 64))}: a trackKey (16 hex), isrc:<ISRC>, a Spotify track id (22 base-62 characters), spotify:track:<id> or https://open.spotify.com/track/<id>`);
 }
 
 /** An ISRC in capitals and without hyphens; INVALID_ARGUMENT unless it has the 12 characters ISO 3901 gives it. */

@@ -1675,7 +1675,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100), `spotify:track:<id>` or a track’s open.spotify.com URL, percent-encoded (resolved where MusicBrainz relates a recording to that Spotify track, when MusicBrainz is enabled). */
+                /** @description A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100), or a Spotify track id (22 base-62 characters), bare, as `spotify:track:<id>` or in a track’s open.spotify.com URL, percent-encoded (resolved where MusicBrainz relates a recording to that Spotify track, when MusicBrainz is enabled). */
                 id: string;
             };
             cookie?: never;
@@ -1790,7 +1790,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100), `spotify:track:<id>` or a track’s open.spotify.com URL, percent-encoded (resolved where MusicBrainz relates a recording to that Spotify track, when MusicBrainz is enabled). */
+                /** @description A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100), or a Spotify track id (22 base-62 characters), bare, as `spotify:track:<id>` or in a track’s open.spotify.com URL, percent-encoded (resolved where MusicBrainz relates a recording to that Spotify track, when MusicBrainz is enabled). */
                 id: string;
             };
             cookie?: never;
@@ -1903,7 +1903,7 @@ export interface operations {
     spotifyAudioFeaturesMany: {
         parameters: {
             query: {
-                /** @description Up to 100 ids (trackKeys, isrc:<ISRC>, spotify:track:<id>, open.spotify.com track URLs), comma-separated; the answer keeps their order. */
+                /** @description Up to 100 ids (trackKeys, isrc:<ISRC>, Spotify track ids bare, as spotify:track:<id> or in open.spotify.com track URLs), comma-separated; the answer keeps their order. */
                 ids: string;
             };
             header?: never;

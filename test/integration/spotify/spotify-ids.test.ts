@@ -86,6 +86,10 @@ describe('spotify:track:<id> and open.spotify.com URLs on /v1', () => {
     expect(analysis.body.meta.analyzer_version).toBe('fake-engine');
     const batch = await get(`/v1/audio-features?ids=spotify:track:${MONEY_SPOTIFY_ID},spotify:track:${UNKNOWN_SPOTIFY_ID},open.spotify.com/track/${MONEY_SPOTIFY_ID}`).expect(200);
     expect(batch.body.audio_features.map((f: { id: string } | null) => f?.id ?? null)).toEqual([MONEY, null, MONEY]);
+    // spotipy sends bare ids (it strips spotify:track: and URLs) to audio-features/?ids= (a trailing slash), and audio-analysis/<id>.
+    const spotipyBatch = await get(`/v1/audio-features/?ids=${MONEY_SPOTIFY_ID},${UNKNOWN_SPOTIFY_ID}`).expect(200);
+    expect(spotipyBatch.body.audio_features.map((f: { id: string } | null) => f?.id ?? null)).toEqual([MONEY, null]);
+    expect((await get(`/v1/audio-analysis/${MONEY_SPOTIFY_ID}`).expect(200)).body.track.duration).toBe(analysis.body.track.duration);
     expect(engine.analyzeCalls).toBe(1);
   });
 
@@ -105,7 +109,7 @@ describe('spotify:track:<id> and open.spotify.com URLs on /v1', () => {
     expect(mb.count('/ws/2/url')).toBe(before);
   });
 
-  it.each(['https://open.spotify.com/album/4LH4d3cOWNNsVw41Gqt2kv', 'https://example.com/track/4ya1NkzxJ2hO9Y1k3sVfL3', 'spotify:track:4ya1NkzxJ2hO9Y1k3sVfL'])(
+  it.each(['https://open.spotify.com/album/4LH4d3cOWNNsVw41Gqt2kv', 'https://example.com/track/4ya1NkzxJ2hO9Y1k3sVfL3', 'spotify:track:4ya1NkzxJ2hO9Y1k3sVfL', '4ya1NkzxJ2hO9Y1k3sVfL', 'spotify:album:4LH4d3cOWNNsVw41Gqt2kv'])(
     'an id that is no Spotify track (%s) is 400',
     async (id) => {
       await app('deezer');
