@@ -28,6 +28,7 @@ import { createEngine } from '../src/engine/engine';
 import { analyzeRhythm } from '../src/engine/rhythm';
 import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
 import { Stft } from '../src/engine/signal.stft';
+import { segmentsOf } from '../src/engine/segments';
 import { TimbreMeter } from '../src/engine/timbre.stats';
 import { analyzeTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
@@ -219,6 +220,7 @@ async function stages(clips: AudioInput[]): Promise<void> {
     const tonal = await time('  key', () => analyzeTonal(chroma));
     await time('  rhythm (periods, levels, beats, meter)', () => analyzeRhythm(envelopes, chroma, tonal.tonality));
     await time('  timbre statistics', () => timbre.measure(spec));
+    await time('  segments (onsets, loudness, pitches, timbre)', () => segmentsOf({ spec, chroma, allFlux: envelopes.all, fps: envelopes.fps, offsetSeconds: 0 }));
     await time('  all analysis after decoding', () => engine.analyzeWindow(audio));
     if (runner) {
       const frames = await time('models: 16 kHz (polyphase) + MusiCNN frames', () => runner.frames(audio.samples, ANALYSIS_RATE));

@@ -60,7 +60,10 @@ const MEL = (() => {
     }
   }
   const cosines = Array.from({ length: TIMBRE_COEFFICIENTS }, (_, c) => Float64Array.from({ length: MEL_BANDS }, (_, b) => cos((PI * c * (b + 0.5)) / MEL_BANDS)));
-  return { lower, lowerWeight, cosines };
+  const firstBin = lower.findIndex((j) => j >= 0);
+  let lastBin = BINS - 1;
+  while (lastBin > firstBin && lower[lastBin]! < 0) lastBin--;
+  return { lower, lowerWeight, cosines, firstBin, lastBin };
 })();
 
 const round3 = (x: number): number => round(x * 1000) / 1000;
@@ -142,18 +145,24 @@ function pitchesOf(chroma: Chroma, from: number, to: number): number[] {
 
 /** The cepstral coefficients of the mean mel power of frames [from, to). */
 function timbreOf(spec: Spectrogram, from: number, to: number, bands: Float64Array): number[] {
-  const { lower, lowerWeight, cosines } = MEL;
-  bands.fill(0);
+  const { lower, lowerWeight, cosines, firstBin, lastBin } = MEL;
+  const mags = spec.mags;
+  // Power per bin summed over the frames first: the filterbank then runs once per segment, not per frame.
+  const power = new Float64Array(BINS);
   for (let f = from; f < to; f++) {
     const row = f * BINS;
-    for (let k = 1; k < BINS; k++) {
-      const j = lower[k]!;
-      if (j < 0) continue;
-      const p = spec.mags[row + k]! ** 2;
-      const w = lowerWeight[k]!;
-      if (j < MEL_BANDS) bands[j]! += w * p;
-      if (j > 0) bands[j - 1]! += (1 - w) * p;
+    for (let k = firstBin; k <= lastBin; k++) {
+      const m = mags[row + k]!;
+      power[k]! += m * m;
     }
+  }
+  bands.fill(0);
+  for (let k = firstBin; k <= lastBin; k++) {
+    const j = lower[k]!;
+    const p = power[k]!;
+    const w = lowerWeight[k]!;
+    if (j < MEL_BANDS) bands[j]! += w * p;
+    if (j > 0) bands[j - 1]! += (1 - w) * p;
   }
   const frames = max(1, to - from);
   for (let b = 0; b < MEL_BANDS; b++) bands[b] = max(0, 10 * log10(bands[b]! / frames + 1e-12) - FLOOR_DB);

@@ -120,14 +120,43 @@ export function fromRow(r: Row): StoredAnalysis {
 /**
  * The timeline column holds the timeline's JSON and, beside its lists, the tempo alternatives:
  * read only with the whole analysis, never filtered or sorted on, so they need no column (nor a
- * migration) of their own. Rows written before engine 11 lack both them and the segments.
+ * migration) of their own. Segments are kept as rows of numbers (SEGMENT_ROW's order), half the
+ * size of their objects: ~100 segments make most of a 30 s window's timeline. Rows written before
+ * engine 11 lack the segments and the tempo alternatives.
  */
-function timelineColumn(f: AudioFeatures): Timeline & { tempoAlternatives?: TempoAlternative[] } {
-  return f.tempoAlternatives ? { ...f.timeline, tempoAlternatives: f.tempoAlternatives } : f.timeline;
+interface TimelineColumn {
+  beats: Timeline['beats'];
+  bars: Timeline['bars'];
+  sections: Timeline['sections'];
+  segmentRows?: number[][];
+  tempoAlternatives?: TempoAlternative[];
+}
+
+/** A stored segment row: these fields, then its 12 pitches and its 12 timbre coefficients. */
+const SEGMENT_ROW = ['start', 'duration', 'confidence', 'loudnessStart', 'loudnessMax', 'loudnessMaxTime', 'loudnessEnd'] as const;
+
+function timelineColumn(f: AudioFeatures): TimelineColumn {
+  const { segments, ...lists } = f.timeline;
+  return {
+    ...lists,
+    ...(segments ? { segmentRows: segments.map((s) => [...SEGMENT_ROW.map((k) => s[k]), ...s.pitches, ...s.timbre]) } : {}),
+    ...(f.tempoAlternatives ? { tempoAlternatives: f.tempoAlternatives } : {}),
+  };
 }
 
 function fromTimelineColumn(json: string): { timeline: Timeline; tempoAlternatives?: TempoAlternative[] } {
-  const { tempoAlternatives, ...timeline } = JSON.parse(json) as Timeline & { tempoAlternatives?: TempoAlternative[] };
+  const { segmentRows, tempoAlternatives, ...lists } = JSON.parse(json) as TimelineColumn;
+  const n = SEGMENT_ROW.length;
+  const timeline: Timeline = segmentRows
+    ? {
+        ...lists,
+        segments: segmentRows.map((row) => ({
+          ...(Object.fromEntries(SEGMENT_ROW.map((k, i) => [k, row[i]!])) as Record<(typeof SEGMENT_ROW)[number], number>),
+          pitches: row.slice(n, n + 12),
+          timbre: row.slice(n + 12, n + 24),
+        })),
+      }
+    : lists;
   return tempoAlternatives ? { timeline, tempoAlternatives } : { timeline };
 }
 
