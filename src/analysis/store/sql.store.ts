@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { DESCRIPTORS, columnOf, valueOf, type DescriptorValues, type MoodValues } from '../../core/descriptors';
 import { foldForSearch } from '../../core/fold';
-import type { AudioFeatures, StoredAnalysis, TempoAlternative, Timeline } from '../../core/types';
+import type { AudioFeatures, Segment, StoredAnalysis, TempoAlternative, Timeline } from '../../core/types';
 import type { DescriptorColumn, DescriptorColumnValues } from '../../db/columns';
 import { guardConnection, type AnalysesTable, type Database } from '../../db/database';
 import type { AnalysisStore } from './store';
@@ -146,18 +146,23 @@ function timelineColumn(f: AudioFeatures): TimelineColumn {
 
 function fromTimelineColumn(json: string): { timeline: Timeline; tempoAlternatives?: TempoAlternative[] } {
   const { segmentRows, tempoAlternatives, ...lists } = JSON.parse(json) as TimelineColumn;
-  const n = SEGMENT_ROW.length;
-  const timeline: Timeline = segmentRows
-    ? {
-        ...lists,
-        segments: segmentRows.map((row) => ({
-          ...(Object.fromEntries(SEGMENT_ROW.map((k, i) => [k, row[i]!])) as Record<(typeof SEGMENT_ROW)[number], number>),
-          pitches: row.slice(n, n + 12),
-          timbre: row.slice(n + 12, n + 24),
-        })),
-      }
-    : lists;
+  const timeline: Timeline = segmentRows ? { ...lists, segments: segmentRows.map(segmentOfRow) } : lists;
   return tempoAlternatives ? { timeline, tempoAlternatives } : { timeline };
+}
+
+/** A segment from its stored row (SEGMENT_ROW's order), built as one literal: this runs ~100 times per analysis read. */
+function segmentOfRow(r: number[]): Segment {
+  return {
+    start: r[0]!,
+    duration: r[1]!,
+    confidence: r[2]!,
+    loudnessStart: r[3]!,
+    loudnessMax: r[4]!,
+    loudnessMaxTime: r[5]!,
+    loudnessEnd: r[6]!,
+    pitches: r.slice(7, 19),
+    timbre: r.slice(19, 31),
+  };
 }
 
 /** A stored analysis's descriptors as their columns (src/db/columns.ts). */
