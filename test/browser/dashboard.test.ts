@@ -242,8 +242,9 @@ describeInBrowser(title, () => {
     expect(await stat('Tempo')).toBe(`${analysis.tempo.toFixed(1)} BPM`);
     expect(await stat('Key')).toBe(analysis.keyString);
     expect(await stat('Meter')).toBe(`${analysis.timeSignature}/4`);
-    expect(await descriptors.locator('rect.bar').count()).toBe(9);
+    expect(await descriptors.locator('rect.bar').count()).toBe(10);
     expect(await descriptors.locator('desc').textContent()).toContain(`Energy ${analysis.energy.toFixed(2)}`);
+    expect(await descriptors.locator('desc').textContent()).toContain(`Acousticness ${analysis.acousticness!.toFixed(2)}`);
     const moods = page.getByRole('img', { name: 'Moods' });
     expect(await moods.locator('rect.bar').count()).toBe(4);
     expect(await moods.locator('desc').textContent()).toContain(`Happy ${analysis.mood.happy.toFixed(2)}, Sad ${analysis.mood.sad.toFixed(2)}`);

@@ -21,6 +21,7 @@ const DESCRIPTORS = [
   ['Engagement', 'engagement'],
   ['Instrumentalness', 'instrumentalness'],
   ['Speechiness', 'speechiness'],
+  ['Acousticness', 'acousticness'],
   ['Liveness', 'liveness'],
 ] as const;
 
@@ -80,7 +81,14 @@ function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
         <Stat label="Duration" value={clock(analysis.duration_ms / 1000)} />
       </dl>
       <div className="charts">
-        <BarChart title="Descriptors" bars={DESCRIPTORS.map(([label, field], i) => ({ label, value: analysis[field], tone: `tone-${i % 2}` }))} />
+        {/* An analysis made before a descriptor existed (acousticness) has none: its bar is left out. */}
+        <BarChart
+          title="Descriptors"
+          bars={DESCRIPTORS.flatMap(([label, field], i) => {
+            const value = analysis[field];
+            return value === null ? [] : [{ label, value, tone: `tone-${i % 2}` }];
+          })}
+        />
         <BarChart title="Moods" bars={MOODS.map(([label, field, tone]) => ({ label, value: analysis.mood[field], tone }))} />
       </div>
       <TimelineChart timeline={analysis.timeline} durationMs={analysis.duration_ms} />
