@@ -9,6 +9,7 @@ import {
 } from '../../../src/analysis/browse.service';
 import { SqlAnalysisStore, toRow } from '../../../src/analysis/store/sql.store';
 import { SqlTracksQuery } from '../../../src/analysis/store/tracks.query';
+import { DESCRIPTORS, columnOf } from '../../../src/core/descriptors';
 import { isAppError } from '../../../src/core/errors';
 import { trackKey } from '../../../src/core/track-key';
 import type { StoredAnalysis } from '../../../src/core/types';
@@ -68,6 +69,16 @@ export function analysisOf(artist: string, trackName: string, patch: Partial<Sto
       ...patch,
     },
   };
+}
+
+/**
+ * A row as the schema of an early migration stored it: without the columns of descriptors added
+ * to the registry since (`since`), which syncDescriptorColumns adds after the migrations.
+ */
+export function rowBeforeAddedDescriptors<T extends object>(row: T): T {
+  const out = { ...row } as Record<string, unknown>;
+  for (const d of DESCRIPTORS) if ((d as { since?: number }).since !== undefined) delete out[columnOf(d)];
+  return out as T;
 }
 
 /** The value a TrackOrderField orders by, read from a stored analysis (seq from insertion order). */
@@ -302,7 +313,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const names = ['Beyoncé', 'Sigur Rós', '坂本龍一', 'Plain'];
       const rows = [];
       for (let i = 0; i < 1203; i++) {
-        const { artist_fold: _a, title_fold: _t, ...row } = toRow(analysisOf(names[i % 4]!, `Tïtle ${i}`, {}, 7000 + i));
+        const { artist_fold: _a, title_fold: _t, ...row } = rowBeforeAddedDescriptors(toRow(analysisOf(names[i % 4]!, `Tïtle ${i}`, {}, 7000 + i)));
         rows.push(dialect === 'sqlite' ? { ...row, seq: i + 1 } : row);
       }
       for (let i = 0; i < rows.length; i += 300) await db.insertInto('analyses').values(rows.slice(i, i + 300) as never).execute();
