@@ -1,11 +1,12 @@
 import type { AudioFeatures, Section } from '../core/types';
-import { computeDescriptors, ramp } from './descriptors';
+import { type DescriptorInputs, computeDescriptors, ramp } from './descriptors';
 import { SUB_BLOCK_SECONDS, integratedLoudness, loudnessRange } from './loudness';
 import { type RhythmResult, analyzeRhythm } from './rhythm';
 import { onsetEnvelopes } from './rhythm.onsets';
 import { segmentsOf } from './segments';
 import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram, Stft } from './signal.stft';
 import { TimbreMeter } from './timbre.stats';
+import { measureVoice } from './timbre.voice';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
 import { analyzeTonal } from './tonal';
 import { chromaOf } from './tonal.chroma';
@@ -37,6 +38,8 @@ export interface EngineOptions {
 export interface Engine {
   readonly options: EngineOptions;
   analyzeWindow(audio: WindowAudio): AudioFeatures;
+  /** The same, with the measurements the descriptor formulas were given (for calibrating them: bench/descriptors.ts). */
+  measureWindow(audio: WindowAudio): { features: AudioFeatures; inputs: DescriptorInputs };
 }
 
 /** Sections shorter than this get the window's key instead of one measured on too little audio. */
@@ -102,6 +105,10 @@ class AnalysisEngine implements Engine {
   constructor(readonly options: EngineOptions) {}
 
   analyzeWindow(audio: WindowAudio): AudioFeatures {
+    return this.measureWindow(audio).features;
+  }
+
+  measureWindow(audio: WindowAudio): { features: AudioFeatures; inputs: DescriptorInputs } {
     const { offsetSeconds } = audio;
     const windowSeconds = audio.samples.length / ANALYSIS_RATE;
     const spec = this.stft.spectrogram(this.stft.halfRate(audio.samples));
@@ -137,7 +144,7 @@ class AnalysisEngine implements Engine {
     const spread = sqrt(sectionLoudness.reduce((s, l) => s + (l - meanLoudness) ** 2, 0) / sectionLoudness.length);
 
     const beatFrames = rhythm.beats.map((b) => Math.round(b * fps));
-    const descriptors = computeDescriptors({
+    const inputs: DescriptorInputs = {
       loudness: audio.loudness,
       loudnessRange: loudnessRange(audio.subBlockPowers),
       timbre,
@@ -150,9 +157,11 @@ class AnalysisEngine implements Engine {
       modeConfidence: tonal.modeConfidence,
       keyStrength: tonal.strength,
       sectionLoudnessSpread: spread,
-    });
+      voice: measureVoice(spec),
+    };
+    const descriptors = computeDescriptors(inputs);
 
-    return {
+    const features: AudioFeatures = {
       durationMs: Math.round(audio.durationSeconds * 1000),
       tempo: round(rhythm.tempo, 2),
       key: tonal.key,
@@ -183,6 +192,7 @@ class AnalysisEngine implements Engine {
       tempoAlternatives: rhythm.tempoAlternatives,
       engine: ENGINE_ID,
     };
+    return { features, inputs };
   }
 }
 

@@ -404,6 +404,7 @@ export interface components {
          *       "danceability": 0.55,
          *       "instrumentalness": 0.3,
          *       "speechiness": 0.05,
+         *       "acousticness": 0.25,
          *       "valence": 0.48,
          *       "arousal": 0.57,
          *       "approachability": 0.64,
@@ -434,19 +435,21 @@ export interface components {
             mode: number;
             /** @description Beats per bar. */
             timeSignature: number;
-            /** @description Perceived intensity: loud, dense, distorted and compressed music reads high, quiet sparse music low. */
+            /** @description Perceived intensity: loud, dense, distorted music reads high, quiet sparse music low. */
             energy: number;
             /** @description Noise and reverberation between notes, as an audience and a room leave them: the likelihood of a live recording. */
             liveness: number;
-            /** @description A steady, clear pulse carried by drums at a tempo one moves to. */
+            /** @description Drums on the beat, a strong bass and dense onsets at a tempo one moves to. */
             danceability: number;
-            /** @description Absence of spoken voice (sung vocals are not detected and read as instrumental). */
+            /** @description Absence of voice: sung or spoken vocals lower it; above 0.5 probably instrumental. */
             instrumentalness: number;
             /** @description Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
             speechiness: number;
-            /** @description Musical positiveness: major, quick, bright and clean music reads high; minor, slow, dark or distorted music low. */
+            /** @description Confidence that the track is acoustic: clean, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+            acousticness?: number;
+            /** @description Musical positiveness: quick, bright, loud and rhythmic music in a clear key reads high, major more than minor; slow, dark, quiet music low. */
             valence: number;
-            /** @description Activation: follows energy, tempo, the density of onsets and drums on the beat. */
+            /** @description Activation: loudness, the density of onsets, tempo and drums on the beat. */
             arousal: number;
             /** @description How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
             approachability: number;
@@ -478,13 +481,13 @@ export interface components {
          *     }
          */
         Mood: {
-            /** @description Positive and active: bright major songs read high, distorted music low whatever its mode. */
+            /** @description Positive and active: quick, bright, rhythmic songs read high, major more than minor; slow, dark, quiet music low. */
             happy: number;
-            /** @description Negative and calm: slow minor music reads high. */
+            /** @description Negative and calm: slow, quiet, sparse music reads high, minor more than major. */
             sad: number;
-            /** @description Calm and clean: drumless calm music reads high, loud rock near 0. */
+            /** @description Calm: dark, quiet, slow and dynamic music reads high, bright loud compressed music low; distortion alone lowers it a little. */
             relaxed: number;
-            /** @description Active, harsh and loud: distorted rock and metal read near 1. */
+            /** @description Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
             aggressive: number;
         };
         /**
@@ -2023,6 +2026,12 @@ export interface operations {
                 max_speechiness?: number;
                 /** @description The speechiness to be near (default: the seeds’ mean). */
                 target_speechiness?: number;
+                /** @description Lowest acousticness allowed (inclusive). */
+                min_acousticness?: number;
+                /** @description Highest acousticness allowed (inclusive). */
+                max_acousticness?: number;
+                /** @description The acousticness to be near (default: the seeds’ mean). */
+                target_acousticness?: number;
                 /** @description Lowest valence allowed (inclusive). */
                 min_valence?: number;
                 /** @description Highest valence allowed (inclusive). */

@@ -55,6 +55,7 @@ export function featuresFromBytes(bytes: Uint8Array): AudioFeatures {
     arousal: u(11),
     approachability: u(12),
     engagement: u(13),
+    acousticness: u(23),
     mood: { happy: u(14), sad: u(15), relaxed: u(16), aggressive: u(17) },
     confidence: { tempo: u(18), key: u(19), mode: u(20), timeSignature: u(21) },
     timeline: { beats: [{ start: 0.5, duration: 0.5, confidence: u(22) }], bars: [], sections: [] },

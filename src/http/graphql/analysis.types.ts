@@ -218,7 +218,10 @@ export class TrackAnalysis extends Node {
  * The registry's descriptors as fields of TrackAnalysis and Mood (Float, described as the
  * registry describes them), declared the way the decorators above declare the other fields.
  */
-for (const d of TOP_LEVEL) Field(() => Float, { description: d.description })(TrackAnalysis.prototype, d.name);
+// A descriptor added since analyses were first stored (registry: `since`) is null on older ones.
+for (const d of TOP_LEVEL) {
+  Field(() => Float, { description: d.description, nullable: d.since !== undefined })(TrackAnalysis.prototype, d.name);
+}
 for (const d of MOODS) Field(() => Float, { description: d.description })(Mood.prototype, d.name);
 
 export enum AnalysisState {

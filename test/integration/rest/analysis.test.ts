@@ -7,9 +7,10 @@ import { trackKey } from '../../../src/core/track-key';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
+// The contract's fields and the registry's additive ones (acousticness, since engine 11).
 const CONTRACT_FIELDS = [
   'artist', 'trackKey', 'trackName', 'duration_ms', 'tempo', 'key', 'keyString', 'mode', 'timeSignature',
-  'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness', 'valence', 'arousal',
+  'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness', 'acousticness', 'valence', 'arousal',
   'approachability', 'engagement', 'mood', 'meta',
 ].sort();
 

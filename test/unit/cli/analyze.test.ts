@@ -5,7 +5,7 @@ import { identify, runAnalyzeCli } from '../../../src/cli/analyze';
 
 const features: AudioFeatures = {
   durationMs: 30000, tempo: 120, key: 9, mode: 0, timeSignature: 4, loudness: -12, energy: 0.7, liveness: 0.1,
-  danceability: 0.8, instrumentalness: 0.9, speechiness: 0.05, valence: 0.4, arousal: 0.6, approachability: 0.7,
+  danceability: 0.8, instrumentalness: 0.9, speechiness: 0.05, acousticness: 0.3, valence: 0.4, arousal: 0.6, approachability: 0.7,
   engagement: 0.6, mood: { happy: 0.3, sad: 0.5, relaxed: 0.2, aggressive: 0.4 },
   confidence: { tempo: 0.9, key: 0.8, mode: 0.7, timeSignature: 0.6 },
   timeline: { beats: [], bars: [], sections: [] }, engine: 'test',

@@ -50,13 +50,13 @@ export type FloatRange = {
 
 /** Ranges of the mood scores. */
 export type MoodFilter = {
-  /** Range of mood.aggressive: Active, harsh and loud: distorted rock and metal read near 1. */
+  /** Range of mood.aggressive: Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
   aggressive?: FloatRange | null | undefined;
-  /** Range of mood.happy: Positive and active: bright major songs read high, distorted music low whatever its mode. */
+  /** Range of mood.happy: Positive and active: quick, bright, rhythmic songs read high, major more than minor; slow, dark, quiet music low. */
   happy?: FloatRange | null | undefined;
-  /** Range of mood.relaxed: Calm and clean: drumless calm music reads high, loud rock near 0. */
+  /** Range of mood.relaxed: Calm: dark, quiet, slow and dynamic music reads high, bright loud compressed music low; distortion alone lowers it a little. */
   relaxed?: FloatRange | null | undefined;
-  /** Range of mood.sad: Negative and calm: slow minor music reads high. */
+  /** Range of mood.sad: Negative and calm: slow, quiet, sparse music reads high, minor more than major. */
   sad?: FloatRange | null | undefined;
 };
 
@@ -69,21 +69,23 @@ export type OrderDirection =
 
 /** Which stored analyses tracks() returns: every condition given must hold. */
 export type TrackFilter = {
+  /** Range of acousticness: Confidence that the track is acoustic: clean, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+  acousticness?: FloatRange | null | undefined;
   /** Range of approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   approachability?: FloatRange | null | undefined;
-  /** Range of arousal: Activation: follows energy, tempo, the density of onsets and drums on the beat. */
+  /** Range of arousal: Activation: loudness, the density of onsets, tempo and drums on the beat. */
   arousal?: FloatRange | null | undefined;
   /** Substring of the artist, ignoring case, accents and compatibility forms ("beyonce" finds "Beyoncé"). */
   artist?: string | null | undefined;
-  /** Range of danceability: A steady, clear pulse carried by drums at a tempo one moves to. */
+  /** Range of danceability: Drums on the beat, a strong bass and dense onsets at a tempo one moves to. */
   danceability?: FloatRange | null | undefined;
   /** Milliseconds. */
   durationMs?: FloatRange | null | undefined;
-  /** Range of energy: Perceived intensity: loud, dense, distorted and compressed music reads high, quiet sparse music low. */
+  /** Range of energy: Perceived intensity: loud, dense, distorted music reads high, quiet sparse music low. */
   energy?: FloatRange | null | undefined;
   /** Range of engagement: How well the track may hold attention: a pulse that carries and a level that changes. */
   engagement?: FloatRange | null | undefined;
-  /** Range of instrumentalness: Absence of spoken voice (sung vocals are not detected and read as instrumental). */
+  /** Range of instrumentalness: Absence of voice: sung or spoken vocals lower it; above 0.5 probably instrumental. */
   instrumentalness?: FloatRange | null | undefined;
   /** Any of these pitch classes (0 = C … 11 = B). */
   key?: Array<number> | null | undefined;
@@ -103,7 +105,7 @@ export type TrackFilter = {
   timeSignature?: Array<number> | null | undefined;
   /** Substring of the title, ignoring case, accents and compatibility forms. */
   trackName?: string | null | undefined;
-  /** Range of valence: Musical positiveness: major, quick, bright and clean music reads high; minor, slow, dark or distorted music low. */
+  /** Range of valence: Musical positiveness: quick, bright, loud and rhythmic music in a clear key reads high, major more than minor; slow, dark, quiet music low. */
   valence?: FloatRange | null | undefined;
 };
 
@@ -117,39 +119,41 @@ export type TrackOrder = {
 
 /** What tracks() orders by. ANALYSED_AT is the order analyses were stored in; every other value is the field of that name. */
 export type TrackOrderField =
+  /** acousticness: Confidence that the track is acoustic: clean, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+  | 'ACOUSTICNESS'
   /** The order analyses were stored in. */
   | 'ANALYSED_AT'
   /** approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   | 'APPROACHABILITY'
-  /** arousal: Activation: follows energy, tempo, the density of onsets and drums on the beat. */
+  /** arousal: Activation: loudness, the density of onsets, tempo and drums on the beat. */
   | 'AROUSAL'
-  /** danceability: A steady, clear pulse carried by drums at a tempo one moves to. */
+  /** danceability: Drums on the beat, a strong bass and dense onsets at a tempo one moves to. */
   | 'DANCEABILITY'
   /** Duration of the file. */
   | 'DURATION_MS'
-  /** energy: Perceived intensity: loud, dense, distorted and compressed music reads high, quiet sparse music low. */
+  /** energy: Perceived intensity: loud, dense, distorted music reads high, quiet sparse music low. */
   | 'ENERGY'
   /** engagement: How well the track may hold attention: a pulse that carries and a level that changes. */
   | 'ENGAGEMENT'
-  /** instrumentalness: Absence of spoken voice (sung vocals are not detected and read as instrumental). */
+  /** instrumentalness: Absence of voice: sung or spoken vocals lower it; above 0.5 probably instrumental. */
   | 'INSTRUMENTALNESS'
   /** liveness: Noise and reverberation between notes, as an audience and a room leave them: the likelihood of a live recording. */
   | 'LIVENESS'
   /** Integrated loudness (LUFS). */
   | 'LOUDNESS'
-  /** mood.aggressive: Active, harsh and loud: distorted rock and metal read near 1. */
+  /** mood.aggressive: Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
   | 'MOOD_AGGRESSIVE'
-  /** mood.happy: Positive and active: bright major songs read high, distorted music low whatever its mode. */
+  /** mood.happy: Positive and active: quick, bright, rhythmic songs read high, major more than minor; slow, dark, quiet music low. */
   | 'MOOD_HAPPY'
-  /** mood.relaxed: Calm and clean: drumless calm music reads high, loud rock near 0. */
+  /** mood.relaxed: Calm: dark, quiet, slow and dynamic music reads high, bright loud compressed music low; distortion alone lowers it a little. */
   | 'MOOD_RELAXED'
-  /** mood.sad: Negative and calm: slow minor music reads high. */
+  /** mood.sad: Negative and calm: slow, quiet, sparse music reads high, minor more than major. */
   | 'MOOD_SAD'
   /** speechiness: Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
   | 'SPEECHINESS'
   /** Beats per minute. */
   | 'TEMPO'
-  /** valence: Musical positiveness: major, quick, bright and clean music reads high; minor, slow, dark or distorted music low. */
+  /** valence: Musical positiveness: quick, bright, loud and rhythmic music in a clear key reads high, major more than minor; slow, dark, quiet music low. */
   | 'VALENCE';
 
 export type ApiKeyRowFragment = { id: string, name: string, scope: ApiKeyScope, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null, source: string };
