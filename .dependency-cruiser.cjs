@@ -22,7 +22,7 @@ module.exports = {
       comment: 'A module nothing imports is dead code (entry points, declarations and configs excepted).',
       from: {
         orphan: true,
-        pathNot: ['\\.d\\.ts$', '(^|/)\\.[^/]+\\.(js|cjs|mjs|ts)$', '\\.config\\.(js|cjs|mjs|ts)$', '^src/(main|worker)\\.ts$', '^src/cli/', '^src/engine/analysis\\.worker\\.ts$', '^src/http/graphql/emit-schema\\.ts$'],
+        pathNot: ['\\.d\\.ts$', '(^|/)\\.[^/]+\\.(js|cjs|mjs|ts)$', '\\.config\\.(js|cjs|mjs|ts)$', '^src/(main|worker)\\.ts$', '^src/cli/', '^src/engine/engine\\.thread\\.ts$', '^src/http/graphql/emit-schema\\.ts$'],
       },
       to: {},
     },

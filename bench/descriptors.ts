@@ -21,7 +21,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeAnalysisWindow } from '../src/engine/decode';
-import { type DescriptorInputs, computeDescriptors } from '../src/engine/descriptors';
+import { type DescriptorInputs, computeDescriptors } from '../src/engine/descriptor.formulas';
 import { createEngine } from '../src/engine/engine';
 import { ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { ENGINE_ID } from '../src/engine/version';

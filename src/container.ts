@@ -11,7 +11,7 @@ import { composeWebhooks } from './compose/webhooks.compose';
 import type { Config } from './config';
 import { createLogger } from './core/logger';
 import { Metrics } from './ops/metrics';
-import type { StartOptions } from './sources/source';
+import type { SourceStartOptions } from './sources/source';
 
 export type { Container, ContainerOverrides } from './compose/container.types';
 export { buildHttpApp, type HttpApp, type HttpAppOptions } from './compose/http.compose';
@@ -71,7 +71,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     events,
     webhooks,
     ...(dispatcher ? { webhookDispatcher: dispatcher } : {}),
-    async start(options?: StartOptions) {
+    async start(options?: SourceStartOptions) {
       await caches.backend.ready();
       if (deployment.serves) {
         await apiKeys.start();

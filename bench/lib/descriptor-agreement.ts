@@ -10,7 +10,7 @@ import {
   computeDescriptors,
   descriptorFeatures,
   speechiness,
-} from '../../src/engine/descriptors';
+} from '../../src/engine/descriptor.formulas';
 import { instrumentalnessOf } from '../../src/engine/models/model-descriptors';
 import type { CachedModels } from './descriptor-cache';
 

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { AnalysisRunner } from '../analysis/analysis.runner';
 import { BrowseService } from '../analysis/browse.service';
-import { announcing, LocalAnalysisEvents, type AnalysisEvents } from '../analysis/events/analysis-events';
+import { announcing, LocalAnalysisEvents, type AnalysisEvents } from '../analysis/events/analysis-events.channel';
 import { RedisAnalysisEvents } from '../analysis/events/redis.analysis-events';
 import { BullmqJobs } from '../analysis/jobs/bullmq.jobs';
-import { AnalysisWorker } from '../analysis/jobs/bullmq.worker';
+import { QueueConsumer } from '../analysis/jobs/bullmq.consumer';
 import { InProcessJobs } from '../analysis/jobs/in-process.jobs';
 import type { AnalysisJobs } from '../analysis/jobs/jobs';
 import { RecommendationsService } from '../analysis/recommendations.service';
@@ -36,7 +36,7 @@ export interface AnalysisParts {
   events: AnalysisEvents;
   jobs: AnalysisJobs;
   /** The BullMQ consumer, in the worker role only. */
-  worker?: AnalysisWorker;
+  worker?: QueueConsumer;
   browse: BrowseService;
   recommendations: RecommendationsService;
 }
@@ -62,7 +62,7 @@ export function composeAnalysis(
   metrics.observeQueue(() => jobs.counts());
   const worker =
     deployment.role === 'worker' && queue
-      ? new AnalysisWorker(
+      ? new QueueConsumer(
           task,
           {
             connection: queue.connection,

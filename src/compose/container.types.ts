@@ -1,8 +1,8 @@
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../analysis/analysis.service';
 import type { BrowseService } from '../analysis/browse.service';
-import type { AnalysisEvents } from '../analysis/events/analysis-events';
-import type { AnalysisWorker } from '../analysis/jobs/bullmq.worker';
+import type { AnalysisEvents } from '../analysis/events/analysis-events.channel';
+import type { QueueConsumer } from '../analysis/jobs/bullmq.consumer';
 import type { AnalysisJobs } from '../analysis/jobs/jobs';
 import type { RecommendationsService } from '../analysis/recommendations.service';
 import type { AnalysisRunner } from '../analysis/analysis.runner';
@@ -18,7 +18,7 @@ import type { ApiRateLimiter } from '../ops/rate-limit';
 import type { MetadataCache } from '../search/metadata-cache';
 import type { SearchService } from '../search/search.service';
 import type { SourceRegistry } from '../sources/registry';
-import type { StartOptions } from '../sources/source';
+import type { SourceStartOptions } from '../sources/source';
 import type { UsageService } from '../usage/usage.service';
 import type { WebhookDispatcher } from '../webhooks/webhook.dispatcher';
 import type { WebhookService } from '../webhooks/webhook.service';
@@ -52,7 +52,7 @@ export interface Container {
   /** What /readyz checks. */
   readiness: DependencyCheck[];
   /** The BullMQ consumer, in the worker role only. */
-  worker?: AnalysisWorker;
+  worker?: QueueConsumer;
   /** "An analysis ended", heard by every process of the deployment (Redis pub/sub when Redis is configured). */
   events: AnalysisEvents;
   /** Webhooks of API keys and the deliveries of analysis events to them. */
@@ -63,7 +63,7 @@ export interface Container {
    * Indexes the library and starts watchers (and, in the worker role, starts taking jobs). With
    * `background`, the library is indexed after start() returns (readiness says how far it got).
    */
-  start(options?: StartOptions): Promise<void>;
+  start(options?: SourceStartOptions): Promise<void>;
   /** Writes the usage counts and keys' last uses held in memory now (they are written every USAGE_FLUSH_MS anyway). */
   flush(): Promise<void>;
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 import type { AnalysisJobs } from '../analysis/jobs/jobs';
-import type { AnalysisWorker } from '../analysis/jobs/bullmq.worker';
+import type { QueueConsumer } from '../analysis/jobs/bullmq.consumer';
 import type { AnalysisStore } from '../analysis/store/store';
 import type { Config } from '../config';
 import type { AnalysisEngine } from '../core/types';
@@ -13,7 +13,7 @@ import type { Deployment } from './deployment';
 export function readinessChecks(
   config: Config,
   deployment: Deployment,
-  parts: { store: AnalysisStore; cache: CacheBackend; registry: SourceRegistry; engine: AnalysisEngine; jobs: AnalysisJobs; worker?: AnalysisWorker },
+  parts: { store: AnalysisStore; cache: CacheBackend; registry: SourceRegistry; engine: AnalysisEngine; jobs: AnalysisJobs; worker?: QueueConsumer },
 ): DependencyCheck[] {
   const { store, cache, registry, engine, jobs, worker } = parts;
   return [

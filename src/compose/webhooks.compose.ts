@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AnalysisEvents } from '../analysis/events/analysis-events';
+import type { AnalysisEvents } from '../analysis/events/analysis-events.channel';
 import type { Config } from '../config';
 import type { Logger } from '../core/logger';
 import type { Database } from '../db/database';

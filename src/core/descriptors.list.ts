@@ -1,6 +1,6 @@
 /*
  * The descriptors and moods an analysis carries, in the order the API lists them. Adding a
- * descriptor is an entry here and its measurement in the engine (src/engine/descriptors.ts);
+ * descriptor is an entry here and its measurement in the engine (src/engine/descriptor.formulas.ts);
  * every surface derives from this list through src/core/descriptors.ts. Each description is the
  * sentence docs/FEATURES.md gives for it (a test holds them equal).
  */

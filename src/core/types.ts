@@ -183,7 +183,7 @@ export interface AudioProbe {
  * failures are AppErrors (AUDIO_UNDECODABLE, ANALYSIS_TIMEOUT).
  */
 export interface AnalysisEngine {
-  analyze(input: AudioInput, options?: { signal?: AbortSignal }): Promise<AudioFeatures>;
+  analyse(input: AudioInput, options?: { signal?: AbortSignal }): Promise<AudioFeatures>;
   probe(input: AudioInput): Promise<AudioProbe>;
   close(): Promise<void>;
 }

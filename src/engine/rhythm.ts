@@ -63,7 +63,7 @@ function normalised(x: Float64Array): Float64Array {
  * (tonal.ts: how clearly the window's chroma names a key, 0-1), which tells the level choice how
  * far the chord changes can be believed.
  */
-export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonality: number): RhythmResult {
+export function analyseRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonality: number): RhythmResult {
   const { fps } = envelopes;
   const radius = Math.round(DETREND_SECONDS * fps);
   const low = detrend(envelopes.low, radius);

@@ -97,7 +97,7 @@ describe('npm start, first run and second start', () => {
   });
 });
 
-describe('npm run index, npm run analyze', () => {
+describe('npm run index, npm run analyse', () => {
   it('npm run index -- <dir> analyses every file, and a second run skips what is stored', async () => {
     const dir = await tempDir('index');
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -112,13 +112,13 @@ describe('npm run index, npm run analyze', () => {
     expect(second.stdout + second.stderr).toContain(`${files.length} tracks, ${files.length} already stored, 0 analysed, 0 failed`);
   });
 
-  it('npm run analyze -- --json <files> prints one contract analysis per file, and a clear error for a file that is not audio', async () => {
-    const dir = await tempDir('analyze');
+  it('npm run analyse -- --json <files> prints one contract analysis per file, and a clear error for a file that is not audio', async () => {
+    const dir = await tempDir('analyse');
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const files = await fixtureLibrary(dir);
     const notAudio = path.join(dir, 'notes.mp3');
     await writeFile(notAudio, 'these are words, not audio\n'.repeat(50));
-    const ran = await npmRun('analyze', ['--json', ...files, notAudio], userEnv({ LOG_LEVEL: 'warn' }), 240_000);
+    const ran = await npmRun('analyse', ['--json', ...files, notAudio], userEnv({ LOG_LEVEL: 'warn' }), 240_000);
     const lines = ran.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { file: string; data?: { tempo: number; keyString: string; trackKey: string }; error?: { code: string } });
     expect(lines).toHaveLength(files.length + 1);
     for (const f of files) {

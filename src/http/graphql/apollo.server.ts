@@ -15,7 +15,7 @@ import type { SearchService } from '../../search/search.service';
 import type { UsageService } from '../../usage/usage.service';
 import type { WebhookService } from '../../webhooks/webhook.service';
 import { requireApiKey } from '../auth';
-import { clientErrorHandler } from '../errors';
+import { clientErrorHandler } from '../http.errors';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin } from './graphql.cost';

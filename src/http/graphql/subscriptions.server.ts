@@ -5,7 +5,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger as PinoLogger } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { AnalysisService } from '../../analysis/analysis.service';
-import type { AnalysisEvents } from '../../analysis/events/analysis-events';
+import type { AnalysisEvents } from '../../analysis/events/analysis-events.channel';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import { AppError } from '../../core/errors';
 import { refusal, type GraphQLCharges } from '../../ops/rate-limit';

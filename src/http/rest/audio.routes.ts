@@ -7,7 +7,7 @@ import { methodOf } from '../../core/analysis-method';
 import type { StoredAnalysis } from '../../core/types';
 import type { Principal } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
-import { analysisParams, batchParams, parse, searchParams } from './params';
+import { analysisParams, batchParams, parse, searchParams } from './rest.params';
 
 export interface AudioRouteServices {
   search: SearchService;

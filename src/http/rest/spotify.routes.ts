@@ -6,9 +6,9 @@ import { toSpotifyAudioFeatures, toSpotifyTrack } from '../../analysis/spotify.s
 import type { StoredAnalysis } from '../../core/types';
 import type { Principal } from '../../auth/api-keys';
 import { AppError } from '../../core/errors';
-import { clientErrorHandler, HTTP_STATUS } from '../errors';
+import { clientErrorHandler, HTTP_STATUS } from '../http.errors';
 import { refuseMalformedUrls } from '../url-encoding.guard';
-import { parse } from './params';
+import { parse } from './rest.params';
 import { recommendationsQuery, spotifyIdPath, spotifyIdsQuery } from './spotify.params';
 
 export interface SpotifyRouteServices {

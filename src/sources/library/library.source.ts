@@ -6,7 +6,7 @@ import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { AnalysisEngine, AudioInput, TrackCandidate, TrackMetadata } from '../../core/types';
 import { matchScorer, normaliseText, normalisedNames, type NormalisedNames } from '../../core/ranking';
-import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource, StartOptions } from '../source';
+import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource, SourceStartOptions } from '../source';
 import { LibraryIndex, type LibraryEntry } from './library.index';
 
 export interface LibrarySourceOptions {
@@ -60,7 +60,7 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
    * the server answers: files already in the index snapshot are searchable from the start, new
    * ones as each is probed; `pending()` says how far it got (readiness shows it).
    */
-  async start(options: StartOptions = {}): Promise<void> {
+  async start(options: SourceStartOptions = {}): Promise<void> {
     this.started = true;
     await this.ensureFolder();
     const initial = this.index.scan(this.stopping.signal).then((result) => {

@@ -44,7 +44,7 @@ describe('GraphQL analysis', () => {
     const res = await graphql(t, AnalysisDocument, { trackKey: MONEY });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data!.analysis).toEqual(toContractAnalysis(stored));
-    expect(engine.analyzeCalls).toBe(0);
+    expect(engine.analyseCalls).toBe(0);
   });
 
   it('lists the registry\'s descriptors and the pitch names, and every value of an analysis in that order', async () => {
@@ -77,7 +77,7 @@ describe('GraphQL analysis', () => {
     expect(first.body.data!.analysis).toMatchObject({ trackKey: MONEY, trackName: 'Money', duration_ms: 1000 + 'bytes of money'.length });
     const second = await graphql(t, AnalysisDocument, { trackKey: MONEY });
     expect(second.body).toEqual(first.body);
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
   });
 
   it('with artist and track that hash to the key, resolves the track without a prior search', async () => {
@@ -225,7 +225,7 @@ describe('GraphQL analysisStatus', () => {
         done = await graphql(t, AnalysisStatusDocument, { trackKey: MONEY });
       }
       expect(done.body.data!.analysisStatus).toMatchObject({ status: 'DONE', queuePosition: null, retryAfter: null, analysis: { trackKey: MONEY } });
-      expect(engine.analyzeCalls).toBe(1);
+      expect(engine.analyseCalls).toBe(1);
     } finally {
       await t.close();
     }

@@ -77,7 +77,7 @@ describe('spotify:track:<id> and open.spotify.com URLs on /v1', () => {
     await app('musicbrainz,deezer');
     const res = await get(`/v1/audio-features/spotify:track:${MONEY_SPOTIFY_ID}`).expect(200);
     expect(res.body).toMatchObject({ id: MONEY, type: 'audio_features' });
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
     // The URL forms a user copies from Spotify's share menu name the same track.
     for (const url of [`https://open.spotify.com/track/${MONEY_SPOTIFY_ID}?si=4f1c2b3a9d8e7f60`, `https://open.spotify.com/intl-de/track/${MONEY_SPOTIFY_ID}`]) {
       expect((await get(`/v1/audio-features/${encodeURIComponent(url)}`).expect(200)).body.id).toBe(MONEY);
@@ -90,7 +90,7 @@ describe('spotify:track:<id> and open.spotify.com URLs on /v1', () => {
     const spotipyBatch = await get(`/v1/audio-features/?ids=${MONEY_SPOTIFY_ID},${UNKNOWN_SPOTIFY_ID}`).expect(200);
     expect(spotipyBatch.body.audio_features.map((f: { id: string } | null) => f?.id ?? null)).toEqual([MONEY, null]);
     expect((await get(`/v1/audio-analysis/${MONEY_SPOTIFY_ID}`).expect(200)).body.track.duration).toBe(analysis.body.track.duration);
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
   });
 
   it('a Spotify id MusicBrainz relates to no recording is 404 in Spotify’s shape, naming the id', async () => {
@@ -99,7 +99,7 @@ describe('spotify:track:<id> and open.spotify.com URLs on /v1', () => {
       const res = await get(`/v1/audio-features/spotify:track:${id}`).expect(404);
       expect(res.body).toEqual({ error: { status: 404, message: expect.stringContaining(`spotify:track:${id}`) } });
     }
-    expect(engine.analyzeCalls).toBe(0);
+    expect(engine.analyseCalls).toBe(0);
   });
 
   it('without MusicBrainz, no source links Spotify tracks: 404, and MusicBrainz is not asked', async () => {

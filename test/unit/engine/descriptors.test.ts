@@ -1,5 +1,5 @@
 import type { AudioFeatures } from '../../../src/core/types';
-import { type DescriptorInputs, computeDescriptors, ramp } from '../../../src/engine/descriptors';
+import { type DescriptorInputs, computeDescriptors, ramp } from '../../../src/engine/descriptor.formulas';
 import { RATE, denseDistorted, liveVersion, mixIn, normalise, quieterDarker, roughen, sinePad, song, sparsePiano, speechLike, sungVowels } from '../../helpers/audio-signals';
 import { analyse } from '../../helpers/engine-run';
 import { type DrumHit, drumMachine } from '../../helpers/signals';

@@ -2,7 +2,7 @@ import { useQuery } from '@apollo/client/react';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { usePageTitle } from '../app/page';
-import { problemOf } from '../graphql/errors';
+import { problemOf } from '../graphql/problem';
 import { BrowseTracksDocument, type BrowseTracksQuery, type TrackOrderField } from '../gql/graphql';
 import { useVocabulary, type Vocabulary } from '../lib/vocabulary';
 import { trackPath } from '../search/search.page';

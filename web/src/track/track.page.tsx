@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { usePageTitle } from '../app/page';
 import { BarChart } from '../charts/bar.chart';
-import { problemOf } from '../graphql/errors';
+import { problemOf } from '../graphql/problem';
 import { SimilarTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../gql/graphql';
 import { clock, percent } from '../lib/format';
 import { labelOf, useVocabulary, type Vocabulary } from '../lib/vocabulary';
