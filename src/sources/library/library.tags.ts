@@ -224,11 +224,10 @@ export async function writeTags(file: string, values: TagValues, options: { prob
     return { status: 'failed', reason: `cannot read its tags: ${message(error)}`, changes: [] };
   }
   if (changes.length === 0) return { status: 'unchanged', changes };
-  if (options.dryRun) return { status: 'written', changes };
-
   // A file without write permission is one its owner locked: renaming over it would succeed
-  // (that needs the folder's permission only), so it is refused here.
-  if ((stat.mode & 0o222) === 0 || !(await writable(file))) return { status: 'failed', reason: 'read-only: left alone', changes };
+  // (that needs the folder's permission only), so it is refused here, in a dry run too.
+  if ((stat.mode & 0o222) === 0 || !(await writable(file))) return { status: 'failed', reason: 'read-only', changes };
+  if (options.dryRun) return { status: 'written', changes };
 
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
