@@ -1,4 +1,4 @@
-import { constants as fsConstants, promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
@@ -22,7 +22,7 @@ import type { AudioFeatures, AudioProbe } from '../../core/types';
  * so a failure at any step leaves the original byte for byte as it was.
  */
 
-/** The fields written, by their Vorbis-comment name; each tag format maps them (see FIELD_NAMES in docs/TAGS.md). */
+/** A field written, by its Vorbis-comment name (`BPM`, `MOOD_HAPPY`); each tag format maps it to its own (docs/TAGS.md). */
 export type TagField = string;
 
 /** Field name → value, in the order they are written. */
@@ -142,7 +142,6 @@ const ACCESS_BY_EXTENSION: Readonly<Record<string, TagAccess>> = {
   '.mp2': ID3V2,
   '.aif': ID3V2,
   '.aiff': ID3V2,
-  '.aifc': ID3V2,
   '.flac': XIPH,
   '.ogg': XIPH,
   '.oga': XIPH,
@@ -215,7 +214,7 @@ export async function writeTags(file: string, values: TagValues, options: { prob
   const mime = mimeOf(ext);
 
   let changes: TagChange[];
-  let stat: import('node:fs').Stats;
+  let stat: Stats;
   try {
     stat = await fs.stat(file);
     const current = readFields(file, mime, access, values.keys());

@@ -58,7 +58,7 @@ describe('npm run index -- --write-tags [--dry-run] <dir>', () => {
         `INITIALKEY_OPENKEY (none) → ${openKey(features.key, features.mode)}, MOOD_HAPPY (none) → ${features.mood.happy.toFixed(2)}, ` +
         `MOOD_SAD (none) → ${features.mood.sad.toFixed(2)}, MOOD_RELAXED (none) → ${features.mood.relaxed.toFixed(2)}, MOOD_AGGRESSIVE (none) → ${features.mood.aggressive.toFixed(2)}`,
     );
-    expect(dry.lines).toContain('  skipped: Band - Four.wma: tags are not written to .wma (.mp3 .mp2 .aif .aiff .aifc .flac .ogg .oga .opus .m4a are)');
+    expect(dry.lines).toContain('  skipped: Band - Four.wma: tags are not written to .wma (.mp3 .mp2 .aif .aiff .flac .ogg .oga .opus .m4a are)');
     expect(dry.lines).toContain('  failed: Band - Locked.ogg: read-only (left untouched)');
     expect(dry.status).toBe(1);
     (await bytesOf()).forEach((b, i) => expect(b.equals(original[i]!)).toBe(true));

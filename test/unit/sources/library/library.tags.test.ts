@@ -167,9 +167,15 @@ describe('writeTags', () => {
     expect((await writeTags(garbage, VALUES)).status).toBe('failed');
     expect((await writeTags(truncated, VALUES)).status).toBe('failed');
     expect(await writeTags(wma, VALUES)).toEqual({ status: 'unsupported', changes: [] });
+    // AIFF renamed .mp3: the MPEG reader takes it, and the check on the copy refuses the result.
+    const disguised = path.join(dir, 'aiff.mp3');
+    await copyFile(path.join(FIXTURES, 'tone.aiff'), disguised);
+    const disguisedBytes = await readFile(disguised);
+    expect((await writeTags(disguised, VALUES)).status).toBe('failed');
+    expect((await readFile(disguised)).equals(disguisedBytes)).toBe(true);
     const after = await Promise.all([garbage, truncated, wma].map((f) => readFile(f)));
     after.forEach((b, i) => expect(b.equals(before[i]!)).toBe(true));
-    expect((await readdir(dir)).sort()).toEqual(['garbage.mp3', 'tone.wma', 'words.m4a']);
+    expect((await readdir(dir)).sort()).toEqual(['aiff.mp3', 'garbage.mp3', 'tone.wma', 'words.m4a']);
   });
 
   it('when the written copy does not check out, removes it and leaves the original byte for byte', async () => {
