@@ -174,6 +174,9 @@ export interface AudioProbe {
   title?: string;
   album?: string;
   durationMs?: number;
+  /** Sample rate (Hz) and channel count the headers state. */
+  sampleRate?: number;
+  channels?: number;
   /** Embedded cover art, when present. */
   picture?: { mime: string; data: Uint8Array };
 }
