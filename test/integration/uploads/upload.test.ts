@@ -42,7 +42,7 @@ describe('POST /api/audio/analyses (uploads)', () => {
   });
 
   it('when the same bytes come again as multipart under a file name, then they are named by it and not analysed again', async () => {
-    const analyse = jest.spyOn(t.container.engine, 'analyze');
+    const analyse = jest.spyOn(t.container.engine, 'analyse');
     try {
       const res = await request(t.app).post('/api/audio/analyses').set(t.auth).attach('file', wav, 'Tick Tock - Steady.wav').expect(200);
       const key = trackKey('Tick Tock', 'Steady');
