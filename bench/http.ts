@@ -132,7 +132,6 @@ async function runLevel(level: string): Promise<string[]> {
       await load(bareUrl(i), t, warm);
       await load(base + t.path, t, warm);
     }
-    const appMemBefore = await memory(app);
     const samples = targets.map(() => ({ bare: [] as Sample[], app: [] as Sample[] }));
     for (let round = 0; round < rounds; round++) {
       for (const [i, t] of targets.entries()) {
@@ -159,7 +158,9 @@ async function runLevel(level: string): Promise<string[]> {
       );
     }
     // Memory per request: the REST read, --memory-requests more, heap and RSS after a GC either side.
+    // Taken after the rounds, so caches the rounds fill (the nonce bodies) are not counted as growth.
     const rest = targets[0]!;
+    const appMemBefore = await memory(app);
     await autocannon({ url: base + rest.path, method: rest.method, headers, connections, amount: memoryRequests });
     const appMemAfter = await memory(app);
     process.stdout.write(
