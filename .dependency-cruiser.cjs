@@ -1,7 +1,7 @@
 /**
  * The layers of trackgraph as rules that fail `npm run lint` (docs/ARCHITECTURE.md explains them).
  *
- *   entry points (main, worker, cli) ──> container.ts (the one wiring site)
+ *   entry points (main, worker, cli) ──> container.ts (the one wiring site, its steps in compose/)
  *   edges (http) ──> services (search, analysis, auth, usage, artwork, webhooks) ──> core
  *   sources, engine, db, net, ops: infrastructure the container hands to services
  *
@@ -22,7 +22,7 @@ module.exports = {
       comment: 'A module nothing imports is dead code (entry points, declarations and configs excepted).',
       from: {
         orphan: true,
-        pathNot: ['\\.d\\.ts$', '(^|/)\\.[^/]+\\.(js|cjs|mjs|ts)$', '\\.config\\.(js|cjs|mjs|ts)$', '^src/(main|worker)\\.ts$', '^src/cli/', '^src/engine/analysis\\.worker\\.ts$', '^src/http/graphql/emit-schema\\.ts$'],
+        pathNot: ['\\.d\\.ts$', '(^|/)\\.[^/]+\\.(js|cjs|mjs|ts)$', '\\.config\\.(js|cjs|mjs|ts)$', '^src/(main|worker)\\.ts$', '^src/cli/', '^src/engine/engine\\.thread\\.ts$', '^src/http/graphql/emit-schema\\.ts$'],
       },
       to: {},
     },
@@ -102,6 +102,13 @@ module.exports = {
       comment: 'Only entry points import the container: every concrete choice is made in container.ts.',
       from: { path: '^src/', pathNot: '^src/(main|worker)\\.ts$|^src/cli/' },
       to: { path: '^src/container\\.ts$' },
+    },
+    {
+      name: 'compose-is-the-container',
+      severity: 'error',
+      comment: "src/compose/ holds the container's steps, one per feature: only container.ts (and the steps themselves) import them.",
+      from: { path: '^src/', pathNot: '^src/container\\.ts$|^src/compose/' },
+      to: { path: '^src/compose/' },
     },
   ],
   required: [

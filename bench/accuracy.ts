@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     const bytes = readFileSync(join(dir, truth.file));
     const cpu0 = process.cpuUsage();
     const audio = await decodeAnalysisWindow(bytes, windowSeconds);
-    const features = engine.analyzeWindow(audio);
+    const features = engine.analyseWindow(audio);
     const cpu = process.cpuUsage(cpu0);
     const ours: Answer = {
       tempo: features.tempo,
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
       gridAgrees: gridAgrees(features),
       cpuMs: (cpu.user + cpu.system) / 1000,
     };
-    rows.push({ file: truth.file, truth, ours, descriptors: descriptorsOf(features), peer: peer?.analyze(audio.samples) });
+    rows.push({ file: truth.file, truth, ours, descriptors: descriptorsOf(features), peer: peer?.analyse(audio.samples) });
     if (!json) process.stderr.write('.');
   }
   if (!json) process.stderr.write('\n');

@@ -14,7 +14,7 @@
  *
  * RSS is the whole process (main thread + worker threads + WASM heaps), sampled every 25 ms.
  * The npm script runs under `node --single-threaded-gc`, as the processes that only analyse do
- * (`npm run worker`, `analyze`, `index`); `npx tsx bench/analysis.ts` measures V8's default GC,
+ * (`npm run worker`, `analyse`, `index`); `npx tsx bench/analysis.ts` measures V8's default GC,
  * as in `npm start`'s embedded pool. The first line says which.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -25,11 +25,12 @@ import type { AudioInput } from '../src/core/types';
 import { createEnginePool, type EnginePool } from '../src/engine/engine.pool';
 import { decodeAnalysisWindow } from '../src/engine/decode';
 import { createEngine } from '../src/engine/engine';
-import { analyzeRhythm } from '../src/engine/rhythm';
+import { analyseRhythm } from '../src/engine/rhythm';
 import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
 import { Stft } from '../src/engine/signal.stft';
+import { segmentsOf } from '../src/engine/segments';
 import { TimbreMeter } from '../src/engine/timbre.stats';
-import { analyzeTonal } from '../src/engine/tonal';
+import { analyseTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
 import { DEFAULT_PATCHES, ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { ANALYSIS_RATE } from '../src/engine/window';
@@ -135,12 +136,12 @@ async function throughput(pool: EnginePool, clips: AudioInput[], concurrent: boo
   // ~2x the CPU of later ones, the next few still ~10 % more). Every thread gets the same warm-up,
   // so the timed clips run on equally warm threads in both modes.
   for (let round = 0; round < WARM_UP_CLIPS; round++) {
-    await Promise.all(Array.from({ length: pool.threads }, () => pool.analyze(clips[round % clips.length]!)));
+    await Promise.all(Array.from({ length: pool.threads }, () => pool.analyse(clips[round % clips.length]!)));
   }
   const times: number[] = [];
   const timed = async (input: AudioInput): Promise<void> => {
     const t = performance.now();
-    await pool.analyze(input);
+    await pool.analyse(input);
     times.push(performance.now() - t);
   };
   const threadsBefore = threadCpu();
@@ -210,16 +211,17 @@ async function stages(clips: AudioInput[]): Promise<void> {
   };
   for (const input of clips) {
     if (!('bytes' in input)) continue;
-    await time('decode + analysis (what a worker does per clip)', async () => engine.analyzeWindow(await decodeAnalysisWindow(input.bytes, 30)));
+    await time('decode + analysis (what a worker does per clip)', async () => engine.analyseWindow(await decodeAnalysisWindow(input.bytes, 30)));
     const audio = await time('  decode (headers, decoder, mono window, loudness)', () => decodeAnalysisWindow(input.bytes, 30));
     const half = await time('  22.05 kHz (half-band FIR)', () => stft.halfRate(audio.samples));
     const spec = await time('  STFT (2048 / 512)', () => stft.spectrogram(half));
     const envelopes = await time('  onset envelopes', () => onsetEnvelopes(spec));
     const chroma = await time('  chroma', () => chromaOf(spec));
-    const tonal = await time('  key', () => analyzeTonal(chroma));
-    await time('  rhythm (periods, levels, beats, meter)', () => analyzeRhythm(envelopes, chroma, tonal.tonality));
+    const tonal = await time('  key', () => analyseTonal(chroma));
+    await time('  rhythm (periods, levels, beats, meter)', () => analyseRhythm(envelopes, chroma, tonal.tonality));
     await time('  timbre statistics', () => timbre.measure(spec));
-    await time('  all analysis after decoding', () => engine.analyzeWindow(audio));
+    await time('  segments (onsets, loudness, pitches, timbre)', () => segmentsOf({ spec, chroma, allFlux: envelopes.all, fps: envelopes.fps, offsetSeconds: 0 }));
+    await time('  all analysis after decoding', () => engine.analyseWindow(audio));
     if (runner) {
       const frames = await time('models: 16 kHz (polyphase) + MusiCNN frames', () => runner.frames(audio.samples, ANALYSIS_RATE));
       const budget = Number(values.patches);
@@ -259,7 +261,7 @@ async function main(): Promise<void> {
   const workers = Number(values.workers);
   const clips = inputs(clipCount);
   const source = positionals.length > 0 ? `${positionals.length} file(s) from the command line` : 'generated 30 s stereo WAV songs';
-  // `npm run bench:analysis` runs under the flag `npm run worker` and `npm run analyze` use.
+  // `npm run bench:analysis` runs under the flag `npm run worker` and `npm run analyse` use.
   const gc = process.execArgv.includes('--single-threaded-gc') ? 'single-threaded GC (as npm run worker)' : "V8's default parallel GC (as npm start)";
   console.log(`clips: ${clipCount} (${source}); cores: ${os.availableParallelism()}; node ${process.version}; ${gc}`);
   if (values.stages) {
@@ -309,7 +311,7 @@ async function main(): Promise<void> {
     const before = sampler.sample();
     sampler.peak = before;
     const t = performance.now();
-    const f = await pool.analyze({ bytes });
+    const f = await pool.analyse({ bytes });
     console.log(
       `long file (${mb(bytes.length)} of bytes): ${(performance.now() - t).toFixed(0)} ms, duration ${f.durationMs} ms; ` +
         `RSS before ${mb(before)}, peak during ${mb(sampler.peak)} (+${mb(sampler.peak - before)}; ` +
@@ -326,7 +328,7 @@ async function main(): Promise<void> {
     const queue = Array.from({ length: n }, (_, i) => clips[i % clips.length]!);
     await Promise.all(
       queue.map(async (input) => {
-        await pool.analyze(input);
+        await pool.analyse(input);
         done++;
         if (done % Math.max(1, Math.floor(n / 5)) === 0) marks.push(`${done}: ${mb(sampler.sample())}`);
       }),

@@ -143,13 +143,13 @@ async function measure(label: string, database: Database): Promise<void> {
   // What a bulk load is followed by: the planner's statistics, now (SQLite ANALYZE with its
   // sqlite_stat4 samples; Postgres ANALYZE, which autovacuum would run shortly).
   const cpu = process.cpuUsage();
-  const analyzeStarted = Date.now();
+  const analyseStarted = Date.now();
   await refreshStatistics(database);
   const used = process.cpuUsage(cpu);
-  const analyzed = { wall: (Date.now() - analyzeStarted) / 1000, cpu: (used.user + used.system) / 1e6 };
+  const analysed = { wall: (Date.now() - analyseStarted) / 1000, cpu: (used.user + used.system) / 1e6 };
   const browse = new BrowseService(new SqlTracksQuery(database), new SqlAnalysisStore(database));
   process.stdout.write(
-    `\n### ${label}: ${ROWS} ${DATA} rows (seeded in ${seconds.toFixed(0)} s; statistics in ${analyzed.wall.toFixed(2)} s, ${analyzed.cpu.toFixed(2)} s of this process's CPU), ${ITERATIONS} iterations per query\n\n`,
+    `\n### ${label}: ${ROWS} ${DATA} rows (seeded in ${seconds.toFixed(0)} s; statistics in ${analysed.wall.toFixed(2)} s, ${analysed.cpu.toFixed(2)} s of this process's CPU), ${ITERATIONS} iterations per query\n\n`,
   );
   const results: Result[] = [];
   for (const [name, request] of CASES) {

@@ -29,11 +29,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { analyzeRhythm } from '../src/engine/rhythm';
+import { analyseRhythm } from '../src/engine/rhythm';
 import { LEVEL_FEATURES, LEVEL_WEIGHTS, type Level, chooseLevel, levelScore } from '../src/engine/rhythm.level';
 import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
 import { Stft } from '../src/engine/signal.stft';
-import { analyzeTonal } from '../src/engine/tonal';
+import { analyseTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
 import { analysisWindowOf } from './lib/window-cache';
 import { readTruth, tempoRelation } from './lib/truth';
@@ -131,7 +131,7 @@ async function measure(dirs: string[], groupOf: Map<string, string>, cache: stri
       if (row.bpm === undefined) continue;
       const spec = stft.spectrogram(stft.halfRate(await analysisWindowOf(dir, row.file, cache)));
       const chroma = chromaOf(spec);
-      const { levels } = analyzeRhythm(onsetEnvelopes(spec), chroma, analyzeTonal(chroma).tonality);
+      const { levels } = analyseRhythm(onsetEnvelopes(spec), chroma, analyseTonal(chroma).tonality);
       clips.push({ set: basename(dir), group: groupOf.get(resolve(dir)) ?? basename(dir), file: row.file, bpm: row.bpm, levels });
       process.stderr.write('.');
     }

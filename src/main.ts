@@ -17,7 +17,7 @@ export interface RunningServer {
   closeSockets(): Promise<void>;
 }
 
-export interface StartOptions {
+export interface ServerOptions {
   /**
    * Whether stdout is a terminal a person reads (default: asked of stdout). Only then is the first
    * key printed; otherwise stdout is a log (a container's, a pipe) and the notice goes to a file.
@@ -63,7 +63,7 @@ export function firstKeyNotice(key: string, publicUrl: string): string {
  * server without any key (none in API_KEYS or ADMIN_API_KEYS, none stored, revoked ones
  * included), a first admin key, printed once.
  */
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const container = await createContainer(config, options.container);
   const { logger } = container;
   // The library is indexed while the server answers (a first start on a large folder takes a

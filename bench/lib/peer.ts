@@ -41,7 +41,7 @@ export class Peer {
     if (cacheDir) mkdirSync(cacheDir, { recursive: true });
   }
 
-  analyze(samples: Float32Array): PeerResult {
+  analyse(samples: Float32Array): PeerResult {
     const id = createHash('sha1').update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength)).digest('hex');
     const cached = this.cacheDir ? join(this.cacheDir, `peer-${id}.json`) : undefined;
     if (cached && existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as PeerResult;

@@ -54,7 +54,7 @@ export class AnalysisRunner {
       { ...track, audio: audioRef },
       { signal: AbortSignal.timeout(this.options.fetchTimeoutMs) },
     );
-    const features = await this.engine.analyze(input);
+    const features = await this.engine.analyse(input);
     return {
       trackKey: track.trackKey,
       artist: track.artist,

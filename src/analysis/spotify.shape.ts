@@ -42,17 +42,23 @@ export type SpotifyId =
   | { kind: 'isrc'; isrc: string }
   | { kind: 'spotify'; spotifyId: string };
 
+/** A Spotify track id, bare (as spotipy sends every id it was given as a URI or URL) or as a URI: 22 base-62 characters. */
+const SPOTIFY_TRACK = /^(?:spotify:track:)?([0-9A-Za-z]{22})$/;
+/** A track's open.spotify.com URL: an optional locale segment (intl-de), any query (?si=…). */
+const SPOTIFY_TRACK_URL = /^(?:https?:\/\/)?open\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-z]{2,4})?\/)?track\/([0-9A-Za-z]{22})\/?(?:[?#].*)?$/i;
+
 /**
- * Reads an id: our trackKey (16 hex, either case), `isrc:<ISRC>` (letters in either case), or
- * `spotify:track:<id>` (a base-62 Spotify id). Anything else is INVALID_ARGUMENT.
+ * Reads an id: our trackKey (16 hex, either case), `isrc:<ISRC>` (letters in either case), or a
+ * Spotify track id (22 base-62 characters) bare, as `spotify:track:<id>` or in a track's
+ * open.spotify.com URL. Anything else is INVALID_ARGUMENT.
  */
 export function parseSpotifyId(raw: string): SpotifyId {
   const id = raw.trim();
   if (isTrackKey(id.toLowerCase())) return { kind: 'trackKey', trackKey: id.toLowerCase() };
   if (/^isrc:/i.test(id)) return { kind: 'isrc', isrc: checkedIsrc(id.slice(5)) };
-  const spotify = /^spotify:track:([0-9A-Za-z]{22})$/.exec(id);
+  const spotify = SPOTIFY_TRACK.exec(id) ?? SPOTIFY_TRACK_URL.exec(id);
   if (spotify) return { kind: 'spotify', spotifyId: spotify[1]! };
-  throw invalidArgument(`invalid id ${JSON.stringify(id.slice(0, 64))}: a trackKey (16 hex), isrc:<ISRC> or spotify:track:<id>`);
+  throw invalidArgument(`invalid id ${JSON.stringify(id.slice(0, 64))}: a trackKey (16 hex), isrc:<ISRC>, a Spotify track id (22 base-62 characters), spotify:track:<id> or https://open.spotify.com/track/<id>`);
 }
 
 /** An ISRC in capitals and without hyphens; INVALID_ARGUMENT unless it has the 12 characters ISO 3901 gives it. */
@@ -72,24 +78,27 @@ function descriptor(a: StoredAnalysis, name: string): number {
   return valueOf(a.features, { name, group: 'descriptor' }) ?? 0;
 }
 
+/** The key as Spotify gives it: the pitch class, or -1 when no key was detected (a key confidence of 0, or no pitch class). */
+export function spotifyKey(f: StoredAnalysis['features']): number {
+  return Number.isInteger(f.key) && f.key >= 0 && f.key <= 11 && f.confidence.key > 0 ? f.key : -1;
+}
+
 /**
  * The audio-features object of a stored analysis. `baseUrl` (no trailing slash) makes its links:
- * track_href is the analysis in the contract's shape, analysis_url its time-resolved view.
- * key is -1 when no key was detected (a key confidence of 0, or no pitch class).
+ * track_href is the analysis in the contract's shape, analysis_url its audio-analysis in Spotify's.
  */
 export function toSpotifyAudioFeatures(a: StoredAnalysis, baseUrl: string): SpotifyAudioFeatures {
   const f = a.features;
-  const keyKnown = Number.isInteger(f.key) && f.key >= 0 && f.key <= 11 && f.confidence.key > 0;
   const acousticness = ACOUSTICNESS ? (valueOf(f, ACOUSTICNESS) ?? null) : null;
   return {
     acousticness,
-    analysis_url: `${baseUrl}/api/audio/analysis/${a.trackKey}/timeline`,
+    analysis_url: `${baseUrl}/v1/audio-analysis/${a.trackKey}`,
     danceability: descriptor(a, 'danceability'),
     duration_ms: Math.round(f.durationMs),
     energy: descriptor(a, 'energy'),
     id: a.trackKey,
     instrumentalness: descriptor(a, 'instrumentalness'),
-    key: keyKnown ? f.key : -1,
+    key: spotifyKey(f),
     liveness: descriptor(a, 'liveness'),
     loudness: f.loudness,
     mode: f.mode === 1 ? 1 : 0,

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ArtworkUrls } from './artwork.urls';
 import { LRUCache } from 'lru-cache';
 import { silentLogger, type Logger } from '../core/logger';
 import { checkedTrackKey } from '../core/track-key';
@@ -38,19 +38,16 @@ export class ArtworkService {
     private readonly registry: SourceRegistry,
     private readonly metadata: MetadataCache,
     private readonly lookups: readonly TrackLookup[],
-    private readonly secret: Buffer,
-    private readonly publicUrl: string,
+    private readonly urls: ArtworkUrls,
     private readonly logger: Pick<Logger, 'warn'> = silentLogger,
   ) {}
 
   url(trackKey: string): string {
-    return `${this.publicUrl}/api/audio/artwork/${trackKey}?sig=${this.sign(trackKey)}`;
+    return this.urls.url(trackKey);
   }
 
   verify(trackKey: string, signature: string): boolean {
-    const expected = Buffer.from(this.sign(trackKey));
-    const given = Buffer.from(signature);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return this.urls.verify(trackKey, signature);
   }
 
   /**
@@ -93,9 +90,5 @@ export class ArtworkService {
       this.logger.warn({ trackKey, source: track.source, err: error }, 'artwork: the picture could not be read; the placeholder is served instead');
       return undefined;
     }
-  }
-
-  private sign(trackKey: string): string {
-    return createHmac('sha256', this.secret).update(trackKey).digest('base64url').slice(0, 32);
   }
 }

@@ -118,7 +118,7 @@ export class ApiKeyService {
   private readonly refreshMs: number;
   private readonly now: () => number;
   private readonly logger: Logger;
-  private readonly listeners: readonly ApiRequestListener[];
+  private readonly listeners: ApiRequestListener[];
 
   constructor(
     private readonly store: ApiKeyStore,
@@ -127,7 +127,7 @@ export class ApiKeyService {
     this.refreshMs = options.refreshMs ?? 10_000;
     this.now = options.now ?? Date.now;
     this.logger = options.logger ?? silentLogger;
-    this.listeners = options.requestListeners ?? [];
+    this.listeners = [...(options.requestListeners ?? [])];
     const startedAt = iso(this.now());
     const env = (keys: readonly string[] | undefined, scope: ApiKeyScope, source: 'API_KEYS' | 'ADMIN_API_KEYS', prefix: string) =>
       (keys ?? []).map((k, i) => ({
@@ -142,6 +142,11 @@ export class ApiKeyService {
   /** Listens for keys made or revoked on other nodes (when a channel was given). */
   async start(): Promise<void> {
     await this.options.changes?.subscribe((change) => this.changed(change));
+  }
+
+  /** Tells `listener` of every request authenticated from now on (usage counting, made after the keys it lists). */
+  observeRequests(listener: ApiRequestListener): void {
+    this.listeners.push(listener);
   }
 
   /** True when the stored keys must be read again (ensureFresh) before `authenticate` or `recheck`. */

@@ -1,4 +1,5 @@
 import '../entry';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { MAX_BATCH_KEYS, type AnalysisService } from '../analysis/analysis.service';
@@ -6,14 +7,20 @@ import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { createLogger } from '../core/logger';
-import type { TrackMetadata } from '../core/types';
+import type { StoredAnalysis, TrackMetadata } from '../core/types';
+import { LibrarySource } from '../sources/library/library.source';
+import { TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '../sources/library/library.tags';
 
-const USAGE = `usage: npm run index -- [dir]
+const USAGE = `usage: npm run index -- [--write-tags [--dry-run]] [dir]
   Analyses every audio file of a folder (default LIBRARY_DIR) into the analysis store, in
   parallel on the service's analysis workers, with a progress bar. Resumable: tracks already
   stored are skipped, and unchanged files (same size and mtime) are not even re-read for tags.
+  --write-tags  then writes each file's stored analysis into its own tags: BPM, initial key
+                (standard and Open Key notation) and moods (ID3v2, Vorbis comments, MP4 atoms;
+                see docs/TAGS.md). Files already carrying these values are not rewritten.
+  --dry-run     with --write-tags: lists what would change (old -> new), writes nothing.
   Environment: as for the server (DATA_DIR, DATABASE_URL, ANALYSIS_WORKERS, QUEUE_URL, …).
-  Exit status 1 if any file failed.`;
+  Exit status 1 if any file failed (analysis or tags).`;
 
 /** Keys asked of the store per batch: the service's batch bound. */
 const STORE_BATCH = MAX_BATCH_KEYS;
@@ -42,8 +49,12 @@ export interface IndexSummary {
  * with QUEUE_URL).
  */
 export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
-  if (values.help || positionals.length > 1) {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' }, 'write-tags': { type: 'boolean' }, 'dry-run': { type: 'boolean' } },
+  });
+  if (values.help || positionals.length > 1 || (values['dry-run'] && !values['write-tags'])) {
     io.out(USAGE);
     return values.help ? 0 : 2;
   }
@@ -66,7 +77,12 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
       `${config.libraryDir}: ${summary.total} tracks, ${summary.stored} already stored, ${summary.analysed} analysed, ${summary.failed.length} failed`,
     );
     for (const f of summary.failed) io.out(`  failed: ${f.file}: ${f.code}: ${f.message}`);
-    return summary.failed.length > 0 ? 1 : 0;
+    let tagsFailed = 0;
+    if (values['write-tags']) {
+      if (!(library instanceof LibrarySource)) throw new Error('the library source cannot write tags');
+      tagsFailed = await writeTagsBack(library, container.analysis, { dryRun: values['dry-run'] === true }, io);
+    }
+    return summary.failed.length > 0 || tagsFailed > 0 ? 1 : 0;
   } finally {
     await container.close();
   }
@@ -117,6 +133,57 @@ async function indexTracks(
   bar.stop();
   summary.failed.sort((a, b) => (a.file < b.file ? -1 : 1));
   return summary;
+}
+
+/**
+ * `--write-tags`: each library file whose track has a stored analysis gets it in its tags; the
+ * rest are skipped and said so. One line per file that changes, is skipped or fails, then the
+ * summary. Returns how many failed.
+ */
+async function writeTagsBack(
+  library: LibrarySource,
+  analysis: Pick<AnalysisService, 'storedMany'>,
+  options: { dryRun: boolean },
+  io: Pick<IndexCliIo, 'out'>,
+): Promise<number> {
+  const files = library.files();
+  const keys = [...new Set(files.map((f) => f.trackKey))];
+  const stored = new Map<string, StoredAnalysis>();
+  for (let i = 0; i < keys.length; i += STORE_BATCH) {
+    const batch = keys.slice(i, i + STORE_BATCH);
+    (await analysis.storedMany(batch)).forEach((a, j) => a && stored.set(batch[j]!, a));
+  }
+  const counts = { written: 0, unchanged: 0, skipped: 0, failed: 0 };
+  const lines: string[] = [];
+  const changeList = (changes: TagChange[]): string => changes.map((c) => `${c.field} ${c.from ?? '(none)'} → ${c.to}`).join(', ');
+  for (const file of files) {
+    const found = stored.get(file.trackKey);
+    if (!found) {
+      counts.skipped++;
+      lines.push(`  skipped: ${file.relPath}: no stored analysis`);
+      continue;
+    }
+    const outcome = await library.writeTags(file.relPath, tagValuesOf(found.features), options);
+    if (outcome.status === 'unsupported') {
+      counts.skipped++;
+      lines.push(`  skipped: ${file.relPath}: tags are not written to ${path.extname(file.relPath) || 'files without an ending'} (${TAG_WRITE_EXTENSIONS.join(' ')} are)`);
+    } else if (outcome.status === 'failed') {
+      counts.failed++;
+      lines.push(`  failed: ${file.relPath}: ${outcome.reason} (left untouched)`);
+    } else if (outcome.status === 'unchanged') {
+      counts.unchanged++;
+    } else {
+      counts.written++;
+      lines.push(`  ${options.dryRun ? 'would write' : 'written'}: ${file.relPath}: ${changeList(outcome.changes)}`);
+    }
+  }
+  io.out(
+    options.dryRun
+      ? `tags (dry run, nothing written): ${counts.written} to write, ${counts.unchanged} unchanged, ${counts.skipped} skipped, ${counts.failed} failed`
+      : `tags: ${counts.written} written, ${counts.unchanged} unchanged, ${counts.skipped} skipped, ${counts.failed} failed`,
+  );
+  for (const line of lines) io.out(line);
+  return counts.failed;
 }
 
 if (require.main === module) {

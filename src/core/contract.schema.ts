@@ -55,7 +55,9 @@ const rangeOf = (d: Descriptor) => z.number().min(d.range.min).max(d.range.max).
 
 /** One schema per descriptor of a group, by name, in the registry's order. */
 function descriptorShape<Name extends string>(list: readonly Descriptor[]): Record<Name, z.ZodNumber> {
-  return Object.fromEntries(list.map((d) => [d.name, rangeOf(d)])) as Record<Name, z.ZodNumber>;
+  // A descriptor added since analyses were first stored is optional (registry: `since`); typed as
+  // the others, since every analysis this engine makes has it.
+  return Object.fromEntries(list.map((d) => [d.name, d.since === undefined ? rangeOf(d) : rangeOf(d).optional()])) as unknown as Record<Name, z.ZodNumber>;
 }
 
 export const moodSchema = z

@@ -61,3 +61,29 @@ export function exampleDescriptors(): DescriptorValues & { mood: MoodValues } {
   for (const d of DESCRIPTORS) (d.group === 'mood' ? mood : top)[d.name] = d.example;
   return { ...(top as DescriptorValues), mood: mood as MoodValues };
 }
+
+/** A descriptor as the API lists it to clients (GraphQL `descriptors`). */
+export interface DescriptorListing {
+  name: string;
+  group: 'DESCRIPTOR' | 'MOOD';
+  /** Its name for people: the name, capitalised. */
+  label: string;
+  description: string;
+  min: number;
+  max: number;
+  /** Its browse ordering (`ENERGY`, `MOOD_HAPPY`), or null when browse neither filters nor orders by it. */
+  orderField: string | null;
+}
+
+/** The registry as clients list it, in order. */
+export function descriptorListings(): DescriptorListing[] {
+  return DESCRIPTORS.map((d: Descriptor) => ({
+    name: d.name,
+    group: d.group === 'mood' ? 'MOOD' : 'DESCRIPTOR',
+    label: d.name.charAt(0).toUpperCase() + d.name.slice(1),
+    description: d.description,
+    min: d.range.min,
+    max: d.range.max,
+    orderField: d.browse ? orderNameOf(d) : null,
+  }));
+}

@@ -1,6 +1,6 @@
 /**
  * Protocol-neutral error codes. Each edge (REST, GraphQL, CLI) maps them once:
- * see src/http/errors.ts for the HTTP status and GraphQL extensions.code.
+ * see src/http/http.errors.ts for the HTTP status and GraphQL extensions.code.
  */
 export const ERROR_CODES = [
   'INVALID_ARGUMENT',

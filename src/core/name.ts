@@ -1,7 +1,7 @@
 /*
  * The rule for track and artist names given by a client: a search's track and artist, an
  * analysis's artist and track, and browse's text filters. The REST and GraphQL edges apply it
- * through a zod rule (src/http/params.ts), the browse service directly; both read their
+ * through a zod rule (src/http/argument.rules.ts), the browse service directly; both read their
  * messages from here, so a client gets the same sentence wherever a name is refused.
  */
 

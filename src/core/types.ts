@@ -86,11 +86,38 @@ export interface Section extends TimeInterval {
   modeConfidence: number;
 }
 
+/**
+ * A segment: from one onset to the next, a sound of roughly even timbre and harmony (Spotify's
+ * audio-analysis segment; docs/FEATURES.md, "Segments").
+ */
+export interface Segment extends TimeInterval {
+  /** Level at the segment's start, dB relative to full scale (floored at -60). */
+  loudnessStart: number;
+  /** Loudest level in the segment, dB. */
+  loudnessMax: number;
+  /** Seconds from the segment's start to its loudest level. */
+  loudnessMaxTime: number;
+  /** Level at the segment's end, dB. */
+  loudnessEnd: number;
+  /** 12 pitch-class strengths (C first), the strongest 1. */
+  pitches: number[];
+  /** 12 cepstral coefficients of the segment's mel spectrum (src/engine/segments.ts). */
+  timbre: number[];
+}
+
 /** Time-resolved analysis: beats, bars and sections, as Spotify's audio-analysis had them. */
 export interface Timeline {
   beats: TimeInterval[];
   bars: TimeInterval[];
   sections: Section[];
+  /** Onset-bounded segments; absent from analyses made before engine 11 and from upstream servers. */
+  segments?: Segment[];
+}
+
+/** A tempo the level choice weighed and did not choose, with its probability among the candidates. */
+export interface TempoAlternative {
+  tempo: number;
+  confidence: number;
 }
 
 export interface Confidences {
@@ -117,6 +144,11 @@ interface MeasuredFeatures {
   mood: Mood;
   confidence: Confidences;
   timeline: Timeline;
+  /**
+   * The level choice's runner-ups (half or double the tempo, mostly), most probable first; absent
+   * from analyses made before engine 11 and from upstream servers.
+   */
+  tempoAlternatives?: TempoAlternative[];
   /** Identifies the engine build that produced these values (its algorithm version). */
   engine: string;
 }
@@ -142,6 +174,9 @@ export interface AudioProbe {
   title?: string;
   album?: string;
   durationMs?: number;
+  /** Sample rate (Hz) and channel count the headers state. */
+  sampleRate?: number;
+  channels?: number;
   /** Embedded cover art, when present. */
   picture?: { mime: string; data: Uint8Array };
 }
@@ -151,7 +186,7 @@ export interface AudioProbe {
  * failures are AppErrors (AUDIO_UNDECODABLE, ANALYSIS_TIMEOUT).
  */
 export interface AnalysisEngine {
-  analyze(input: AudioInput, options?: { signal?: AbortSignal }): Promise<AudioFeatures>;
+  analyse(input: AudioInput, options?: { signal?: AbortSignal }): Promise<AudioFeatures>;
   probe(input: AudioInput): Promise<AudioProbe>;
   close(): Promise<void>;
 }

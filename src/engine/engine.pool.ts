@@ -2,10 +2,10 @@ import os from 'node:os';
 import { Piscina } from 'piscina';
 import { AppError } from '../core/errors';
 import type { AnalysisEngine, AudioFeatures, AudioInput, AudioProbe } from '../core/types';
-import type { WorkerResult, WorkerTask } from './analysis.worker';
+import type { WorkerResult, WorkerTask } from './engine.thread';
 import { SIGNAL_METHOD } from '../core/analysis-method';
 import { DEFAULT_PATCHES, MODELS_METHOD, ModelFilesError, readModelFiles } from './models/model-files';
-import { analysisWorkerFile } from './worker-file';
+import { engineThreadFile } from './engine-thread.file';
 
 export interface EnginePoolOptions {
   /** Worker threads; each holds one engine. */
@@ -28,7 +28,7 @@ export interface EnginePoolOptions {
 }
 
 /** Per-call options beyond the AnalysisEngine interface (tests and tools use the timeout). */
-export interface AnalyzeOptions {
+export interface AnalyseOptions {
   signal?: AbortSignal;
   /** Overrides the pool's timeoutMs for this call. */
   timeoutMs?: number;
@@ -72,7 +72,7 @@ export class EnginePool implements AnalysisEngine {
       }
     }
     this.method = modelsDir === undefined ? SIGNAL_METHOD : MODELS_METHOD;
-    const { filename, execArgv } = analysisWorkerFile();
+    const { filename, execArgv } = engineThreadFile();
     this.piscina = new Piscina({
       filename,
       execArgv,
@@ -93,8 +93,8 @@ export class EnginePool implements AnalysisEngine {
     return this.options.workers;
   }
 
-  async analyze(input: AudioInput, options: AnalyzeOptions = {}): Promise<AudioFeatures> {
-    const task: WorkerTask = { kind: 'analyze', input };
+  async analyse(input: AudioInput, options: AnalyseOptions = {}): Promise<AudioFeatures> {
+    const task: WorkerTask = { kind: 'analyse', input };
     return (await this.run(task, options)) as AudioFeatures;
   }
 
@@ -144,7 +144,7 @@ export class EnginePool implements AnalysisEngine {
     this.waiting.shift()?.start();
   }
 
-  private async run(task: WorkerTask, options: AnalyzeOptions): Promise<AudioFeatures | AudioProbe> {
+  private async run(task: WorkerTask, options: AnalyseOptions): Promise<AudioFeatures | AudioProbe> {
     await this.acquire(options.signal);
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
     const timeout = new AbortController();

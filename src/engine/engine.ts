@@ -1,12 +1,14 @@
 import type { AudioFeatures, Section } from '../core/types';
-import { computeDescriptors, ramp } from './descriptors';
+import { type DescriptorInputs, computeDescriptors, ramp } from './descriptor.formulas';
 import { SUB_BLOCK_SECONDS, integratedLoudness, loudnessRange } from './loudness';
-import { type RhythmResult, analyzeRhythm } from './rhythm';
+import { type RhythmResult, analyseRhythm } from './rhythm';
 import { onsetEnvelopes } from './rhythm.onsets';
+import { segmentsOf } from './segments';
 import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram, Stft } from './signal.stft';
 import { TimbreMeter } from './timbre.stats';
+import { measureVoice } from './timbre.voice';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
-import { analyzeTonal } from './tonal';
+import { analyseTonal } from './tonal';
 import { chromaOf } from './tonal.chroma';
 import { ENGINE_ID } from './version';
 import { ANALYSIS_RATE } from './window';
@@ -35,7 +37,9 @@ export interface EngineOptions {
 /** Analyses one decoded window into every field of AudioFeatures. */
 export interface Engine {
   readonly options: EngineOptions;
-  analyzeWindow(audio: WindowAudio): AudioFeatures;
+  analyseWindow(audio: WindowAudio): AudioFeatures;
+  /** The same, with the measurements the descriptor formulas were given (for calibrating them: bench/descriptors.ts). */
+  measureWindow(audio: WindowAudio): { features: AudioFeatures; inputs: DescriptorInputs };
 }
 
 /** Sections shorter than this get the window's key instead of one measured on too little audio. */
@@ -100,14 +104,18 @@ class AnalysisEngine implements Engine {
 
   constructor(readonly options: EngineOptions) {}
 
-  analyzeWindow(audio: WindowAudio): AudioFeatures {
+  analyseWindow(audio: WindowAudio): AudioFeatures {
+    return this.measureWindow(audio).features;
+  }
+
+  measureWindow(audio: WindowAudio): { features: AudioFeatures; inputs: DescriptorInputs } {
     const { offsetSeconds } = audio;
     const windowSeconds = audio.samples.length / ANALYSIS_RATE;
     const spec = this.stft.spectrogram(this.stft.halfRate(audio.samples));
     const envelopes = onsetEnvelopes(spec);
     const chroma = chromaOf(spec);
-    const tonal = analyzeTonal(chroma);
-    const rhythm: RhythmResult = analyzeRhythm(envelopes, chroma, tonal.tonality);
+    const tonal = analyseTonal(chroma);
+    const rhythm: RhythmResult = analyseRhythm(envelopes, chroma, tonal.tonality);
     const { blockDb, ...timbre } = this.timbre.measure(spec);
     const fps = FRAMES_PER_SECOND;
 
@@ -117,7 +125,7 @@ class AnalysisEngine implements Engine {
       const end = starts[i + 1]?.at ?? windowSeconds;
       const lufs = integratedLoudness(audio.subBlockPowers, Math.round(b.at / SUB_BLOCK_SECONDS), Math.round(end / SUB_BLOCK_SECONDS));
       const local = localTempo(rhythm.beats, b.at, end, rhythm.tempoConfidence);
-      const key = starts.length > 1 && end - b.at >= MIN_KEYED_SECTION_SECONDS ? analyzeTonal(chroma, Math.floor(b.at * fps), Math.ceil(end * fps)) : tonal;
+      const key = starts.length > 1 && end - b.at >= MIN_KEYED_SECTION_SECONDS ? analyseTonal(chroma, Math.floor(b.at * fps), Math.ceil(end * fps)) : tonal;
       return {
         start: round(offsetSeconds + b.at, 3),
         duration: round(end - b.at, 3),
@@ -136,7 +144,7 @@ class AnalysisEngine implements Engine {
     const spread = sqrt(sectionLoudness.reduce((s, l) => s + (l - meanLoudness) ** 2, 0) / sectionLoudness.length);
 
     const beatFrames = rhythm.beats.map((b) => Math.round(b * fps));
-    const descriptors = computeDescriptors({
+    const inputs: DescriptorInputs = {
       loudness: audio.loudness,
       loudnessRange: loudnessRange(audio.subBlockPowers),
       timbre,
@@ -149,9 +157,11 @@ class AnalysisEngine implements Engine {
       modeConfidence: tonal.modeConfidence,
       keyStrength: tonal.strength,
       sectionLoudnessSpread: spread,
-    });
+      voice: measureVoice(spec),
+    };
+    const descriptors = computeDescriptors(inputs);
 
-    return {
+    const features: AudioFeatures = {
       durationMs: Math.round(audio.durationSeconds * 1000),
       tempo: round(rhythm.tempo, 2),
       key: tonal.key,
@@ -177,9 +187,12 @@ class AnalysisEngine implements Engine {
           windowSeconds,
         ),
         sections,
+        segments: segmentsOf({ spec, chroma, allFlux: envelopes.all, fps, offsetSeconds }),
       },
+      tempoAlternatives: rhythm.tempoAlternatives,
       engine: ENGINE_ID,
     };
+    return { features, inputs };
   }
 }
 

@@ -80,6 +80,8 @@ export async function probeAudio(input: { bytes: Uint8Array } | { path: string }
   if (common.title?.trim()) probe.title = common.title.trim();
   if (common.album?.trim()) probe.album = common.album.trim();
   if (durationSeconds !== undefined) probe.durationMs = Math.round(durationSeconds * 1000);
+  if (positive(format.sampleRate) !== undefined) probe.sampleRate = format.sampleRate;
+  if (positive(format.numberOfChannels) !== undefined) probe.channels = format.numberOfChannels;
   if (cover) probe.picture = { mime: cover.format, data: new Uint8Array(cover.data) };
   return probe;
 }

@@ -170,12 +170,19 @@ export function levelScore(level: Level, weights: readonly number[] = LEVEL_WEIG
   return level.features.reduce((s, v, i) => s + v * (weights[i] ?? 0), level.preference);
 }
 
+/** Every level with its softmax probability among the candidates, most probable first. */
+export function rankLevels(levels: readonly Level[], weights: readonly number[] = LEVEL_WEIGHTS): { level: Level; probability: number }[] {
+  if (levels.length === 0) return [];
+  const scores = levels.map((l) => levelScore(l, weights));
+  const top = Math.max(...scores);
+  const z = scores.reduce((s, v) => s + exp(v - top), 0);
+  return levels
+    .map((level, i) => ({ level, probability: exp(scores[i]! - top) / z, i }))
+    .sort((a, b) => b.probability - a.probability || a.i - b.i)
+    .map(({ level, probability }) => ({ level, probability }));
+}
+
 /** The best-scoring level and its softmax probability among the candidates. */
 export function chooseLevel(levels: readonly Level[], weights: readonly number[] = LEVEL_WEIGHTS): { level: Level; probability: number } | undefined {
-  if (levels.length === 0) return undefined;
-  const scores = levels.map((l) => levelScore(l, weights));
-  let best = 0;
-  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
-  const z = scores.reduce((s, v) => s + exp(v - scores[best]!), 0);
-  return { level: levels[best]!, probability: 1 / z };
+  return rankLevels(levels, weights)[0];
 }

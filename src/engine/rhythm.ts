@@ -1,5 +1,5 @@
 import { trackBeats } from './rhythm.beats';
-import { type Level, chooseLevel, describeLevels } from './rhythm.level';
+import { type Level, describeLevels, rankLevels } from './rhythm.level';
 import { measureMeter } from './rhythm.meter';
 import { type OnsetEnvelopes, chordChange, detrend, onsetRate } from './rhythm.onsets';
 import { autocorrelation, candidatePeriods, sampleAt } from './rhythm.periods';
@@ -15,6 +15,12 @@ import { type Chroma } from './tonal.chroma';
 export interface RhythmResult {
   tempo: number;
   tempoConfidence: number;
+  /**
+   * The runner-up levels (at most MAX_ALTERNATIVES, each at least MIN_ALTERNATIVE_PROBABILITY
+   * likely), most probable first, each with its probability: the same softmax over the level
+   * scores that gives tempoConfidence.
+   */
+  tempoAlternatives: { tempo: number; confidence: number }[];
   /** Beat times, seconds from the window's start. */
   beats: number[];
   beatConfidences: number[];
@@ -31,6 +37,11 @@ export interface RhythmResult {
   /** The candidate levels with their evidence (bench:tempo-levels fits the level weights on them). */
   levels: Level[];
 }
+
+/** Runner-up levels kept beside the choice. */
+const MAX_ALTERNATIVES = 2;
+/** A runner-up less likely than this is no alternative a listener would tap. */
+const MIN_ALTERNATIVE_PROBABILITY = 0.01;
 
 /** Radius of the moving mean taken off the onset envelopes: 0.25 s, slower than any beat. */
 const DETREND_SECONDS = 0.25;
@@ -52,7 +63,7 @@ function normalised(x: Float64Array): Float64Array {
  * (tonal.ts: how clearly the window's chroma names a key, 0-1), which tells the level choice how
  * far the chord changes can be believed.
  */
-export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonality: number): RhythmResult {
+export function analyseRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonality: number): RhythmResult {
   const { fps } = envelopes;
   const radius = Math.round(DETREND_SECONDS * fps);
   const low = detrend(envelopes.low, radius);
@@ -72,13 +83,14 @@ export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonalit
   const inputs = { fps, onset, high, body, tonality, rLow, rChords };
   const levels = describeLevels(inputs, candidatePeriods(r, fps));
   const rate = onsetRate(onset, fps);
-  const choice = chooseLevel(levels);
+  const ranked = rankLevels(levels);
+  const choice = ranked[0];
   // The timeline's beats: tracked again at the chosen period by the tracker's own tightness, so
   // that they follow a band's drift where the level's evidence was read on a steadier grid.
   const tracked = choice ? trackBeats(onset, choice.level.period) : [];
   if (!choice || tracked.length < 2) {
     return {
-      tempo: 0, tempoConfidence: 0, beats: [], beatConfidences: [], downbeats: [], timeSignature: 4,
+      tempo: 0, tempoConfidence: 0, tempoAlternatives: [], beats: [], beatConfidences: [], downbeats: [], timeSignature: 4,
       timeSignatureConfidence: 0, onsetRate: rate, pulseClarity: 0, levels,
     };
   }
@@ -90,6 +102,10 @@ export function analyzeRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonalit
   return {
     tempo: Math.round(level.bpm * 10) / 10,
     tempoConfidence: choice.probability,
+    tempoAlternatives: ranked
+      .slice(1, 1 + MAX_ALTERNATIVES)
+      .filter((r) => r.probability >= MIN_ALTERNATIVE_PROBABILITY)
+      .map((r) => ({ tempo: Math.round(r.level.bpm * 10) / 10, confidence: Math.round(r.probability * 1000) / 1000 })),
     beats,
     beatConfidences: strengths.map((s) => Math.min(1, s / reference)),
     downbeats: beats.filter((_, i) => i >= meter.phase && (i - meter.phase) % meter.beatsPerBar === 0),

@@ -45,7 +45,7 @@ export function modeByThird(tonic: number, profile: ArrayLike<number>): 0 | 1 | 
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
 
 /** Key and mode of the chroma frames [from, to) (the whole window by default). */
-export function analyzeTonal(chroma: Chroma, from = 0, to = chroma.count): TonalResult {
+export function analyseTonal(chroma: Chroma, from = 0, to = chroma.count): TonalResult {
   const profile = chromaSum(chroma, from, to);
   let max = 0;
   for (const v of profile) max = Math.max(max, v);

@@ -6,7 +6,7 @@ import { httpObservation, opsRoutes } from './ops.routes';
 import type { Metrics } from '../ops/metrics';
 import { corsPolicy } from './cors.middleware';
 import { dashboardRoutes, defaultDashboardDir } from './dashboard';
-import { clientErrorHandler } from './errors';
+import { clientErrorHandler } from './http.errors';
 import { requestLogger } from './request-logger';
 import { securityHeaders } from './security.headers';
 import { refuseMalformedUrls } from './url-encoding.guard';

@@ -18,7 +18,7 @@ export class Metrics {
   private readonly sourceErrors: Counter<'source' | 'operation'>;
   private readonly rateLimited: Counter<'edge'>;
 
-  constructor(options: { role: 'api' | 'worker'; queueCounts?: () => Promise<JobCounts> }) {
+  constructor(options: { role: 'api' | 'worker' }) {
     this.registry.setDefaultLabels({ role: options.role });
     collectDefaultMetrics({ register: this.registry, prefix: 'trackgraph_' });
     this.httpDuration = new Histogram({
@@ -53,25 +53,30 @@ export class Metrics {
       labelNames: ['edge'],
       registers: [this.registry],
     });
-    const queueCounts = options.queueCounts;
-    if (queueCounts) {
-      new Gauge({
-        name: 'trackgraph_analysis_queue_jobs',
-        help: 'Analysis jobs not finished yet, by state (waiting, active); cluster-wide on BullMQ',
-        labelNames: ['state'],
-        registers: [this.registry],
-        async collect() {
-          try {
-            const c = await queueCounts();
-            this.set({ state: 'waiting' }, c.waiting);
-            this.set({ state: 'active' }, c.active);
-          } catch {
-            // Queue unreachable: no value this scrape rather than a failed scrape (readiness says why).
-            this.reset();
-          }
-        },
-      });
-    }
+
+  }
+
+  /**
+   * Reports the analysis queue's jobs not finished yet, read at each scrape from `queueCounts`
+   * (the jobs are made after the metrics, which the sources and caches already report to).
+   */
+  observeQueue(queueCounts: () => Promise<JobCounts>): void {
+    new Gauge({
+      name: 'trackgraph_analysis_queue_jobs',
+      help: 'Analysis jobs not finished yet, by state (waiting, active); cluster-wide on BullMQ',
+      labelNames: ['state'],
+      registers: [this.registry],
+      async collect() {
+        try {
+          const c = await queueCounts();
+          this.set({ state: 'waiting' }, c.waiting);
+          this.set({ state: 'active' }, c.active);
+        } catch {
+          // Queue unreachable: no value this scrape rather than a failed scrape (readiness says why).
+          this.reset();
+        }
+      },
+    });
   }
 
   /**

@@ -101,19 +101,26 @@ export interface GraphQLRateLimitOptions {
   costPerPoint: number;
   /** GRAPHQL_MAX_COST: a document over it is refused by the cost limit and charged nothing. */
   maxCost: number;
+  /** Told of every refusal, once per refused operation (the metrics' count). */
   onRefused?: () => void;
 }
 
 /**
- * Charges a GraphQL operation of `cost` to a key: ceil(cost / costPerPoint) points, at least one.
- * Undefined (nothing charged) for a document over the cost limit: that limit refuses it.
+ * The one place a GraphQL operation is charged to its key's rate limit, whichever way it comes:
+ * Apollo's rate-limit plugin, the edge cache's answers and every subscription started on a
+ * WebSocket. ceil(cost / costPerPoint) points, at least one; a refusal is counted here, once.
  */
-export async function chargeGraphQL(
-  limiter: ApiRateLimiter,
-  options: Pick<GraphQLRateLimitOptions, 'costPerPoint' | 'maxCost'>,
-  keyId: string,
-  cost: number,
-): Promise<RateLimitDecision | undefined> {
-  if (cost > options.maxCost) return undefined;
-  return limiter.consume(keyId, Math.max(1, Math.ceil(cost / options.costPerPoint)));
+export class GraphQLCharges {
+  constructor(
+    private readonly limiter: ApiRateLimiter,
+    private readonly options: GraphQLRateLimitOptions,
+  ) {}
+
+  /** Undefined (nothing charged) for a document over the cost limit: that limit refuses it. */
+  async charge(keyId: string, cost: number): Promise<RateLimitDecision | undefined> {
+    if (cost > this.options.maxCost) return undefined;
+    const decision = await this.limiter.consume(keyId, Math.max(1, Math.ceil(cost / this.options.costPerPoint)));
+    if (!decision.allowed) this.options.onRefused?.();
+    return decision;
+  }
 }

@@ -13,7 +13,7 @@ import {
   type CatalogSource,
   type MetadataSource,
   type Source,
-  type StartOptions,
+  type SourceStartOptions,
 } from './source';
 
 /**
@@ -68,7 +68,7 @@ export class SourceRegistry {
     return i === -1 ? this.sources.length : i;
   }
 
-  async start(options: StartOptions = {}): Promise<void> {
+  async start(options: SourceStartOptions = {}): Promise<void> {
     for (const s of this.sources) if (isStartableSource(s)) await s.start(options);
   }
 

@@ -55,7 +55,7 @@ export interface CatalogSource extends Source {
 }
 
 /** How sources start: `background` lets slow start-up work (indexing a folder) go on after start() returns. */
-export interface StartOptions {
+export interface SourceStartOptions {
   background?: boolean;
 }
 
@@ -66,7 +66,7 @@ export interface ClosableSource extends Source {
 
 /** Lifecycle hooks a source may need (the library indexes and watches its folder). */
 export interface StartableSource extends ClosableSource {
-  start(options?: StartOptions): Promise<void>;
+  start(options?: SourceStartOptions): Promise<void>;
   /** Why the source cannot fully answer yet (e.g. "indexing: 120 of 5000 files"), or undefined. */
   pending?(): string | undefined;
 }

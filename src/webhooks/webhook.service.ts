@@ -70,8 +70,6 @@ export interface WebhookDelivery {
 export interface WebhookServiceOptions {
   /** The clock (ms since the epoch); tests pass their own. */
   now?: () => number;
-  /** Told when deliveries were recorded: this process's dispatcher, when it runs one. */
-  onDeliveries?: () => void;
 }
 
 /**
@@ -92,6 +90,7 @@ export class WebhookService implements AnalysisRequestListener {
   private readonly fanOuts = new Set<Promise<void>>();
   private readonly safetyNets = new Set<NodeJS.Timeout>();
   private closed = false;
+  private readonly deliveryListeners: (() => void)[] = [];
   private readonly warning: ThrottledWarning;
 
   constructor(
@@ -103,6 +102,15 @@ export class WebhookService implements AnalysisRequestListener {
   ) {
     this.now = options.now ?? Date.now;
     this.warning = new ThrottledWarning(logger);
+  }
+
+  /** Tells `listener` whenever deliveries are recorded: this process's dispatcher, when it runs one (made after this service). */
+  onDeliveries(listener: () => void): void {
+    this.deliveryListeners.push(listener);
+  }
+
+  private deliveriesRecorded(): void {
+    for (const listener of this.deliveryListeners) listener();
   }
 
   /** Makes a webhook for the principal's key; the secret is in this answer only. */
@@ -157,7 +165,7 @@ export class WebhookService implements AnalysisRequestListener {
     const body = JSON.stringify({ type: TEST_EVENT, timestamp: at, data: { webhookId: webhook.id } });
     const row = deliveryRow(webhook.id, `evt_${randomBytes(16).toString('hex')}`, TEST_EVENT, body, at);
     await guardConnection(() => this.store.insertDeliveries([row]));
-    this.options.onDeliveries?.();
+    this.deliveriesRecorded();
     return deliveryOf(row);
   }
 
@@ -205,7 +213,7 @@ export class WebhookService implements AnalysisRequestListener {
   readonly analysisEnded = (event: AnalysisEvent, origin: EventOrigin): Promise<void> | undefined => {
     if (this.closed) return undefined;
     if (origin === 'local') return this.recording(event);
-    this.options.onDeliveries?.();
+    this.deliveriesRecorded();
     const timer = setTimeout(() => {
       this.safetyNets.delete(timer);
       if (!this.closed) void this.recording(event);
@@ -247,7 +255,7 @@ export class WebhookService implements AnalysisRequestListener {
     }
     // Another process may have recorded them: this process's dispatcher looks either way, while
     // the interests read are consumed.
-    this.options.onDeliveries?.();
+    this.deliveriesRecorded();
     await this.store.consumeInterests(event.trackKey, interests);
     return recorded;
   }

@@ -10,7 +10,7 @@ import { AppError } from '../../src/core/errors';
 import { trackKey } from '../../src/core/track-key';
 import type { MetadataSource } from '../../src/sources/source';
 import { createEnginePool } from '../../src/engine/engine.pool';
-import { BrowseTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../../web/src/gql/graphql';
+import { BrowseTracksDocument, TrackAnalysisDocument, TrackStatusDocument, VocabularyDocument, type TrackDetailFragment } from '../../web/src/gql/graphql';
 import { variablesOfForm, EMPTY_FORM } from '../../web/src/browse/browse.filter';
 import { accessibilityViolations, buildDashboard, CHROMIUM, SCREENSHOTS, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
 import { DEMO_TRACKS, writeDemoLibrary } from '../helpers/demo-library';
@@ -242,11 +242,21 @@ describeInBrowser(title, () => {
     expect(await stat('Tempo')).toBe(`${analysis.tempo.toFixed(1)} BPM`);
     expect(await stat('Key')).toBe(analysis.keyString);
     expect(await stat('Meter')).toBe(`${analysis.timeSignature}/4`);
-    expect(await descriptors.locator('rect.bar').count()).toBe(9);
-    expect(await descriptors.locator('desc').textContent()).toContain(`Energy ${analysis.energy.toFixed(2)}`);
+    // How its moods were made, and by which engine build, as the API says.
+    expect(analysis.method).toBe('signal');
+    expect(await page.locator('.method').innerText()).toBe(`Moods, danceability and instrumentalness by the engine's signal formulas · ${analysis.engine}`);
+    // A bar for every descriptor and mood the API lists (its registry), labelled as it labels them.
+    const vocabulary = (await graphql(t, VocabularyDocument, {})).body.data!;
+    const described = (group: string) =>
+      vocabulary.descriptors
+        .filter((d) => d.group === group)
+        .map((d) => `${d.label} ${analysis.descriptorValues.find((v) => v.name === d.name)!.value.toFixed(2)}`)
+        .join(', ');
+    expect(await descriptors.locator('rect.bar').count()).toBe(vocabulary.descriptors.filter((d) => d.group === 'DESCRIPTOR').length);
+    expect(await descriptors.locator('desc').textContent()).toContain(described('DESCRIPTOR'));
     const moods = page.getByRole('img', { name: 'Moods' });
-    expect(await moods.locator('rect.bar').count()).toBe(4);
-    expect(await moods.locator('desc').textContent()).toContain(`Happy ${analysis.mood.happy.toFixed(2)}, Sad ${analysis.mood.sad.toFixed(2)}`);
+    expect(await moods.locator('rect.bar').count()).toBe(vocabulary.descriptors.filter((d) => d.group === 'MOOD').length);
+    expect(await moods.locator('desc').textContent()).toContain(described('MOOD'));
 
     // The timeline: as many sections, bars and beats as the analysis has, sections by keyboard.
     const { sections, bars, beats } = analysis.timeline;

@@ -8,7 +8,7 @@ import { describeSourceContract } from './source.contract';
 
 /** Tags read from the file name ("Artist - Title.ext"), as a probe of tagged files would give them. */
 const engine: AnalysisEngine = {
-  analyze: () => Promise.reject(new Error('not used')),
+  analyse: () => Promise.reject(new Error('not used')),
   probe: async (input: AudioInput): Promise<AudioProbe> => {
     if (!('path' in input)) return {};
     const [artist, title] = path.basename(input.path, path.extname(input.path)).split(' - ');

@@ -38,6 +38,25 @@ export function describeStoreContract(label: string, factory: () => Promise<Stor
       expect(await store.get(a.trackKey)).toEqual(a);
     });
 
+    it('gives back the segments and tempo alternatives of an analysis that has them, and none to one without', async () => {
+      const a = syntheticAnalysis(8);
+      a.features.timeline = {
+        beats: [],
+        bars: [],
+        sections: [],
+        segments: [{ start: 0, duration: 0.3, confidence: 0, loudnessStart: -20, loudnessMax: -12.5, loudnessMaxTime: 0.05, loudnessEnd: -30, pitches: [1, ...new Array(11).fill(0.25)], timbre: [40, ...new Array(11).fill(-1.5)] }],
+      };
+      a.features.tempoAlternatives = [{ tempo: 61.2, confidence: 0.21 }, { tempo: 244.8, confidence: 0.02 }];
+      const without = syntheticAnalysis(9);
+      await store.save(a);
+      await store.save(without);
+      expect(await store.get(a.trackKey)).toEqual(a);
+      const back = await store.get(without.trackKey);
+      expect(back).toEqual(without);
+      expect(back!.features).not.toHaveProperty('tempoAlternatives');
+      expect((await store.getMany([a.trackKey])).get(a.trackKey)).toEqual(a);
+    });
+
     it('when a key is saved twice, then the first analysis wins and the second save says false', async () => {
       const first = syntheticAnalysis(2);
       const second = { ...syntheticAnalysis(3), trackKey: first.trackKey, artist: first.artist, trackName: first.trackName };

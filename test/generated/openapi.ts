@@ -237,6 +237,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audio-analysis/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audio analysis of one track in Spotify’s shape: bars, beats, tatums, sections and segments of the analysed window.
+         * @description Ids, analysis on demand and 202 as for /v1/audio-features/{id}.
+         */
+        get: operations["spotifyAudioAnalysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audio-features": {
         parameters: {
             query?: never;
@@ -384,6 +404,7 @@ export interface components {
          *       "danceability": 0.55,
          *       "instrumentalness": 0.3,
          *       "speechiness": 0.05,
+         *       "acousticness": 0.25,
          *       "valence": 0.48,
          *       "arousal": 0.57,
          *       "approachability": 0.64,
@@ -414,19 +435,21 @@ export interface components {
             mode: number;
             /** @description Beats per bar. */
             timeSignature: number;
-            /** @description Perceived intensity: loud, dense, distorted and compressed music reads high, quiet sparse music low. */
+            /** @description Perceived intensity: loud, dense, distorted music reads high, quiet sparse music low. */
             energy: number;
             /** @description Noise and reverberation between notes, as an audience and a room leave them: the likelihood of a live recording. */
             liveness: number;
-            /** @description A steady, clear pulse carried by drums at a tempo one moves to. */
+            /** @description Drums on the beat, a strong bass and dense onsets at a tempo one moves to. */
             danceability: number;
-            /** @description Absence of spoken voice (sung vocals are not detected and read as instrumental). */
+            /** @description Absence of voice: sung or spoken vocals lower it; above 0.5 probably instrumental. */
             instrumentalness: number;
             /** @description Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
             speechiness: number;
-            /** @description Musical positiveness: major, quick, bright and clean music reads high; minor, slow, dark or distorted music low. */
+            /** @description Confidence that the track is acoustic: clean, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+            acousticness?: number;
+            /** @description Musical positiveness: quick, bright, loud and rhythmic music in a clear key reads high, major more than minor; slow, dark, quiet music low. */
             valence: number;
-            /** @description Activation: follows energy, tempo, the density of onsets and drums on the beat. */
+            /** @description Activation: loudness, the density of onsets, tempo and drums on the beat. */
             arousal: number;
             /** @description How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
             approachability: number;
@@ -440,6 +463,13 @@ export interface components {
                 artist: string;
                 track: string;
             };
+            /** @description Additive: the tempi the level choice ranked next (half or double, mostly), most probable first; present when the analysis recorded them (engine 11 on). */
+            tempoAlternatives?: {
+                /** @description Beats per minute. */
+                tempo: number;
+                /** @description The level’s probability among the candidates (docs/FEATURES.md, "Tempo alternatives"). */
+                confidence: number;
+            }[];
         };
         /**
          * @description Mood scores, each in [0, 1].
@@ -451,13 +481,13 @@ export interface components {
          *     }
          */
         Mood: {
-            /** @description Positive and active: bright major songs read high, distorted music low whatever its mode. */
+            /** @description Positive and active: quick, bright, rhythmic songs read high, major more than minor; slow, dark, quiet music low. */
             happy: number;
-            /** @description Negative and calm: slow minor music reads high. */
+            /** @description Negative and calm: slow, quiet, sparse music reads high, minor more than major. */
             sad: number;
-            /** @description Calm and clean: drumless calm music reads high, loud rock near 0. */
+            /** @description Calm: dark, quiet, slow and dynamic music reads high, bright loud compressed music low; distortion alone lowers it a little. */
             relaxed: number;
-            /** @description Active, harsh and loud: distorted rock and metal read near 1. */
+            /** @description Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
             aggressive: number;
         };
         /**
@@ -747,7 +777,7 @@ export interface components {
         /** @description Spotify’s audio-features object, field for field (docs/FEATURES.md, "Spotify’s audio-features shape"). */
         SpotifyAudioFeatures: {
             acousticness: number | null;
-            /** @description The time-resolved view of the analysis (beats, bars, sections). */
+            /** @description The audio-analysis of the track in Spotify’s shape (GET /v1/audio-analysis/{id}). */
             analysis_url: string;
             /** @description Danceability, 0–1 (our scale: docs/FEATURES.md). */
             danceability: number;
@@ -799,6 +829,140 @@ export interface components {
                 /** @description What went wrong, for a person to read. */
                 message: string;
             };
+        };
+        /** @description Spotify’s audio-analysis object (docs/FEATURES.md, "Spotify’s audio-analysis shape"). */
+        SpotifyAudioAnalysis: {
+            meta: {
+                /** @description The engine build (trackgraph-engine/<version>, and its model method when models ran). */
+                analyzer_version: string;
+                /** @constant */
+                platform: "trackgraph";
+                /** @constant */
+                detailed_status: "OK";
+                /** @constant */
+                status_code: 0;
+                /** @description When it was analysed, Unix seconds. */
+                timestamp: number;
+                /** @description How the audio was read: mono, 44.1 kHz, analysed at 22.05 kHz. */
+                input_process: string;
+            };
+            track: {
+                /** @description duration × analysis_sample_rate. */
+                num_samples: number;
+                /** @description Seconds (the whole file). */
+                duration: number;
+                /**
+                 * @description Not computed: empty.
+                 * @constant
+                 */
+                sample_md5: "";
+                /** @description Start of the analysed window, seconds. */
+                offset_seconds: number;
+                /** @description Length of the analysed window, seconds (0: the timeline is empty). */
+                window_seconds: number;
+                /** @constant */
+                analysis_sample_rate: 22050;
+                /** @constant */
+                analysis_channels: 1;
+                /** @description Not measured: 0. */
+                end_of_fade_in: number;
+                /** @description Not measured: the duration. */
+                start_of_fade_out: number;
+                /** @description Integrated loudness, LUFS. */
+                loudness: number;
+                tempo: number;
+                /** @description The chosen level’s probability (docs/FEATURES.md). */
+                tempo_confidence: number;
+                /** @description Not Spotify’s (additive): the runner-up tempi, most probable first; empty for analyses older than engine 11. */
+                tempo_alternatives: {
+                    tempo: number;
+                    /** @description The level’s probability. */
+                    confidence: number;
+                }[];
+                time_signature: number;
+                time_signature_confidence: number;
+                /** @description -1 when no key was detected. */
+                key: number;
+                key_confidence: number;
+                mode: number;
+                mode_confidence: number;
+                /**
+                 * @description No fingerprints: empty.
+                 * @constant
+                 */
+                codestring: "";
+                /** @constant */
+                code_version: 0;
+                /** @constant */
+                echoprintstring: "";
+                /** @constant */
+                echoprint_version: 0;
+                /** @constant */
+                synchstring: "";
+                /** @constant */
+                synch_version: 0;
+                /** @constant */
+                rhythmstring: "";
+                /** @constant */
+                rhythm_version: 0;
+            };
+            bars: components["schemas"]["SpotifyTimeInterval"][];
+            beats: components["schemas"]["SpotifyTimeInterval"][];
+            /** @description Two per beat (the beats halved). */
+            tatums: components["schemas"]["SpotifyTimeInterval"][];
+            sections: components["schemas"]["SpotifySection"][];
+            /** @description Empty for analyses older than engine 11 and for analyses another server made. */
+            segments: components["schemas"]["SpotifySegment"][];
+        };
+        /** @description A bar, beat or tatum. */
+        SpotifyTimeInterval: {
+            /** @description Seconds from the start of the file. */
+            start: number;
+            /** @description Seconds. */
+            duration: number;
+            /** @description How sure the engine is of it. */
+            confidence: number;
+        };
+        /** @description A section: a span of similar level. */
+        SpotifySection: {
+            /** @description Seconds from the start of the file. */
+            start: number;
+            /** @description Seconds. */
+            duration: number;
+            /** @description How sure the engine is of it. */
+            confidence: number;
+            /** @description Integrated loudness of the section, LUFS. */
+            loudness: number;
+            tempo: number;
+            tempo_confidence: number;
+            key: number;
+            key_confidence: number;
+            mode: number;
+            mode_confidence: number;
+            /** @description The track’s. */
+            time_signature: number;
+            time_signature_confidence: number;
+        };
+        /** @description A segment: from one onset to the next. */
+        SpotifySegment: {
+            /** @description Seconds from the start of the file. */
+            start: number;
+            /** @description Seconds. */
+            duration: number;
+            /** @description How sure the engine is of it. */
+            confidence: number;
+            /** @description dBFS at the start (floored at -60). */
+            loudness_start: number;
+            /** @description Loudest level, dBFS. */
+            loudness_max: number;
+            /** @description Seconds from the segment’s start to its loudest level. */
+            loudness_max_time: number;
+            /** @description dBFS at the end. */
+            loudness_end: number;
+            /** @description Chroma, C first, the strongest 1. */
+            pitches: number[];
+            /** @description Mel-frequency cepstral coefficients, our own basis (docs/FEATURES.md, "Segments"). */
+            timbre: number[];
         };
         /** @description One entry per id, in the order asked; null where an id has no stored analysis. */
         SpotifyAudioFeaturesList: {
@@ -1514,7 +1678,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100) or `spotify:track:<id>` (resolved where MusicBrainz links a recording to it). */
+                /** @description A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100), or a Spotify track id (22 base-62 characters), bare, as `spotify:track:<id>` or in a track’s open.spotify.com URL, percent-encoded (resolved where MusicBrainz relates a recording to that Spotify track, when MusicBrainz is enabled). */
                 id: string;
             };
             cookie?: never;
@@ -1624,10 +1788,125 @@ export interface operations {
             };
         };
     };
+    spotifyAudioAnalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100), or a Spotify track id (22 base-62 characters), bare, as `spotify:track:<id>` or in a track’s open.spotify.com URL, percent-encoded (resolved where MusicBrainz relates a recording to that Spotify track, when MusicBrainz is enabled). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio analysis. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyAudioAnalysis"];
+                };
+            };
+            /** @description Being analysed. */
+            202: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyPending"];
+                };
+            };
+            /** @description A parameter or id is missing or malformed (an ISRC is 12 characters: 2 letters, 3 letters or digits, 7 digits). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description No track has this id (recommendations: a seed has no stored analysis). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description The audio could not be decoded, or no source has audio of the track. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Rate limited (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description No source could answer. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description The store is unreachable (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description A source or the analysis took too long. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+        };
+    };
     spotifyAudioFeaturesMany: {
         parameters: {
             query: {
-                /** @description Up to 100 ids (trackKeys, isrc:<ISRC>, spotify:track:<id>), comma-separated; the answer keeps their order. */
+                /** @description Up to 100 ids (trackKeys, isrc:<ISRC>, Spotify track ids bare, as spotify:track:<id> or in open.spotify.com track URLs), comma-separated; the answer keeps their order. */
                 ids: string;
             };
             header?: never;
@@ -1747,6 +2026,12 @@ export interface operations {
                 max_speechiness?: number;
                 /** @description The speechiness to be near (default: the seeds’ mean). */
                 target_speechiness?: number;
+                /** @description Lowest acousticness allowed (inclusive). */
+                min_acousticness?: number;
+                /** @description Highest acousticness allowed (inclusive). */
+                max_acousticness?: number;
+                /** @description The acousticness to be near (default: the seeds’ mean). */
+                target_acousticness?: number;
                 /** @description Lowest valence allowed (inclusive). */
                 min_valence?: number;
                 /** @description Highest valence allowed (inclusive). */

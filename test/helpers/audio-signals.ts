@@ -379,3 +379,60 @@ export function roughen(signal: Float32Array, bpm: number, options: { drive?: nu
   for (let s = 0; s * sixteenth < out.length; s++) addNoiseHit(out, round(s * sixteenth), 0.3, 0.012, random, true);
   return normalise(out, 0.95);
 }
+
+/**
+ * A sung melody: held vowels (a glottal pulse train through three formant resonators) on the
+ * notes of a major scale, each 0.4–0.9 s, with vibrato (5.5 Hz, ±`vibratoCents`, fading in over
+ * the first 150 ms) and a slight scoop into each note, short breaths between phrases.
+ * `vibratoCents` 0 sings as a machine would: every note held dead still.
+ */
+export function sungVowels(seconds: number, options: { seed?: number; root?: number; vibratoCents?: number; peak?: number } = {}): Float32Array {
+  const random = rng(options.seed ?? 3);
+  const root = options.root ?? 57;
+  const depth = options.vibratoCents ?? 50;
+  const out = new Float32Array(round(seconds * RATE));
+  const scale = [0, 2, 4, 5, 7, 9, 11, 12];
+  let t = round(0.05 * RATE);
+  let phase = 0;
+  let note = 0;
+  while (t < out.length) {
+    const length = min(out.length - t, round((0.4 + random() * 0.5) * RATE));
+    note = max(0, min(scale.length - 1, note + floor(random() * 5) - 2));
+    const f0 = midiHz(root + scale[note]!);
+    const vowel = VOWELS[floor(random() * VOWELS.length)]!;
+    const source = new Float32Array(length);
+    const rate = 5 + random();
+    for (let i = 0; i < length; i++) {
+      const s = i / RATE;
+      const scoop = -60 * exp(-s / 0.05);
+      const cents = scoop + (depth > 0 ? depth * min(1, s / 0.15) * sin(2 * PI * rate * s) : 0);
+      phase += (f0 * 2 ** (cents / 1200)) / RATE;
+      if (phase >= 1) {
+        phase -= 1;
+        source[i] = 1;
+      }
+    }
+    let lp = 0;
+    for (let i = 0; i < length; i++) {
+      lp = 0.9 * lp + 0.1 * source[i]!;
+      source[i] = lp;
+    }
+    for (const [k, formant] of vowel.entries()) {
+      const band = Float32Array.from(source);
+      resonate(band, formant, 60 + 40 * k);
+      for (let i = 0; i < length; i++) {
+        const env = min(1, i / (0.03 * RATE)) * min(1, (length - i) / (0.05 * RATE));
+        out[t + i]! += band[i]! * [1, 0.6, 0.3][k]! * env * 40;
+      }
+    }
+    t += length + (random() < 0.2 ? round(0.25 * RATE) : round(0.02 * RATE));
+  }
+  return normalise(out, options.peak ?? 0.5);
+}
+
+/** Adds `b` scaled by `gain` to a copy of `a` (the shorter length). */
+export function mixIn(a: Float32Array, b: Float32Array, gain: number): Float32Array {
+  const out = a.slice(0, min(a.length, b.length));
+  for (let i = 0; i < out.length; i++) out[i]! += gain * b[i]!;
+  return out;
+}

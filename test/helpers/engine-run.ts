@@ -1,10 +1,10 @@
 import type { AudioFeatures } from '../../src/core/types';
 import { createEngine } from '../../src/engine/engine';
 import { LoudnessMeter, integratedLoudness } from '../../src/engine/loudness';
-import { type RhythmResult, analyzeRhythm } from '../../src/engine/rhythm';
+import { type RhythmResult, analyseRhythm } from '../../src/engine/rhythm';
 import { onsetEnvelopes } from '../../src/engine/rhythm.onsets';
 import { Stft, type Spectrogram } from '../../src/engine/signal.stft';
-import { type TonalResult, analyzeTonal } from '../../src/engine/tonal';
+import { type TonalResult, analyseTonal } from '../../src/engine/tonal';
 import { type Chroma, chromaOf } from '../../src/engine/tonal.chroma';
 
 const engine = createEngine({ windowSeconds: 30 });
@@ -15,7 +15,7 @@ export function analyse(samples: Float32Array): AudioFeatures {
   const meter = new LoudnessMeter(44100);
   meter.push([samples]);
   const powers = meter.subBlockPowers();
-  return engine.analyzeWindow({
+  return engine.analyseWindow({
     samples,
     offsetSeconds: 0,
     durationSeconds: samples.length / 44100,
@@ -34,10 +34,10 @@ export function framesOf(samples: Float32Array): { spec: Spectrogram; chroma: Ch
 /** The rhythm stage alone. */
 export function rhythmOf(samples: Float32Array): RhythmResult {
   const { spec, chroma } = framesOf(samples);
-  return analyzeRhythm(onsetEnvelopes(spec), chroma, analyzeTonal(chroma).tonality);
+  return analyseRhythm(onsetEnvelopes(spec), chroma, analyseTonal(chroma).tonality);
 }
 
 /** The key stage alone. */
 export function tonalOf(samples: Float32Array): TonalResult {
-  return analyzeTonal(framesOf(samples).chroma);
+  return analyseTonal(framesOf(samples).chroma);
 }

@@ -9,17 +9,17 @@ import type { AnalysisEngine, AudioFeatures, AudioInput, AudioProbe } from '../.
  * which file was analysed. Production values always come from the real engine.
  */
 export class FakeEngine implements AnalysisEngine {
-  analyzeCalls = 0;
+  analyseCalls = 0;
   probeCalls = 0;
-  /** Makes analyze slow, to observe coalescing and 202 answers. */
+  /** Makes analyse slow, to observe coalescing and 202 answers. */
   delayMs = 0;
-  /** Makes analyze fail with this error. */
+  /** Makes analyse fail with this error. */
   failWith: AppError | undefined;
   /** Tags by file name (basename); files not listed have none. */
   tags = new Map<string, AudioProbe>();
 
-  async analyze(input: AudioInput): Promise<AudioFeatures> {
-    this.analyzeCalls++;
+  async analyse(input: AudioInput): Promise<AudioFeatures> {
+    this.analyseCalls++;
     const bytes = 'bytes' in input ? input.bytes : await readFile(input.path);
     if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
     if (this.failWith) throw this.failWith;
@@ -55,6 +55,7 @@ export function featuresFromBytes(bytes: Uint8Array): AudioFeatures {
     arousal: u(11),
     approachability: u(12),
     engagement: u(13),
+    acousticness: u(23),
     mood: { happy: u(14), sad: u(15), relaxed: u(16), aggressive: u(17) },
     confidence: { tempo: u(18), key: u(19), mode: u(20), timeSignature: u(21) },
     timeline: { beats: [{ start: 0.5, duration: 0.5, confidence: u(22) }], bars: [], sections: [] },

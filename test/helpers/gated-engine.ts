@@ -1,7 +1,7 @@
 import type { AnalysisEngine, AudioFeatures, AudioInput, AudioProbe } from '../../src/core/types';
 
 /**
- * The real engine with a gate in front of analyze(): while held, analyses wait (a test sees them
+ * The real engine with a gate in front of analyse(): while held, analyses wait (a test sees them
  * QUEUED or PROCESSING for as long as it likes), and once released they run on the real engine.
  * The features still come from the audio.
  */
@@ -23,9 +23,9 @@ export class GatedEngine implements AnalysisEngine {
     this.open = undefined;
   }
 
-  async analyze(input: AudioInput, options?: { signal?: AbortSignal }): Promise<AudioFeatures> {
+  async analyse(input: AudioInput, options?: { signal?: AbortSignal }): Promise<AudioFeatures> {
     await this.gate;
-    return this.inner.analyze(input, options);
+    return this.inner.analyse(input, options);
   }
 
   probe(input: AudioInput): Promise<AudioProbe> {

@@ -26,8 +26,8 @@ jest.mock('../../src/core/descriptors.list', () => {
 
 /** The fake engine's features plus a brightness derived from the same bytes (the first byte / 255). */
 class BrightEngine extends FakeEngine {
-  override async analyze(input: AudioInput): Promise<AudioFeatures> {
-    const features = await super.analyze(input);
+  override async analyse(input: AudioInput): Promise<AudioFeatures> {
+    const features = await super.analyse(input);
     const bytes = 'bytes' in input ? input.bytes : await readFile(input.path);
     return { ...features, brightness: bytes[0]! / 255 } as AudioFeatures;
   }

@@ -142,6 +142,19 @@ withModels('bench:models compares the models fed by our input with essentia.js\'
   expect(timed).toMatch(/^1 worker : [\d.]+ clips\/s/m);
 });
 
+withModels('bench:descriptors holds the signal descriptors to the models per corpus, fits them leaving each corpus out, and reads its cache back', async () => {
+  const cache = path.join(scratch, 'descriptor-cache');
+  const args = ['--models', modelsDir, '--patches', '1', '--limit', '3', '--cache', cache, corpus, second];
+  const out = ok(await npmRun('bench:descriptors', args, env(), 280_000));
+  expect(out).toMatch(/^\| descriptor \| model counterpart \| set-a ρ \| set-b ρ \|$/m);
+  expect(out).toMatch(/^\| relaxed \| mood_relaxed \| (-?[\d.]+|–) \| (-?[\d.]+|–) \|$/m);
+  expect(out).toMatch(/set-a left out \| set-b left out \|$/m);
+  expect(await readdir(cache)).toEqual(['set-a.json', 'set-b.json']);
+  // The second run reads the models' outputs back: it prints the same tables without running them.
+  const again = ok(await npmRun('bench:descriptors', args, env(), 120_000));
+  expect(again).toBe(out);
+});
+
 const withSox = installed('sox') ? it : it.skip;
 withSox('bench:tempo-scaled writes each clip at its scaled tempo with its scaled truth (sox)', async () => {
   const out = path.join(scratch, 'scaled');

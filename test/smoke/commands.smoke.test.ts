@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { trackKey } from '../../src/core/track-key';
+import { readWithMusicMetadata } from '../helpers/music-metadata';
 import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../helpers/infra';
 import { fixtureLibrary, freePort, getJson, logLines, npmRun, run, start, tempDir, userEnv, waitFor, type Started } from './smoke.helpers';
 
@@ -97,7 +98,7 @@ describe('npm start, first run and second start', () => {
   });
 });
 
-describe('npm run index, npm run analyze', () => {
+describe('npm run index, npm run analyse', () => {
   it('npm run index -- <dir> analyses every file, and a second run skips what is stored', async () => {
     const dir = await tempDir('index');
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -110,15 +111,34 @@ describe('npm run index, npm run analyze', () => {
     const second = await npmRun('index', [path.join(dir, 'music')], env, 240_000);
     expect(second.code).toBe(0);
     expect(second.stdout + second.stderr).toContain(`${files.length} tracks, ${files.length} already stored, 0 analysed, 0 failed`);
+
+    // --write-tags: a dry run lists the changes and leaves every byte; the real run writes them
+    // (read back by music-metadata); a third run finds nothing to change.
+    const original = await Promise.all(files.map((f) => readFile(f)));
+    const dry = await npmRun('index', ['--write-tags', '--dry-run', path.join(dir, 'music')], env, 240_000);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`tags (dry run, nothing written): ${files.length} to write, 0 unchanged, 0 skipped, 0 failed`);
+    expect(dry.stdout).toMatch(/would write: money\.mp3: BPM (\S+) → \d+, INITIALKEY \S+ → [A-G]#?m?, INITIALKEY_OPENKEY \S+ → \d{1,2}[dm], MOOD_HAPPY \S+ → \d\.\d\d/);
+    (await Promise.all(files.map((f) => readFile(f)))).forEach((b, i) => expect(b.equals(original[i]!)).toBe(true));
+    const written = await npmRun('index', ['--write-tags', path.join(dir, 'music')], env, 240_000);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toContain(`tags: ${files.length} written, 0 unchanged, 0 skipped, 0 failed`);
+    const money = await readWithMusicMetadata(files.find((f) => f.endsWith('money.mp3'))!);
+    expect(money.bpm).toBeGreaterThan(40);
+    expect(money.native.TKEY).toMatch(/^[A-G]#?m?$/);
+    expect(money.native['TXXX:MOOD_HAPPY']).toMatch(/^[01]\.\d\d$/);
+    const again = await npmRun('index', ['--write-tags', path.join(dir, 'music')], env, 240_000);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`tags: 0 written, ${files.length} unchanged, 0 skipped, 0 failed`);
   });
 
-  it('npm run analyze -- --json <files> prints one contract analysis per file, and a clear error for a file that is not audio', async () => {
-    const dir = await tempDir('analyze');
+  it('npm run analyse -- --json <files> prints one contract analysis per file, and a clear error for a file that is not audio', async () => {
+    const dir = await tempDir('analyse');
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const files = await fixtureLibrary(dir);
     const notAudio = path.join(dir, 'notes.mp3');
     await writeFile(notAudio, 'these are words, not audio\n'.repeat(50));
-    const ran = await npmRun('analyze', ['--json', ...files, notAudio], userEnv({ LOG_LEVEL: 'warn' }), 240_000);
+    const ran = await npmRun('analyse', ['--json', ...files, notAudio], userEnv({ LOG_LEVEL: 'warn' }), 240_000);
     const lines = ran.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { file: string; data?: { tempo: number; keyString: string; trackKey: string }; error?: { code: string } });
     expect(lines).toHaveLength(files.length + 1);
     for (const f of files) {

@@ -19,7 +19,7 @@ const COVERED: Record<string, string> = {
   build: 'commands.smoke.test.ts (npm start runs it first, as prestart)',
   'build:web': 'commands.smoke.test.ts (part of build)',
   index: 'commands.smoke.test.ts',
-  analyze: 'commands.smoke.test.ts',
+  analyse: 'commands.smoke.test.ts',
   apikey: 'commands.smoke.test.ts',
   worker: 'commands.smoke.test.ts',
   schema: 'commands.smoke.test.ts',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, type AnalysisEvent, type AnalysisEventListener } from '../../core/analysis-events';
 import { ThrottledWarning, type Logger } from '../../core/logger';
 import type { SharedRedis } from '../../ops/redis';
-import { LocalAnalysisEvents, type AnalysisEvents } from './analysis-events';
+import { LocalAnalysisEvents, type AnalysisEvents } from './analysis-events.channel';
 
 /** What travels on the channel: the event and the process that published it. */
 interface Envelope {

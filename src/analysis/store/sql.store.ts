@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { DESCRIPTORS, columnOf, valueOf, type DescriptorValues, type MoodValues } from '../../core/descriptors';
 import { foldForSearch } from '../../core/fold';
-import type { AudioFeatures, StoredAnalysis, Timeline } from '../../core/types';
+import type { AudioFeatures, Segment, StoredAnalysis, TempoAlternative, Timeline } from '../../core/types';
 import type { DescriptorColumn, DescriptorColumnValues } from '../../db/columns';
 import { guardConnection, type AnalysesTable, type Database } from '../../db/database';
 import type { AnalysisStore } from './store';
@@ -80,7 +80,7 @@ export function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {
     key_confidence: f.confidence.key,
     mode_confidence: f.confidence.mode,
     time_signature_confidence: f.confidence.timeSignature,
-    timeline: JSON.stringify(f.timeline),
+    timeline: JSON.stringify(timelineColumn(f)),
     engine: f.engine,
     source: a.source,
     analysed_at: a.analysedAt,
@@ -111,9 +111,57 @@ export function fromRow(r: Row): StoredAnalysis {
         mode: Number(r.mode_confidence),
         timeSignature: Number(r.time_signature_confidence),
       },
-      timeline: JSON.parse(r.timeline) as Timeline,
+      ...fromTimelineColumn(r.timeline),
       engine: r.engine,
     },
+  };
+}
+
+/**
+ * The timeline column holds the timeline's JSON and, beside its lists, the tempo alternatives:
+ * read only with the whole analysis, never filtered or sorted on, so they need no column (nor a
+ * migration) of their own. Segments are kept as rows of numbers (SEGMENT_ROW's order), half the
+ * size of their objects: ~100 segments make most of a 30 s window's timeline. Rows written before
+ * engine 11 lack the segments and the tempo alternatives.
+ */
+interface TimelineColumn {
+  beats: Timeline['beats'];
+  bars: Timeline['bars'];
+  sections: Timeline['sections'];
+  segmentRows?: number[][];
+  tempoAlternatives?: TempoAlternative[];
+}
+
+/** A stored segment row: these fields, then its 12 pitches and its 12 timbre coefficients. */
+const SEGMENT_ROW = ['start', 'duration', 'confidence', 'loudnessStart', 'loudnessMax', 'loudnessMaxTime', 'loudnessEnd'] as const;
+
+function timelineColumn(f: AudioFeatures): TimelineColumn {
+  const { segments, ...lists } = f.timeline;
+  return {
+    ...lists,
+    ...(segments ? { segmentRows: segments.map((s) => [...SEGMENT_ROW.map((k) => s[k]), ...s.pitches, ...s.timbre]) } : {}),
+    ...(f.tempoAlternatives ? { tempoAlternatives: f.tempoAlternatives } : {}),
+  };
+}
+
+function fromTimelineColumn(json: string): { timeline: Timeline; tempoAlternatives?: TempoAlternative[] } {
+  const { segmentRows, tempoAlternatives, ...lists } = JSON.parse(json) as TimelineColumn;
+  const timeline: Timeline = segmentRows ? { ...lists, segments: segmentRows.map(segmentOfRow) } : lists;
+  return tempoAlternatives ? { timeline, tempoAlternatives } : { timeline };
+}
+
+/** A segment from its stored row (SEGMENT_ROW's order), built as one literal: this runs ~100 times per analysis read. */
+function segmentOfRow(r: number[]): Segment {
+  return {
+    start: r[0]!,
+    duration: r[1]!,
+    confidence: r[2]!,
+    loudnessStart: r[3]!,
+    loudnessMax: r[4]!,
+    loudnessMaxTime: r[5]!,
+    loudnessEnd: r[6]!,
+    pitches: r.slice(7, 19),
+    timbre: r.slice(19, 31),
   };
 }
 

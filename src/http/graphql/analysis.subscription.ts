@@ -1,7 +1,7 @@
 import { Arg, Resolver, Root, Subscription } from 'type-graphql';
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
 import { checkedTrackKey } from '../../core/track-key';
-import type { AnalysisEvents } from '../../analysis/events/analysis-events';
+import type { AnalysisEvents } from '../../analysis/events/analysis-events.channel';
 import { ANALYSIS_COMPLETED } from '../../core/analysis-events';
 import { invalidArgument } from '../../core/errors';
 import type { StoredAnalysis } from '../../core/types';

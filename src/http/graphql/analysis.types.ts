@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { toContractAnalysis } from '../../analysis/contract';
+import { tatumsOf } from '../../analysis/spotify-analysis.shape';
 import type { KeyStatus } from '../../analysis/analysis.service';
 import { methodOf } from '../../core/analysis-method';
 import { MOODS, TOP_LEVEL } from '../../core/descriptors';
@@ -85,6 +86,45 @@ export class Section {
   modeConfidence!: number;
 }
 
+@ObjectType({ description: 'A segment: from one onset to the next (docs/FEATURES.md, "Segments"); Spotify\'s audio-analysis segment in camelCase.' })
+export class Segment {
+  @Field(() => Float, { description: 'Seconds from the start of the file.' })
+  start!: number;
+
+  @Field(() => Float, { description: 'Seconds.' })
+  duration!: number;
+
+  @Field(() => Float, { description: 'How clearly an onset starts it, in [0, 1].' })
+  confidence!: number;
+
+  @Field(() => Float, { description: 'Level at its start, dBFS (floored at -60).' })
+  loudnessStart!: number;
+
+  @Field(() => Float, { description: 'Its loudest level, dBFS.' })
+  loudnessMax!: number;
+
+  @Field(() => Float, { description: 'Seconds from its start to its loudest level.' })
+  loudnessMaxTime!: number;
+
+  @Field(() => Float, { description: 'Level at its end, dBFS.' })
+  loudnessEnd!: number;
+
+  @Field(() => [Float], { description: '12 pitch-class strengths, C first, the strongest 1.' })
+  pitches!: number[];
+
+  @Field(() => [Float], { description: '12 mel-frequency cepstral coefficients (our own basis, docs/FEATURES.md "Segments").' })
+  timbre!: number[];
+}
+
+@ObjectType({ description: 'A tempo the level choice weighed and did not choose.' })
+export class TempoAlternative {
+  @Field(() => Float, { description: 'Beats per minute.' })
+  tempo!: number;
+
+  @Field(() => Float, { description: 'Its probability among the candidate levels, from the same level scores as confidence.tempo, in [0, 1].' })
+  confidence!: number;
+}
+
 @ObjectType({ description: 'Time-resolved analysis of the analysed window (docs/FEATURES.md, "Timeline"), times from the start of the file.' })
 export class Timeline {
   @Field(() => [TimeInterval], { description: 'Every beat, in order: the pulse the tempo counts.' })
@@ -95,6 +135,12 @@ export class Timeline {
 
   @Field(() => [Section], { description: 'Spans of similar level, each with its own loudness, tempo, key and mode.' })
   sections!: Section[];
+
+  @Field(() => [TimeInterval], { description: 'Every tatum: each beat halved (the engine does not measure the subdivision).' })
+  tatums!: TimeInterval[];
+
+  @Field(() => [Segment], { description: 'Onset-bounded segments; empty for analyses older than engine 11 and for those another server made.' })
+  segments!: Segment[];
 }
 
 /** Extra cost of a timeline: a few hundred intervals. */
@@ -145,10 +191,15 @@ export class TrackAnalysis extends Node {
   loudness!: number;
 
   @Field(() => Timeline, {
-    description: 'Beats, bars and sections (GraphQL; REST: GET /api/audio/analysis/{trackKey}/timeline).',
+    description: 'Beats, bars, sections, tatums and segments (GraphQL; REST: GET /api/audio/analysis/{trackKey}/timeline and, in Spotify\'s shape, GET /v1/audio-analysis/{id}).',
     complexity: ({ childComplexity }) => TIMELINE_COST + childComplexity,
   })
   timeline!: Timeline;
+
+  @Field(() => [TempoAlternative], {
+    description: 'The tempi the level choice ranked next (half or double, mostly), most probable first; empty for analyses older than engine 11 (REST: tempoAlternatives on the analysis object).',
+  })
+  tempoAlternatives!: TempoAlternative[];
 
   @Field(() => String, {
     description:
@@ -167,7 +218,10 @@ export class TrackAnalysis extends Node {
  * The registry's descriptors as fields of TrackAnalysis and Mood (Float, described as the
  * registry describes them), declared the way the decorators above declare the other fields.
  */
-for (const d of TOP_LEVEL) Field(() => Float, { description: d.description })(TrackAnalysis.prototype, d.name);
+// A descriptor added since analyses were first stored (registry: `since`) is null on older ones.
+for (const d of TOP_LEVEL) {
+  Field(() => Float, { description: d.description, nullable: d.since !== undefined })(TrackAnalysis.prototype, d.name);
+}
 for (const d of MOODS) Field(() => Float, { description: d.description })(Mood.prototype, d.name);
 
 export enum AnalysisState {
@@ -216,7 +270,8 @@ export function trackAnalysisOf(stored: StoredAnalysis): TrackAnalysis {
     ...toContractAnalysis(stored),
     confidence: { ...stored.features.confidence },
     loudness: stored.features.loudness,
-    timeline: stored.features.timeline,
+    timeline: { ...stored.features.timeline, tatums: tatumsOf(stored.features.timeline.beats), segments: stored.features.timeline.segments ?? [] },
+    tempoAlternatives: stored.features.tempoAlternatives ?? [],
     engine: stored.features.engine,
     method: methodOf(stored.features.engine),
   };

@@ -10,11 +10,12 @@ import type { BrowseService } from '../../analysis/browse.service';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import { invalidArgument } from '../../core/errors';
+import type { GraphQLCharges } from '../../ops/rate-limit';
 import type { SearchService } from '../../search/search.service';
 import type { UsageService } from '../../usage/usage.service';
 import type { WebhookService } from '../../webhooks/webhook.service';
 import { requireApiKey } from '../auth';
-import { clientErrorHandler } from '../errors';
+import { clientErrorHandler } from '../http.errors';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin } from './graphql.cost';
@@ -23,7 +24,8 @@ import { knownOperationTypesRule, operationResolutionPlugin } from './graphql.op
 import { buildGraphQLSchema } from './graphql.schema';
 import { asksForSandbox, landingPageHandler } from './landing.page';
 import { immutableResponseCachePlugin } from './response.cache';
-import { GraphQLEdgeCache, type EdgeCharge } from './edge.cache';
+import { GraphQLEdgeCache } from './edge.cache';
+import { graphqlRateLimitPlugin } from './rate-limit.plugin';
 
 export interface GraphQLServices {
   search: SearchService;
@@ -47,17 +49,17 @@ export interface GraphQLOptions {
   /** GRAPHQL_MAX_COST */
   maxCost: number;
   /**
-   * More plugins (rate limits, metrics). They run after the limits: when their
+   * More plugins. They run after the limits and the rate limit: when their
    * didResolveOperation starts, `contextValue.cost` already holds the operation's cost.
    */
   plugins?: ApolloServerPlugin<GraphQLContext>[];
   /** Analyses kept in complete answers of repeated documents (0: no response caches). */
   responseCacheAnalyses?: number;
   /**
-   * Charges the rate limit for an answer the edge cache gives without Apollo (the rate-limit
-   * plugin does it for the rest); absent, such answers are not charged.
+   * The rate limit's charges: Apollo's operations (through the rate-limit plugin) and the edge
+   * cache's answers; absent, nothing is charged.
    */
-  edgeCharge?: EdgeCharge;
+  charges?: GraphQLCharges;
 }
 
 /** Request bodies past this are refused unread. */
@@ -152,12 +154,13 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
       // cache hints nothing here sends; it cost about 2% of a request's CPU.
       ApolloServerPluginCacheControlDisabled(),
       ...(responseCacheAnalyses > 0 ? [immutableResponseCachePlugin(responseCacheAnalyses)] : []),
+      ...(options.charges ? [graphqlRateLimitPlugin(options.charges)] : []),
       ...(options.plugins ?? []),
     ],
   });
   await server.start();
 
-  const edge = responseCacheAnalyses > 0 ? new GraphQLEdgeCache(responseCacheAnalyses * EDGE_BYTES_PER_ANALYSIS, options.edgeCharge) : undefined;
+  const edge = responseCacheAnalyses > 0 ? new GraphQLEdgeCache(responseCacheAnalyses * EDGE_BYTES_PER_ANALYSIS, options.charges) : undefined;
   const router = Router();
   // A browser opening /graphql gets the page that links to GraphiQL (this server's) and, when
   // it is on, Apollo Sandbox (/graphql?sandbox, Apollo's landing page from its CDN).

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/api-keys';
-import type { RateLimitDecision } from '../../ops/rate-limit';
+import type { GraphQLCharges, RateLimitDecision } from '../../ops/rate-limit';
 import { setRateLimitHeaders } from '../ops.routes';
 
 /** Bodies longer than this are never keys (a document asking for 100 tracks by alias is ~10 KB). */
@@ -14,7 +14,6 @@ export interface EdgeRecorder {
 }
 
 /** Charges an answered operation's cost to a key; undefined when there is no rate limit. */
-export type EdgeCharge = (principal: Principal, cost: number) => Promise<RateLimitDecision | undefined>;
 
 interface Entry {
   /** The bytes Apollo sent, as it sent them. */
@@ -49,7 +48,7 @@ export class GraphQLEdgeCache {
   /** `maxBytes` bounds keys and bodies together (a key may be larger than its answer). */
   constructor(
     maxBytes: number,
-    private readonly charge?: EdgeCharge,
+    private readonly charges?: GraphQLCharges,
   ) {
     this.entries = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e, key) => key.length + e.body.length });
   }
@@ -77,11 +76,11 @@ export class GraphQLEdgeCache {
         next();
         return;
       }
-      if (!this.charge) {
+      if (!this.charges) {
         send(res, hit);
         return;
       }
-      this.charge(principal, hit.cost).then((decision) => {
+      this.charges.charge(principal.id, hit.cost).then((decision) => {
         if (decision && !decision.allowed) {
           // Apollo answers the refusal, with this decision rather than a second charge.
           (res.locals as { graphqlCharged?: RateLimitDecision }).graphqlCharged = decision;

@@ -1,9 +1,9 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { MAX_SEARCH_OFFSET } from '../../search/search.service';
-import { DEFAULT_LIMIT, MAX_LIMIT, limitRule, nameRule, parse } from '../params';
+import { DEFAULT_LIMIT, MAX_LIMIT, limitRule, nameRule, parse } from '../argument.rules';
 
 /*
- * Arguments of the GraphQL edge and their rules, the same as REST's (src/http/params.ts)
+ * Arguments of the GraphQL edge and their rules, the same as REST's (src/http/argument.rules.ts)
  * except that GraphQL strings arrive as typed values, so '+' is a plus sign here, not an
  * encoded space. Messages match REST's so that a client reads the same sentence over both.
  * Argument classes keep the arguments in the order written here in the schema.

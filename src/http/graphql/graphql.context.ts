@@ -1,6 +1,6 @@
 import type { Logger } from '../../core/logger';
 import type { AnalysisService } from '../../analysis/analysis.service';
-import type { AnalysisEvents } from '../../analysis/events/analysis-events';
+import type { AnalysisEvents } from '../../analysis/events/analysis-events.channel';
 import type { Principal } from '../../auth/api-keys';
 import type { RateLimitDecision } from '../../ops/rate-limit';
 import type { EdgeRecorder } from './edge.cache';

@@ -10,6 +10,7 @@ import type { WebhookService } from '../../webhooks/webhook.service';
 import { AnalysisResolver } from './analysis.resolver';
 import { AnalysisSubscriptionResolver } from './analysis.subscription';
 import { BrowseResolver } from './browse.resolver';
+import { DescriptorsResolver } from './descriptors.resolver';
 import { RecommendationsResolver } from './recommendations.resolver';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
 import { KeysResolver } from './keys.resolver';
@@ -54,6 +55,7 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
   if (services) {
     resolvers.set(TrackResolver, new TrackResolver(services.search));
     resolvers.set(AnalysisResolver, new AnalysisResolver());
+    resolvers.set(DescriptorsResolver, new DescriptorsResolver());
     if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse));
     if (services.recommendations) resolvers.set(RecommendationsResolver, new RecommendationsResolver(services.recommendations));
     if (services.keys) resolvers.set(KeysResolver, new KeysResolver(services.keys.apiKeys, services.keys.usage));
@@ -61,7 +63,7 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
     resolvers.set(AnalysisSubscriptionResolver, new AnalysisSubscriptionResolver());
   }
   const schema = buildSchemaSync({
-    resolvers: [TrackResolver, AnalysisResolver, BrowseResolver, RecommendationsResolver, KeysResolver, WebhookResolver, AnalysisSubscriptionResolver],
+    resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, BrowseResolver, RecommendationsResolver, KeysResolver, WebhookResolver, AnalysisSubscriptionResolver],
     validate: false,
     pubSub: NO_TOPICS,
     container: {

@@ -1,25 +1,24 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import { chargeGraphQL, rateLimitHeaders, refusal, type ApiRateLimiter, type GraphQLRateLimitOptions } from '../../ops/rate-limit';
+import { rateLimitHeaders, refusal, type GraphQLCharges } from '../../ops/rate-limit';
 import type { GraphQLContext } from './graphql.context';
 
 /**
  * GraphQL: each operation is charged by its cost (set on the context by the cost-limit plugin
- * before this one runs): ceil(cost / costPerPoint) points, at least one.
+ * before this one runs), through the one GraphQLCharges the edge cache and subscriptions share.
  */
-export function graphqlRateLimitPlugin(limiter: ApiRateLimiter, options: GraphQLRateLimitOptions): ApolloServerPlugin<GraphQLContext> {
+export function graphqlRateLimitPlugin(charges: GraphQLCharges): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ contextValue, response }) {
           // The edge cache may have charged this request already (it then fell through to be refused here).
-          const decision = contextValue.charged ?? (await chargeGraphQL(limiter, options, contextValue.principal.id, contextValue.cost ?? 1));
+          const decision = contextValue.charged ?? (await charges.charge(contextValue.principal.id, contextValue.cost ?? 1));
           if (!decision) return;
           // Apollo's header maps want lower-case names.
           const headers = rateLimitHeaders(decision).map(([name, value]): [string, string] => [name.toLowerCase(), value]);
           for (const [name, value] of headers) response.http.headers.set(name, value);
           if (decision.allowed) return;
-          options.onRefused?.();
           throw new GraphQLError(refusal(decision), {
             extensions: {
               code: 'RATE_LIMITED',

@@ -5,10 +5,10 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger as PinoLogger } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { AnalysisService } from '../../analysis/analysis.service';
-import type { AnalysisEvents } from '../../analysis/events/analysis-events';
+import type { AnalysisEvents } from '../../analysis/events/analysis-events.channel';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import { AppError } from '../../core/errors';
-import { refusal, type RateLimitDecision } from '../../ops/rate-limit';
+import { refusal, type GraphQLCharges } from '../../ops/rate-limit';
 import { authenticate, bearerKey } from '../auth';
 import { createContext } from './graphql.context';
 import { CostInputError, costEstimators, operationCost } from './graphql.cost';
@@ -28,8 +28,8 @@ export interface SubscriptionServerOptions {
   maxCost: number;
   /** GRAPHQL_MAX_SUBSCRIPTIONS: subscriptions one connection holds at once. */
   maxSubscriptions: number;
-  /** Charges a subscription of this cost to its key's rate limit (as a GraphQL request is). */
-  charge?: (principal: Principal, cost: number) => Promise<RateLimitDecision | undefined>;
+  /** Charges a subscription's cost to its key's rate limit, as a GraphQL request is charged. */
+  charges?: GraphQLCharges;
   logger: PinoLogger;
 }
 
@@ -183,7 +183,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
             }),
           ];
         }
-        const decision = await options.charge?.(principal, cost);
+        const decision = await options.charges?.charge(principal.id, cost);
         if (decision && !decision.allowed) return [error(refusal(decision), 'RATE_LIMITED', { retryAfter: decision.resetS })];
         log.debug({ keyId: principal.id, cost }, 'subscription started');
         return {

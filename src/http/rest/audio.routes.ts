@@ -7,7 +7,7 @@ import { methodOf } from '../../core/analysis-method';
 import type { StoredAnalysis } from '../../core/types';
 import type { Principal } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
-import { analysisParams, batchParams, parse, searchParams } from './params';
+import { analysisParams, batchParams, parse, searchParams } from './rest.params';
 
 export interface AudioRouteServices {
   search: SearchService;
@@ -84,7 +84,7 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
 export function audioRoutes(services: AudioRouteServices, gate: RequestHandler): Router {
   const router = Router();
 
-  router.get('/api/audio/analysis/:trackKey', gate, analysisView(services.analysis, toContractAnalysis));
+  router.get('/api/audio/analysis/:trackKey', gate, analysisView(services.analysis, restAnalysis));
 
   router.get('/api/audio/search', gate, async (req, res) => {
     const q = parse(searchParams, req.query);
@@ -106,7 +106,7 @@ export function audioRoutes(services: AudioRouteServices, gate: RequestHandler):
   router.get('/api/audio/analyses', gate, async (req, res) => {
     const q = parse(batchParams, req.query);
     const stored = await services.analysis.storedMany(q.keys);
-    res.json({ success: true, data: stored.map((a) => (a ? toContractAnalysis(a) : null)) });
+    res.json({ success: true, data: stored.map((a) => (a ? restAnalysis(a) : null)) });
   });
 
   // Artwork URLs are signed (they are loaded by <img> tags, which send no Authorization). Every
@@ -138,6 +138,15 @@ function pageLinks(q: { track: string; artist?: string | undefined; limit: numbe
   if (hasMore) links.push(`${at(q.offset + q.limit)}; rel="next"`);
   if (q.offset > 0) links.push(`${at(Math.max(0, q.offset - q.limit))}; rel="prev"`);
   return links.length > 0 ? links.join(', ') : undefined;
+}
+
+/**
+ * The contract's analysis object, and `tempoAlternatives` (additive: docs/API.md) when the
+ * analysis recorded them (engine 11 on; older analyses and other servers' have none).
+ */
+function restAnalysis(a: StoredAnalysis) {
+  const contract = toContractAnalysis(a);
+  return a.features.tempoAlternatives ? { ...contract, tempoAlternatives: a.features.tempoAlternatives } : contract;
 }
 
 /** The time-resolved view of an analysis (GET /analysis/{trackKey}/timeline). */

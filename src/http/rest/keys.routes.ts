@@ -2,7 +2,7 @@ import express, { Router, type Request, type RequestHandler } from 'express';
 import type { ApiKeyInfo, ApiKeyService, Principal } from '../../auth/api-keys';
 import type { UsageService } from '../../usage/usage.service';
 import { adminOnly } from '../auth';
-import { createKeyBody, keyIdPath, parse, parseBody, usageParams } from './params';
+import { createKeyBody, keyIdPath, parse, parseBody, usageParams } from './rest.params';
 import { sendPrivate } from './private.answer';
 
 export interface KeyRouteServices {

@@ -5,7 +5,7 @@ import { createDocument, type ZodOpenApiResponseObject, type ZodOpenApiResponses
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
 import { SERVED_IMAGE_FORMATS, SERVED_IMAGE_TYPES } from '../../artwork/image.sniff';
 import { trackKeySchema } from '../../core/contract.schema';
-import { analysisParams, batchQuery, createKeyBody, createWebhookBody, deliveriesQuery, keyIdPath, searchParams, usageParams } from './params';
+import { analysisParams, batchQuery, createKeyBody, createWebhookBody, deliveriesQuery, keyIdPath, searchParams, usageParams } from './rest.params';
 import { SPOTIFY_TAG, spotifyPaths } from './spotify.openapi';
 import {
   analysisSchema,

@@ -11,9 +11,24 @@ import { TEST_EVENT, WEBHOOK_EVENTS } from '../../webhooks/webhook.service';
  * against the same schemas.
  */
 
-import { searchResultSchema } from '../../core/contract.schema';
+import { analysisSchema as contractAnalysisSchema, searchResultSchema } from '../../core/contract.schema';
 
-export { analysisSchema, moodSchema, searchResultSchema } from '../../core/contract.schema';
+export { moodSchema, searchResultSchema } from '../../core/contract.schema';
+
+/** The contract's analysis object, with the additive tempoAlternatives (docs/API.md). */
+export const analysisSchema = contractAnalysisSchema
+  .extend({
+    tempoAlternatives: z
+      .array(
+        z.object({
+          tempo: z.number().min(0).describe('Beats per minute.'),
+          confidence: z.number().min(0).max(1).describe('The level’s probability among the candidates (docs/FEATURES.md, "Tempo alternatives").'),
+        }),
+      )
+      .optional()
+      .describe('Additive: the tempi the level choice ranked next (half or double, mostly), most probable first; present when the analysis recorded them (engine 11 on).'),
+  })
+  .meta({ ...contractAnalysisSchema.meta(), id: 'TrackAnalysis' });
 
 export const timelineSchema = timelineFields
   .extend({ trackKey: trackKeySchema, duration_ms: z.int().min(0).max(DURATION_MAX_MS).describe('Duration of the whole file, ms.') })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { MAX_SPOTIFY_IDS } from '../../analysis/spotify.shape';
 import { recommendationsParams, spotifyIdPath, spotifyIdsQuery } from './spotify.params';
-import { spotifyAudioFeaturesListSchema, spotifyAudioFeaturesSchema, spotifyErrorSchema, spotifyPendingSchema, spotifyRecommendationsSchema } from './spotify.schemas';
+import { spotifyAudioAnalysisSchema, spotifyAudioFeaturesListSchema, spotifyAudioFeaturesSchema, spotifyErrorSchema, spotifyPendingSchema, spotifyRecommendationsSchema } from './spotify.schemas';
 
 /* The /v1 routes (Spotify's shape) in the OpenAPI document; their failures have their own schema. */
 
@@ -39,6 +39,20 @@ export function spotifyPaths(): ZodOpenApiPathsObject {
         requestParams: { path: spotifyIdPath },
         responses: {
           '200': json(spotifyAudioFeaturesSchema, 'The audio features.'),
+          '202': { ...json(spotifyPendingSchema, 'Being analysed.'), headers: z.object({ 'Retry-After': z.int().min(1).meta({ description: 'Seconds.' }) }) },
+          ...failures(400, 401, 404, 422, 429, 500, 502, 503, 504),
+        },
+      },
+    },
+    '/v1/audio-analysis/{id}': {
+      get: {
+        operationId: 'spotifyAudioAnalysis',
+        tags: ['spotify'],
+        summary: 'Audio analysis of one track in Spotify’s shape: bars, beats, tatums, sections and segments of the analysed window.',
+        description: 'Ids, analysis on demand and 202 as for /v1/audio-features/{id}.',
+        requestParams: { path: spotifyIdPath },
+        responses: {
+          '200': json(spotifyAudioAnalysisSchema, 'The audio analysis.'),
           '202': { ...json(spotifyPendingSchema, 'Being analysed.'), headers: z.object({ 'Retry-After': z.int().min(1).meta({ description: 'Seconds.' }) }) },
           ...failures(400, 401, 404, 422, 429, 500, 502, 503, 504),
         },

@@ -8,8 +8,9 @@ import { MAX_SPOTIFY_IDS } from '../../analysis/spotify.shape';
  */
 
 export const spotifyIdPath = z.object({
-  id: z.string().max(64).meta({
-    description: 'A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100) or `spotify:track:<id>` (resolved where MusicBrainz links a recording to it).',
+  id: z.string().max(200).meta({
+    description:
+      'A trackKey (16 hex), `isrc:<ISRC>` (12 characters, e.g. isrc:GBAYE7300100), or a Spotify track id (22 base-62 characters), bare, as `spotify:track:<id>` or in a track’s open.spotify.com URL, percent-encoded (resolved where MusicBrainz relates a recording to that Spotify track, when MusicBrainz is enabled).',
     example: 'bc24aaa5a97c70ed',
   }),
 });
@@ -25,7 +26,7 @@ export const spotifyIdsQuery = z.object({
         .max(MAX_SPOTIFY_IDS, `at most ${MAX_SPOTIFY_IDS} ids per request`),
     )
     .meta({
-      description: `Up to ${MAX_SPOTIFY_IDS} ids (trackKeys, isrc:<ISRC>, spotify:track:<id>), comma-separated; the answer keeps their order.`,
+      description: `Up to ${MAX_SPOTIFY_IDS} ids (trackKeys, isrc:<ISRC>, Spotify track ids bare, as spotify:track:<id> or in open.spotify.com track URLs), comma-separated; the answer keeps their order.`,
       example: 'bc24aaa5a97c70ed,isrc:GBAYE7300100',
     }),
 });

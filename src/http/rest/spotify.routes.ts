@@ -1,12 +1,14 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { SpotifyFeaturesService } from '../../analysis/spotify-features.service';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
+import { toSpotifyAudioAnalysis } from '../../analysis/spotify-analysis.shape';
 import { toSpotifyAudioFeatures, toSpotifyTrack } from '../../analysis/spotify.shape';
+import type { StoredAnalysis } from '../../core/types';
 import type { Principal } from '../../auth/api-keys';
 import { AppError } from '../../core/errors';
-import { clientErrorHandler, HTTP_STATUS } from '../errors';
+import { clientErrorHandler, HTTP_STATUS } from '../http.errors';
 import { refuseMalformedUrls } from '../url-encoding.guard';
-import { parse } from './params';
+import { parse } from './rest.params';
 import { recommendationsQuery, spotifyIdPath, spotifyIdsQuery } from './spotify.params';
 
 export interface SpotifyRouteServices {
@@ -20,7 +22,7 @@ function baseOf(req: Request, publicUrl: string | undefined): string {
 }
 
 /**
- * Spotify's shape under /v1: audio features by id, one or a batch, for clients written against
+ * Spotify's shape under /v1: audio features by id, one or a batch, and audio analysis, for clients written against
  * Spotify's Web API. The same key check, rate limit and usage counting (`gate`) as every route;
  * failures in Spotify's shape, `{"error": {"status", "message"}}`.
  */
@@ -29,7 +31,8 @@ export function spotifyRoutes(services: SpotifyRouteServices, gate: RequestHandl
   // Before the routes: their parameter decoding would fail on such a URL before any key check.
   router.use('/v1', refuseMalformedUrls(gate, () => false));
 
-  router.get('/v1/audio-features/:id', gate, async (req: Request<{ id: string }>, res: Response) => {
+  // One id, analysed when not stored yet (202 with Retry-After while it runs), in one of Spotify's objects.
+  const single = (shape: (a: StoredAnalysis, req: Request) => unknown) => async (req: Request<{ id: string }>, res: Response) => {
     const { id } = parse(spotifyIdPath, req.params);
     const outcome = await services.features.one(id, (res.locals.principal as Principal | undefined)?.id);
     if (outcome.status !== 'done') {
@@ -39,8 +42,10 @@ export function spotifyRoutes(services: SpotifyRouteServices, gate: RequestHandl
         .json({ status: outcome.status, queue_position: outcome.queuePosition, retry_after: outcome.retryAfterS });
       return;
     }
-    res.json(toSpotifyAudioFeatures(outcome.analysis, baseOf(req, publicUrl)));
-  });
+    res.json(shape(outcome.analysis, req));
+  };
+  router.get('/v1/audio-features/:id', gate, single((a, req) => toSpotifyAudioFeatures(a, baseOf(req, publicUrl))));
+  router.get('/v1/audio-analysis/:id', gate, single((a) => toSpotifyAudioAnalysis(a)));
 
   // Spotify's batch: stored analyses only, positional, null where an id names none.
   router.get('/v1/audio-features', gate, async (req, res) => {

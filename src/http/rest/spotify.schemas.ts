@@ -8,7 +8,7 @@ const unit = (description: string) => z.number().min(0).max(1).describe(descript
 export const spotifyAudioFeaturesSchema = z
   .object({
     acousticness: unit('Our acousticness descriptor when the registry has it; null otherwise.').nullable(),
-    analysis_url: z.string().describe('The time-resolved view of the analysis (beats, bars, sections).'),
+    analysis_url: z.string().describe('The audio-analysis of the track in Spotify’s shape (GET /v1/audio-analysis/{id}).'),
     danceability: unit('Danceability, 0–1 (our scale: docs/FEATURES.md).'),
     duration_ms: z.int().min(0).describe('Duration of the whole file, ms.'),
     energy: unit('Energy, 0–1 (our scale).'),
@@ -78,3 +78,89 @@ export const spotifyRecommendationsSchema = z
     ),
   })
   .meta({ id: 'SpotifyRecommendations', description: 'Spotify’s recommendations object: the tracks nearest first, and the seeds.' });
+
+const span = {
+  start: z.number().min(0).describe('Seconds from the start of the file.'),
+  duration: z.number().min(0).describe('Seconds.'),
+  confidence: unit('How sure the engine is of it.'),
+};
+const spotifyIntervalSchema = z.object(span).meta({ id: 'SpotifyTimeInterval', description: 'A bar, beat or tatum.' });
+const twelve = (description: string) => z.array(z.number()).length(12).describe(description);
+
+export const spotifyAudioAnalysisSchema = z
+  .object({
+    meta: z.object({
+      analyzer_version: z.string().describe('The engine build (trackgraph-engine/<version>, and its model method when models ran).'),
+      platform: z.literal('trackgraph'),
+      detailed_status: z.literal('OK'),
+      status_code: z.literal(0),
+      timestamp: z.int().min(0).describe('When it was analysed, Unix seconds.'),
+      input_process: z.string().describe('How the audio was read: mono, 44.1 kHz, analysed at 22.05 kHz.'),
+    }),
+    track: z.object({
+      num_samples: z.int().min(0).describe('duration × analysis_sample_rate.'),
+      duration: z.number().min(0).describe('Seconds (the whole file).'),
+      sample_md5: z.literal('').describe('Not computed: empty.'),
+      offset_seconds: z.number().min(0).describe('Start of the analysed window, seconds.'),
+      window_seconds: z.number().min(0).describe('Length of the analysed window, seconds (0: the timeline is empty).'),
+      analysis_sample_rate: z.literal(22050),
+      analysis_channels: z.literal(1),
+      end_of_fade_in: z.number().describe('Not measured: 0.'),
+      start_of_fade_out: z.number().describe('Not measured: the duration.'),
+      loudness: z.number().describe('Integrated loudness, LUFS.'),
+      tempo: z.number().min(0),
+      tempo_confidence: unit('The chosen level’s probability (docs/FEATURES.md).'),
+      tempo_alternatives: z
+        .array(z.object({ tempo: z.number().min(0), confidence: unit('The level’s probability.') }))
+        .describe('Not Spotify’s (additive): the runner-up tempi, most probable first; empty for analyses older than engine 11.'),
+      time_signature: z.int().min(1),
+      time_signature_confidence: unit(''),
+      key: z.int().min(-1).max(11).describe('-1 when no key was detected.'),
+      key_confidence: unit(''),
+      mode: z.int().min(0).max(1),
+      mode_confidence: unit(''),
+      codestring: z.literal('').describe('No fingerprints: empty.'),
+      code_version: z.literal(0),
+      echoprintstring: z.literal(''),
+      echoprint_version: z.literal(0),
+      synchstring: z.literal(''),
+      synch_version: z.literal(0),
+      rhythmstring: z.literal(''),
+      rhythm_version: z.literal(0),
+    }),
+    bars: z.array(spotifyIntervalSchema),
+    beats: z.array(spotifyIntervalSchema),
+    tatums: z.array(spotifyIntervalSchema).describe('Two per beat (the beats halved).'),
+    sections: z.array(
+      z
+        .object({
+          ...span,
+          loudness: z.number().describe('Integrated loudness of the section, LUFS.'),
+          tempo: z.number().min(0),
+          tempo_confidence: unit(''),
+          key: z.int().min(-1).max(11),
+          key_confidence: unit(''),
+          mode: z.int().min(0).max(1),
+          mode_confidence: unit(''),
+          time_signature: z.int().min(1).describe('The track’s.'),
+          time_signature_confidence: unit(''),
+        })
+        .meta({ id: 'SpotifySection', description: 'A section: a span of similar level.' }),
+    ),
+    segments: z
+      .array(
+        z
+          .object({
+            ...span,
+            loudness_start: z.number().max(0).describe('dBFS at the start (floored at -60).'),
+            loudness_max: z.number().max(0).describe('Loudest level, dBFS.'),
+            loudness_max_time: z.number().min(0).describe('Seconds from the segment’s start to its loudest level.'),
+            loudness_end: z.number().max(0).describe('dBFS at the end.'),
+            pitches: twelve('Chroma, C first, the strongest 1.'),
+            timbre: twelve('Mel-frequency cepstral coefficients, our own basis (docs/FEATURES.md, "Segments").'),
+          })
+          .meta({ id: 'SpotifySegment', description: 'A segment: from one onset to the next.' }),
+      )
+      .describe('Empty for analyses older than engine 11 and for analyses another server made.'),
+  })
+  .meta({ id: 'SpotifyAudioAnalysis', description: 'Spotify’s audio-analysis object (docs/FEATURES.md, "Spotify’s audio-analysis shape").' });

@@ -1,7 +1,7 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Principal } from '../../auth/api-keys';
 import type { Webhook, WebhookDelivery, WebhookService } from '../../webhooks/webhook.service';
-import { createWebhookBody, deliveriesQuery, parse, parseBody } from './params';
+import { createWebhookBody, deliveriesQuery, parse, parseBody } from './rest.params';
 import { sendPrivate } from './private.answer';
 
 /** A webhook's body is a URL and a few event names. */

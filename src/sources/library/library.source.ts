@@ -6,8 +6,9 @@ import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { AnalysisEngine, AudioInput, TrackCandidate, TrackMetadata } from '../../core/types';
 import { matchScorer, normaliseText, normalisedNames, type NormalisedNames } from '../../core/ranking';
-import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource, StartOptions } from '../source';
+import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, StartableSource, SourceStartOptions } from '../source';
 import { LibraryIndex, type LibraryEntry } from './library.index';
+import { writeTags, type TagValues, type TagWriteOutcome } from './library.tags';
 
 export interface LibrarySourceOptions {
   root: string;
@@ -60,7 +61,7 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
    * the server answers: files already in the index snapshot are searchable from the start, new
    * ones as each is probed; `pending()` says how far it got (readiness shows it).
    */
-  async start(options: StartOptions = {}): Promise<void> {
+  async start(options: SourceStartOptions = {}): Promise<void> {
     this.started = true;
     await this.ensureFolder();
     const initial = this.index.scan(this.stopping.signal).then((result) => {
@@ -175,6 +176,16 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
       if (this.index.byTrackKey(entry.trackKey) === entry) tracks.push({ ...this.toCandidate(entry), trackKey: entry.trackKey });
     }
     return tracks.sort((a, b) => (a.audio!.locator < b.audio!.locator ? -1 : 1));
+  }
+
+  /** Every indexed file, copies of one track included, with its track key: the files tags are written to. */
+  files(): { relPath: string; trackKey: string }[] {
+    return [...this.index.entries()].map((e) => ({ relPath: e.relPath, trackKey: e.trackKey })).sort((a, b) => (a.relPath < b.relPath ? -1 : 1));
+  }
+
+  /** Brings a library file's tags to `values` (library.tags.ts), its audio checked through the engine's probe. */
+  writeTags(relPath: string, values: TagValues, options: { dryRun?: boolean } = {}): Promise<TagWriteOutcome> {
+    return writeTags(this.index.absolutePath(relPath), values, { ...options, probe: (file) => this.engine.probe({ path: file }) });
   }
 
   private toCandidate(entry: LibraryEntry): TrackCandidate {

@@ -4,6 +4,7 @@ import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http
 import type { SharedQuotas } from '../http/shared-quota';
 import type { MetadataSource, SearchQuery, SourceCallContext, ClosableSource, MonitoredSource } from '../source';
 import type { IsrcSource } from '../isrc';
+import { spotifyTrackUrl, type SpotifyLinkSource } from '../spotify-link';
 import { MusicBrainzClient } from './musicbrainz.client';
 import { MUSICBRAINZ, luceneQuery, toCandidates } from './musicbrainz.mapper';
 
@@ -31,7 +32,7 @@ export interface MusicBrainzSourceOptions {
  * Archive. It has no audio: analysis finds the recording's audio through the audio sources'
  * findAudio (Deezer's, for one).
  */
-export class MusicBrainzSource implements MetadataSource, IsrcSource, ClosableSource, MonitoredSource {
+export class MusicBrainzSource implements MetadataSource, IsrcSource, SpotifyLinkSource, ClosableSource, MonitoredSource {
   readonly name = MUSICBRAINZ;
   readonly cacheSearches = true;
   private readonly http: HttpClient;
@@ -67,6 +68,18 @@ export class MusicBrainzSource implements MetadataSource, IsrcSource, ClosableSo
     const recordings = await this.client.recordingsByIsrc(isrc, context.signal);
     const candidate = toCandidates(recordings, this.options.coverArtBaseUrl)[0];
     return candidate ? { ...candidate, isrc } : undefined;
+  }
+
+  /**
+   * The recording whose URL relationships include this Spotify track (MusicBrainz's "free
+   * streaming" links), the first it lists, with its artists looked up; undefined when MusicBrainz
+   * relates no recording to it. Two requests at MusicBrainz's rate.
+   */
+  async bySpotifyTrack(spotifyId: string, context: SourceCallContext): Promise<TrackCandidate | undefined> {
+    const [id] = await this.client.recordingIdsByUrl(spotifyTrackUrl(spotifyId), context.signal);
+    if (id === undefined) return undefined;
+    const recording = await this.client.recording(id, context.signal);
+    return recording ? toCandidates([recording], this.options.coverArtBaseUrl)[0] : undefined;
   }
 
   health(): string | undefined {

@@ -54,3 +54,22 @@ export interface MbIsrcResponse {
   /** Set instead of recordings on a 404. */
   error?: string;
 }
+
+/** A relationship of a URL (`/url?resource=<URL>&inc=recording-rels`) to a recording. */
+export interface MbUrlRelation {
+  type?: string;
+  'type-id'?: string;
+  direction?: string;
+  'target-type'?: string;
+  /** The related recording, without its artists (looked up on its own for them). */
+  recording?: MbRecording;
+}
+
+/** The URL lookup: the URL entity and its relationships. */
+export interface MbUrlResponse {
+  id?: string;
+  resource?: string;
+  relations?: MbUrlRelation[];
+  /** Set instead of the entity on a 404 (no such URL in MusicBrainz). */
+  error?: string;
+}

@@ -57,6 +57,12 @@ const upstreamAnalysisSchema = analysisSchema.extend({
   confidence: confidenceSchema.optional().catch(undefined),
   timeline: timelineSchema.optional().catch(undefined),
   engine: engineSchema.optional().catch(undefined),
+  // Ours, additive on the analysis object (docs/API.md): kept from another server of this project.
+  tempoAlternatives: z
+    .array(z.object({ tempo: analysisSchema.shape.tempo, confidence: z.number().min(0).max(1) }))
+    .max(10)
+    .optional()
+    .catch(undefined),
 });
 
 /**
@@ -81,6 +87,7 @@ export function toStoredAnalysis(raw: unknown, now: Date = new Date()): StoredAn
     mood: { ...a.mood },
     confidence: a.confidence ?? { ...NEUTRAL.confidence },
     timeline: a.timeline ?? { beats: [], bars: [], sections: [] },
+    ...(a.tempoAlternatives ? { tempoAlternatives: a.tempoAlternatives } : {}),
     engine: a.engine ? `upstream:${a.engine}` : UPSTREAM,
   };
   return {

@@ -9,6 +9,7 @@ import {
 } from '../../../src/analysis/browse.service';
 import { SqlAnalysisStore, toRow } from '../../../src/analysis/store/sql.store';
 import { SqlTracksQuery } from '../../../src/analysis/store/tracks.query';
+import { DESCRIPTORS, columnOf } from '../../../src/core/descriptors';
 import { isAppError } from '../../../src/core/errors';
 import { trackKey } from '../../../src/core/track-key';
 import type { StoredAnalysis } from '../../../src/core/types';
@@ -60,6 +61,7 @@ export function analysisOf(artist: string, trackName: string, patch: Partial<Sto
       arousal: u(),
       approachability: u(),
       engagement: u(),
+      acousticness: u(),
       mood: { happy: u(), sad: u(), relaxed: u(), aggressive: u() },
       confidence: { tempo: u(), key: u(), mode: u(), timeSignature: u() },
       timeline: { beats: [{ start: 0.5, duration: 0.5, confidence: 0.9 }], bars: [], sections: [] },
@@ -69,13 +71,23 @@ export function analysisOf(artist: string, trackName: string, patch: Partial<Sto
   };
 }
 
+/**
+ * A row as the schema of an early migration stored it: without the columns of descriptors added
+ * to the registry since (`since`), which syncDescriptorColumns adds after the migrations.
+ */
+export function rowBeforeAddedDescriptors<T extends object>(row: T): T {
+  const out = { ...row } as Record<string, unknown>;
+  for (const d of DESCRIPTORS) if ((d as { since?: number }).since !== undefined) delete out[columnOf(d)];
+  return out as T;
+}
+
 /** The value a TrackOrderField orders by, read from a stored analysis (seq from insertion order). */
 function valueOf(a: StoredAnalysis, field: TrackOrderField, seq: number): number {
   const f = a.features;
   const map: Record<TrackOrderField, number> = {
     ANALYSED_AT: seq, TEMPO: f.tempo, DURATION_MS: f.durationMs, LOUDNESS: f.loudness, ENERGY: f.energy,
     LIVENESS: f.liveness, DANCEABILITY: f.danceability, INSTRUMENTALNESS: f.instrumentalness,
-    SPEECHINESS: f.speechiness, VALENCE: f.valence, AROUSAL: f.arousal, APPROACHABILITY: f.approachability,
+    SPEECHINESS: f.speechiness, ACOUSTICNESS: f.acousticness, VALENCE: f.valence, AROUSAL: f.arousal, APPROACHABILITY: f.approachability,
     ENGAGEMENT: f.engagement, MOOD_HAPPY: f.mood.happy, MOOD_SAD: f.mood.sad, MOOD_RELAXED: f.mood.relaxed,
     MOOD_AGGRESSIVE: f.mood.aggressive,
   };
@@ -91,6 +103,7 @@ const RANGE_FILTERS: ReadonlyArray<readonly [string, (f: TrackFilter, r: { min: 
   ['danceability', (f, r) => (f.danceability = r), 'DANCEABILITY'],
   ['instrumentalness', (f, r) => (f.instrumentalness = r), 'INSTRUMENTALNESS'],
   ['speechiness', (f, r) => (f.speechiness = r), 'SPEECHINESS'],
+  ['acousticness', (f, r) => (f.acousticness = r), 'ACOUSTICNESS'],
   ['valence', (f, r) => (f.valence = r), 'VALENCE'],
   ['arousal', (f, r) => (f.arousal = r), 'AROUSAL'],
   ['approachability', (f, r) => (f.approachability = r), 'APPROACHABILITY'],
@@ -300,7 +313,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const names = ['Beyoncé', 'Sigur Rós', '坂本龍一', 'Plain'];
       const rows = [];
       for (let i = 0; i < 1203; i++) {
-        const { artist_fold: _a, title_fold: _t, ...row } = toRow(analysisOf(names[i % 4]!, `Tïtle ${i}`, {}, 7000 + i));
+        const { artist_fold: _a, title_fold: _t, ...row } = rowBeforeAddedDescriptors(toRow(analysisOf(names[i % 4]!, `Tïtle ${i}`, {}, 7000 + i)));
         rows.push(dialect === 'sqlite' ? { ...row, seq: i + 1 } : row);
       }
       for (let i = 0; i < rows.length; i += 300) await db.insertInto('analyses').values(rows.slice(i, i + 300) as never).execute();
@@ -471,7 +484,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
     });
 
     it('similar: half and double time count as near (tempo folded at octaves, with a small penalty)', async () => {
-      const base = { tempo: 70, key: 2, mode: 1, energy: 0.5, liveness: 0.1, danceability: 0.6, instrumentalness: 0.2, speechiness: 0.05,
+      const base = { tempo: 70, key: 2, mode: 1, energy: 0.5, liveness: 0.1, danceability: 0.6, instrumentalness: 0.2, speechiness: 0.05, acousticness: 0.3,
         valence: 0.6, arousal: 0.5, approachability: 0.7, engagement: 0.5, mood: { happy: 0.6, sad: 0.2, relaxed: 0.3, aggressive: 0.1 } };
       await save(analysisOf('Octave', 'Seed 70', base, 501));
       await save(analysisOf('Octave', 'Double 140', { ...base, tempo: 140 }, 502));
@@ -498,7 +511,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
     });
 
     it('similar: nearest first by the documented distance, never the track itself, relative keys close', async () => {
-      const base = { tempo: 120, key: 0, mode: 1, energy: 0.5, liveness: 0.1, danceability: 0.6, instrumentalness: 0.2, speechiness: 0.05,
+      const base = { tempo: 120, key: 0, mode: 1, energy: 0.5, liveness: 0.1, danceability: 0.6, instrumentalness: 0.2, speechiness: 0.05, acousticness: 0.3,
         valence: 0.6, arousal: 0.5, approachability: 0.7, engagement: 0.5, mood: { happy: 0.6, sad: 0.2, relaxed: 0.3, aggressive: 0.1 } };
       await save(analysisOf('Seed', 'C major', base, 300));
       await save(analysisOf('Near', 'A minor', { ...base, key: 9, mode: 0 }, 301));

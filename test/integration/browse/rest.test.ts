@@ -51,7 +51,7 @@ describe('REST batch and timeline, and the OpenAPI document checked against real
         getMany.mockRestore();
         getOne.mockRestore();
       }
-      expect(engine.analyzeCalls).toBe(0);
+      expect(engine.analyseCalls).toBe(0);
     });
 
     it('takes 100 keys in one read and refuses 101', async () => {

@@ -1,13 +1,17 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toContractAnalysis } from '../../../src/analysis/contract';
+import { DESCRIPTORS, valueOf } from '../../../src/core/descriptors';
 import { AppError } from '../../../src/core/errors';
+import { PITCH_CLASSES } from '../../../src/core/music';
 import { trackKey } from '../../../src/core/track-key';
 import {
   AnalysesDocument,
   AnalysisDocument,
   AnalysisStatusDocument,
+  AnalysisDescriptorValuesDocument,
   AnalysisWithConfidenceDocument,
+  DescriptorsDocument,
   SearchDocument,
 } from '../../generated/graphql';
 import { FakeEngine } from '../../helpers/fake-engine';
@@ -40,7 +44,24 @@ describe('GraphQL analysis', () => {
     const res = await graphql(t, AnalysisDocument, { trackKey: MONEY });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data!.analysis).toEqual(toContractAnalysis(stored));
-    expect(engine.analyzeCalls).toBe(0);
+    expect(engine.analyseCalls).toBe(0);
+  });
+
+  it('lists the registry\'s descriptors and the pitch names, and every value of an analysis in that order', async () => {
+    const listed = await graphql(t, DescriptorsDocument, {});
+    expect(listed.body.errors).toBeUndefined();
+    const { descriptors, pitchClasses } = listed.body.data!;
+    expect(descriptors.map((d) => [d.name, d.group])).toEqual(DESCRIPTORS.map((d) => [d.name, d.group === 'mood' ? 'MOOD' : 'DESCRIPTOR']));
+    expect(descriptors.find((d) => d.name === 'happy')).toEqual(expect.objectContaining({ label: 'Happy', min: 0, max: 1, orderField: 'MOOD_HAPPY' }));
+    expect(pitchClasses).toEqual([...PITCH_CLASSES]);
+
+    const stored = storedAnalysis('Pink Floyd', 'Money');
+    await t.container.store.save(stored);
+    const res = await graphql(t, AnalysisDescriptorValuesDocument, { trackKey: MONEY });
+    const analysis = res.body.data!.analysis!;
+    const contract = toContractAnalysis(stored);
+    expect(analysis.descriptorValues).toEqual(DESCRIPTORS.map((d) => ({ name: d.name, group: d.group === 'mood' ? 'MOOD' : 'DESCRIPTOR', value: valueOf(contract, d) })));
+    expect(analysis.descriptorValues.find((d) => d.name === 'energy')!.value).toBe(analysis.energy);
   });
 
   it('answers the engine’s confidences of tempo, key, mode and time signature', async () => {
@@ -56,7 +77,7 @@ describe('GraphQL analysis', () => {
     expect(first.body.data!.analysis).toMatchObject({ trackKey: MONEY, trackName: 'Money', duration_ms: 1000 + 'bytes of money'.length });
     const second = await graphql(t, AnalysisDocument, { trackKey: MONEY });
     expect(second.body).toEqual(first.body);
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
   });
 
   it('with artist and track that hash to the key, resolves the track without a prior search', async () => {
@@ -204,7 +225,7 @@ describe('GraphQL analysisStatus', () => {
         done = await graphql(t, AnalysisStatusDocument, { trackKey: MONEY });
       }
       expect(done.body.data!.analysisStatus).toMatchObject({ status: 'DONE', queuePosition: null, retryAfter: null, analysis: { trackKey: MONEY } });
-      expect(engine.analyzeCalls).toBe(1);
+      expect(engine.analyseCalls).toBe(1);
     } finally {
       await t.close();
     }

@@ -179,7 +179,7 @@ describe('GraphQL subscriptions over graphql-ws at /graphql', () => {
 });
 
 describe('a subscription\'s socket and the HTTP server around it', () => {
-  it('charges each subscription to its key\'s rate limit', async () => {
+  it('charges each subscription to its key\'s rate limit, a refusal counted in the metrics as GraphQL\'s', async () => {
     const t: TestApp = await createTestApp({ engine: new FakeEngine(), prepareLibrary: library, env: { RATE_LIMIT: '2' } });
     const { port } = await t.listen();
     const c = wsClient(port, { authorization: `Bearer ${TEST_API_KEY}` });
@@ -190,6 +190,8 @@ describe('a subscription\'s socket and the HTTP server around it', () => {
       await expect(third.ended).rejects.toEqual([
         containing({ message: matching(/rate limit/i), extensions: containing({ code: 'RATE_LIMITED', retryAfter: anyNumber() }) }),
       ]);
+      const metrics = await request(t.app).get('/metrics').expect(200);
+      expect(metrics.text).toMatch(/^trackgraph_rate_limited_total\{[^}]*edge="graphql"[^}]*\} 1$/m);
       first.stop();
       second.stop();
     } finally {

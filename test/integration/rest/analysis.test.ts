@@ -7,9 +7,10 @@ import { trackKey } from '../../../src/core/track-key';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
+// The contract's fields and the registry's additive ones (acousticness, since engine 11).
 const CONTRACT_FIELDS = [
   'artist', 'trackKey', 'trackName', 'duration_ms', 'tempo', 'key', 'keyString', 'mode', 'timeSignature',
-  'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness', 'valence', 'arousal',
+  'energy', 'liveness', 'danceability', 'instrumentalness', 'speechiness', 'acousticness', 'valence', 'arousal',
   'approachability', 'engagement', 'mood', 'meta',
 ].sort();
 
@@ -38,7 +39,7 @@ describe('GET /api/audio/analysis/:trackKey', () => {
       success: false,
       error: { code: 'TRACK_NOT_FOUND', message: expect.stringMatching(/search for the track first.*or pass artist and track/) },
     });
-    expect(engine.analyzeCalls).toBe(0);
+    expect(engine.analyseCalls).toBe(0);
   });
 
   it.each(['bc24aaa5a97c70e', 'bc24aaa5a97c70edd', 'zz24aaa5a97c70ed', 'money'])(
@@ -83,11 +84,11 @@ describe('GET /api/audio/analysis/:trackKey', () => {
     expect(data.meta).toEqual({ artist: 'Pink Floyd', track: 'Money' });
     expect(data.keyString).toBe(keyString(data.key, data.mode));
     expect(Object.keys(data.mood).sort()).toEqual(['aggressive', 'happy', 'relaxed', 'sad']);
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
 
     const second = await analysis('bc24aaa5a97c70ed').expect(200);
     expect(second.body).toEqual(first.body);
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
   });
 
   it('analyses the bytes of the file the key names', async () => {
@@ -127,7 +128,7 @@ describe('GET /api/audio/analysis/:trackKey', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => analysis('bc24aaa5a97c70ed')));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
   });
 
   it('when the audio cannot be decoded, then 422 AUDIO_UNDECODABLE and the server keeps serving', async () => {
@@ -166,7 +167,7 @@ describe('analysis across a restart', () => {
     try {
       const after = (await request(second.app).get('/api/audio/analysis/bc24aaa5a97c70ed').set(second.auth).expect(200)).body;
       expect(after).toEqual(before);
-      expect(engine2.analyzeCalls).toBe(0);
+      expect(engine2.analyseCalls).toBe(0);
     } finally {
       await second.close();
       await rm(first.dir, { recursive: true, force: true });
@@ -187,7 +188,7 @@ describe('a slow analysis', () => {
       await new Promise((r) => setTimeout(r, 800));
       const done = await request(t.app).get('/api/audio/analysis/bc24aaa5a97c70ed').set(t.auth).expect(200);
       expect(done.body.data.trackKey).toBe('bc24aaa5a97c70ed');
-      expect(engine.analyzeCalls).toBe(1);
+      expect(engine.analyseCalls).toBe(1);
     } finally {
       await t.close();
     }

@@ -48,7 +48,7 @@ describeWith({ redis: true, postgres: true })('analysis jobs on BullMQ, store on
     expect(responses.map((r) => r.status)).toEqual(Array(12).fill(200));
     expect(new Set(responses.map((r) => JSON.stringify(r.body))).size).toBe(1);
     expect(responses[0]!.body.data).toMatchObject({ trackKey: MONEY, trackName: 'Money', duration_ms: 1000 + 'bytes of money'.length });
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
     expect(await a.container.store.count()).toBe(1);
   });
 
@@ -76,7 +76,7 @@ describeWith({ redis: true, postgres: true })('analysis jobs on BullMQ, store on
       const done = await analyse(a, CYMBALINE, hint('Pink Floyd', 'Cymbaline')).expect(200);
       expect(done.body.data.trackName).toBe('Cymbaline');
       await analyse(quick, CYMBALINE).expect(200);
-      expect(engine.analyzeCalls).toBe(1);
+      expect(engine.analyseCalls).toBe(1);
     } finally {
       await quick.close();
     }
@@ -89,7 +89,7 @@ describeWith({ redis: true, postgres: true })('analysis jobs on BullMQ, store on
       expect(r.body.error.code).toBe('AUDIO_UNDECODABLE');
     }
     // Undecodable is final: one attempt, not three.
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
     await analyse(b, MONEY, hint('Pink Floyd', 'Money')).expect(200);
     expect(await a.container.store.count()).toBe(1);
   });
@@ -98,7 +98,7 @@ describeWith({ redis: true, postgres: true })('analysis jobs on BullMQ, store on
     await analyse(a, MONEY, hint('Pink Floyd', 'Money')).expect(200);
     await a.container.database.db.deleteFrom('analyses').execute();
     await analyse(b, MONEY, hint('Pink Floyd', 'Money')).expect(200);
-    expect(engine.analyzeCalls).toBe(2);
+    expect(engine.analyseCalls).toBe(2);
     expect(await a.container.store.count()).toBe(1);
   });
 

@@ -83,7 +83,7 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
     const res = await answer;
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ trackKey: MONEY, trackName: 'Money' });
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
     expect(await api.container.store.count()).toBe(1);
   });
 
@@ -123,7 +123,7 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
     expect({ recovered, last }).toMatchObject({ recovered: true });
     const analysed = await get(`/api/audio/analysis/${MONEY}${MONEY_HINT}`).expect(200);
     expect(analysed.body.data.trackName).toBe('Money');
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
   });
 
   it('when Postgres is unreachable, then 503 SERVICE_UNAVAILABLE, nothing half-written, and all recovers', async () => {
@@ -142,7 +142,7 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
 
     // An analysis is running when the database goes: its save fails, the job is retried later.
     const pending = get(`/api/audio/analysis/${MONEY}${MONEY_HINT}`).then((r) => r);
-    expect(await eventually(async () => engine.analyzeCalls > 0)).toBe(true);
+    expect(await eventually(async () => engine.analyseCalls > 0)).toBe(true);
     await proxy.stop();
 
     const down = await get(`/api/audio/analysis/${STORED.trackKey}`).expect(503);

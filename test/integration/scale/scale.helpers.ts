@@ -45,8 +45,8 @@ export function scaledSetup(label: string, overrides: { redisUrl?: string; datab
 
 /** A fake engine for which a file whose bytes begin with "not audio" is undecodable (as the real one says). */
 export class PickyEngine extends FakeEngine {
-  override async analyze(input: AudioInput): Promise<AudioFeatures> {
-    const features = await super.analyze(input);
+  override async analyse(input: AudioInput): Promise<AudioFeatures> {
+    const features = await super.analyse(input);
     const bytes = 'bytes' in input ? Buffer.from(input.bytes) : await readFile(input.path);
     if (bytes.subarray(0, 9).toString() === 'not audio') throw new AppError('AUDIO_UNDECODABLE', 'the file is not audio');
     return features;

@@ -9,9 +9,9 @@ import { FakeEngine } from '../../helpers/fake-engine';
  * SLOW_ENGINE_MS per file and says on stdout when it starts one, so a test can kill it mid-job.
  */
 class AnnouncingEngine extends FakeEngine {
-  override async analyze(input: AudioInput): Promise<AudioFeatures> {
+  override async analyse(input: AudioInput): Promise<AudioFeatures> {
     process.stdout.write(`ANALYZING ${'path' in input ? input.path : 'bytes'}\n`);
-    return super.analyze(input);
+    return super.analyse(input);
   }
 }
 

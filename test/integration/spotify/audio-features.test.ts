@@ -44,7 +44,7 @@ describe("GET /v1/audio-features (Spotify's shape)", () => {
       type: 'audio_features',
       uri: `trackgraph:track:${MONEY}`,
       track_href: `http://trackgraph.test/api/audio/analysis/${MONEY}`,
-      analysis_url: `http://trackgraph.test/api/audio/analysis/${MONEY}/timeline`,
+      analysis_url: `http://trackgraph.test/v1/audio-analysis/${MONEY}`,
       duration_ms: contract.duration_ms,
       tempo: contract.tempo,
       mode: contract.mode,
@@ -61,7 +61,7 @@ describe("GET /v1/audio-features (Spotify's shape)", () => {
     // acousticness comes from the registry when it has it, else null.
     if (DESCRIPTORS.some((d) => (d.name as string) === 'acousticness')) expect(typeof res.body.acousticness).toBe('number');
     else expect(res.body.acousticness).toBeNull();
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
   });
 
   it('accepts a key in capitals as the same key', async () => {
@@ -101,13 +101,13 @@ describe("GET /v1/audio-features (Spotify's shape)", () => {
     await searchFor('Money');
     await searchFor('Cymbaline');
     await get(`/v1/audio-features/${MONEY}`).expect(200);
-    const calls = engine.analyzeCalls;
+    const calls = engine.analyseCalls;
     const res = await get(`/v1/audio-features?ids=0000000000000000,${MONEY},${CYMBALINE},isrc:GBAYE7300100,${MONEY}`).expect(200);
     expect(Object.keys(res.body)).toEqual(['audio_features']);
     const list = res.body.audio_features as ({ id: string } | null)[];
     expect(list.map((f) => f?.id ?? null)).toEqual([null, MONEY, null, null, MONEY]);
     expect(Object.keys(list[1]!).sort()).toEqual(SPOTIFY_FIELDS);
-    expect(engine.analyzeCalls).toBe(calls);
+    expect(engine.analyseCalls).toBe(calls);
   });
 
   it('the batch takes at most 100 ids and at least one, and refuses a malformed one', async () => {

@@ -74,7 +74,7 @@ describe('isrc:<ISRC> ids on /v1/audio-features', () => {
     t = await app('deezer');
     const res = await get(`/v1/audio-features/isrc:${MONEY_ISRC}`).expect(200);
     expect(res.body).toMatchObject({ id: MONEY, type: 'audio_features' });
-    expect(engine.analyzeCalls).toBe(1);
+    expect(engine.analyseCalls).toBe(1);
     // Lowercase and hyphenated ISRCs are the same ISRC.
     const batch = await get(`/v1/audio-features?ids=isrc:gb-n9y-11-00088,isrc:${UNKNOWN_ISRC},${MONEY}`).expect(200);
     expect(batch.body.audio_features.map((f: { id: string } | null) => f?.id ?? null)).toEqual([MONEY, null, MONEY]);
@@ -87,7 +87,7 @@ describe('isrc:<ISRC> ids on /v1/audio-features', () => {
     expect((await get(`/v1/audio-features/isrc:${UNKNOWN_ISRC}`).expect(404)).body).toEqual({ error: { status: 404, message: `no source knows ISRC ${UNKNOWN_ISRC}` } });
     expect((await get('/v1/audio-features/isrc:GBN9Y110008').expect(400)).body.error.message).toMatch(/invalid ISRC/);
     expect((await get('/v1/audio-features/isrc:1BN9Y1100088').expect(400)).body.error.status).toBe(400);
-    expect(engine.analyzeCalls).toBe(0);
+    expect(engine.analyseCalls).toBe(0);
   });
 
   it('with MusicBrainz alone: the ISRC names the recording; the batch answers null until it is analysed', async () => {

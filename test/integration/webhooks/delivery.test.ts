@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook as Verifier } from 'standardwebhooks';
 import request from 'supertest';
-import { completedEvent, failedEvent } from '../../../src/analysis/events/analysis-events';
+import { completedEvent, failedEvent } from '../../../src/analysis/events/analysis-events.channel';
 import type { Principal } from '../../../src/auth/api-keys';
 import { AppError } from '../../../src/core/errors';
 import { silentLogger } from '../../../src/core/logger';

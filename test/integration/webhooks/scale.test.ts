@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { Webhook as Verifier } from 'standardwebhooks';
 import request from 'supertest';
-import { completedEvent } from '../../../src/analysis/events/analysis-events';
+import { completedEvent } from '../../../src/analysis/events/analysis-events.channel';
 import type { Principal } from '../../../src/auth/api-keys';
 import type { Container } from '../../../src/container';
 import { trackKey } from '../../../src/core/track-key';

@@ -9,7 +9,7 @@ import {
 } from '../../../src/analysis/browse.service';
 
 const base: SimilarityFeatures = {
-  tempo: 120, key: 0, mode: 1, energy: 0.5, liveness: 0.1, danceability: 0.6, instrumentalness: 0.2, speechiness: 0.05,
+  tempo: 120, key: 0, mode: 1, energy: 0.5, liveness: 0.1, danceability: 0.6, instrumentalness: 0.2, speechiness: 0.05, acousticness: 0.3,
   valence: 0.6, arousal: 0.5, approachability: 0.7, engagement: 0.5, mood_happy: 0.6, mood_sad: 0.2, mood_relaxed: 0.3, mood_aggressive: 0.1,
 };
 

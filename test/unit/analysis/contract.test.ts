@@ -3,7 +3,7 @@ import type { AudioFeatures, StoredAnalysis } from '../../../src/core/types';
 
 const features: AudioFeatures = {
   durationMs: 382_833.6, tempo: 123.4, key: 1, mode: 1, timeSignature: 3, loudness: -9.5, energy: 0.71, liveness: 0.12,
-  danceability: 0.64, instrumentalness: 0.02, speechiness: 0.05, valence: 0.55, arousal: 0.6, approachability: 0.7,
+  danceability: 0.64, instrumentalness: 0.02, speechiness: 0.05, acousticness: 0.2, valence: 0.55, arousal: 0.6, approachability: 0.7,
   engagement: 0.66, mood: { happy: 0.5, sad: 0.3, relaxed: 0.2, aggressive: 0.4 },
   confidence: { tempo: 0.9, key: 0.8, mode: 0.7, timeSignature: 0.6 },
   timeline: { beats: [{ start: 1, duration: 0.5, confidence: 1 }], bars: [], sections: [] },
@@ -21,7 +21,7 @@ describe('toContractAnalysis', () => {
     expect(Object.keys(a).sort()).toEqual(
       [
         'artist', 'trackKey', 'trackName', 'duration_ms', 'tempo', 'key', 'keyString', 'mode', 'timeSignature', 'energy',
-        'liveness', 'danceability', 'instrumentalness', 'speechiness', 'valence', 'arousal', 'approachability',
+        'liveness', 'danceability', 'instrumentalness', 'speechiness', 'acousticness', 'valence', 'arousal', 'approachability',
         'engagement', 'mood', 'meta',
       ].sort(),
     );

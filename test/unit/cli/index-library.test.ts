@@ -11,12 +11,12 @@ import { FakeEngine } from '../../helpers/fake-engine';
 
 /** Fails on files whose name contains "broken", as the real engine does on undecodable audio. */
 class PickyEngine extends FakeEngine {
-  override async analyze(input: AudioInput): Promise<AudioFeatures> {
+  override async analyse(input: AudioInput): Promise<AudioFeatures> {
     if ('path' in input && input.path.includes('broken')) {
-      this.analyzeCalls++;
+      this.analyseCalls++;
       throw new AppError('AUDIO_UNDECODABLE', 'the file could not be decoded');
     }
-    return super.analyze(input);
+    return super.analyse(input);
   }
 }
 
@@ -58,7 +58,7 @@ describe('npm run index -- [dir]', () => {
   it('analyses every audio file of 50 with a progress bar, summarises the failure and exits 1', async () => {
     const first = await run();
     expect(first.status).toBe(1);
-    expect(engine.analyzeCalls).toBe(50);
+    expect(engine.analyseCalls).toBe(50);
     expect(first.progress).toMatch(/indexing \|.*\| 50\/50 files \| [\d.]+ files\/s \| ETA \S+ \| 1 failed/);
     expect(first.lines[0]).toBe(`${library}: 50 tracks, 0 already stored, 49 analysed, 1 failed`);
     expect(first.lines[1]).toBe('  failed: Bad Band - broken.mp3: AUDIO_UNDECODABLE: the file could not be decoded');
@@ -84,10 +84,10 @@ describe('npm run index -- [dir]', () => {
 
   it('a second run skips what is stored and unchanged: only the failed file is tried again, no tags re-read', async () => {
     await run();
-    const analysed = engine.analyzeCalls;
+    const analysed = engine.analyseCalls;
     const probed = engine.probeCalls;
     const second = await run();
-    expect(engine.analyzeCalls - analysed).toBe(1);
+    expect(engine.analyseCalls - analysed).toBe(1);
     expect(engine.probeCalls).toBe(probed);
     expect(second.lines[0]).toBe(`${library}: 50 tracks, 49 already stored, 0 analysed, 1 failed`);
     expect(second.status).toBe(1);
@@ -96,10 +96,10 @@ describe('npm run index -- [dir]', () => {
   it('when everything is stored, it finishes at once without drawing a bar and exits 0', async () => {
     await rm(path.join(library, 'Bad Band - broken.mp3'));
     expect((await run()).status).toBe(0);
-    const analysed = engine.analyzeCalls;
+    const analysed = engine.analyseCalls;
     const again = await run();
     expect(again.status).toBe(0);
-    expect(engine.analyzeCalls).toBe(analysed);
+    expect(engine.analyseCalls).toBe(analysed);
     expect(again.progress).toBe('');
     expect(again.lines).toEqual([`${library}: 49 tracks, 49 already stored, 0 analysed, 0 failed`]);
   });
@@ -107,6 +107,6 @@ describe('npm run index -- [dir]', () => {
   it('prints its usage with --help', async () => {
     const help = await run(['--help']);
     expect(help.status).toBe(0);
-    expect(help.lines[0]).toMatch(/^usage: npm run index -- \[dir\]/);
+    expect(help.lines[0]).toMatch(/^usage: npm run index -- \[--write-tags \[--dry-run\]\] \[dir\]/);
   });
 });

@@ -2,7 +2,7 @@ import { MAX_NAME_LENGTH, nameProblem, tidyName } from '../../../src/core/name';
 import { BrowseService } from '../../../src/analysis/browse.service';
 import type { AnalysisStore } from '../../../src/analysis/store/store';
 import type { TracksQuery } from '../../../src/analysis/store/tracks.query';
-import { nameRule, parse } from '../../../src/http/params';
+import { nameRule, parse } from '../../../src/http/argument.rules';
 
 describe('the name rule', () => {
   it('collapses whitespace runs to one space and trims', () => {

@@ -164,7 +164,7 @@ withModels('bad model files', () => {
       expect(pool.method).toBe(SIGNAL_METHOD);
       expect(pool.modelsProblem).toMatch(/mood_aggressive-musicnn-msd-2\/model\.json is missing/);
       expect(warnings).toHaveLength(1);
-      const features = await pool.analyze({ path: CLIPS[2]! });
+      const features = await pool.analyse({ path: CLIPS[2]! });
       expect(methodOf(features.engine)).toBe(SIGNAL_METHOD);
     } finally {
       await pool.close();
@@ -206,7 +206,7 @@ withModels('the models', () => {
     const signal = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30 });
     try {
       expect(pool.method).toBe(MODELS_METHOD);
-      const [withModels, withoutModels] = await Promise.all([pool.analyze({ path: CLIPS[0]! }), signal.analyze({ path: CLIPS[0]! })]);
+      const [withModels, withoutModels] = await Promise.all([pool.analyse({ path: CLIPS[0]! }), signal.analyse({ path: CLIPS[0]! })]);
       expect(methodOf(withModels.engine)).toBe(MODELS_METHOD);
       expect(methodOf(withoutModels.engine)).toBe(SIGNAL_METHOD);
       // What the runner in this thread says of the same window.
@@ -233,7 +233,7 @@ withModels('the models', () => {
       const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir: dir });
       unlinkSync(path.join(dir, 'msd-musicnn-1', 'group1-shard1of1.bin'));
       try {
-        const error = await pool.analyze({ path: CLIPS[2]! }).catch((e: unknown) => e);
+        const error = await pool.analyse({ path: CLIPS[2]! }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(AppError);
         expect((error as AppError).code).toBe('INTERNAL');
         await expect(pool.probe({ path: CLIPS[2]! })).resolves.toBeDefined();

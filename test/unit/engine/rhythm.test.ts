@@ -8,7 +8,7 @@ import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from 
 // Local bindings: under Jest's vm sandbox a global lookup per sample is several times slower.
 const { PI, abs, exp, min, round, sin } = Math;
 
-const analyzeRhythm = (signal: Float32Array): RhythmResult => rhythmOf(signal);
+const analyseRhythm = (signal: Float32Array): RhythmResult => rhythmOf(signal);
 const within = (value: number, truth: number, tolerance = 0.04) => abs(value - truth) <= tolerance * truth;
 
 function expectWellFormed(result: RhythmResult, seconds: number): void {
@@ -62,10 +62,10 @@ function drumlessSong(bpm: number, beatsPerBar: number, seconds: number, bass: '
   return out;
 }
 
-describe('analyzeRhythm', () => {
+describe('analyseRhythm', () => {
   describe.each([70, 120, 170])('when a 4/4 drum groove plays at %d BPM', (bpm) => {
     const seconds = 12;
-    const result = analyzeRhythm(drumPattern({ bpm, seconds, beatsPerBar: 4, seed: bpm }));
+    const result = analyseRhythm(drumPattern({ bpm, seconds, beatsPerBar: 4, seed: bpm }));
 
     it('then the tempo is the tapped level, not half or double', () => {
       expect(within(result.tempo, bpm)).toBe(true);
@@ -90,7 +90,7 @@ describe('analyzeRhythm', () => {
   });
 
   describe.each([90, 150])('when a 3/4 groove plays at %d BPM', (bpm) => {
-    const result = analyzeRhythm(drumPattern({ bpm, seconds: 12, beatsPerBar: 3, seed: 3 }));
+    const result = analyseRhythm(drumPattern({ bpm, seconds: 12, beatsPerBar: 3, seed: 3 }));
 
     it('then the time signature is 3 at the right tempo', () => {
       expect(within(result.tempo, bpm)).toBe(true);
@@ -100,7 +100,7 @@ describe('analyzeRhythm', () => {
 
   describe.each([70, 95, 120])('when an isochronous click track plays at %d BPM', (bpm) => {
     it('then the tempo is the click rate, not its double', () => {
-      const result = analyzeRhythm(clickTrack({ bpm, seconds: 12 }));
+      const result = analyseRhythm(clickTrack({ bpm, seconds: 12 }));
       expect(within(result.tempo, bpm)).toBe(true);
       expectWellFormed(result, 12);
     });
@@ -112,7 +112,7 @@ describe('analyzeRhythm', () => {
     [165, 4],
     [100, 3],
   ])('when a song without drums (bass on every beat, a chord per bar) plays at %d BPM in %d/4', (bpm, beatsPerBar) => {
-    const result = analyzeRhythm(drumlessSong(bpm, beatsPerBar, 16));
+    const result = analyseRhythm(drumlessSong(bpm, beatsPerBar, 16));
 
     it('then the tempo is the beat the bass plays, not half or double', () => {
       expect(within(result.tempo, bpm)).toBe(true);
@@ -120,7 +120,7 @@ describe('analyzeRhythm', () => {
   });
 
   describe.each([70, 84])('when a slow song without drums plays its bass in eighths under a chord per bar at %d BPM', (bpm) => {
-    const result = analyzeRhythm(drumlessSong(bpm, 4, 16, 'eighths'));
+    const result = analyseRhythm(drumlessSong(bpm, 4, 16, 'eighths'));
 
     it('then the tempo is the beat the chords change on every four of, not the eighths', () => {
       // Every eighth carries a bass onset, so the onsets alone repeat as well at twice the tempo;
@@ -140,7 +140,7 @@ describe('analyzeRhythm', () => {
       ...step('snare', 0.8, [4, 12]),
       ...step('hat', 0.3, [2, 6, 10, 14]),
     ];
-    const result = analyzeRhythm(drumMachine({ bpm: 125, seconds: 16, ticksPerBeat: 48, bar }));
+    const result = analyseRhythm(drumMachine({ bpm: 125, seconds: 16, ticksPerBeat: 48, bar }));
 
     it('then the tempo is the backbeat\'s beat, not the dotted beat two thirds of it', () => {
       expect(within(result.tempo, 125)).toBe(true);
@@ -158,7 +158,7 @@ describe('analyzeRhythm', () => {
       ...step('snare', 0.3, [7, 15]),
       ...step('hat', 0.8, [0, 2, 4, 6, 8, 10, 12, 14]),
     ];
-    const result = analyzeRhythm(drumMachine({ bpm, seconds: 16, ticksPerBeat: 48, bar, seed: bpm }));
+    const result = analyseRhythm(drumMachine({ bpm, seconds: 16, ticksPerBeat: 48, bar, seed: bpm }));
 
     it('then the tempo is the beat, not 4:5 of it, and the beat grid agrees', () => {
       expect(within(result.tempo, bpm)).toBe(true);
@@ -168,11 +168,11 @@ describe('analyzeRhythm', () => {
 
   it('when the same samples are analysed twice, then the results are identical', () => {
     const signal = drumPattern({ bpm: 133, seconds: 8, beatsPerBar: 4, seed: 9 });
-    expect(analyzeRhythm(signal)).toEqual(analyzeRhythm(Float32Array.from(signal)));
+    expect(analyseRhythm(signal)).toEqual(analyseRhythm(Float32Array.from(signal)));
   });
 
   it('when the signal is silent, then there is no tempo and no beat, and nothing throws', () => {
-    const result = analyzeRhythm(new Float32Array(SAMPLE_RATE * 5));
+    const result = analyseRhythm(new Float32Array(SAMPLE_RATE * 5));
     expect(result.beats.length).toBe(result.beatConfidences.length);
     expect(result.tempoConfidence).toBeGreaterThanOrEqual(0);
     expect(result.tempoConfidence).toBeLessThanOrEqual(1);

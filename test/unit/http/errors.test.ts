@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { clientErrorHandler } from '../../../src/http/errors';
+import { clientErrorHandler } from '../../../src/http/http.errors';
 import { requestLogger } from '../../../src/http/request-logger';
 import { captureLogs, LEVEL } from '../../helpers/log-capture';
 

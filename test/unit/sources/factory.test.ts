@@ -7,7 +7,7 @@ import { isMetadataSource, isStartableSource } from '../../../src/sources/source
 import { startFakeMusicBrainz } from '../../fixtures/sources/catalogues';
 
 
-const engine = { analyze: () => Promise.reject(new Error('unused')), probe: async () => ({}), close: async () => undefined };
+const engine = { analyse: () => Promise.reject(new Error('unused')), probe: async () => ({}), close: async () => undefined };
 const deps = { engine, logger: silentLogger, artworkUrl: (k: string) => `http://x/${k}` };
 
 describe('createSources', () => {

@@ -1,6 +1,22 @@
-import { EMPTY_FORM, formFromParams, paramsFromForm, variablesOfForm } from '../../../web/src/browse/browse.filter';
+import { descriptorListings, MOODS } from '../../../src/core/descriptors';
+import { EMPTY_FORM, browseVocabulary, formFromParams as formOf, paramsFromForm, variablesOfForm } from '../../../web/src/browse/browse.filter';
+
+/** The form's choices from the registry, listed as the API lists it. */
+const vocabulary = browseVocabulary(descriptorListings());
+const formFromParams = (params: URLSearchParams) => formOf(params, vocabulary);
 
 describe('the browse page filters', () => {
+  it('offers every mood of the registry, and the orders of every descriptor browse orders by', () => {
+    expect(vocabulary.moods.map(([name]) => name)).toEqual(MOODS.map((m) => m.name));
+    expect(vocabulary.moods).toContainEqual(['relaxed', 'Relaxed']);
+    expect(vocabulary.orders.slice(0, 2).map(([o]) => o)).toEqual(['ANALYSED_AT', 'TEMPO']);
+    expect(vocabulary.orders).toContainEqual(['MOOD_HAPPY', 'Happy']);
+    expect(vocabulary.orders).toContainEqual(['INSTRUMENTALNESS', 'Instrumentalness']);
+    // A descriptor the registry adds is offered: what the page lists is what the API lists.
+    const more = browseVocabulary([...descriptorListings(), { name: 'nostalgic', group: 'MOOD', label: 'Nostalgic', orderField: 'MOOD_NOSTALGIC' }]);
+    expect(formOf(new URLSearchParams('mood=nostalgic&order=MOOD_NOSTALGIC'), more)).toMatchObject({ mood: 'nostalgic', order: 'MOOD_NOSTALGIC' });
+  });
+
   it('reads a form from the URL and writes it back unchanged', () => {
     const query = 'mood=relaxed&moodMin=0.6&tempoMin=80&tempoMax=120&key=0%2C9&mode=0&order=TEMPO&dir=ASC';
     const form = formFromParams(new URLSearchParams(query));

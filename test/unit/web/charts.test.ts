@@ -1,5 +1,6 @@
 import { fillDays } from '../../../web/src/charts/usage.days';
 import { clock, keyName, ticks } from '../../../web/src/lib/format';
+import { PITCH_CLASSES } from '../../../src/core/music';
 import { stepSelection, timelineDomain } from '../../../web/src/track/timeline.geometry';
 
 describe('chart geometry of the dashboard', () => {
@@ -45,8 +46,8 @@ describe('chart geometry of the dashboard', () => {
   });
 
   it('writes keys and times as the API and people do', () => {
-    expect(keyName(9, 0)).toBe('A minor');
-    expect(keyName(1, 1)).toBe('C# major');
+    expect(keyName(PITCH_CLASSES, 9, 0)).toBe('A minor');
+    expect(keyName(PITCH_CLASSES, 1, 1)).toBe('C# major');
     expect(clock(83.9)).toBe('1:23');
   });
 });

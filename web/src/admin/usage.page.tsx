@@ -3,7 +3,7 @@ import { useId, useMemo, useState } from 'react';
 import { usePageTitle } from '../app/page';
 import { UsageChart } from '../charts/usage.chart';
 import { fillDays, type DayCount } from '../charts/usage.days';
-import { problemOf } from '../graphql/errors';
+import { problemOf } from '../graphql/problem';
 import { AdminGuard } from './admin.guard';
 import { UsageDocument } from '../gql/graphql';
 

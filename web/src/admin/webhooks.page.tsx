@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useId, useState, type FormEvent } from 'react';
 import { usePageTitle } from '../app/page';
-import { problemOf } from '../graphql/errors';
+import { problemOf } from '../graphql/problem';
 import { dateTime } from '../lib/format';
 import { AdminGuard } from './admin.guard';
 import { CreateWebhookDocument, DeleteWebhookDocument, TestWebhookDocument, WebhooksDocument, type WebhooksQuery } from '../gql/graphql';

@@ -1,24 +1,31 @@
 import type { TrackFilter, TrackOrder, TrackOrderField } from '../gql/graphql';
 
-export const MOODS = ['happy', 'sad', 'relaxed', 'aggressive'] as const;
-export type MoodName = (typeof MOODS)[number];
+/** What the browse form offers, from the API's `descriptors` (browseVocabulary). */
+export interface BrowseVocabulary {
+  /** The moods, by name, with their labels. */
+  readonly moods: readonly (readonly [string, string])[];
+  /** The orders, with their labels: the two of every track, then each descriptor browse orders by. */
+  readonly orders: readonly (readonly [TrackOrderField, string])[];
+}
 
-/** The orders the browse page offers, with their labels. */
-export const ORDERS: readonly (readonly [TrackOrderField, string])[] = [
+/** The orders every track has, before the descriptors'. */
+const FIXED_ORDERS: readonly (readonly [TrackOrderField, string])[] = [
   ['ANALYSED_AT', 'Recently analysed'],
   ['TEMPO', 'Tempo'],
-  ['ENERGY', 'Energy'],
-  ['DANCEABILITY', 'Danceability'],
-  ['VALENCE', 'Valence'],
-  ['MOOD_HAPPY', 'Happy'],
-  ['MOOD_SAD', 'Sad'],
-  ['MOOD_RELAXED', 'Relaxed'],
-  ['MOOD_AGGRESSIVE', 'Aggressive'],
 ];
+
+/** The browse form's choices from the API's list of descriptors. */
+export function browseVocabulary(descriptors: readonly { name: string; group: string; label: string; orderField?: string | null }[]): BrowseVocabulary {
+  return {
+    moods: descriptors.filter((d) => d.group === 'MOOD' && d.orderField).map((d) => [d.name, d.label] as const),
+    orders: [...FIXED_ORDERS, ...descriptors.flatMap((d) => (d.orderField ? [[d.orderField as TrackOrderField, d.label] as const] : []))],
+  };
+}
 
 /** The browse form as the URL keeps it: every field a string, as typed. */
 export interface BrowseForm {
-  mood: MoodName | '';
+  /** A mood's name, or '' for any. */
+  mood: string;
   /** Lowest score of `mood`, 0–1. */
   moodMin: string;
   tempoMin: string;
@@ -33,8 +40,6 @@ export interface BrowseForm {
 
 export const EMPTY_FORM: BrowseForm = { mood: '', moodMin: '0.5', tempoMin: '', tempoMax: '', keys: [], mode: '', order: 'ANALYSED_AT', direction: 'DESC' };
 
-const isMood = (v: string | null): v is MoodName => MOODS.some((m) => m === v);
-const isOrder = (v: string | null): v is TrackOrderField => ORDERS.some(([o]) => o === v);
 
 /** A number the form may hold, or undefined for an empty or unreadable field. */
 function number(text: string, min: number, max: number): number | undefined {
@@ -44,7 +49,7 @@ function number(text: string, min: number, max: number): number | undefined {
 }
 
 /** The form a URL's query describes (?mood=happy&moodMin=0.6&tempoMin=90&key=0,9&mode=0&order=TEMPO&dir=ASC); unknown values are dropped. */
-export function formFromParams(params: URLSearchParams): BrowseForm {
+export function formFromParams(params: URLSearchParams, vocabulary: BrowseVocabulary): BrowseForm {
   const mood = params.get('mood');
   const mode = params.get('mode');
   const order = params.get('order');
@@ -54,13 +59,13 @@ export function formFromParams(params: URLSearchParams): BrowseForm {
     .map(Number)
     .filter((k) => k <= 11);
   return {
-    mood: isMood(mood) ? mood : '',
+    mood: vocabulary.moods.some(([m]) => m === mood) ? mood! : '',
     moodMin: params.get('moodMin') ?? EMPTY_FORM.moodMin,
     tempoMin: params.get('tempoMin') ?? '',
     tempoMax: params.get('tempoMax') ?? '',
     keys: [...new Set(keys)].sort((a, b) => a - b),
     mode: mode === '0' || mode === '1' ? mode : '',
-    order: isOrder(order) ? order : EMPTY_FORM.order,
+    order: vocabulary.orders.find(([o]) => o === order)?.[0] ?? EMPTY_FORM.order,
     direction: params.get('dir') === 'ASC' ? 'ASC' : 'DESC',
   };
 }
@@ -85,6 +90,7 @@ export function paramsFromForm(form: BrowseForm): URLSearchParams {
 export function variablesOfForm(form: BrowseForm): { filter: TrackFilter | null; orderBy: TrackOrder } {
   const filter: TrackFilter = {};
   const moodMin = number(form.moodMin, 0, 1);
+  // The mood is one the API listed (formFromParams and the form's select offer no other).
   if (form.mood && moodMin !== undefined) filter.mood = { [form.mood]: { min: moodMin } };
   const tempoMin = number(form.tempoMin, 0, 1000);
   const tempoMax = number(form.tempoMax, 0, 1000);

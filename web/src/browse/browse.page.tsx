@@ -2,32 +2,31 @@ import { useQuery } from '@apollo/client/react';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { usePageTitle } from '../app/page';
-import { problemOf } from '../graphql/errors';
+import { problemOf } from '../graphql/problem';
 import { BrowseTracksDocument, type BrowseTracksQuery, type TrackOrderField } from '../gql/graphql';
-import { PITCH_CLASSES } from '../lib/format';
+import { useVocabulary, type Vocabulary } from '../lib/vocabulary';
 import { trackPath } from '../search/search.page';
-import { EMPTY_FORM, MOODS, ORDERS, formFromParams, paramsFromForm, variablesOfForm, type BrowseForm } from './browse.filter';
+import { EMPTY_FORM, browseVocabulary, formFromParams, paramsFromForm, variablesOfForm, type BrowseForm, type BrowseVocabulary } from './browse.filter';
 
 const PAGE = 20;
 
 type Node = BrowseTracksQuery['tracks']['edges'][number]['node'];
 
-const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** Four small bars: how happy, sad, relaxed and aggressive a track is, at a glance. */
-function MoodStrip({ mood }: { mood: Node['mood'] }) {
-  const label = MOODS.map((m) => `${m} ${mood[m].toFixed(2)}`).join(', ');
+/** A small bar per mood: how happy, sad, relaxed … a track is, at a glance. */
+function MoodStrip({ values }: { values: Node['descriptorValues'] }) {
+  const moods = values.filter((d) => d.group === 'MOOD');
+  const label = moods.map((m) => `${m.name} ${m.value.toFixed(2)}`).join(', ');
   return (
-    <svg className="mood-strip" viewBox="0 0 88 24" role="img" aria-label={`Moods: ${label}`}>
-      {MOODS.map((m, i) => {
-        const h = Math.max(1, mood[m] * 22);
-        return <rect key={m} className={`bar mood-${m}`} x={i * 22 + 2} y={23 - h} width={18} height={h} rx={2} />;
+    <svg className="mood-strip" viewBox={`0 0 ${moods.length * 22} 24`} role="img" aria-label={`Moods: ${label}`}>
+      {moods.map((m, i) => {
+        const h = Math.max(1, m.value * 22);
+        return <rect key={m.name} className={`bar tone-${i % 2} mood-${m.name}`} x={i * 22 + 2} y={23 - h} width={18} height={h} rx={2} />;
       })}
     </svg>
   );
 }
 
-function Filters({ initial, onApply }: { initial: BrowseForm; onApply: (form: BrowseForm) => void }) {
+function Filters({ initial, choices, pitchClasses, onApply }: { initial: BrowseForm; choices: BrowseVocabulary; pitchClasses: readonly string[]; onApply: (form: BrowseForm) => void }) {
   const [form, setForm] = useState(initial);
   useEffect(() => setForm(initial), [initial]);
   const id = useId();
@@ -44,11 +43,11 @@ function Filters({ initial, onApply }: { initial: BrowseForm; onApply: (form: Br
         <legend>Mood</legend>
         <div className="field">
           <label htmlFor={`${id}-mood`}>Mood</label>
-          <select id={`${id}-mood`} value={form.mood} onChange={(e) => set('mood', e.target.value as BrowseForm['mood'])}>
+          <select id={`${id}-mood`} value={form.mood} onChange={(e) => set('mood', e.target.value)}>
             <option value="">Any mood</option>
-            {MOODS.map((m) => (
-              <option key={m} value={m}>
-                {capitalised(m)}
+            {choices.moods.map(([name, label]) => (
+              <option key={name} value={name}>
+                {label}
               </option>
             ))}
           </select>
@@ -82,7 +81,7 @@ function Filters({ initial, onApply }: { initial: BrowseForm; onApply: (form: Br
       <fieldset className="keys">
         <legend>Key</legend>
         <div className="key-grid">
-          {PITCH_CLASSES.map((name, pc) => (
+          {pitchClasses.map((name, pc) => (
             <label key={name} className="check">
               <input
                 type="checkbox"
@@ -107,7 +106,7 @@ function Filters({ initial, onApply }: { initial: BrowseForm; onApply: (form: Br
         <div className="field">
           <label htmlFor={`${id}-order`}>Order by</label>
           <select id={`${id}-order`} value={form.order} onChange={(e) => set('order', e.target.value as TrackOrderField)}>
-            {ORDERS.map(([value, label]) => (
+            {choices.orders.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>
@@ -135,9 +134,28 @@ function Filters({ initial, onApply }: { initial: BrowseForm; onApply: (form: Br
 /** Stored analyses by mood, tempo and key, a page at a time; the filters live in the URL. */
 export function BrowsePage() {
   usePageTitle('Browse');
+  const { vocabulary, error } = useVocabulary();
+  return (
+    <section>
+      <h1 id="browse-title" tabIndex={-1}>
+        Browse
+      </h1>
+      <p className="lead">Every analysed track, filtered by mood, tempo and key.</p>
+      {error && (
+        <p className="error" role="alert">
+          Browsing failed: {problemOf(error).message}
+        </p>
+      )}
+      {vocabulary && <Browse vocabulary={vocabulary} />}
+    </section>
+  );
+}
+
+function Browse({ vocabulary }: { vocabulary: Vocabulary }) {
   const [params, setParams] = useSearchParams();
   const query = params.toString();
-  const form = useMemo(() => formFromParams(new URLSearchParams(query)), [query]);
+  const choices = useMemo(() => browseVocabulary(vocabulary.descriptors), [vocabulary]);
+  const form = useMemo(() => formFromParams(new URLSearchParams(query), choices), [query, choices]);
   const variables = useMemo(() => ({ ...variablesOfForm(form), first: PAGE }), [form]);
   const { data, loading, error, fetchMore } = useQuery(BrowseTracksDocument, { variables, notifyOnNetworkStatusChange: true });
   const [loadingMore, setLoadingMore] = useState(false);
@@ -154,12 +172,8 @@ export function BrowsePage() {
   }
 
   return (
-    <section>
-      <h1 id="browse-title" tabIndex={-1}>
-        Browse
-      </h1>
-      <p className="lead">Every analysed track, filtered by mood, tempo and key.</p>
-      <Filters initial={form} onApply={(f) => setParams(paramsFromForm(f))} />
+    <>
+      <Filters initial={form} choices={choices} pitchClasses={vocabulary.pitchClasses} onApply={(f) => setParams(paramsFromForm(f))} />
       <p className="status" role="status">
         {loading && !loadingMore ? 'Loading tracks…' : tracks ? `${tracks.totalCount} track${tracks.totalCount === 1 ? '' : 's'} match.` : ''}
       </p>
@@ -179,7 +193,7 @@ export function BrowsePage() {
               <span className="browse-facts">
                 {Math.round(node.tempo)} BPM · {node.keyString} · {node.timeSignature}/4 · energy {node.energy.toFixed(2)}
               </span>
-              <MoodStrip mood={node.mood} />
+              <MoodStrip values={node.descriptorValues} />
             </li>
           ))}
         </ol>
@@ -189,6 +203,6 @@ export function BrowsePage() {
           {loadingMore ? 'Loading…' : 'Load more'}
         </button>
       )}
-    </section>
+    </>
   );
 }

@@ -2,7 +2,7 @@ import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/clien
 import { SetContextLink } from '@apollo/client/link/context';
 import { ErrorLink } from '@apollo/client/link/error';
 import { relayStylePagination } from '@apollo/client/utilities';
-import { isRefusedKey, problemOf, type Problem } from './errors';
+import { isRefusedKey, problemOf, type Problem } from './problem';
 
 export interface ClientOptions {
   /** The signed-in key, read for every operation (null when signed out). */

@@ -1,9 +1,6 @@
-/** Pitch classes as the API writes them in keyString: 0 = C … 11 = B. */
-export const PITCH_CLASSES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'] as const;
-
-/** "A minor" from a pitch class and mode (1 = major, 0 = minor), as keyString spells it. */
-export function keyName(key: number, mode: number): string {
-  return `${PITCH_CLASSES[key] ?? '?'} ${mode === 1 ? 'major' : 'minor'}`;
+/** "A minor" from a pitch class and mode (1 = major, 0 = minor), as keyString spells it; `pitchClasses` as the API lists them. */
+export function keyName(pitchClasses: readonly string[], key: number, mode: number): string {
+  return `${pitchClasses[key] ?? '?'} ${mode === 1 ? 'major' : 'minor'}`;
 }
 
 /** m:ss of a number of seconds (rounded down to the second). */

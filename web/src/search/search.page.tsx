@@ -2,7 +2,7 @@ import { useQuery } from '@apollo/client/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { usePageTitle } from '../app/page';
-import { problemOf } from '../graphql/errors';
+import { problemOf } from '../graphql/problem';
 import { SearchDocument } from '../gql/graphql';
 import { percent } from '../lib/format';
 import { Artwork } from './artwork';

@@ -2,7 +2,7 @@ import { ApolloProvider, useQuery } from '@apollo/client/react';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ViewerDocument, type ApiKeyScope } from '../gql/graphql';
 import { createClient } from '../graphql/apollo.client';
-import { problemOf, type Problem } from '../graphql/errors';
+import { problemOf, type Problem } from '../graphql/problem';
 import { storedKey, storeKey } from '../lib/stored-key';
 
 export interface Session {

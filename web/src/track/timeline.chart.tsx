@@ -13,15 +13,15 @@ const RIGHT = 12;
 const LANES = { sections: [8, 52], bars: [62, 92], beats: [100, 120], axis: 128 } as const;
 const HEIGHT = 150;
 
-function describeSection(s: Section, i: number, count: number): string {
-  return `Section ${i + 1} of ${count}: ${clock(s.start)} to ${clock(s.start + s.duration)}, ${Math.round(s.tempo)} BPM, ${keyName(s.key, s.mode)}, ${s.loudness.toFixed(1)} LUFS`;
+function describeSection(s: Section, i: number, count: number, pitchClasses: readonly string[]): string {
+  return `Section ${i + 1} of ${count}: ${clock(s.start)} to ${clock(s.start + s.duration)}, ${Math.round(s.tempo)} BPM, ${keyName(pitchClasses, s.key, s.mode)}, ${s.loudness.toFixed(1)} LUFS`;
 }
 
 /**
  * Sections, bars and beats over time. The sections are a keyboard-operable selection (arrow
  * keys, Home, End) whose current item is announced; every section is also in the table.
  */
-export function TimelineChart({ timeline, durationMs }: { timeline: Timeline; durationMs: number }) {
+export function TimelineChart({ timeline, durationMs, pitchClasses }: { timeline: Timeline; durationMs: number; pitchClasses: readonly string[] }) {
   const id = useId();
   const [selected, setSelected] = useState(-1);
   const [ref, width] = useContainerWidth<HTMLDivElement>(720);
@@ -73,11 +73,11 @@ export function TimelineChart({ timeline, durationMs }: { timeline: Timeline; du
             return (
               <g key={`s${i}`} className={`section tone-${i % 4}${i === selected ? ' selected' : ''}`} onClick={() => setSelected(i)}>
                 <rect x={x0} y={LANES.sections[0]} width={w} height={LANES.sections[1] - LANES.sections[0]} rx={3}>
-                  <title>{describeSection(s, i, sections.length)}</title>
+                  <title>{describeSection(s, i, sections.length, pitchClasses)}</title>
                 </rect>
                 {w > 56 && (
                   <text x={x0 + 6} y={(LANES.sections[0] + LANES.sections[1]) / 2} dominantBaseline="central">
-                    {`${i + 1} · ${keyName(s.key, s.mode).replace('major', 'maj').replace('minor', 'min')}`}
+                    {`${i + 1} · ${keyName(pitchClasses, s.key, s.mode).replace('major', 'maj').replace('minor', 'min')}`}
                   </text>
                 )}
               </g>
@@ -112,12 +112,12 @@ export function TimelineChart({ timeline, durationMs }: { timeline: Timeline; du
         {sections.length > 0 ? 'Focus the timeline and use the arrow keys, Home and End to step through its sections.' : 'No sections were found.'}
       </p>
       <p id={`${id}-readout`} className="readout" aria-live="polite">
-        {current ? describeSection(current, selected, sections.length) : ''}
+        {current ? describeSection(current, selected, sections.length, pitchClasses) : ''}
       </p>
       <DataTable
         caption="Sections"
         columns={['Section', 'Start', 'End', 'Tempo (BPM)', 'Key', 'Loudness (LUFS)']}
-        rows={sections.map((s, i) => [String(i + 1), clock(s.start), clock(s.start + s.duration), Math.round(s.tempo), keyName(s.key, s.mode), s.loudness.toFixed(1)])}
+        rows={sections.map((s, i) => [String(i + 1), clock(s.start), clock(s.start + s.duration), Math.round(s.tempo), keyName(pitchClasses, s.key, s.mode), s.loudness.toFixed(1)])}
       />
     </figure>
   );

@@ -3,33 +3,15 @@ import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { usePageTitle } from '../app/page';
 import { BarChart } from '../charts/bar.chart';
-import { problemOf } from '../graphql/errors';
+import { problemOf } from '../graphql/problem';
 import { SimilarTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../gql/graphql';
 import { clock, percent } from '../lib/format';
+import { labelOf, useVocabulary, type Vocabulary } from '../lib/vocabulary';
 import { trackPath } from '../search/search.page';
 import { TimelineChart } from './timeline.chart';
 
 /** How often the page asks how a running analysis stands (the API suggests retryAfter; a person wants sooner). */
 const POLL_MS = 1000;
-
-const DESCRIPTORS = [
-  ['Energy', 'energy'],
-  ['Danceability', 'danceability'],
-  ['Valence', 'valence'],
-  ['Arousal', 'arousal'],
-  ['Approachability', 'approachability'],
-  ['Engagement', 'engagement'],
-  ['Instrumentalness', 'instrumentalness'],
-  ['Speechiness', 'speechiness'],
-  ['Liveness', 'liveness'],
-] as const;
-
-const MOODS = [
-  ['Happy', 'happy', 'mood-happy'],
-  ['Sad', 'sad', 'mood-sad'],
-  ['Relaxed', 'relaxed', 'mood-relaxed'],
-  ['Aggressive', 'aggressive', 'mood-aggressive'],
-] as const;
 
 function Stat({ label, value, confidence }: { label: string; value: string; confidence?: number }) {
   return (
@@ -69,7 +51,30 @@ function Similar({ trackKey }: { trackKey: string }) {
   );
 }
 
+/** How an analysis' moods were made, for people (`method` as the API names it). */
+function methodLabel(method: string): string {
+  if (method === 'signal') return 'the engine\'s signal formulas';
+  if (method === 'external') return 'another server';
+  if (method.startsWith('models:')) return `trained models (${method.slice('models:'.length)})`;
+  return method;
+}
+
+/** The descriptors and moods of an analysis as bars, labelled as the API's vocabulary labels them. */
+function DescriptorCharts({ analysis, vocabulary }: { analysis: TrackDetailFragment; vocabulary: Vocabulary }) {
+  const bars = (group: 'DESCRIPTOR' | 'MOOD') =>
+    analysis.descriptorValues
+      .filter((d) => d.group === group)
+      .map(({ name, value }, i) => ({ label: labelOf(vocabulary, name), value, tone: group === 'MOOD' ? `mood-${name} tone-${i % 2}` : `tone-${i % 2}` }));
+  return (
+    <div className="charts">
+      <BarChart title="Descriptors" bars={bars('DESCRIPTOR')} />
+      <BarChart title="Moods" bars={bars('MOOD')} />
+    </div>
+  );
+}
+
 function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
+  const { vocabulary, error } = useVocabulary();
   return (
     <>
       <dl className="stats">
@@ -79,11 +84,16 @@ function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
         <Stat label="Loudness" value={`${analysis.loudness.toFixed(1)} LUFS`} />
         <Stat label="Duration" value={clock(analysis.duration_ms / 1000)} />
       </dl>
-      <div className="charts">
-        <BarChart title="Descriptors" bars={DESCRIPTORS.map(([label, field], i) => ({ label, value: analysis[field], tone: `tone-${i % 2}` }))} />
-        <BarChart title="Moods" bars={MOODS.map(([label, field, tone]) => ({ label, value: analysis.mood[field], tone }))} />
-      </div>
-      <TimelineChart timeline={analysis.timeline} durationMs={analysis.duration_ms} />
+      <p className="method">
+        Moods, danceability and instrumentalness by <strong>{methodLabel(analysis.method)}</strong> · <span className="engine">{analysis.engine}</span>
+      </p>
+      {error && <p className="error">The descriptors cannot be drawn: {problemOf(error).message}</p>}
+      {vocabulary && (
+        <>
+          <DescriptorCharts analysis={analysis} vocabulary={vocabulary} />
+          <TimelineChart timeline={analysis.timeline} durationMs={analysis.duration_ms} pitchClasses={vocabulary.pitchClasses} />
+        </>
+      )}
       <Similar trackKey={analysis.trackKey} />
     </>
   );

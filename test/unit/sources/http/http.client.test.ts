@@ -90,10 +90,14 @@ describe('HttpClient.getJson', () => {
     const first = await failure(http.getJson(`${server.url}/x`));
     expect(first.code).toBe('UPSTREAM_TIMEOUT');
     expect(http.circuit).toBe('open');
+    // The timed-out call was not retried (on a loaded machine it may be cut before it arrives).
+    const reached = server.count('/x');
+    expect(reached).toBeLessThanOrEqual(1);
     const second = await failure(http.getJson(`${server.url}/x`));
     expect(second.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(second.message).toMatch(/circuit open/);
-    expect(server.count('/x')).toBe(1);
+    // The breaker answered without asking the source.
+    expect(server.count('/x')).toBe(reached);
   });
 
   it('when the circuit is open and the source recovers, then a trial call after halfOpenAfter closes it', async () => {

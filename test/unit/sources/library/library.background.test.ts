@@ -16,7 +16,7 @@ class GatedEngine implements AnalysisEngine {
   probed: string[] = [];
   private waiting: (() => void)[] = [];
 
-  analyze(): Promise<never> {
+  analyse(): Promise<never> {
     return Promise.reject(new Error('not used'));
   }
 

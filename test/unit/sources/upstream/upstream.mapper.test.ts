@@ -59,4 +59,14 @@ describe('upstream mapper', () => {
     expect(stored.features.timeline).toEqual(timeline);
     expect(stored.features.engine).toBe('upstream:trackgraph-1');
   });
+
+  it('keeps the tempo alternatives another server of this project sends, and drops them (the record kept) when out of range', () => {
+    const response = sourceFixture<UpstreamAnalysisResponse>('upstream/analysis-money.json');
+    const alternatives = [{ tempo: 61.2, confidence: 0.21 }];
+    expect(toStoredAnalysis({ ...response.data!, tempoAlternatives: alternatives }).features.tempoAlternatives).toEqual(alternatives);
+    const outOfRange = toStoredAnalysis({ ...response.data!, tempoAlternatives: [{ tempo: 61.2, confidence: 3 }] });
+    expect(outOfRange.features).not.toHaveProperty('tempoAlternatives');
+    expect(outOfRange.features.tempo).toBe(response.data!.tempo);
+    expect(toStoredAnalysis(response.data!).features).not.toHaveProperty('tempoAlternatives');
+  });
 });

@@ -5,9 +5,9 @@ import { MAX_NAME_LENGTH } from '../../core/name';
 import { MAX_SEARCH_OFFSET } from '../../search/search.service';
 import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS } from '../../usage/usage.service';
 import { DEFAULT_DELIVERIES, MAX_DELIVERIES } from '../../webhooks/webhook.service';
-import { DEFAULT_LIMIT, MAX_LIMIT, limitOf, nameRule } from '../params';
+import { DEFAULT_LIMIT, MAX_LIMIT, limitOf, nameRule } from '../argument.rules';
 
-export { parse, parseBody } from '../params';
+export { parse, parseBody } from '../argument.rules';
 
 /*
  * The REST routes' query parameters as zod schemas: the routes parse with them and

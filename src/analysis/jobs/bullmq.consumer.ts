@@ -1,11 +1,11 @@
 import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from '../../core/logger';
 import type { TrackMetadata } from '../../core/types';
-import { completedEvent, failedEvent, type AnalysisEvents } from '../events/analysis-events';
+import { completedEvent, failedEvent, type AnalysisEvents } from '../events/analysis-events.channel';
 import { ANALYSIS_QUEUE, toJobError, type AnalysisJobResult } from './bullmq.jobs';
 import type { AnalysisTask } from './jobs';
 
-export interface AnalysisWorkerOptions {
+export interface QueueConsumerOptions {
   connection: ConnectionOptions;
   /** REDIS_PREFIX, the same as the API nodes'. */
   prefix: string;
@@ -26,12 +26,12 @@ export interface AnalysisWorkerOptions {
  * analyse, store) for jobs added by any API node. The store keeps the first save of a key, so a
  * job run twice (its first worker died after storing) still stores once.
  */
-export class AnalysisWorker {
+export class QueueConsumer {
   private readonly worker: Worker<TrackMetadata, AnalysisJobResult>;
 
   constructor(
     task: AnalysisTask,
-    options: AnalysisWorkerOptions,
+    options: QueueConsumerOptions,
     private readonly logger: Logger,
   ) {
     this.worker = new Worker<TrackMetadata, AnalysisJobResult>(

@@ -9,7 +9,7 @@ import { probeAudio } from './probe';
 import { ANALYSIS_RATE } from './window';
 
 /** A task as the pool sends it to a worker thread (structured-cloned). */
-export type WorkerTask = { kind: 'analyze'; input: AudioInput } | { kind: 'probe'; input: AudioInput };
+export type WorkerTask = { kind: 'analyse'; input: AudioInput } | { kind: 'probe'; input: AudioInput };
 
 /** This thread's engine, built once from the options the pool started it with. */
 const engine = createEngine(workerData as EngineOptions);
@@ -45,10 +45,10 @@ async function readInput(input: AudioInput): Promise<Uint8Array> {
   }
 }
 
-async function analyze(input: AudioInput): Promise<AudioFeatures> {
+async function analyse(input: AudioInput): Promise<AudioFeatures> {
   const bytes = await readInput(input);
   const audio = await decodeAnalysisWindow(bytes, engine.options.windowSeconds);
-  const features = engine.analyzeWindow(audio);
+  const features = engine.analyseWindow(audio);
   return models ? models.apply(features, audio.samples, ANALYSIS_RATE) : features;
 }
 
@@ -65,7 +65,7 @@ async function probe(input: AudioInput): Promise<AudioProbe> {
 /** piscina's entry point: never throws, so that every failure reaches the host as data. */
 export default async function run(task: WorkerTask): Promise<WorkerResult<AudioFeatures | AudioProbe>> {
   try {
-    const value = task.kind === 'analyze' ? await analyze(task.input) : await probe(task.input);
+    const value = task.kind === 'analyse' ? await analyse(task.input) : await probe(task.input);
     return { ok: true, value };
   } catch (error) {
     if (isAppError(error)) return { ok: false, error: shownError(error) };

@@ -1,11 +1,11 @@
 import { AppError } from '../../../src/core/errors';
 import type { AnalysisEngine, AudioFeatures, AudioInput, AudioProbe } from '../../../src/core/types';
 import { trackKey } from '../../../src/core/track-key';
-import { identify, runAnalyzeCli } from '../../../src/cli/analyze';
+import { identify, runAnalyseCli } from '../../../src/cli/analyse';
 
 const features: AudioFeatures = {
   durationMs: 30000, tempo: 120, key: 9, mode: 0, timeSignature: 4, loudness: -12, energy: 0.7, liveness: 0.1,
-  danceability: 0.8, instrumentalness: 0.9, speechiness: 0.05, valence: 0.4, arousal: 0.6, approachability: 0.7,
+  danceability: 0.8, instrumentalness: 0.9, speechiness: 0.05, acousticness: 0.3, valence: 0.4, arousal: 0.6, approachability: 0.7,
   engagement: 0.6, mood: { happy: 0.3, sad: 0.5, relaxed: 0.2, aggressive: 0.4 },
   confidence: { tempo: 0.9, key: 0.8, mode: 0.7, timeSignature: 0.6 },
   timeline: { beats: [], bars: [], sections: [] }, engine: 'test',
@@ -15,8 +15,8 @@ const features: AudioFeatures = {
 function fakeEngine(log: string[]): AnalysisEngine {
   const name = (input: AudioInput): string => ('path' in input ? input.path : '');
   return {
-    async analyze(input) {
-      log.push(`analyze ${name(input)}`);
+    async analyse(input) {
+      log.push(`analyse ${name(input)}`);
       if (name(input).includes('bad')) throw new AppError('AUDIO_UNDECODABLE', 'truncated FLAC');
       return features;
     },
@@ -29,11 +29,11 @@ function fakeEngine(log: string[]): AnalysisEngine {
   };
 }
 
-describe('analyze CLI', () => {
+describe('analyse CLI', () => {
   it('when --json is given, then one line per file with the contract object or the error, and exit 1 if any failed', async () => {
     const lines: string[] = [];
     const log: string[] = [];
-    const status = await runAnalyzeCli(['--json', 'tagged.mp3', 'Air - La Femme d’argent.flac', 'bad.flac'], (l) => lines.push(l), () => fakeEngine(log));
+    const status = await runAnalyseCli(['--json', 'tagged.mp3', 'Air - La Femme d’argent.flac', 'bad.flac'], (l) => lines.push(l), () => fakeEngine(log));
     expect(status).toBe(1);
     const parsed = lines.map((l) => JSON.parse(l) as { file: string; data?: Record<string, unknown>; error?: unknown });
     expect(parsed).toHaveLength(3);
@@ -51,7 +51,7 @@ describe('analyze CLI', () => {
 
   it('when all files succeed without --json, then a table is printed and the exit status is 0', async () => {
     const lines: string[] = [];
-    const status = await runAnalyzeCli(['tagged.mp3'], (l) => lines.push(l), () => fakeEngine([]));
+    const status = await runAnalyseCli(['tagged.mp3'], (l) => lines.push(l), () => fakeEngine([]));
     expect(status).toBe(0);
     expect(lines[0]).toMatch(/^file\s+duration\s+tempo\s+key/);
     expect(lines[1]).toMatch(/tagged\.mp3\s+30\.0s\s+120\.0\s+A minor\s+4\/4/);
@@ -59,7 +59,7 @@ describe('analyze CLI', () => {
 
   it('when no file is given, then usage and exit status 2', async () => {
     const lines: string[] = [];
-    expect(await runAnalyzeCli([], (l) => lines.push(l), () => fakeEngine([]))).toBe(2);
+    expect(await runAnalyseCli([], (l) => lines.push(l), () => fakeEngine([]))).toBe(2);
     expect(lines.join('\n')).toMatch(/usage/);
   });
 

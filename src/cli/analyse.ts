@@ -11,7 +11,7 @@ import type { AnalysisEngine, AudioProbe, TrackAnalysis } from '../core/types';
 import { createEnginePool } from '../engine/engine.pool';
 import { nameFromPath } from '../sources/library/library.index';
 
-const USAGE = `usage: npm run analyze -- [--json] <file...>
+const USAGE = `usage: npm run analyse -- [--json] <file...>
   Analyses local audio files (MP3, AAC/ALAC in M4A, Ogg Vorbis/Opus, FLAC, WAV, AIFF, WMA, WavPack,
   TTA, CAF, Matroska/WebM, AC-3, DTS: docs/FEATURES.md, "Audio formats") on the service's engine pool.
   --json   one line per file: {"file", "data": <contract analysis>} or {"file", "error": {code, message}}
@@ -31,9 +31,9 @@ export function identify(file: string, probe: AudioProbe | undefined): { artist:
 }
 
 /** Analyses one file: tags and audio in parallel on the pool, shaped as the contract's object. */
-export async function analyzeFile(engine: AnalysisEngine, file: string): Promise<FileOutcome> {
+export async function analyseFile(engine: AnalysisEngine, file: string): Promise<FileOutcome> {
   const input = { path: path.resolve(file) };
-  const [probe, features] = await Promise.allSettled([engine.probe(input), engine.analyze(input)]);
+  const [probe, features] = await Promise.allSettled([engine.probe(input), engine.analyse(input)]);
   if (features.status === 'rejected') {
     const e = features.reason as unknown;
     const error = shownError(e, ANALYSIS_FAILED_MESSAGE);
@@ -83,7 +83,7 @@ export function formatTable(outcomes: readonly FileOutcome[]): string[] {
 }
 
 /** Runs the CLI on `argv` with an engine from `makeEngine`; returns the exit status. */
-export async function runAnalyzeCli(
+export async function runAnalyseCli(
   argv: string[],
   out: (line: string) => void,
   makeEngine: () => AnalysisEngine,
@@ -101,7 +101,7 @@ export async function runAnalyzeCli(
   try {
     // Every file is submitted at once: the pool runs as many as it has threads and queues the rest.
     const pending = positionals.map(async (file) => {
-      const outcome = await analyzeFile(engine, file);
+      const outcome = await analyseFile(engine, file);
       if (values.json) out(JSON.stringify(outcome));
       return outcome;
     });
@@ -118,7 +118,7 @@ if (require.main === module) {
   void (async () => {
     try {
       const config = loadConfig();
-      status = await runAnalyzeCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`), () =>
+      status = await runAnalyseCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`), () =>
         createEnginePool({
           workers: config.ANALYSIS_WORKERS,
           timeoutMs: config.ANALYSIS_TIMEOUT_MS,

@@ -1,0 +1,141 @@
+/**
+ * The signal descriptors held to Essentia's trained models:
+ * `npm run bench:descriptors -- --models DIR [--cache DIR] [--patches N] [--limit N] [--resignal] [--models-only] <dirs...>`
+ *
+ *   dirs           folders of audio clips, one corpus each (e.g. ../shared/corpus/{synth,produced,recorded})
+ *   --models DIR   Essentia's models, laid out as MODELS_DIR (default: TRACKGRAPH_TEST_MODELS_DIR or ../shared/models)
+ *   --cache DIR    per-corpus JSON of each clip's raw measurements and model outputs (default
+ *                  bench/.cache/descriptors): the models run once per clip, later runs read them back
+ *   --patches N    patches per window the models run on (MODELS_PATCHES; default 0: all)
+ *   --limit N      clips per folder
+ *   --resignal     measure the signal path again (after a change to what the engine measures)
+ *   --models-only  fill the cache with the models' outputs and stop
+ *
+ * Each clip's analysis window (decode.ts) goes once through the engine (the formulas' inputs and
+ * values) and once through the models (ModelRunner, as MODELS_DIR does). Printed: Spearman ρ
+ * between each signal descriptor and its model counterpart, per corpus, with today's formulas;
+ * then the same with leave-one-corpus-out calibration (descriptors.calibration.ts fits the
+ * formulas' coefficients on the other corpora and the left-out one is scored).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { decodeAnalysisWindow } from '../src/engine/decode';
+import { type DescriptorInputs, computeDescriptors } from '../src/engine/descriptor.formulas';
+import { createEngine } from '../src/engine/engine';
+import { ModelRunner, choosePatches } from '../src/engine/models/runtime';
+import { ENGINE_ID } from '../src/engine/version';
+import { type CachedModels, DescriptorCache } from './lib/descriptor-cache';
+import { AGREEMENTS, type Clip, calibrate, spearman } from './lib/descriptor-agreement';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    models: { type: 'string', default: process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(__dirname, '..', '..', 'shared', 'models') },
+    cache: { type: 'string', default: path.resolve(__dirname, '.cache', 'descriptors') },
+    patches: { type: 'string', default: '0' },
+    limit: { type: 'string' },
+    resignal: { type: 'boolean', default: false },
+    'models-only': { type: 'boolean', default: false },
+  },
+});
+
+const AUDIO = /\.(mp3|ogg|flac|wav|m4a|opus|aiff?)$/i;
+const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '–');
+
+async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): Promise<Clip[]> {
+  const corpus = path.basename(path.resolve(dir));
+  const cache = DescriptorCache.forCorpus(values.cache, corpus);
+  const engine = createEngine({ windowSeconds: 30 });
+  const files = readdirSync(dir).filter((f) => AUDIO.test(f)).sort().slice(0, values.limit ? Number(values.limit) : undefined);
+  const clips: Clip[] = [];
+  for (const file of files) {
+    const full = path.join(dir, file);
+    const entry = cache.get(file, full);
+    const needSignal = !values['models-only'] && (values.resignal || entry.signal?.engine !== ENGINE_ID);
+    if (needSignal || !entry.models) {
+      const audio = await decodeAnalysisWindow(new Uint8Array(readFileSync(full)), 30);
+      if (!entry.models) {
+        const started = process.cpuUsage();
+        const r = await runner();
+        const frames = r.frames(audio.samples, 44100);
+        const out = r.run(frames, choosePatches(frames, Number(values.patches)));
+        entry.models = { classes: out.classes, tags: out.tags, patches: out.patches } satisfies CachedModels;
+        const cpu = process.cpuUsage(started);
+        process.stderr.write(`${corpus}/${file}: models over ${out.patches.used} of ${out.patches.of} patches, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU\n`);
+      }
+      if (needSignal) entry.signal = { engine: ENGINE_ID, inputs: engine.measureWindow(audio).inputs };
+      cache.save();
+    }
+    if (entry.signal && entry.models) clips.push({ corpus, file, inputs: entry.signal.inputs as DescriptorInputs, models: entry.models });
+  }
+  return clips;
+}
+
+async function main(): Promise<void> {
+  if (positionals.length === 0) throw new Error('give one or more folders of clips');
+  let loaded: Promise<ModelRunner> | undefined;
+  const runner = (): Promise<ModelRunner> => (loaded ??= ModelRunner.load(values.models));
+  const byCorpus = new Map<string, Clip[]>();
+  for (const dir of positionals) byCorpus.set(path.basename(path.resolve(dir)), await measureCorpus(dir, runner));
+  if (loaded) (await loaded).dispose();
+  if (values['models-only']) return;
+
+  const corpora = [...byCorpus.keys()];
+  const all = [...byCorpus.values()].flat();
+  console.log(`models ${values.models}, patches ${values.patches === '0' ? 'all' : values.patches}; ${corpora.map((c) => `${c} ${byCorpus.get(c)!.length}`).join(', ')} clips\n`);
+
+  const table = (title: string, rows: Array<{ label: string; rho: (a: (typeof AGREEMENTS)[number], corpus: string) => number }>): void => {
+    console.log(title);
+    console.log(`| descriptor | model counterpart | ${rows.flatMap((r) => corpora.map((c) => `${c} ${r.label}`)).join(' | ')} |`);
+    console.log(`|---|---|${rows.flatMap(() => corpora.map(() => '---')).join('|')}|`);
+    for (const a of AGREEMENTS) console.log(`| ${a.signal} | ${a.model} | ${rows.flatMap((r) => corpora.map((c) => fmt(r.rho(a, c)))).join(' | ')} |`);
+    console.log('');
+  };
+  const rhoOf = (a: (typeof AGREEMENTS)[number], clips: readonly Clip[], compute: (i: DescriptorInputs) => ReturnType<typeof computeDescriptors>): number =>
+    spearman(
+      clips.map((c) => a.signalValue(compute(c.inputs))),
+      clips.map((c) => a.modelValue(c.models)),
+    );
+
+  table('Spearman ρ, signal descriptor (formulas as shipped) vs model counterpart, per corpus', [
+    { label: 'ρ', rho: (a, c) => rhoOf(a, byCorpus.get(c)!, computeDescriptors) },
+  ]);
+
+  const median = (xs: number[]): number => {
+    const v = [...xs].sort((a, b) => a - b);
+    return v.length % 2 ? v[v.length >> 1]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2;
+  };
+  const names = [...new Set(AGREEMENTS.map((a) => a.signal))];
+  console.log('Medians per corpus, signal (formulas as shipped) / models');
+  console.log(`| corpus | ${names.join(' | ')} |`);
+  console.log(`|---|${names.map(() => '---').join('|')}|`);
+  for (const c of corpora) {
+    const clips = byCorpus.get(c)!;
+    const cell = (n: string): string => {
+      const a = AGREEMENTS.find((x) => x.signal === n)!;
+      const sig = median(clips.map((x) => a.signalValue(computeDescriptors(x.inputs))));
+      const mod = median(clips.map((x) => a.modelValue(x.models)));
+      return `${fmt(sig)} / ${fmt(mod)}`;
+    };
+    console.log(`| ${c} | ${names.map(cell).join(' | ')} |`);
+  }
+  console.log('');
+
+  if (corpora.length < 2) return;
+  // Leave one corpus out: the formulas' coefficients fitted on the others, scored on it.
+  const leftOut = new Map<string, (i: DescriptorInputs) => ReturnType<typeof computeDescriptors>>();
+  for (const c of corpora) leftOut.set(c, calibrate(all.filter((x) => x.corpus !== c)).compute);
+  const inSample = calibrate(all);
+  table('Spearman ρ after calibration: fitted on all corpora (in-sample) and on the other corpora (left out)', [
+    { label: 'in-sample', rho: (a, c) => rhoOf(a, byCorpus.get(c)!, inSample.compute) },
+    { label: 'left out', rho: (a, c) => rhoOf(a, byCorpus.get(c)!, leftOut.get(c)!) },
+  ]);
+  console.log('coefficients fitted on all corpora:');
+  console.log(JSON.stringify(inSample.coefficients, null, 1));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

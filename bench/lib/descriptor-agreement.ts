@@ -1,0 +1,196 @@
+import {
+  type DescriptorInputs,
+  type Descriptors,
+  type Feature,
+  type Fitted,
+  type Formula,
+  FITTED,
+  FORMULAS,
+
+  computeDescriptors,
+  descriptorFeatures,
+  speechiness,
+} from '../../src/engine/descriptor.formulas';
+import { instrumentalnessOf } from '../../src/engine/models/model-descriptors';
+import type { CachedModels } from './descriptor-cache';
+
+export interface Clip {
+  corpus: string;
+  file: string;
+  inputs: DescriptorInputs;
+  models: CachedModels;
+}
+
+/** Ranks (1-based, ties averaged). */
+function ranks(x: readonly number[]): number[] {
+  const order = x.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
+  const r = new Array<number>(x.length);
+  for (let i = 0; i < order.length; ) {
+    let j = i;
+    while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
+    for (let k = i; k <= j; k++) r[order[k]![1]] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  return r;
+}
+
+function pearson(a: readonly number[], b: readonly number[]): number {
+  const n = a.length;
+  const ma = a.reduce((s, v) => s + v, 0) / n;
+  const mb = b.reduce((s, v) => s + v, 0) / n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    sab += (a[i]! - ma) * (b[i]! - mb);
+    saa += (a[i]! - ma) ** 2;
+    sbb += (b[i]! - mb) ** 2;
+  }
+  return saa > 0 && sbb > 0 ? sab / Math.sqrt(saa * sbb) : NaN;
+}
+
+/** Spearman's rank correlation (NaN when either side is constant). */
+export function spearman(a: readonly number[], b: readonly number[]): number {
+  return pearson(ranks(a), ranks(b));
+}
+
+const VOCAL = ['female vocalists', 'female vocalist', 'male vocalists'] as const;
+
+/** Each signal descriptor and the model output it is held to. */
+export const AGREEMENTS = [
+  { signal: 'happy', model: 'mood_happy', signalValue: (d: Descriptors) => d.mood.happy, modelValue: (m: CachedModels) => m.classes.mood_happy },
+  { signal: 'sad', model: 'mood_sad', signalValue: (d: Descriptors) => d.mood.sad, modelValue: (m: CachedModels) => m.classes.mood_sad },
+  { signal: 'relaxed', model: 'mood_relaxed', signalValue: (d: Descriptors) => d.mood.relaxed, modelValue: (m: CachedModels) => m.classes.mood_relaxed },
+  { signal: 'aggressive', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.mood.aggressive, modelValue: (m: CachedModels) => m.classes.mood_aggressive },
+  { signal: 'danceability', model: 'danceability', signalValue: (d: Descriptors) => d.danceability, modelValue: (m: CachedModels) => m.classes.danceability },
+  { signal: 'valence', model: 'happy − sad', signalValue: (d: Descriptors) => d.valence, modelValue: (m: CachedModels) => m.classes.mood_happy - m.classes.mood_sad },
+  { signal: 'energy', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.energy, modelValue: (m: CachedModels) => m.classes.mood_aggressive },
+  { signal: 'arousal', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.arousal, modelValue: (m: CachedModels) => m.classes.mood_aggressive },
+  { signal: 'instrumentalness', model: 'instrumental share', signalValue: (d: Descriptors) => d.instrumentalness, modelValue: (m: CachedModels) => instrumentalnessOf(m.tags) },
+  { signal: 'instrumentalness', model: '1 − vocal tags', signalValue: (d: Descriptors) => d.instrumentalness, modelValue: (m: CachedModels) => 1 - VOCAL.reduce((s, t) => s + m.tags[t], 0) },
+  { signal: 'acousticness', model: 'acoustic tag', signalValue: (d: Descriptors) => d.acousticness, modelValue: (m: CachedModels) => m.tags.acoustic },
+] as const;
+
+
+/**
+ * What each fitted formula may weigh and in which direction (lower and upper bound of its
+ * weight): the design of the formula, which the fit only scales. A bound of 0 on one side keeps
+ * the direction a listener expects (harshness never makes music more relaxed); the bounds on
+ * `harsh` for relaxed and happy keep distortion from deciding them alone. The voice measure
+ * (`sung`) weighs in instrumentalness only.
+ */
+type Bounds = Partial<Record<Feature, readonly [number, number]>>;
+const UP = [0, 2] as const;
+const DOWN = [-2, 0] as const;
+const FREE = [-2, 2] as const;
+// Mode is kept in the moods it belongs to whatever the fit says (minor reads sadder to listeners;
+// the corpora's own major/minor contrast is too weak in the models' outputs to carry it).
+const MAJOR = [0.1, 2] as const;
+const MINOR = [-2, -0.1] as const;
+export const DESIGN: Record<Fitted, { bounds: Bounds; target: (m: CachedModels) => number; span?: boolean; fixed?: boolean }> = {
+  energy: { bounds: { loud: UP, compressed: UP, busy: UP, dense: UP, harsh: UP, bright: UP, air: UP }, target: (m) => m.classes.mood_aggressive, span: true },
+  arousal: { bounds: { loud: UP, harsh: UP, fast: UP, dense: UP, drums: UP, busy: UP, bright: UP, compressed: UP }, target: (m) => m.classes.mood_aggressive, span: true },
+  danceability: { bounds: { drums: UP, pulse: UP, comfort: UP, steady: UP, bass: UP, dense: FREE, harsh: DOWN }, target: (m) => m.classes.danceability },
+  valence: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: DOWN, loud: FREE, drums: FREE, keyed: FREE, pulse: FREE }, target: (m) => (m.classes.mood_happy - m.classes.mood_sad + 1) / 2 },
+  happy: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: [-0.3, 0], loud: FREE, drums: FREE, pulse: FREE, keyed: FREE }, target: (m) => m.classes.mood_happy },
+  sad: { bounds: { major: MINOR, fast: DOWN, loud: DOWN, dense: DOWN, drums: DOWN, bright: FREE, harsh: FREE }, target: (m) => m.classes.mood_sad },
+  relaxed: { bounds: { loud: DOWN, dense: DOWN, drums: DOWN, fast: DOWN, busy: DOWN, compressed: DOWN, harsh: [-0.3, 0], bright: FREE }, target: (m) => m.classes.mood_relaxed },
+  aggressive: { bounds: { harsh: UP, loud: UP, dense: UP, compressed: UP, bright: UP, fast: UP, major: DOWN, drums: FREE, air: UP }, target: (m) => m.classes.mood_aggressive },
+  // Not fitted: the corpora hold almost no sung music (the tagger's vocal tags stay under 0.2 on
+  // every clip), so there is nothing to fit the voice's weight to; the shipped formula is scored as it is.
+  instrumentalness: { bounds: { sung: DOWN, speech: DOWN }, target: (m) => instrumentalnessOf(m.tags), fixed: true },
+  acousticness: { bounds: { harsh: DOWN, loud: DOWN, compressed: DOWN, bass: DOWN, bright: FREE, air: FREE, drums: FREE, busy: FREE, held: FREE }, target: (m) => m.tags.acoustic, span: true },
+};
+
+const RIDGE = 0.02;
+const RANKS = true;
+
+/**
+ * Least squares of the target on the features, weights within their bounds (coordinate descent
+ * with a small ridge), each corpus weighing as much as the others. The slopes are fitted on
+ * values centred within each corpus (what orders clips inside one kind of music), the bias on
+ * all. `span`: the result is stretched so that the clips' 5th and 95th percentiles land on
+ * 0.05 and 0.95 (for descriptors whose model counterpart is of another scale: energy and
+ * arousal are held to aggressiveness, acousticness to a tag's probability).
+ */
+function fitOne(clips: readonly Clip[], xs: ReadonlyArray<Record<Feature, number>>, design: (typeof DESIGN)[Fitted]): Formula {
+  const names = Object.keys(design.bounds) as Feature[];
+  const counts = new Map<string, number>();
+  for (const c of clips) counts.set(c.corpus, (counts.get(c.corpus) ?? 0) + 1);
+  const w = clips.map((c) => 1 / counts.get(c.corpus)!);
+  const y = clips.map((c) => design.target(c.models));
+  const centred = (values: readonly number[]): number[] => {
+    const mean = new Map<string, number>();
+    for (const [corpus, n] of counts) mean.set(corpus, clips.reduce((s, c, i) => s + (c.corpus === corpus ? values[i]! : 0), 0) / n);
+    return values.map((v, i) => v - mean.get(clips[i]!.corpus)!);
+  };
+  const cols = names.map((n) => centred(xs.map((x) => x[n])));
+  const yc = centred(y);
+  // The slopes are fitted to the target's ranks within its corpus (-0.5 … 0.5): the order, which
+  // Spearman's ρ scores, not the few clips where a model is most certain.
+  const yr = [...yc];
+  for (const corpus of counts.keys()) {
+    const at = clips.map((c, i) => (c.corpus === corpus ? i : -1)).filter((i) => i >= 0);
+    const r = ranks(at.map((i) => y[i]!));
+    at.forEach((i, k) => (yr[i] = (r[k]! - 1) / Math.max(1, at.length - 1) - 0.5));
+  }
+  const beta = names.map(() => 0);
+  const resid = RANKS ? [...yr] : [...yc];
+  for (let sweep = 0; sweep < 500; sweep++) {
+    let change = 0;
+    names.forEach((n, j) => {
+      const col = cols[j]!;
+      let num = 0;
+      let den = 0;
+      for (let i = 0; i < col.length; i++) {
+        num += w[i]! * col[i]! * (resid[i]! + beta[j]! * col[i]!);
+        den += w[i]! * col[i]! * col[i]!;
+      }
+      const [lo, hi] = design.bounds[n]!;
+      const next = den > 0 ? Math.min(hi, Math.max(lo, num / (den + RIDGE))) : 0;
+      const d = next - beta[j]!;
+      if (d !== 0) for (let i = 0; i < col.length; i++) resid[i]! -= d * col[i]!;
+      beta[j] = next;
+      change = Math.max(change, Math.abs(d));
+    });
+    if (change < 1e-7) break;
+  }
+  if (RANKS) {
+    // Back to the target's scale: the slope of the centred target on the fitted order.
+    const p = clips.map((_, i) => names.reduce((s, _n, j) => s + beta[j]! * cols[j]![i]!, 0));
+    let pp = 0;
+    let py = 0;
+    for (let i = 0; i < p.length; i++) {
+      pp += w[i]! * p[i]! * p[i]!;
+      py += w[i]! * p[i]! * yc[i]!;
+    }
+    const a = pp > 0 ? Math.max(0, py / pp) : 0;
+    for (let j = 0; j < beta.length; j++) beta[j] = beta[j]! * a;
+  }
+  const total = w.reduce((s, v) => s + v, 0);
+  const linear = xs.map((x) => names.reduce((s, n, j) => s + beta[j]! * x[n], 0));
+  let bias = w.reduce((s, wi, i) => s + wi * (y[i]! - linear[i]!), 0) / total;
+  let scale = 1;
+  if (design.span) {
+    const sorted = [...linear].sort((a, b) => a - b);
+    const p05 = sorted[Math.floor(0.05 * (sorted.length - 1))]!;
+    const p95 = sorted[Math.ceil(0.95 * (sorted.length - 1))]!;
+    scale = p95 > p05 ? 0.9 / (p95 - p05) : 1;
+    bias = 0.05 - scale * p05;
+  }
+  const round = (v: number): number => Math.round(v * 1000) / 1000;
+  const weights: Partial<Record<Feature, number>> = {};
+  names.forEach((n, j) => {
+    if (beta[j] !== 0) weights[n] = round(scale * beta[j]!);
+  });
+  return { bias: round(bias), weights };
+}
+
+/** The formulas fitted to the models' outputs on these clips, and the descriptors they give. */
+export function calibrate(clips: readonly Clip[]): { compute: (i: DescriptorInputs) => Descriptors; coefficients: Record<Fitted, Formula> } {
+  const xs = clips.map((c) => descriptorFeatures(c.inputs, speechiness(c.inputs.timbre, c.inputs.pulseClarity)));
+  const coefficients = {} as Record<Fitted, Formula>;
+  for (const name of FITTED) coefficients[name] = DESIGN[name].fixed ? FORMULAS[name] : fitOne(clips, xs, DESIGN[name]);
+  return { compute: (i) => computeDescriptors(i, coefficients), coefficients };
+}
+

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { AnalysisRunner } from '../analysis/analysis.runner';
+import { BrowseService } from '../analysis/browse.service';
+import { announcing, LocalAnalysisEvents, type AnalysisEvents } from '../analysis/events/analysis-events.channel';
+import { RedisAnalysisEvents } from '../analysis/events/redis.analysis-events';
+import { BullmqJobs } from '../analysis/jobs/bullmq.jobs';
+import { QueueConsumer } from '../analysis/jobs/bullmq.consumer';
+import { InProcessJobs } from '../analysis/jobs/in-process.jobs';
+import type { AnalysisJobs } from '../analysis/jobs/jobs';
+import { RecommendationsService } from '../analysis/recommendations.service';
+import type { AnalysisStore } from '../analysis/store/store';
+import { SqlTracksQuery } from '../analysis/store/tracks.query';
+import type { Config } from '../config';
+import type { Logger } from '../core/logger';
+import type { AnalysisEngine } from '../core/types';
+import type { Database } from '../db/database';
+import { createEnginePool } from '../engine/engine.pool';
+import type { Metrics } from '../ops/metrics';
+import type { SourceRegistry } from '../sources/registry';
+import type { Deployment } from './deployment';
+
+/** The engine's worker threads (with the trained models when MODELS_DIR is set). */
+export function composeEngine(config: Config, logger: Logger): AnalysisEngine {
+  return createEnginePool({
+    workers: config.ANALYSIS_WORKERS,
+    timeoutMs: config.ANALYSIS_TIMEOUT_MS,
+    windowSeconds: config.ANALYSIS_WINDOW_S,
+    ...(config.MODELS_DIR ? { modelsDir: path.resolve(config.MODELS_DIR), modelsRequired: config.MODELS_REQUIRED, modelsPatches: config.MODELS_PATCHES } : {}),
+    logger,
+  });
+}
+
+export interface AnalysisParts {
+  runner: AnalysisRunner;
+  /** "An analysis ended", heard by every process of the deployment (Redis pub/sub when Redis is configured). */
+  events: AnalysisEvents;
+  jobs: AnalysisJobs;
+  /** The BullMQ consumer, in the worker role only. */
+  worker?: QueueConsumer;
+  browse: BrowseService;
+  recommendations: RecommendationsService;
+}
+
+/**
+ * Running analyses: the runner, the events that announce their ends, the jobs (BullMQ with
+ * QUEUE_URL, else in this process) and, in the worker role, the queue's consumer; and the
+ * readers of what is stored (browse, recommendations).
+ */
+export function composeAnalysis(
+  config: Config,
+  deployment: Deployment,
+  deps: { database: Database; store: AnalysisStore; engine: AnalysisEngine; registry: SourceRegistry; metrics: Metrics; logger: Logger },
+): AnalysisParts {
+  const { store, metrics, logger } = deps;
+  const runner = new AnalysisRunner(deps.registry, deps.engine, store, { fetchTimeoutMs: config.SOURCE_TIMEOUT_MS * 4 }, logger);
+  const task = metrics.timeTask(runner.run);
+  const events: AnalysisEvents = deployment.redis ? new RedisAnalysisEvents(deployment.redis, config.REDIS_PREFIX, logger) : new LocalAnalysisEvents(logger);
+  const queue = deployment.queue;
+  const jobs: AnalysisJobs = queue
+    ? new BullmqJobs(store, { connection: queue.connection, prefix: config.REDIS_PREFIX }, logger)
+    : new InProcessJobs(announcing(task, events), config.ANALYSIS_WORKERS * 2);
+  metrics.observeQueue(() => jobs.counts());
+  const worker =
+    deployment.role === 'worker' && queue
+      ? new QueueConsumer(
+          task,
+          {
+            connection: queue.connection,
+            prefix: config.REDIS_PREFIX,
+            concurrency: config.WORKER_CONCURRENCY ?? config.ANALYSIS_WORKERS,
+            lockMs: config.WORKER_LOCK_MS,
+            events,
+          },
+          logger,
+        )
+      : undefined;
+  return {
+    runner,
+    events,
+    jobs,
+    ...(worker ? { worker } : {}),
+    browse: new BrowseService(new SqlTracksQuery(deps.database), store),
+    recommendations: new RecommendationsService(new SqlTracksQuery(deps.database), store),
+  };
+}

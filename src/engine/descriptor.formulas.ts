@@ -1,0 +1,193 @@
+import type { Mood } from '../core/types';
+import type { TimbreStats } from './timbre.stats';
+import type { VoiceStats } from './timbre.voice';
+
+/**
+ * The 0–1 descriptors and moods, each a documented formula over measurements (docs/FEATURES.md
+ * gives each one's meaning, formula, range and what a listener should expect). No trained model
+ * runs here. The moods, danceability, valence, energy, arousal, instrumentalness and
+ * acousticness are weighted sums of named features (FEATURES below, each a ramp of one
+ * measurement), their weights fitted by least squares to what Essentia's trained models say of
+ * the same clips (`npm run bench:descriptors`, BENCHMARKS.md): the formulas are held to the
+ * models, they do not contain them.
+ */
+export interface DescriptorInputs {
+  /** Integrated loudness of the window, LUFS. */
+  loudness: number;
+  /** Spread of the window's short-term loudness (400 ms blocks), LU: p90 - p10. */
+  loudnessRange: number;
+  timbre: Omit<TimbreStats, 'blockDb'>;
+  tempo: number;
+  tempoConfidence: number;
+  /** Onsets per second. */
+  onsetRate: number;
+  /** The onset envelope's autocorrelation at the beat period, 0-1. */
+  pulseClarity: number;
+  /** How noise-like the spectrum above 2 kHz is at the beats (mean flatness, ramp 0.05-0.3; engine.ts), 0-1: drums playing the beat. */
+  beatPercussion: number;
+  /** 1 major, 0 minor. */
+  mode: number;
+  modeConfidence: number;
+  /** How clearly the window is in one key (key profile correlation), 0–1. */
+  keyStrength: number;
+  /** Spread of the sections' loudness, LU: how much the window changes. */
+  sectionLoudnessSpread: number;
+  /** Held partials of the voice's band and how they wobble (timbre.voice.ts). */
+  voice: VoiceStats;
+}
+
+export interface Descriptors {
+  energy: number;
+  danceability: number;
+  liveness: number;
+  speechiness: number;
+  instrumentalness: number;
+  acousticness: number;
+  valence: number;
+  arousal: number;
+  approachability: number;
+  engagement: number;
+  mood: Mood;
+}
+
+/** Linear ramp: 0 at `lo`, 1 at `hi` (either order), clamped; 0 for a missing measurement. */
+export function ramp(x: number, lo: number, hi: number): number {
+  if (!Number.isFinite(x)) return 0;
+  const t = (x - lo) / (hi - lo);
+  return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+export function clamp01(x: number): number {
+  return Number.isFinite(x) ? (x < 0 ? 0 : x > 1 ? 1 : x) : 0;
+}
+
+/** Rounds to 3 decimals: more digits than that would claim a precision these formulas lack. */
+function r3(x: number): number {
+  return Math.round(clamp01(x) * 1000) / 1000;
+}
+
+/** 1 at 120 BPM, falling off by octave distance: ~0.5 at 85 and 170 BPM. */
+export function tempoComfort(tempo: number): number {
+  if (!(tempo > 0)) return 0;
+  const octaves = Math.log2(tempo / 120);
+  return Math.exp(-(octaves * octaves) / (2 * 0.3 * 0.3));
+}
+
+/**
+ * Speech evidence: pauses between phrases (blocks > 30 dB under the loud ones: music sustains,
+ * even between drum hits), blocks well under their second's mean power, an envelope with no
+ * dominant periodicity, and voiced/unvoiced alternation of the spectral centroid; all of it
+ * discounted by how clearly the onsets repeat at a steady pulse (speech has none; a drum
+ * machine alone has pauses and alternating timbres too, and a strong pulse).
+ */
+export function speechiness(t: DescriptorInputs['timbre'], pulseClarity: number): number {
+  const pauses = ramp(t.pauseRatio, 0.02, 0.2);
+  const lowEnergy = ramp(t.lowEnergyRatio, 0.3, 0.55);
+  const alternation = ramp(t.centroidVariation, 0.6, 1.2);
+  const irregular = ramp(Math.log(Math.max(1e-6, t.modulationPeakiness)), Math.log(40), Math.log(10));
+  const syllables = ramp(t.syllabicModulation, 0.2, 0.5);
+  const steady = ramp(pulseClarity, 0.3, 0.55);
+  const evidence = 0.3 * pauses + 0.2 * lowEnergy + 0.2 * irregular + 0.15 * syllables + 0.15 * alternation * Math.max(pauses, lowEnergy);
+  return clamp01(1.15 * evidence * (1 - steady));
+}
+
+/**
+ * The features the fitted formulas weigh, each 0–1: a ramp of one measurement between values
+ * that span the corpora's range (docs/FEATURES.md names each).
+ */
+export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<Feature, number> {
+  const t = m.timbre;
+  return {
+    loud: ramp(m.loudness, -32, -8),
+    compressed: 1 - ramp(m.loudnessRange, 3, 15),
+    busy: ramp(t.spectralFlux, 0.4, 1.4),
+    dense: ramp(m.onsetRate, 1, 6),
+    // Distortion and noise fill the spectrum between the partials (flatness of 500 Hz-8 kHz).
+    harsh: ramp(t.flatness, 0.02, 0.15),
+    bright: ramp(t.rolloff, 300, 3000),
+    air: ramp(t.highFrequencyRatio, 0.002, 0.08),
+    bass: ramp(t.lowFrequencyRatio, 0.05, 0.6),
+    fast: ramp(m.tempo, 70, 170),
+    comfort: tempoComfort(m.tempo),
+    steady: clamp01(m.tempoConfidence),
+    pulse: clamp01(m.pulseClarity),
+    drums: clamp01(m.beatPercussion),
+    major: m.mode === 1 ? 0.5 + 0.5 * clamp01(m.modeConfidence) : 0.5 - 0.5 * clamp01(m.modeConfidence),
+    keyed: clamp01(m.keyStrength),
+    sung: ramp(m.voice.vocalFrames, 0.03, 0.35),
+    held: clamp01(m.voice.heldFrames),
+    speech,
+  };
+}
+
+export const FEATURE_NAMES = [
+  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
+] as const;
+export type Feature = (typeof FEATURE_NAMES)[number];
+
+/** The descriptors given by a fitted formula. */
+export const FITTED = ['energy', 'danceability', 'valence', 'arousal', 'happy', 'sad', 'relaxed', 'aggressive', 'instrumentalness', 'acousticness'] as const;
+export type Fitted = (typeof FITTED)[number];
+
+/** A fitted formula: clamp01(bias + Σ weight × feature). */
+export interface Formula {
+  bias: number;
+  weights: Partial<Record<Feature, number>>;
+}
+
+/**
+ * The shipped formulas: weights fitted on all three benchmark corpora (`npm run
+ * bench:descriptors`, its "coefficients fitted on all corpora"; BENCHMARKS.md). Energy, arousal
+ * and acousticness are stretched so that the corpora's 5th–95th percentiles span 0.05–0.95;
+ * instrumentalness is designed, not fitted (the corpora hold almost no singing).
+ */
+export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
+  energy: { bias: -0.795, weights: { loud: 0.895, dense: 0.691, harsh: 0.115, air: 0.17 } },
+  danceability: { bias: -0.111, weights: { drums: 0.235, pulse: 0.029, comfort: 0.046, bass: 0.325, dense: 0.264 } },
+  valence: { bias: -0.376, weights: { major: 0.066, fast: 0.227, bright: 0.201, loud: 0.216, drums: 0.13, keyed: 0.184, pulse: 0.143 } },
+  arousal: { bias: -0.888, weights: { loud: 0.979, harsh: 0.11, fast: 0.192, dense: 0.655, drums: 0.094 } },
+  happy: { bias: 0.013, weights: { major: 0.058, fast: 0.147, bright: 0.215, loud: 0.068, drums: 0.101, pulse: 0.094, keyed: 0.063 } },
+  sad: { bias: 1.471, weights: { major: -0.074, fast: -0.347, loud: -0.383, dense: -0.142, drums: -0.005, bright: -0.073, harsh: -0.125 } },
+  relaxed: { bias: 1.003, weights: { loud: -0.095, fast: -0.076, busy: -0.035, compressed: -0.101, harsh: -0.076, bright: -0.338 } },
+  aggressive: { bias: -0.85, weights: { harsh: 0.048, loud: 0.778, dense: 0.557, fast: 0.132, drums: 0.072, air: 0.105 } },
+  instrumentalness: { bias: 1, weights: { speech: -1.6, sung: -0.85 } },
+  acousticness: { bias: 0.874, weights: { harsh: -0.099, loud: -0.747, compressed: -0.098, bright: -0.154, air: -0.046, drums: -0.113, busy: 0.37, held: 0.551 } },
+};
+
+export function applyFormula(f: Formula, x: Readonly<Record<Feature, number>>): number {
+  let v = f.bias;
+  for (const [name, w] of Object.entries(f.weights) as Array<[Feature, number]>) v += w * x[name];
+  return clamp01(v);
+}
+
+export function computeDescriptors(m: DescriptorInputs, formulas: Readonly<Record<Fitted, Formula>> = FORMULAS): Descriptors {
+  const t = m.timbre;
+  const speech = speechiness(t, m.pulseClarity);
+  const x = descriptorFeatures(m, speech);
+  const v = (name: Fitted): number => applyFormula(formulas[name], x);
+
+  // Noise between the notes (room, audience) beyond what the texture itself carries (distortion).
+  const liveness = ramp(t.floorFlatness - 0.25 * t.flatness, 0.01, 0.06);
+  const danceability = v('danceability');
+  const arousal = v('arousal');
+
+  const approachability = clamp01(
+    0.3 * x.keyed + 0.25 * x.steady + 0.2 * x.comfort + 0.15 * (1 - x.harsh) + 0.1 * (1 - speech),
+  );
+  const variety = ramp(m.sectionLoudnessSpread, 0.5, 4);
+  const engagement = clamp01(0.35 * danceability + 0.3 * arousal + 0.2 * variety + 0.15 * x.steady);
+
+  return {
+    energy: r3(v('energy')),
+    danceability: r3(danceability),
+    liveness: r3(liveness),
+    speechiness: r3(speech),
+    instrumentalness: r3(v('instrumentalness')),
+    acousticness: r3(v('acousticness')),
+    valence: r3(v('valence')),
+    arousal: r3(arousal),
+    approachability: r3(approachability),
+    engagement: r3(engagement),
+    mood: { happy: r3(v('happy')), sad: r3(v('sad')), relaxed: r3(v('relaxed')), aggressive: r3(v('aggressive')) },
+  };
+}
