@@ -1,3 +1,4 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -5,137 +6,185 @@ import { startServerProcess, stopServerProcesses, type ServerProcess } from './l
 import { median } from './lib/stats';
 
 /**
- * Requests/s and p99 for one stored analysis over REST and over GraphQL, beside a bare Express
- * route returning the same JSON, in one run (ratios matter; absolute numbers vary by machine).
- * Each server runs in its own process; the load generator runs in this one.
+ * The gateway's cost: each route's requests/s as a ratio to a bare Express route serving the same
+ * bytes (recorded from the app's own answer) in the same run, with p50/p99, at LOG_LEVEL=warn and
+ * info. Bare and app each run in a process of their own; the load generator runs in this one.
+ * Rounds are interleaved (bare, REST, GraphQL, …, bare, …) and each ratio is the median of the
+ * per-round ratios. Exits non-zero naming every route below its target (the stored-analysis read:
+ * REST ≥ 0.95x and GraphQL ≥ 0.85x at warn, ≥ 0.80x and ≥ 0.75x at info, p99 ≤ 1.2x bare's);
+ * search from the cache, a batch of 50 and a browse page are reported against a 0.80x goal.
+ * Memory: heap and RSS after a full GC, before and after --memory-requests more requests.
  *
- *   npm run bench:http -- [--duration 5] [--rounds 5] [--connections 50] [--before-dir <checkout>]
- *
- * With --before-dir (another revision's tree, e.g. `git archive <rev> | tar -x -C <dir>` with
- * node_modules linked in), that revision's server runs beside this one and its REST and GraphQL
- * targets are loaded in the same rounds: a before/after comparison under the same conditions.
+ *   npm run bench:http -- [--duration 8] [--rounds 3] [--connections 50] [--levels warn,info]
+ *                         [--memory-requests 1000000] [--no-check]
  */
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number): number => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
-const duration = opt('duration', 5);
-const rounds = opt('rounds', 5);
+const duration = opt('duration', 8);
+const rounds = opt('rounds', 3);
 const connections = opt('connections', 50);
-const beforeIndex = args.indexOf('--before-dir');
-const beforeDir = beforeIndex >= 0 ? path.resolve(args[beforeIndex + 1]!) : undefined;
+const memoryRequests = opt('memory-requests', 1_000_000);
+const levelsIndex = args.indexOf('--levels');
+const levels = levelsIndex >= 0 ? args[levelsIndex + 1]!.split(',') : ['warn', 'info'];
+const check = !args.includes('--no-check');
 const KEY = 'bench-key-0123456789';
+const root = path.join(__dirname, '..');
+const script = path.join(root, 'bench', 'http', 'server.ts');
+const env = { TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') };
 
-/** A server of bench/http/server.ts (of this tree, or of `root`), with the key of the analysis it stores. */
-async function startServer(mode: 'bare' | 'app', root = path.join(__dirname, '..')): Promise<{ port: number; trackKey: string; process: ServerProcess }> {
-  const server = await startServerProcess(`${mode} server`, path.join(root, 'bench', 'http', 'server.ts'), {
-    args: [mode, KEY],
-    // tsx reads the decorator settings from the tree's own tsconfig.
-    env: { TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') },
-  });
-  return { port: server.port, trackKey: server.ready[0]!, process: server };
+const analysisQuery = `query($k: String!) { analysis(trackKey: $k) { artist trackKey trackName duration_ms tempo key keyString mode timeSignature energy liveness danceability instrumentalness speechiness valence arousal approachability engagement mood { happy sad relaxed aggressive } meta { artist track } } }`;
+const browseQuery = `{ tracks(orderBy: { field: MOOD_HAPPY, direction: DESC }, first: 20) { edges { cursor node { trackKey artist trackName tempo keyString mood { happy } } } pageInfo { hasNextPage endCursor } } }`;
+
+interface Target {
+  name: string;
+  /** Ratio targets (warn, info) that fail the run; absent: reported against the 0.80x goal. */
+  targets?: { warn: number; info: number };
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  /** A unique (ignored) `extensions.nonce` per request: every body is new to the edge cache. */
+  nonce?: boolean;
 }
 
-interface Row {
-  target: string;
+function routes(trackKey: string, keys: string[]): Target[] {
+  const gql = (query: string, variables?: object): string => JSON.stringify({ query, variables });
+  return [
+    { name: 'REST GET /api/audio/analysis/:key', targets: { warn: 0.95, info: 0.8 }, method: 'GET', path: `/api/audio/analysis/${trackKey}` },
+    { name: 'GraphQL analysis(trackKey)', targets: { warn: 0.85, info: 0.75 }, method: 'POST', path: '/graphql', body: gql(analysisQuery, { k: trackKey }) },
+    {
+      name: 'GraphQL analysis(trackKey), past the edge cache',
+      method: 'POST',
+      path: '/graphql',
+      body: gql(analysisQuery, { k: trackKey }),
+      nonce: true,
+    },
+    { name: 'REST search, from the cache', method: 'GET', path: '/api/audio/search?track=Bench%20Track&limit=10' },
+    { name: 'REST batch of 50 keys', method: 'GET', path: `/api/audio/analyses?keys=${keys.slice(0, 50).join(',')}` },
+    { name: 'GraphQL browse page (tracks, 20)', method: 'POST', path: '/graphql', body: gql(browseQuery) },
+  ];
+}
+
+interface Sample {
   rps: number;
+  p50: number;
   p99: number;
   errors: number;
   non2xx: number;
 }
 
-async function measure(opts: autocannon.Options): Promise<Omit<Row, 'target'>> {
-  const r = await autocannon({ ...opts, duration, connections });
-  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+
+let nonce = 0;
+async function load(url: string, t: Target, seconds: number): Promise<Sample> {
+  // Apollo's pipeline runs for each nonce body (its document and response caches still hit).
+  const requests: autocannon.Request[] | undefined = t.nonce
+    ? [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...(JSON.parse(t.body!) as object), extensions: { nonce: ++nonce } }) }) }]
+    : undefined;
+  const r = await autocannon({ url, method: t.method, headers, body: t.body, duration: seconds, connections, ...(requests ? { requests } : {}) });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
-/**
- * All servers run at once; the targets are loaded one after another in `rounds` rounds, and each
- * round's ratio is taken against the bare route measured in that same round, so a change in the
- * machine's background load shifts both sides of a ratio alike. Medians over the rounds.
- */
-async function main(): Promise<void> {
-  const bare = await startServer('bare');
-  const app = await startServer('app');
-  const before = beforeDir ? await startServer('app', beforeDir) : undefined;
-  const headers = { authorization: `Bearer ${KEY}` };
-  const query = `query($k: String!) { analysis(trackKey: $k) { artist trackKey trackName duration_ms tempo key keyString mode timeSignature energy liveness danceability instrumentalness speechiness valence arousal approachability engagement mood { happy sad relaxed aggressive } meta { artist track } } }`;
-  let nonce = 0;
-  const targets: { target: string; opts: autocannon.Options }[] = [
-    { target: 'bare Express route, same JSON', opts: { url: `http://127.0.0.1:${bare.port}/api/audio/analysis/${bare.trackKey}` } },
-    { target: 'REST GET /api/audio/analysis/:key', opts: { url: `http://127.0.0.1:${app.port}/api/audio/analysis/${app.trackKey}`, headers } },
-    {
-      target: 'GraphQL analysis(trackKey)',
-      opts: {
-        url: `http://127.0.0.1:${app.port}/graphql`,
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables: { k: app.trackKey } }),
-      },
-    },
-    {
-      // A unique (ignored) extension per request makes every body new to the edge cache, so each
-      // request runs Apollo's pipeline (its document and response caches still hit).
-      target: 'GraphQL analysis(trackKey), past the edge cache',
-      opts: {
-        url: `http://127.0.0.1:${app.port}/graphql`,
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ query, variables: { k: app.trackKey }, extensions: { nonce: ++nonce } }) }),
-          },
-        ],
-      },
-    },
-  ];
-  if (before) {
-    targets.splice(
-      2,
-      0,
-      { target: 'REST GET /api/audio/analysis/:key, before', opts: { url: `http://127.0.0.1:${before.port}/api/audio/analysis/${before.trackKey}`, headers } },
-    );
-    targets.splice(4, 0, {
-      target: 'GraphQL analysis(trackKey), before',
-      opts: {
-        url: `http://127.0.0.1:${before.port}/graphql`,
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables: { k: before.trackKey } }),
-      },
-    });
-  }
-  const results = targets.map(() => [] as Omit<Row, 'target'>[]);
+/** Heap and RSS (bytes) of a server after a full GC (bench/http/server.ts answers "MEM"). */
+function memory(server: ServerProcess): Promise<{ heap: number; rss: number }> {
+  return new Promise((resolve) => {
+    let out = '';
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const m = /^MEM (\d+) (\d+)$/m.exec(out);
+      if (!m) return;
+      server.child.stdout!.off('data', onData);
+      resolve({ heap: Number(m[1]), rss: Number(m[2]) });
+    };
+    server.child.stdout!.on('data', onData);
+    server.child.stdin!.write('MEM\n');
+  });
+}
+
+const mb = (b: number): string => (b / 1048576).toFixed(1);
+
+/** One log level: app up, its answers recorded, bare up serving them, interleaved rounds. */
+async function runLevel(level: string): Promise<string[]> {
+  const app = await startServerProcess(`app server (${level})`, script, { args: ['app', KEY], env: { ...env, LOG_LEVEL: level }, stdin: true });
+  const base = `http://127.0.0.1:${app.port}`;
+  const failures: string[] = [];
+  let bare: ServerProcess | undefined;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-bench-bare-'));
   try {
-    // A short warm-up so JIT and caches are hot before measuring.
-    for (const t of targets) await autocannon({ ...t.opts, duration: 2, connections });
-    for (let round = 0; round < rounds; round++) {
-      // With a revision to compare, each pair (this, before) goes first in every other round.
-      const order = targets.map((_, i) => i);
-      if (before && round % 2 === 1) order.splice(1, 4, 2, 1, 4, 3);
-      for (const i of order) results[i]!.push(await measure(targets[i]!.opts));
+    const trackKey = app.ready[0]!;
+    const batch = (await (await fetch(`${base}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: '{ tracks(first: 50) { edges { node { trackKey } } } }' }) })).json()) as {
+      data: { tracks: { edges: { node: { trackKey: string } }[] } };
+    };
+    const targets = routes(trackKey, batch.data.tracks.edges.map((e) => e.node.trackKey));
+    // The bytes each route answers (the search's first answer also fills the cache), for bare to serve.
+    for (const [i, t] of targets.entries()) {
+      const res = await fetch(base + t.path, { method: t.method, headers, body: t.body });
+      if (res.status !== 200) throw new Error(`${t.name} answered ${res.status}: ${await res.text()}`);
+      writeFileSync(path.join(dir, `r${i}.json`), await res.text());
     }
-  } finally {
-    await stopServerProcesses([bare.process, app.process, ...(before ? [before.process] : [])]);
-  }
-  process.stdout.write(
-    `\n${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
-      `${connections} connections, ${rounds} rounds of ${duration} s per target (medians)\n\n`,
-  );
-  process.stdout.write('| target | req/s | p99 ms | errors | non-2xx | vs bare (median of per-round ratios) |\n|---|---:|---:|---:|---:|---:|\n');
-  for (const [i, t] of targets.entries()) {
-    const rs = results[i]!;
-    const ratios = rs.map((r, round) => r.rps / results[0]![round]!.rps);
+    bare = await startServerProcess(`bare server (${level})`, script, { args: ['bare', dir], env, stdin: true });
+    const bareUrl = (i: number): string => `http://127.0.0.1:${bare!.port}/r${i}`;
+    // Warm-up: JIT and caches hot on both sides before measuring.
+    const warm = Math.max(1, Math.min(2, duration));
+    for (const [i, t] of targets.entries()) {
+      await load(bareUrl(i), t, warm);
+      await load(base + t.path, t, warm);
+    }
+    const samples = targets.map(() => ({ bare: [] as Sample[], app: [] as Sample[] }));
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, t] of targets.entries()) {
+        samples[i]!.bare.push(await load(bareUrl(i), t, duration));
+        samples[i]!.app.push(await load(base + t.path, t, duration));
+      }
+    }
+    process.stdout.write(`\nLOG_LEVEL=${level}\n\n| route | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | p99/bare | errors | non-2xx | target |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n`);
+    for (const [i, t] of targets.entries()) {
+      const s = samples[i]!;
+      const ratio = median(s.app.map((a, r) => a.rps / s.bare[r]!.rps));
+      const p99 = median(s.app.map((a) => a.p99));
+      const bareP99 = median(s.bare.map((a) => a.p99));
+      const p99Ratio = p99 / Math.max(bareP99, 1);
+      const goal = t.targets ? (level === 'info' ? t.targets.info : t.targets.warn) : 0.8;
+      const errors = s.app.reduce((a, r) => a + r.errors, 0);
+      const non2xx = s.app.reduce((a, r) => a + r.non2xx, 0);
+      const held = ratio >= goal && (!t.targets || p99Ratio <= 1.2) && errors === 0 && non2xx === 0;
+      if (!held && t.targets) failures.push(`${t.name} at ${level}: ${ratio.toFixed(2)}x of bare (target ${goal}x), p99 ${p99Ratio.toFixed(2)}x of bare's (target 1.2x), ${errors} errors, ${non2xx} non-2xx`);
+      process.stdout.write(
+        `| ${t.name} | ${Math.round(median(s.app.map((a) => a.rps)))} | ${Math.round(median(s.bare.map((a) => a.rps)))} | ${ratio.toFixed(2)} | ` +
+          `${median(s.app.map((a) => a.p50))} | ${p99} | ${bareP99} | ${p99Ratio.toFixed(2)} | ${errors} | ${non2xx} | ` +
+          `${t.targets ? `≥ ${goal}x, p99 ≤ 1.2x` : `goal ≥ ${goal}x`}: ${held ? 'held' : 'missed'} |\n`,
+      );
+    }
+    // Memory per request: the REST read, --memory-requests more, heap and RSS after a GC either side.
+    // Taken after the rounds, so caches the rounds fill (the nonce bodies) are not counted as growth.
+    const rest = targets[0]!;
+    const appMemBefore = await memory(app);
+    await autocannon({ url: base + rest.path, method: rest.method, headers, connections, amount: memoryRequests });
+    const appMemAfter = await memory(app);
     process.stdout.write(
-      `| ${t.target} | ${Math.round(median(rs.map((r) => r.rps)))} | ${median(rs.map((r) => r.p99))} | ` +
-        `${rs.reduce((a, r) => a + r.errors, 0)} | ${rs.reduce((a, r) => a + r.non2xx, 0)} | ${median(ratios).toFixed(2)} |\n`,
+      `\nmemory after a GC, before/after ${memoryRequests} more requests: heap ${mb(appMemBefore.heap)} → ${mb(appMemAfter.heap)} MB, ` +
+        `RSS ${mb(appMemBefore.rss)} → ${mb(appMemAfter.rss)} MB\n`,
     );
+  } finally {
+    await stopServerProcesses([app, ...(bare ? [bare] : [])]);
+    rmSync(dir, { recursive: true, force: true });
   }
-  if (before) {
-    // This revision against the other, per round (the two are loaded back to back in each round).
-    const versus = (now: number, then: number) => median(results[now]!.map((r, round) => r.rps / results[then]![round]!.rps)).toFixed(2);
-    process.stdout.write(`\nthis revision / the --before-dir one, median of per-round ratios: REST ${versus(1, 2)}, GraphQL ${versus(3, 4)}\n`);
+  return failures;
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(
+    `${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)} at start; ` +
+      `${connections} connections, ${rounds} interleaved rounds of ${duration} s per route and bare (medians)\n`,
+  );
+  const failures: string[] = [];
+  for (const level of levels) failures.push(...(await runLevel(level)));
+  process.stdout.write(`\nload average ${os.loadavg()[0]!.toFixed(1)} at end\n`);
+  if (failures.length > 0) {
+    process.stderr.write(`below target:\n${failures.map((f) => `  ${f}`).join('\n')}\n`);
+    if (check) process.exit(1);
   }
 }
 

@@ -15,19 +15,26 @@ export interface ServerProcess {
 export function startServerProcess(
   name: string,
   script: string,
-  options: { args?: string[]; env?: Record<string, string> } = {},
+  options: { args?: string[]; env?: Record<string, string>; stdin?: boolean } = {},
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...(options.args ?? [])], {
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // stdin piped when the caller talks to the script (bench/http.ts's memory probes).
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'inherit'],
   });
+  const stdout = child.stdout!;
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       out += chunk.toString();
       const m = /READY (\d+)([^\n]*)\n/.exec(out);
-      if (m) resolve({ child, port: Number(m[1]), ready: m[2]!.split(' ').filter((w) => w.length > 0) });
-    });
+      if (!m) return;
+      // Later output (a server's request log) is not kept here; it is still read, so it never blocks.
+      stdout.off('data', onData);
+      stdout.resume();
+      resolve({ child, port: Number(m[1]), ready: m[2]!.split(' ').filter((w) => w.length > 0) });
+    };
+    stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
   });
 }
