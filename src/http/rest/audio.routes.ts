@@ -144,7 +144,7 @@ function pageLinks(q: { track: string; artist?: string | undefined; limit: numbe
  * The contract's analysis object, and `tempoAlternatives` (additive: docs/API.md) when the
  * analysis recorded them (engine 11 on; older analyses and other servers' have none).
  */
-function restAnalysis(a: StoredAnalysis) {
+export function restAnalysis(a: StoredAnalysis) {
   const contract = toContractAnalysis(a);
   return a.features.tempoAlternatives ? { ...contract, tempoAlternatives: a.features.tempoAlternatives } : contract;
 }

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { toContractAnalysis } from '../../analysis/contract';
+import { restAnalysis } from './audio.routes';
 import type { Principal } from '../../auth/api-keys';
 import { AppError, invalidArgument } from '../../core/errors';
 import { tooLarge } from '../../uploads/upload.receiver';
@@ -60,7 +60,7 @@ function answer(res: Response, { trackKey, outcome }: UploadOutcome): void {
       .json({ success: true, data: null, trackKey, status: outcome.status, queuePosition: outcome.queuePosition, retryAfter: outcome.retryAfterS });
     return;
   }
-  res.json({ success: true, data: toContractAnalysis(outcome.analysis) });
+  res.json({ success: true, data: restAnalysis(outcome.analysis) });
 }
 
 /** One file (the field `file`) and the fields beside it, which may come before or after it. */
