@@ -270,16 +270,29 @@ export async function migrateToLatest(database: Database): Promise<void> {
 }
 
 /**
+ * The columns of this schema's analyses table (none when it does not exist). Not Kysely's
+ * introspection: on Postgres it lists the tables of every schema, so with DATABASE_SCHEMA another
+ * schema's analyses table could be taken for this one.
+ */
+async function analysesColumns({ db, dialect }: Database): Promise<Set<string>> {
+  const { rows } = await sql<{ name: string }>`${
+    dialect === 'postgres'
+      ? sql`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'analyses'`
+      : sql`select name from pragma_table_info('analyses')`
+  }`.execute(db);
+  return new Set(rows.map((r) => r.name));
+}
+
+/**
  * Adds the column of every registry descriptor the analyses table lacks (a descriptor added
  * since the table was made), nullable: analyses stored before it have no value for it, and read
  * it as absent. A descriptor browse covers gets its (column, seq) index too. Safe to run from
  * several nodes at once: a column another node just added is taken as added.
  */
-export async function syncDescriptorColumns({ db, dialect }: Database): Promise<void> {
-  const tables = await db.introspection.getTables();
-  const analyses = tables.find((t) => t.name === 'analyses');
-  if (!analyses) return;
-  const existing = new Set(analyses.columns.map((c) => c.name));
+export async function syncDescriptorColumns(database: Database): Promise<void> {
+  const { db, dialect } = database;
+  const existing = await analysesColumns(database);
+  if (existing.size === 0) return;
   // Only missing indexes are created: on Postgres even CREATE INDEX IF NOT EXISTS locks the table
   // against writes first, and a start would wait behind every writing transaction.
   const { rows: indexRows } = await sql<{ name: string }>`${
@@ -294,8 +307,7 @@ export async function syncDescriptorColumns({ db, dialect }: Database): Promise<
       try {
         await db.schema.alterTable('analyses').addColumn(column, REAL).execute();
       } catch (error) {
-        const again = (await db.introspection.getTables()).find((t) => t.name === 'analyses');
-        if (!again?.columns.some((c) => c.name === column)) throw error;
+        if (!(await analysesColumns(database)).has(column)) throw error;
       }
     }
     const index = `analyses_by_${column}`;

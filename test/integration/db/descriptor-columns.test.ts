@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { toRow } from '../../../src/analysis/store/sql.store';
 import { openDatabase, type Database } from '../../../src/db/database';
 import { migrateToLatest, syncDescriptorColumns } from '../../../src/db/migrations';
@@ -46,5 +47,38 @@ describeWith({ postgres: true })('Postgres: syncing the descriptor columns at st
       commit();
       await transaction;
     }
+  });
+});
+
+/*
+ * Several schemas in one database (DATABASE_SCHEMA; every test run has its own): the sync reads
+ * this schema's table, never another's that happens to have the column already.
+ */
+describeWith({ postgres: true })('Postgres: syncing the descriptor columns beside another schema', () => {
+  const schemas: string[] = [];
+  const opened: Database[] = [];
+  const open = async (label: string): Promise<Database> => {
+    const schema = uniqueName(label);
+    schemas.push(schema);
+    const database = openDatabase(POSTGRES_URL, '/nonexistent', schema);
+    opened.push(database);
+    await migrateToLatest(database);
+    return database;
+  };
+  afterEach(async () => {
+    for (const d of opened.splice(0)) await d.close();
+    for (const s of schemas.splice(0)) await dropSchema(s);
+  });
+
+  // Named so that the complete schema sorts first, where a lookup by table name alone finds it.
+  it('when this schema lacks a descriptor column that another schema has, then the sync adds it here and analyses can be stored', async () => {
+    await open('acomplete');
+    const behind = await open('zbehind');
+    await behind.db.schema.alterTable('analyses').dropColumn('acousticness').execute();
+    await syncDescriptorColumns(behind);
+    const { rows } = await sql<{ name: string }>`select column_name as name from information_schema.columns
+      where table_schema = current_schema() and table_name = 'analyses' and column_name = 'acousticness'`.execute(behind.db);
+    expect(rows).toHaveLength(1);
+    await behind.db.insertInto('analyses').values(toRow(analysisOf('Schema', 'Behind', {}, 100))).execute();
   });
 });
