@@ -61,11 +61,12 @@ async function inParallel<T>(items: readonly T[], width: number, each: (item: T)
   await Promise.all(Array.from({ length: width }, lane));
 }
 
-/** A value as written into a URL: as it stands, and escaped (when it is valid Unicode to escape). */
+/** A value as written into a URL: as it stands, and escaped (when it is valid Unicode to escape and escaping changes it). */
 function spellings(value: string): string[] {
   const out = [value];
   try {
-    out.push(encodeURIComponent(value));
+    const escaped = encodeURIComponent(value);
+    if (escaped !== value) out.push(escaped);
   } catch {
     // A lone surrogate cannot be escaped; it is still sent as it stands.
   }
@@ -129,7 +130,7 @@ describe('REST fuzz: no malformed request is a server error', () => {
       expectContractShape(target, await send('GET', target, t.auth));
       await send('GET', target);
     });
-    expect(answers.length).toBeGreaterThan(2000);
+    expect(answers.length).toBeGreaterThan(6000);
     expect(serverErrors()).toEqual([]);
   }, 120_000);
 
