@@ -11,7 +11,11 @@ import { startFakeDeezer, startFakeMusicBrainz } from '../../fixtures/sources/ca
 import { FakeServer, hang, sendJson, sourceFixture } from '../../helpers/fake-http';
 
 
-/** The real Deezer and MusicBrainz sources against local fakes, behind the search service. */
+/**
+ * The real Deezer and MusicBrainz sources against local fakes, behind the search service. Their
+ * timeout is long enough for a loaded machine to answer a live fake in time: only a hanging one
+ * should reach it.
+ */
 let deezerServer: FakeServer;
 let mbServer: FakeServer;
 let deezer: DeezerSource;
@@ -21,13 +25,13 @@ beforeEach(async () => {
   deezerServer = await startFakeDeezer();
   mbServer = await startFakeMusicBrainz();
   const retry = { retries: 1, initialDelayMs: 1, maxDelayMs: 5 };
-  deezer = new DeezerSource({ baseUrl: deezerServer.url, timeoutMs: 300, maxAudioBytes: 1 << 20, retry }, silentLogger);
+  deezer = new DeezerSource({ baseUrl: deezerServer.url, timeoutMs: 2000, maxAudioBytes: 1 << 20, retry }, silentLogger);
   mb = new MusicBrainzSource(
     {
       baseUrl: `${mbServer.url}/ws/2`,
       coverArtBaseUrl: 'http://covers.test',
       userAgent: 'trackgraph/test ( test@example.org )',
-      timeoutMs: 300,
+      timeoutMs: 2000,
       rateLimit: { max: 100, intervalMs: 1000 },
       retry,
     },
