@@ -430,9 +430,30 @@ describeInBrowser(title, () => {
     expectNoProblems();
   }, 90_000);
 
-  it('answers at once for audio analysed before: the same bytes under their file name open their own track page', async () => {
+  it('takes a file dropped on the page; the same bytes as before are answered at once, under their file name, on their own track page', async () => {
     await page.goto(`${origin}/analyse`);
-    await page.getByLabel('Audio file').setInputFiles({ name: 'Tick Tock - Steady.wav', mimeType: 'audio/wav', buffer: CLICKS });
+    // A drop as the browser delivers it: a DataTransfer holding the file, made in the page.
+    const dataTransfer = await page.evaluateHandle((base64) => {
+      const w = globalThis as unknown as {
+        atob(s: string): string;
+        DataTransfer: new () => { items: { add(file: unknown): void } };
+        File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
+      };
+      const binary = w.atob(base64);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      const transfer = new w.DataTransfer();
+      transfer.items.add(new w.File([bytes], 'Tick Tock - Steady.wav', { type: 'audio/wav' }));
+      return transfer;
+    }, CLICKS.toString('base64'));
+    const zone = page.locator('.drop-zone');
+    await zone.dispatchEvent('dragover', { dataTransfer });
+    expect(await zone.getAttribute('class')).toBe('drop-zone dragging');
+    await zone.dispatchEvent('drop', { dataTransfer });
+    expect(await zone.getAttribute('class')).toBe('drop-zone');
+    // The file input holds the dropped file, as if it had been chosen.
+    expect(await page.getByLabel('Audio file').evaluate((input) => (input as unknown as { files: { name: string }[] }).files[0]?.name)).toBe('Tick Tock - Steady.wav');
+    expect(await page.locator('.chosen-file').innerText()).toMatch(/^Tick Tock - Steady\.wav · \d+ KiB$/);
     const answered = page.waitForResponse(isUpload);
     await page.getByRole('button', { name: 'Analyse', exact: true }).click();
     expect((await answered).status()).toBe(200);
@@ -451,8 +472,21 @@ describeInBrowser(title, () => {
     const analyseButton = page.getByRole('button', { name: 'Analyse', exact: true });
     // Text named .mp3: the server recognises audio by its bytes.
     await page.getByLabel('Audio file').setInputFiles({ name: 'notes.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from('these are notes, not a song\n'.repeat(64)) });
+    // By keyboard: from the file input, Tab reaches the names, then the button, which Enter presses.
+    await page.getByLabel('Audio file').focus();
+    const reached: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('Tab');
+      reached.push(
+        await page.evaluate(() => {
+          const el = (globalThis as unknown as { document: { activeElement: { innerText: string; labels?: { textContent: string }[] } } }).document.activeElement;
+          return el.labels?.[0]?.textContent ?? el.innerText;
+        }),
+      );
+    }
+    expect(reached).toEqual(['Artist (optional)', 'Track (optional)', 'Analyse']);
     let answered = page.waitForResponse(isUpload);
-    await analyseButton.click();
+    await page.keyboard.press('Enter');
     expect((await answered).status()).toBe(415);
     const alert = page.getByRole('alert');
     await alert.waitFor();
@@ -476,6 +510,15 @@ describeInBrowser(title, () => {
     expect(new URL(page.url()).pathname).toBe('/analyse');
     expect(await analyseButton.isEnabled()).toBe(true);
     expect(browser.takeProblems()).toEqual(['console: Failed to load resource: the server responded with a status of 413 (Payload Too Large)']);
+
+    // And the next file goes through.
+    await page.getByLabel('Audio file').setInputFiles({ name: 'again.wav', mimeType: 'audio/wav', buffer: CLICKS });
+    await page.getByLabel('Artist (optional)').fill('Click Band');
+    await page.getByLabel('Track (optional)').fill('Metronome');
+    await analyseButton.click();
+    await page.waitForURL((url) => url.pathname === `/track/${trackKey('Click Band', 'Metronome')}`);
+    await page.getByRole('img', { name: 'Descriptors' }).waitFor();
+    expectNoProblems();
   }, 60_000);
 
   it('shows a read key its own webhooks and usage but not the key pages', async () => {
