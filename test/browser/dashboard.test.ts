@@ -383,8 +383,13 @@ describeInBrowser(title, () => {
   const isUpload = (r: { url(): string; request(): { method(): string } }) => r.url() === `${origin}/api/audio/analyses` && r.request().method() === 'POST';
 
   it('analyses a file the user sends: the progress of its upload, then the analysis as it runs, then the track page', async () => {
-    await page.goto(`${origin}/`);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analyse a file' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    // What browse lists before: the page keeps it, and must not show it stale after the upload.
+    await page.goto(`${origin}/browse`);
+    const matching = page.getByRole('status').filter({ hasText: /^\d+ tracks match\.$/ });
+    await matching.waitFor();
+    const before = Number((await matching.innerText()).split(' ')[0]);
+    await nav.getByRole('link', { name: 'Analyse a file' }).click();
     await page.getByRole('heading', { name: 'Analyse a file', level: 1 }).waitFor();
     expect(await page.getByRole('button', { name: 'Analyse', exact: true }).isDisabled()).toBe(true);
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -396,7 +401,7 @@ describeInBrowser(title, () => {
     await page.getByLabel('Track (optional)').fill('Metronome');
     const answered = page.waitForResponse(isUpload);
     await page.getByRole('button', { name: 'Analyse', exact: true }).click();
-    const bar = page.getByRole('progressbar');
+    const bar = page.getByRole('progressbar', { name: 'Upload progress' });
     await bar.waitFor();
     // Every byte sent: the bar is full while the server analyses (the engine is held).
     await page.locator('[role="progressbar"][aria-valuenow="100"]').waitFor();
@@ -427,6 +432,10 @@ describeInBrowser(title, () => {
     const analysis = await stored('Click Band', 'Metronome');
     expect(Math.abs(analysis.tempo - 120)).toBeLessThan(2);
     expect(await stat('Tempo')).toBe(`${analysis.tempo.toFixed(1)} BPM`);
+
+    await nav.getByRole('link', { name: 'Browse' }).click();
+    await page.getByRole('status').filter({ hasText: `${before + 1} tracks match.` }).waitFor();
+    expect(await page.getByRole('list', { name: 'Tracks' }).locator('.result-title').allInnerTexts()).toContain('Metronome');
     expectNoProblems();
   }, 90_000);
 

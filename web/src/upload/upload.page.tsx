@@ -1,3 +1,4 @@
+import { useApolloClient } from '@apollo/client/react';
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { usePageTitle } from '../app/page';
@@ -21,10 +22,10 @@ function UploadProgress({ sent, total, phase }: { sent: number; total: number; p
   const amount = `${byteSize(phase === 'analysing' ? total : sent)} of ${byteSize(total)}`;
   return (
     <div className="upload-progress">
-      <div className="upload-progress-label" id="upload-progress-label">
+      <div className="upload-progress-label">
         {phase === 'analysing' ? 'Uploaded' : 'Uploading'}: {pct} % <span className="muted">({amount})</span>
       </div>
-      <div role="progressbar" aria-labelledby="upload-progress-label" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-valuetext={`${pct} % (${amount})`}>
+      <div role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-valuetext={`${pct} % (${amount})`}>
         <svg className="meter" width="100%" height="12" aria-hidden="true" focusable="false">
           <rect className="meter-track" width="100%" height="12" rx="6" />
           <rect className="meter-fill" width={`${pct}%`} height="12" rx="6" />
@@ -44,6 +45,7 @@ export function UploadPage() {
   usePageTitle('Analyse a file');
   const session = useSession();
   const navigate = useNavigate();
+  const client = useApolloClient();
   const [file, setFile] = useState<File | null>(null);
   const [artist, setArtist] = useState('');
   const [track, setTrack] = useState('');
@@ -130,6 +132,10 @@ export function UploadPage() {
         answer = await waitForAnalysis(sent, session.apiKey(), controller.signal, setPending);
       } else answer = sent;
       if (answer.kind === 'done') {
+        // A new stored analysis: the lists browse and similar answered before may lack it.
+        client.cache.evict({ id: 'ROOT_QUERY', fieldName: 'tracks' });
+        client.cache.evict({ id: 'ROOT_QUERY', fieldName: 'similar' });
+        client.cache.gc();
         void navigate(trackPath(answer.analysis.trackKey, answer.analysis));
         return;
       }
