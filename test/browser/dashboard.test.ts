@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -527,6 +527,38 @@ describeInBrowser(title, () => {
     await analyseButton.click();
     await page.waitForURL((url) => url.pathname === `/track/${trackKey('Click Band', 'Metronome')}`);
     await page.getByRole('img', { name: 'Descriptors' }).waitFor();
+    expectNoProblems();
+  }, 60_000);
+
+  it('shows the upload as it goes, and Cancel upload stops it: the page stays, ready, and nothing is left on the server', async () => {
+    await page.goto(`${origin}/analyse`);
+    // A slow connection (DevTools' throttling, upload included): the upload takes seconds.
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 128 * 1024 });
+    try {
+      const slow = Buffer.from(encodeWav([clickTrack({ bpm: 90, seconds: 20 })], SAMPLE_RATE));
+      await page.getByLabel('Audio file').setInputFiles({ name: 'slow.wav', mimeType: 'audio/wav', buffer: slow });
+      await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+      // Part of the way: more than nothing, less than all.
+      await page.waitForFunction(() => {
+        const bar = (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } }).document.querySelector('[role="progressbar"]');
+        const now = Number(bar?.getAttribute('aria-valuenow') ?? 0);
+        return now > 0 && now < 100;
+      });
+      expect(await page.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('aria-valuetext')).toMatch(/^\d+ % \(\d+(\.\d)? KiB of 1\.7 MiB\)$/);
+      await page.getByRole('button', { name: 'Cancel upload' }).click();
+      await page.getByRole('status').filter({ hasText: 'The upload was cancelled.' }).waitFor();
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+    expect(await page.getByRole('progressbar').count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/analyse');
+    expect(await page.getByRole('button', { name: 'Analyse', exact: true }).isEnabled()).toBe(true);
+    // The server dropped what it had received of it.
+    const uploads = path.join(t.dir, 'data', 'uploads');
+    for (let i = 0; i < 100 && (await readdir(uploads)).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await readdir(uploads)).toEqual([]);
     expectNoProblems();
   }, 60_000);
 
