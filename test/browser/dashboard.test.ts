@@ -562,6 +562,32 @@ describeInBrowser(title, () => {
     expectNoProblems();
   }, 60_000);
 
+  it('stops waiting for a long analysis when asked: the analysis goes on, and its track page shows it when done', async () => {
+    await page.goto(`${origin}/analyse`);
+    engine.hold();
+    try {
+      const other = Buffer.from(encodeWav([clickTrack({ bpm: 100, seconds: 6 })], SAMPLE_RATE));
+      await page.getByLabel('Audio file').setInputFiles({ name: 'click-100.wav', mimeType: 'audio/wav', buffer: other });
+      await page.getByLabel('Artist (optional)').fill('Click Band');
+      await page.getByLabel('Track (optional)').fill('Slower');
+      const answered = page.waitForResponse(isUpload);
+      await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+      expect((await answered).status()).toBe(202);
+      await page.getByRole('button', { name: 'Stop waiting' }).click();
+      await page.getByRole('status').filter({ hasText: 'Stopped waiting; the analysis goes on on the server.' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Analyse', exact: true }).isEnabled()).toBe(true);
+      await page.getByRole('link', { name: "Open the track's page" }).click();
+      const key = trackKey('Click Band', 'Slower');
+      await page.waitForURL((url) => url.pathname === `/track/${key}`);
+      await page.getByRole('status').filter({ hasText: /Analysis queued|Analysing the audio/ }).waitFor();
+    } finally {
+      engine.release();
+    }
+    await page.getByRole('img', { name: 'Descriptors' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Slower\nClick Band');
+    expectNoProblems();
+  }, 60_000);
+
   it('shows a read key its own webhooks and usage but not the key pages', async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Usage' }).waitFor();

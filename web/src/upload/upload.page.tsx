@@ -9,6 +9,8 @@ import { sendUpload, waitForAnalysis } from './upload.request';
 
 type Phase = 'idle' | 'uploading' | 'analysing';
 type Pending = Extract<Answer, { kind: 'pending' }>;
+/** Where the user stopped: during the upload, once the file was sent, or while a 202's analysis ran. */
+type Stopped = { at: 'upload' } | { at: 'sent' } | { at: 'analysis'; trackKey: string };
 
 const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
 
@@ -54,7 +56,7 @@ export function UploadPage() {
   const [progress, setProgress] = useState({ sent: 0, total: 0 });
   const [pending, setPending] = useState<Pending | null>(null);
   const [problem, setProblem] = useState<UploadProblem | null>(null);
-  const [stopped, setStopped] = useState<{ trackKey: string | null } | null>(null);
+  const [stopped, setStopped] = useState<Stopped | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const running = useRef<AbortController | null>(null);
   const busy = phase !== 'idle';
@@ -108,7 +110,7 @@ export function UploadPage() {
     if (!file || busy) return;
     const controller = new AbortController();
     running.current = controller;
-    let waitingFor: string | null = null;
+    let reached: Stopped = { at: 'upload' };
     setProblem(null);
     setStopped(null);
     setPending(null);
@@ -121,12 +123,15 @@ export function UploadPage() {
         track,
         apiKey: session.apiKey(),
         onProgress: (sent, total) => setProgress({ sent, total }),
-        onSent: () => setPhase('analysing'),
+        onSent: () => {
+          reached = { at: 'sent' };
+          setPhase('analysing');
+        },
         signal: controller.signal,
       });
       let answer: Exclude<Answer, Pending>;
       if (sent.kind === 'pending') {
-        waitingFor = sent.trackKey;
+        reached = { at: 'analysis', trackKey: sent.trackKey };
         setPhase('analysing');
         setPending(sent);
         answer = await waitForAnalysis(sent, session.apiKey(), controller.signal, setPending);
@@ -147,7 +152,7 @@ export function UploadPage() {
       }
       setPhase('idle');
       setPending(null);
-      setStopped({ trackKey: waitingFor });
+      setStopped(reached);
     } finally {
       if (running.current === controller) running.current = null;
     }
@@ -206,9 +211,11 @@ export function UploadPage() {
             {pendingText(pending)}
           </>
         )}
-        {phase === 'idle' && stopped && (stopped.trackKey ? 'Stopped waiting; the analysis goes on on the server.' : 'The upload was cancelled.')}
+        {phase === 'idle' && stopped?.at === 'upload' && 'The upload was cancelled.'}
+        {phase === 'idle' && stopped?.at === 'sent' && 'Stopped waiting. The whole file had been sent: the server may analyse it still, and Browse will list it then.'}
+        {phase === 'idle' && stopped?.at === 'analysis' && 'Stopped waiting; the analysis goes on on the server.'}
       </p>
-      {phase === 'idle' && stopped?.trackKey && (
+      {phase === 'idle' && stopped?.at === 'analysis' && (
         <p>
           <Link to={trackPath(stopped.trackKey)}>Open the track&apos;s page</Link> to see it when it is done.
         </p>
