@@ -74,8 +74,9 @@ const graphqlPage = helmet({
 /**
  * The web dashboard's pages and assets: its own scripts and styles only, none inline (the build
  * inlines nothing), artwork from anywhere over http(s) (search results link to sources' image
- * hosts), GraphQL calls to this origin only. CSP Level 3's 'self' also matches ws: and wss: on
- * the page's own host (every current browser), which is where the GraphQL subscriptions are.
+ * hosts), API calls (GraphQL, the REST upload) to this origin only. CSP Level 3's 'self' also
+ * matches ws: and wss: on the page's own host (every current browser), which is where the GraphQL
+ * subscriptions are.
  */
 const DASHBOARD_POLICY = {
   'default-src': ["'none'"],

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -12,6 +12,8 @@ import type { MetadataSource } from '../../src/sources/source';
 import { createEnginePool } from '../../src/engine/engine.pool';
 import { BrowseTracksDocument, TrackAnalysisDocument, TrackStatusDocument, VocabularyDocument, type TrackDetailFragment } from '../../web/src/gql/graphql';
 import { variablesOfForm, EMPTY_FORM } from '../../web/src/browse/browse.filter';
+import { encodeWav } from '../helpers/audio-signals';
+import { clickTrack, SAMPLE_RATE } from '../helpers/signals';
 import { accessibilityViolations, buildDashboard, CHROMIUM, SCREENSHOTS, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
 import { DEMO_TRACKS, writeDemoLibrary } from '../helpers/demo-library';
 import { FakeEngine } from '../helpers/fake-engine';
@@ -26,6 +28,12 @@ const PHONE = { width: 375, height: 812 };
 
 /** A key of ADMIN_API_KEYS: it also manages keys, webhooks and usage. */
 const ADMIN_KEY = 'admin-key-0123456789';
+
+/** UPLOAD_MAX_BYTES of the test server: a file past it is refused with 413. */
+const UPLOAD_MAX = 2 * 1024 * 1024;
+
+/** The file the upload tests send: a 120 BPM click track, 8 s of 16-bit mono WAV (about 690 KiB). */
+const CLICKS = Buffer.from(encodeWav([clickTrack({ bpm: 120, seconds: 8 })], SAMPLE_RATE));
 
 /** The demo track the tests open while its analysis runs; the others are analysed beforehand. */
 const OPENED = DEMO_TRACKS[0];
@@ -106,7 +114,7 @@ describeInBrowser(title, () => {
       prepareLibrary: writeDemoLibrary,
       // Past this the API answers null and the page polls: the path of a long analysis.
       // OUTBOUND_ALLOW_PRIVATE: the webhook receiver listens on 127.0.0.1.
-      env: { ANALYSIS_WAIT_MS: '1000', PUBLIC_URL, ADMIN_API_KEYS: ADMIN_KEY, OUTBOUND_ALLOW_PRIVATE: 'true' },
+      env: { ANALYSIS_WAIT_MS: '1000', PUBLIC_URL, ADMIN_API_KEYS: ADMIN_KEY, OUTBOUND_ALLOW_PRIVATE: 'true', UPLOAD_MAX_BYTES: String(UPLOAD_MAX) },
     });
     for (const track of DEMO_TRACKS.slice(1)) await analyse(track.artist, track.title);
     await analyse('Pink Floyd', 'Money');
@@ -370,10 +378,220 @@ describeInBrowser(title, () => {
     expectNoProblems();
   }, 60_000);
 
+  /** The stat a track page shows under `name` (Tempo, Key …). */
+  const stat = (name: string) => page.locator('.stat', { has: page.locator('dt', { hasText: name }) }).locator('.stat-value').innerText();
+  const isUpload = (r: { url(): string; request(): { method(): string } }) => r.url() === `${origin}/api/audio/analyses` && r.request().method() === 'POST';
+
+  it('analyses a file the user sends: the progress of its upload, then the analysis as it runs, then the track page', async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    // What browse lists before: the page keeps it, and must not show it stale after the upload.
+    await page.goto(`${origin}/browse`);
+    const matching = page.getByRole('status').filter({ hasText: /^\d+ tracks match\.$/ });
+    await matching.waitFor();
+    const before = Number((await matching.innerText()).split(' ')[0]);
+    await nav.getByRole('link', { name: 'Analyse a file' }).click();
+    await page.getByRole('heading', { name: 'Analyse a file', level: 1 }).waitFor();
+    expect(await page.getByRole('button', { name: 'Analyse', exact: true }).isDisabled()).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    engine.hold();
+    await page.getByLabel('Audio file').setInputFiles({ name: 'click-120.wav', mimeType: 'audio/wav', buffer: CLICKS });
+    expect(await page.locator('.chosen-file').innerText()).toMatch(/^click-120\.wav · \d+ KiB$/);
+    await page.getByLabel('Artist (optional)').fill('Click Band');
+    await page.getByLabel('Track (optional)').fill('Metronome');
+    const answered = page.waitForResponse(isUpload);
+    await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+    const bar = page.getByRole('progressbar', { name: 'Upload progress' });
+    await bar.waitFor();
+    // Every byte sent: the bar is full while the server analyses (the engine is held).
+    await page.locator('[role="progressbar"][aria-valuenow="100"]').waitFor();
+    expect(await bar.getAttribute('aria-valuetext')).toMatch(/^100 % \(\d+ KiB of \d+ KiB\)$/);
+    const upload = await answered;
+    // Past the server's wait (ANALYSIS_WAIT_MS): 202, and the page asks the Location until it is done.
+    expect(upload.status()).toBe(202);
+    expect(await upload.request().headerValue('authorization')).toBe(`Bearer ${TEST_API_KEY}`);
+    const key = trackKey('Click Band', 'Metronome');
+    expect(await upload.headerValue('location')).toBe(`/api/audio/analysis/${key}`);
+    const polled = page.waitForResponse((r) => r.url() === `${origin}/api/audio/analysis/${key}` && r.status() === 202);
+    const progress = page.getByRole('status').filter({ hasText: /Analysis queued|Analysing the audio/ });
+    await progress.waitFor();
+    await polled;
+    expect(await page.getByRole('button', { name: 'Analyse', exact: true }).isDisabled()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/analyse');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot('analyse-desktop');
+    await resize(PHONE);
+    await expectNoSidewaysScroll();
+    await screenshot('analyse-phone');
+    await resize(DESKTOP);
+    engine.release();
+
+    await page.waitForURL((url) => url.pathname === `/track/${key}`, { timeout: 30_000 });
+    await page.getByRole('img', { name: 'Descriptors' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Metronome\nClick Band');
+    const analysis = await stored('Click Band', 'Metronome');
+    expect(Math.abs(analysis.tempo - 120)).toBeLessThan(2);
+    expect(await stat('Tempo')).toBe(`${analysis.tempo.toFixed(1)} BPM`);
+
+    await nav.getByRole('link', { name: 'Browse' }).click();
+    await page.getByRole('status').filter({ hasText: `${before + 1} tracks match.` }).waitFor();
+    expect(await page.getByRole('list', { name: 'Tracks' }).locator('.result-title').allInnerTexts()).toContain('Metronome');
+    expectNoProblems();
+  }, 90_000);
+
+  it('takes a file dropped on the page; the same bytes as before are answered at once, under their file name, on their own track page', async () => {
+    await page.goto(`${origin}/analyse`);
+    // A drop as the browser delivers it: a DataTransfer holding the file, made in the page.
+    const dataTransfer = await page.evaluateHandle((base64) => {
+      const w = globalThis as unknown as {
+        atob(s: string): string;
+        DataTransfer: new () => { items: { add(file: unknown): void } };
+        File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
+      };
+      const binary = w.atob(base64);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      const transfer = new w.DataTransfer();
+      transfer.items.add(new w.File([bytes], 'Tick Tock - Steady.wav', { type: 'audio/wav' }));
+      return transfer;
+    }, CLICKS.toString('base64'));
+    const zone = page.locator('.drop-zone');
+    await zone.dispatchEvent('dragover', { dataTransfer });
+    expect(await zone.getAttribute('class')).toBe('drop-zone dragging');
+    await zone.dispatchEvent('drop', { dataTransfer });
+    expect(await zone.getAttribute('class')).toBe('drop-zone');
+    // The file input holds the dropped file, as if it had been chosen.
+    expect(await page.getByLabel('Audio file').evaluate((input) => (input as unknown as { files: { name: string }[] }).files[0]?.name)).toBe('Tick Tock - Steady.wav');
+    expect(await page.locator('.chosen-file').innerText()).toMatch(/^Tick Tock - Steady\.wav · \d+ KiB$/);
+    const answered = page.waitForResponse(isUpload);
+    await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+    expect((await answered).status()).toBe(200);
+    // Named by the file name, as the server names a file without fields or tags.
+    const key = trackKey('Tick Tock', 'Steady');
+    await page.waitForURL((url) => url.pathname === `/track/${key}`);
+    await page.getByRole('img', { name: 'Descriptors' }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Steady\nTick Tock');
+    const before = await stored('Click Band', 'Metronome');
+    expect(await stat('Tempo')).toBe(`${before.tempo.toFixed(1)} BPM`);
+    expectNoProblems();
+  }, 60_000);
+
+  it('says in words why a file was refused (not audio, too large) and stays on the page, ready for another', async () => {
+    await page.goto(`${origin}/analyse`);
+    const analyseButton = page.getByRole('button', { name: 'Analyse', exact: true });
+    // Text named .mp3: the server recognises audio by its bytes.
+    await page.getByLabel('Audio file').setInputFiles({ name: 'notes.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from('these are notes, not a song\n'.repeat(64)) });
+    // By keyboard: from the file input, Tab reaches the names, then the button, which Enter presses.
+    await page.getByLabel('Audio file').focus();
+    const reached: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('Tab');
+      reached.push(
+        await page.evaluate(() => {
+          const el = (globalThis as unknown as { document: { activeElement: { innerText: string; labels?: { textContent: string }[] } } }).document.activeElement;
+          return el.labels?.[0]?.textContent ?? el.innerText;
+        }),
+      );
+    }
+    expect(reached).toEqual(['Artist (optional)', 'Track (optional)', 'Analyse']);
+    let answered = page.waitForResponse(isUpload);
+    await page.keyboard.press('Enter');
+    expect((await answered).status()).toBe(415);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/^This file is not audio the server can read \(.*\): the upload is not audio this server reads .*\(UNSUPPORTED_MEDIA\)$/);
+    expect(new URL(page.url()).pathname).toBe('/analyse');
+    expect(await analyseButton.isEnabled()).toBe(true);
+    expect(await page.getByRole('progressbar').count()).toBe(0);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(browser.takeProblems()).toEqual(['console: Failed to load resource: the server responded with a status of 415 (Unsupported Media Type)']);
+
+    // Past UPLOAD_MAX_BYTES: the limit, in words.
+    const large = Buffer.concat([CLICKS, Buffer.alloc(UPLOAD_MAX + 1024 - CLICKS.length)]);
+    await page.getByLabel('Audio file').setInputFiles({ name: 'large.wav', mimeType: 'audio/wav', buffer: large });
+    // Choosing another file clears the last refusal.
+    expect(await page.getByRole('alert').count()).toBe(0);
+    answered = page.waitForResponse(isUpload);
+    await analyseButton.click();
+    expect((await answered).status()).toBe(413);
+    await alert.waitFor();
+    expect(await alert.innerText()).toBe('This file is too large: the server accepts files of up to 2 MiB. (PAYLOAD_TOO_LARGE)');
+    expect(new URL(page.url()).pathname).toBe('/analyse');
+    expect(await analyseButton.isEnabled()).toBe(true);
+    expect(browser.takeProblems()).toEqual(['console: Failed to load resource: the server responded with a status of 413 (Payload Too Large)']);
+
+    // And the next file goes through.
+    await page.getByLabel('Audio file').setInputFiles({ name: 'again.wav', mimeType: 'audio/wav', buffer: CLICKS });
+    await page.getByLabel('Artist (optional)').fill('Click Band');
+    await page.getByLabel('Track (optional)').fill('Metronome');
+    await analyseButton.click();
+    await page.waitForURL((url) => url.pathname === `/track/${trackKey('Click Band', 'Metronome')}`);
+    await page.getByRole('img', { name: 'Descriptors' }).waitFor();
+    expectNoProblems();
+  }, 60_000);
+
+  it('shows the upload as it goes, and Cancel upload stops it: the page stays, ready, and nothing is left on the server', async () => {
+    await page.goto(`${origin}/analyse`);
+    // A slow connection (DevTools' throttling, upload included): the upload takes seconds.
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 128 * 1024 });
+    try {
+      const slow = Buffer.from(encodeWav([clickTrack({ bpm: 90, seconds: 20 })], SAMPLE_RATE));
+      await page.getByLabel('Audio file').setInputFiles({ name: 'slow.wav', mimeType: 'audio/wav', buffer: slow });
+      await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+      // Part of the way: more than nothing, less than all.
+      await page.waitForFunction(() => {
+        const bar = (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } }).document.querySelector('[role="progressbar"]');
+        const now = Number(bar?.getAttribute('aria-valuenow') ?? 0);
+        return now > 0 && now < 100;
+      });
+      expect(await page.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('aria-valuetext')).toMatch(/^\d+ % \(\d+(\.\d)? KiB of 1\.7 MiB\)$/);
+      await page.getByRole('button', { name: 'Cancel upload' }).click();
+      await page.getByRole('status').filter({ hasText: 'The upload was cancelled.' }).waitFor();
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+    expect(await page.getByRole('progressbar').count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/analyse');
+    expect(await page.getByRole('button', { name: 'Analyse', exact: true }).isEnabled()).toBe(true);
+    // The server dropped what it had received of it.
+    const uploads = path.join(t.dir, 'data', 'uploads');
+    for (let i = 0; i < 100 && (await readdir(uploads)).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await readdir(uploads)).toEqual([]);
+    expectNoProblems();
+  }, 60_000);
+
+  it('stops waiting for a long analysis when asked: the analysis goes on, and its track page shows it when done', async () => {
+    await page.goto(`${origin}/analyse`);
+    engine.hold();
+    try {
+      const other = Buffer.from(encodeWav([clickTrack({ bpm: 100, seconds: 6 })], SAMPLE_RATE));
+      await page.getByLabel('Audio file').setInputFiles({ name: 'click-100.wav', mimeType: 'audio/wav', buffer: other });
+      await page.getByLabel('Artist (optional)').fill('Click Band');
+      await page.getByLabel('Track (optional)').fill('Slower');
+      const answered = page.waitForResponse(isUpload);
+      await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+      expect((await answered).status()).toBe(202);
+      await page.getByRole('button', { name: 'Stop waiting' }).click();
+      await page.getByRole('status').filter({ hasText: 'Stopped waiting; the analysis goes on on the server.' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Analyse', exact: true }).isEnabled()).toBe(true);
+      await page.getByRole('link', { name: "Open the track's page" }).click();
+      const key = trackKey('Click Band', 'Slower');
+      await page.waitForURL((url) => url.pathname === `/track/${key}`);
+      await page.getByRole('status').filter({ hasText: /Analysis queued|Analysing the audio/ }).waitFor();
+    } finally {
+      engine.release();
+    }
+    await page.getByRole('img', { name: 'Descriptors' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Slower\nClick Band');
+    expectNoProblems();
+  }, 60_000);
+
   it('shows a read key its own webhooks and usage but not the key pages', async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Usage' }).waitFor();
-    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse', 'Webhooks', 'Usage']);
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse', 'Analyse a file', 'Webhooks', 'Usage']);
     await page.goto(`${origin}/admin/keys`);
     await page.getByText('This page needs an admin key; the key you signed in with is a read key.').waitFor();
     expectNoProblems();
@@ -404,7 +622,7 @@ describeInBrowser(title, () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Keys' }).waitFor();
-      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse', 'Keys', 'Webhooks', 'Usage']);
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse', 'Analyse a file', 'Keys', 'Webhooks', 'Usage']);
       expectNoProblems();
     }, 30_000);
 

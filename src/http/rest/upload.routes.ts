@@ -100,6 +100,12 @@ function multipart(req: Request, uploads: UploadService, requester: string | und
       if (!started) reject(invalidArgument('the multipart body has no field "file"'));
     });
     parser.on('error', fail);
+    // A client going away mid-body (a browser cancelling its upload): a pipe does not pass that
+    // on, so busboy would wait for the rest for ever, and so would the file it feeds, its
+    // partial file left behind. Destroyed, busboy ends that file with the error.
+    req.once('close', () => {
+      if (!req.readableEnded) parser.destroy(new Error('the client went away before the end of the body'));
+    });
     req.pipe(parser);
   });
 }

@@ -156,4 +156,25 @@ describe('POST /api/audio/analyses (uploads)', () => {
     expect(await leftOver()).toEqual([]);
     await alive();
   });
+
+  it('when the client goes away in the middle of a multipart file (a browser cancelling its upload), then the partial file is removed too', async () => {
+    const { port } = await t.listen();
+    const boundary = 'cancelled-upload-boundary';
+    const req = http.request({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/api/audio/analyses',
+      headers: { ...t.auth, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Transfer-Encoding': 'chunked' },
+    });
+    req.on('error', () => undefined);
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+    req.write(wav.subarray(0, 200_000));
+    for (let i = 0; i < 100 && (await leftOver()).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await leftOver()).length).toBe(1);
+    req.destroy();
+    for (let i = 0; i < 200 && (await leftOver()).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await leftOver()).toEqual([]);
+    await alive();
+  });
 });

@@ -8,6 +8,7 @@ import { SearchPage } from '../search/search.page';
 import { useSession } from '../session/session.context';
 import { SignInPage } from '../session/sign-in.page';
 import { TrackPage } from '../track/track.page';
+import { UploadPage } from '../upload/upload.page';
 import { NotFoundPage } from './not-found.page';
 
 /**
@@ -49,6 +50,9 @@ export function App() {
                 <li>
                   <NavLink to="/browse">Browse</NavLink>
                 </li>
+                <li>
+                  <NavLink to="/analyse">Analyse a file</NavLink>
+                </li>
                 {session.scope === 'ADMIN' && (
                   <li>
                     <NavLink to="/admin/keys">Keys</NavLink>
@@ -78,6 +82,7 @@ export function App() {
             <Route path="/" element={<SearchPage />} />
             <Route path="/track/:trackKey" element={<TrackPage />} />
             <Route path="/browse" element={<BrowsePage />} />
+            <Route path="/analyse" element={<UploadPage />} />
             <Route path="/admin/keys" element={<KeysPage />} />
             <Route path="/admin/webhooks" element={<WebhooksPage />} />
             <Route path="/admin/usage" element={<UsagePage />} />

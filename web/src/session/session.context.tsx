@@ -16,6 +16,8 @@ export interface Session {
   scope: ApiKeyScope | null;
   /** The key's name, as the server knows it. */
   name: string | null;
+  /** The signed-in key, for the calls the GraphQL client does not make (the REST upload). */
+  apiKey(): string | null;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -69,9 +71,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [client],
   );
 
+  const apiKey = useCallback(() => keyRef.current, []);
+
   return (
     <ApolloProvider client={client}>
-      <Capabilities signedIn={signedIn} notice={notice} signIn={signIn} signOut={signOut}>
+      <Capabilities signedIn={signedIn} notice={notice} signIn={signIn} signOut={signOut} apiKey={apiKey}>
         {children}
       </Capabilities>
     </ApolloProvider>
@@ -79,7 +83,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 }
 
 /** What the key may do (its scope), asked once per sign-in. */
-function Capabilities(props: Pick<Session, 'signedIn' | 'notice' | 'signIn' | 'signOut'> & { children: ReactNode }) {
+function Capabilities(props: Pick<Session, 'signedIn' | 'notice' | 'signIn' | 'signOut' | 'apiKey'> & { children: ReactNode }) {
   const { signedIn } = props;
   const viewer = useQuery(ViewerDocument, { skip: !signedIn });
   const value = useMemo<Session>(
@@ -90,8 +94,9 @@ function Capabilities(props: Pick<Session, 'signedIn' | 'notice' | 'signIn' | 's
       signOut: props.signOut,
       scope: viewer.data?.viewer.scope ?? null,
       name: viewer.data?.viewer.name ?? null,
+      apiKey: props.apiKey,
     }),
-    [signedIn, props.notice, props.signIn, props.signOut, viewer.data],
+    [signedIn, props.notice, props.signIn, props.signOut, props.apiKey, viewer.data],
   );
   return <SessionContext.Provider value={value}>{props.children}</SessionContext.Provider>;
 }
