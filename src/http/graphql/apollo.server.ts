@@ -16,6 +16,7 @@ import type { UsageService } from '../../usage/usage.service';
 import type { WebhookService } from '../../webhooks/webhook.service';
 import { requireApiKey } from '../auth';
 import { clientErrorHandler } from '../http.errors';
+import { composeMiddleware } from '../middleware.compose';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin } from './graphql.cost';
@@ -73,6 +74,11 @@ const EDGE_BYTES_PER_ANALYSIS = 2048;
 export interface GraphQLEdge {
   /** Mount at /graphql: authentication, JSON body, Apollo. */
   handler: Router;
+  /**
+   * What `handler` does with a POST (the landing page is for GETs), as one composed function for
+   * the app's hot path: the same middleware in the same order, without the router's matching.
+   */
+  post: RequestHandler;
   server: ApolloServer<GraphQLContext>;
   /** The executable schema Apollo runs (subscriptions run on it too). */
   schema: GraphQLSchema;
@@ -161,53 +167,54 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   await server.start();
 
   const edge = responseCacheAnalyses > 0 ? new GraphQLEdgeCache(responseCacheAnalyses * EDGE_BYTES_PER_ANALYSIS, options.charges) : undefined;
-  const router = Router();
   // A browser opening /graphql gets the page that links to GraphiQL (this server's) and, when
   // it is on, Apollo Sandbox (/graphql?sandbox, Apollo's landing page from its CDN).
   const landing = landingPageHandler({ sandbox: options.sandbox });
-  router.use((req, res, next) => (wantsLandingPage(req) && !(options.sandbox && asksForSandbox(req)) ? landing(req, res, next) : next()));
+  const landingPage: RequestHandler = (req, res, next) => (wantsLandingPage(req) && !(options.sandbox && asksForSandbox(req)) ? landing(req, res, next) : next());
   // Every answer is for one key, and some hold a key or a webhook's signing secret (the create
   // mutations): no cache keeps them, as the REST answers about keys and webhooks say too.
-  router.use((_req, res, next) => {
+  const noStore: RequestHandler = (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
-  });
-  router.use(requireKey(services.apiKeys, options.sandbox));
+  };
   // Express 5 parses no body by itself, and Apollo needs req.body.
-  router.use(express.json({ limit: MAX_BODY, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) }));
-  if (edge) router.use(edge.middleware());
+  const json = express.json({ limit: MAX_BODY, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) });
   // After the edge cache: a byte-identical repeat of a complete answer passed these limits before.
   const limits = documentLimits(options.limits);
   // A browser opening Sandbox gets the page, whatever else the URL holds.
-  router.use((req, res, next) => (options.sandbox && wantsLandingPage(req) ? next() : limits(req, res, next)));
-  router.use(
-    expressMiddleware(server, {
-      context: ({ req, res }) => {
-        const principal = res.locals.principal as Principal | undefined;
-        // Only a request taken for Sandbox's page arrives without a principal; if Apollo sees
-        // an operation in it after all, it is refused here.
-        if (!principal) {
-          return Promise.reject(
-            new GraphQLError('missing Authorization header; send "Authorization: Bearer <API key>"', {
-              extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="trackgraph"']]) } },
-            }),
-          );
-        }
-        return Promise.resolve(
-          createContext({
-            principal,
-            analysis: services.analysis,
-            log: req.log,
-            charged: GraphQLEdgeCache.charged(res),
-            edge: edge?.recorder(res),
+  const documentChecks: RequestHandler = (req, res, next) => (options.sandbox && wantsLandingPage(req) ? next() : limits(req, res, next));
+  const apollo = expressMiddleware(server, {
+    context: ({ req, res }) => {
+      const principal = res.locals.principal as Principal | undefined;
+      // Only a request taken for Sandbox's page arrives without a principal; if Apollo sees
+      // an operation in it after all, it is refused here.
+      if (!principal) {
+        return Promise.reject(
+          new GraphQLError('missing Authorization header; send "Authorization: Bearer <API key>"', {
+            extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="trackgraph"']]) } },
           }),
         );
-      },
-    }),
-  );
+      }
+      return Promise.resolve(
+        createContext({
+          principal,
+          analysis: services.analysis,
+          log: req.log,
+          charged: GraphQLEdgeCache.charged(res),
+          edge: edge?.recorder(res),
+        }),
+      );
+    },
+  });
+  // After the landing page (a GET only), every request's pipeline.
+  const pipeline: RequestHandler[] = [noStore, requireKey(services.apiKeys, options.sandbox), json, ...(edge ? [edge.middleware()] : []), documentChecks, apollo];
+
+  const router = Router();
+  router.use(landingPage);
+  for (const handler of pipeline) router.use(handler);
   router.use(graphqlErrorHandler);
 
-  return { handler: router, server, schema, stop: () => server.stop() };
+  return { handler: router, post: composeMiddleware(pipeline, graphqlErrorHandler), server, schema, stop: () => server.stop() };
 }
 
 /** Does Apollo take this request for the landing page? (Its own test: a GET preferring HTML to JSON.) */

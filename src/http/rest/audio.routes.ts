@@ -38,6 +38,20 @@ function notModified(req: Request, etag: string): boolean {
   });
 }
 
+/** A route handler after the gate: answers, or rejects with the error the edge's handler maps. */
+export type AnalysisHandler = (req: Request<{ trackKey: string }>, res: Response) => Promise<void>;
+
+/** The path GET /api/audio/analysis/{trackKey} is registered at (and its requests' metrics label). */
+export const ANALYSIS_ROUTE = '/api/audio/analysis/:trackKey';
+
+/**
+ * The handler of GET /api/audio/analysis/{trackKey}, after the gate. Made once per app: the
+ * router and the hot path (hot-path.ts) share it, and with it its serialised bodies.
+ */
+export function analysisReadHandler(analysis: AnalysisService): AnalysisHandler {
+  return analysisView(analysis, restAnalysis);
+}
+
 /**
  * A handler answering an analysis lookup (store, else analyse what search found) with one view
  * of it: 200 with the view (the contract object, or the timeline), or 202 while it is computed.
@@ -45,10 +59,12 @@ function notModified(req: Request, etag: string): boolean {
  * view's body is serialised and tagged once and reused while that object lives; a request
  * naming the tag in If-None-Match gets 304.
  */
-function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => unknown) {
+function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => unknown): AnalysisHandler {
   const bodies = new WeakMap<StoredAnalysis, Body>();
+  // Nearly every read has no query string: its parameters are parsed once, here.
+  const none = Object.freeze(parse(analysisParams, {}));
   return async (req: Request<{ trackKey: string }>, res: Response): Promise<void> => {
-    const q = parse(analysisParams, req.query);
+    const q = req.url.includes('?') ? parse(analysisParams, req.query) : none;
     const outcome = await analysis.analysis(req.params.trackKey, q, (res.locals.principal as Principal | undefined)?.id);
     if (outcome.status !== 'done') {
       res
@@ -81,10 +97,10 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
  * its route without a mounted router rewriting its URL. Thin: parse, call one service method,
  * shape. `gate` (key check and rate limit) runs first on each, but not on a signed artwork URL.
  */
-export function audioRoutes(services: AudioRouteServices, gate: RequestHandler): Router {
+export function audioRoutes(services: AudioRouteServices, gate: RequestHandler, analysisRead: AnalysisHandler = analysisReadHandler(services.analysis)): Router {
   const router = Router();
 
-  router.get('/api/audio/analysis/:trackKey', gate, analysisView(services.analysis, restAnalysis));
+  router.get(ANALYSIS_ROUTE, gate, analysisRead);
 
   router.get('/api/audio/search', gate, async (req, res) => {
     const q = parse(searchParams, req.query);
