@@ -27,6 +27,7 @@ import { asksForSandbox, landingPageHandler } from './landing.page';
 import { immutableResponseCachePlugin } from './response.cache';
 import { GraphQLEdgeCache } from './edge.cache';
 import { graphqlRateLimitPlugin } from './rate-limit.plugin';
+import { graphqlBody } from './graphql.body';
 
 export interface GraphQLServices {
   search: SearchService;
@@ -63,8 +64,8 @@ export interface GraphQLOptions {
   charges?: GraphQLCharges;
 }
 
-/** Request bodies past this are refused unread. */
-const MAX_BODY = '100kb';
+/** Request bodies past this (100 KiB) are refused unread. */
+const MAX_BODY_BYTES = 100 * 1024;
 
 /** About 1 KB each: 10 MB of answers. */
 const DEFAULT_RESPONSE_CACHE_ANALYSES = 10_000;
@@ -177,8 +178,10 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     res.setHeader('Cache-Control', 'no-store');
     next();
   };
-  // Express 5 parses no body by itself, and Apollo needs req.body.
-  const json = express.json({ limit: MAX_BODY, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) });
+  // Express 5 parses no body by itself, and Apollo needs req.body. The edge cache looks the
+  // raw body up before it is parsed (graphql.body.ts).
+  const json = express.json({ limit: MAX_BODY_BYTES, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) });
+  const body = graphqlBody({ limit: MAX_BODY_BYTES, json, ...(edge ? { edge } : {}) });
   // After the edge cache: a byte-identical repeat of a complete answer passed these limits before.
   const limits = documentLimits(options.limits);
   // A browser opening Sandbox gets the page, whatever else the URL holds.
@@ -207,7 +210,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     },
   });
   // After the landing page (a GET only), every request's pipeline.
-  const pipeline: RequestHandler[] = [noStore, requireKey(services.apiKeys, options.sandbox), json, ...(edge ? [edge.middleware()] : []), documentChecks, apollo];
+  const pipeline: RequestHandler[] = [noStore, requireKey(services.apiKeys, options.sandbox), body, documentChecks, apollo];
 
   const router = Router();
   router.use(landingPage);
