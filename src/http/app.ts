@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger as PinoLogger } from 'pino';
 import { AppError } from '../core/errors';
 import type { DependencyCheck } from '../ops/health';
@@ -7,9 +7,9 @@ import type { Metrics } from '../ops/metrics';
 import { corsPolicy } from './cors.middleware';
 import { dashboardRoutes, defaultDashboardDir } from './dashboard';
 import { clientErrorHandler } from './http.errors';
-import { hotRoutes } from './hot-path';
+import { installHotPath, type ToExpress } from './hot-path';
 import { requestBeginner } from './request-logger';
-import { securityHeaderWriter } from './security.headers';
+import { API_HEADERS, securityHeaderWriter, writeHeaderSet } from './security.headers';
 import { refuseMalformedUrls } from './url-encoding.guard';
 import { analysisReadHandler, audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { uploadRoutes } from './rest/upload.routes';
@@ -34,7 +34,7 @@ export interface AppDependencies {
   /** The /graphql handler (Apollo). */
   graphql: RequestHandler;
   /** The same pipeline for a POST, composed into one function (GraphQLEdge.post); absent, POSTs go through `graphql`. */
-  graphqlPost?: RequestHandler;
+  graphqlPost?: (toExpress: ToExpress) => RequestHandler;
   /** Operations: /readyz, /metrics, request metrics. */
   ops: AppOps;
   /** Runs before every REST route but the signed artwork: the key check and the per-key rate limit (restGate). */
@@ -71,26 +71,25 @@ export function createApp(deps: AppDependencies): Express {
 
   // The per-request work every answer gets, in this order, as one layer: security headers (first,
   // so error answers carry them too), the request id, log line and metrics, CORS (before anything
-  // that asks for a key: a browser's preflight never carries one); then the hot routes.
+  // that asks for a key: a browser's preflight never carries one).
   const writeSecurityHeaders = securityHeaderWriter({ sandbox: deps.sandbox ?? false });
   const { metrics } = deps.ops;
   const beginRequest = requestBeginner(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(httpObservation(req, res, seconds)) });
   const cors = corsPolicy(deps.corsOrigins ?? []);
+  app.use((req, res, next) => {
+    writeSecurityHeaders(req, res);
+    beginRequest(req, res);
+    if (cors) cors(req, res, next);
+    else next();
+  });
+  // The same work for the hot path's requests, which are API answers (hot-path.ts).
+  const beginApi = (req: Request, res: Response, next: NextFunction): void => {
+    writeHeaderSet(res, API_HEADERS);
+    beginRequest(req, res);
+    if (cors) cors(req, res, next);
+    else next();
+  };
   const analysisRead = analysisReadHandler(deps.services.analysis);
-  const hot = hotRoutes({ gate: deps.gate, analysisRead, ...(deps.graphqlPost ? { graphqlPost: deps.graphqlPost } : {}) });
-  app.use(
-    cors
-      ? (req, res, next) => {
-          writeSecurityHeaders(req, res);
-          beginRequest(req, res);
-          cors(req, res, (error?: unknown) => (error !== undefined && error !== null ? next(error) : hot(req, res, next)));
-        }
-      : (req, res, next) => {
-          writeSecurityHeaders(req, res);
-          beginRequest(req, res);
-          hot(req, res, next);
-        },
-  );
 
   // Before the routes: their parameter decoding would fail on such a URL before any key check.
   app.use('/api', refuseMalformedUrls(deps.gate, (path) => PUBLIC_API.has(path)));
@@ -117,6 +116,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use(dashboardRoutes(deps.dashboardDir ?? defaultDashboardDir()));
 
   app.use(errorHandler);
+  installHotPath(app, { begin: beginApi, gate: deps.gate, analysisRead, restErrors: errorHandler, ...(deps.graphqlPost ? { graphqlPost: deps.graphqlPost } : {}) });
   return app;
 }
 

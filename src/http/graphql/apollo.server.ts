@@ -16,6 +16,7 @@ import type { UsageService } from '../../usage/usage.service';
 import type { WebhookService } from '../../webhooks/webhook.service';
 import { requireApiKey } from '../auth';
 import { clientErrorHandler } from '../http.errors';
+import type { ToExpress } from '../hot-path';
 import { composeMiddleware } from '../middleware.compose';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
@@ -77,9 +78,10 @@ export interface GraphQLEdge {
   handler: Router;
   /**
    * What `handler` does with a POST (the landing page is for GETs), as one composed function for
-   * the app's hot path: the same middleware in the same order, without the router's matching.
+   * the app's hot path: the same middleware in the same order, without the router's matching,
+   * `toExpress` giving the request Express's API before the steps that need it.
    */
-  post: RequestHandler;
+  post: (toExpress: ToExpress) => RequestHandler;
   server: ApolloServer<GraphQLContext>;
   /** The executable schema Apollo runs (subscriptions run on it too). */
   schema: GraphQLSchema;
@@ -210,14 +212,29 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     },
   });
   // After the landing page (a GET only), every request's pipeline.
-  const pipeline: RequestHandler[] = [noStore, requireKey(services.apiKeys, options.sandbox), body, documentChecks, apollo];
+  const keyCheck = requireKey(services.apiKeys, options.sandbox);
+  const pipeline: RequestHandler[] = [noStore, keyCheck, body, documentChecks, apollo];
 
   const router = Router();
   router.use(landingPage);
   for (const handler of pipeline) router.use(handler);
   router.use(graphqlErrorHandler);
 
-  return { handler: router, post: composeMiddleware(pipeline, graphqlErrorHandler), server, schema, stop: () => server.stop() };
+  // The hot path (hot-path.ts) runs a POST on Node's objects up to the edge cache, and gives it
+  // Express's API before the document checks and Apollo's integration, which use it.
+  const post = (toExpress: ToExpress): RequestHandler => {
+    const expressApi: RequestHandler = (req, res, next) => {
+      toExpress(req, res);
+      next();
+    };
+    const onError: ErrorRequestHandler = (error, req, res, next) => {
+      toExpress(req, res);
+      graphqlErrorHandler(error, req, res, next);
+    };
+    return composeMiddleware([noStore, keyCheck, body, expressApi, documentChecks, apollo], onError);
+  };
+
+  return { handler: router, post, server, schema, stop: () => server.stop() };
 }
 
 /** Does Apollo take this request for the landing page? (Its own test: a GET preferring HTML to JSON.) */

@@ -57,7 +57,8 @@ export function analysisReadHandler(analysis: AnalysisService): AnalysisHandler 
  * of it: 200 with the view (the contract object, or the timeline), or 202 while it is computed.
  * A stored analysis never changes and the store's LRU hands out one object per key, so each
  * view's body is serialised and tagged once and reused while that object lives; a request
- * naming the tag in If-None-Match gets 304.
+ * naming the tag in If-None-Match gets 304. Answers through Node's response API only, and reads
+ * req.query only when the URL has one (the hot path takes none).
  */
 function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => unknown): AnalysisHandler {
   const bodies = new WeakMap<StoredAnalysis, Body>();
@@ -67,10 +68,8 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
     const q = req.url.includes('?') ? parse(analysisParams, req.query) : none;
     const outcome = await analysis.analysis(req.params.trackKey, q, (res.locals.principal as Principal | undefined)?.id);
     if (outcome.status !== 'done') {
-      res
-        .status(202)
-        .set('Retry-After', String(outcome.retryAfterS))
-        .json({ success: true, data: null, status: outcome.status, queuePosition: outcome.queuePosition, retryAfter: outcome.retryAfterS });
+      res.setHeader('Retry-After', String(outcome.retryAfterS));
+      send(res, 202, Buffer.from(JSON.stringify({ success: true, data: null, status: outcome.status, queuePosition: outcome.queuePosition, retryAfter: outcome.retryAfterS })));
       return;
     }
     let body = bodies.get(outcome.analysis);
@@ -83,13 +82,23 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
     res.setHeader('Trackgraph-Engine', outcome.analysis.features.engine);
     res.setHeader('Trackgraph-Analysis-Method', methodOf(outcome.analysis.features.engine));
     if (notModified(req, body.etag)) {
-      res.status(304).end();
+      res.statusCode = 304;
+      res.end();
       return;
     }
-    res.setHeader('Content-Type', JSON_TYPE);
-    res.setHeader('Content-Length', body.bytes.length);
-    res.end(body.bytes);
+    send(res, 200, body.bytes);
   };
+}
+
+/**
+ * A JSON answer through Node's own response API only: the hot path (hot-path.ts) runs this
+ * handler on a request Express has not dressed with its API.
+ */
+function send(res: Response, status: number, bytes: Buffer): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }
 
 /**
