@@ -113,4 +113,41 @@ describe('the hot path (the stored-analysis read and GraphQL POSTs, dispatched b
     const unreadable = await request(t.app).post('/graphql').set(t.auth).set('Content-Type', 'application/json').send('{"query":').expect(400);
     expect(unreadable.body.errors[0].extensions.code).toBe('INVALID_ARGUMENT');
   });
+
+  it('counts every request of the key as usage, as the router does', async () => {
+    const requests = async (): Promise<number> => {
+      const rows = (await t.container.usage.report({ id: 'env:1', scope: 'read' }, 1)).filter((r) => r.keyId === 'env:1');
+      return rows.reduce((sum, r) => sum + r.requests, 0);
+    };
+    const before = await requests();
+    await request(t.app).get(`/api/audio/analysis/${stored.trackKey}`).set(t.auth).expect(200);
+    await request(t.app).post('/graphql').set(t.auth).send({ query: QUERY, variables: { k: stored.trackKey } }).expect(200);
+    await request(t.app).get(`/api/audio/analysis/${stored.trackKey}/`).set(t.auth).expect(200);
+    expect(await requests()).toBe(before + 3);
+  });
+});
+
+describe('the hot path with CORS_ORIGINS', () => {
+  const ORIGIN = 'https://app.example.com';
+  let t: TestApp;
+  const stored = syntheticAnalysis(2);
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { CORS_ORIGINS: ORIGIN } });
+    await t.container.store.save(stored);
+  });
+  afterAll(() => t.close());
+
+  it('answers an allowed origin with the same CORS headers as the router, and another origin with none', async () => {
+    const hot = await request(t.app).get(`/api/audio/analysis/${stored.trackKey}`).set(t.auth).set('Origin', ORIGIN).expect(200);
+    const routed = await request(t.app).get(`/api/audio/analysis/${stored.trackKey}/`).set(t.auth).set('Origin', ORIGIN).expect(200);
+    expect(steadyHeaders(hot)).toEqual(steadyHeaders(routed));
+    expect(hot.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(hot.headers.vary).toBe('Origin');
+    const gql = await request(t.app).post('/graphql').set(t.auth).set('Origin', ORIGIN).send({ query: QUERY, variables: { k: stored.trackKey } }).expect(200);
+    expect(gql.headers['access-control-allow-origin']).toBe(ORIGIN);
+    const other = await request(t.app).get(`/api/audio/analysis/${stored.trackKey}`).set(t.auth).set('Origin', 'https://other.example.net').expect(200);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(other.headers.vary).toBe('Origin');
+  });
 });
