@@ -98,10 +98,14 @@ function probe(server: ServerProcess, question: string, answer: RegExp): Promise
   return new Promise((resolve) => {
     let out = '';
     const onData = (chunk: Buffer): void => {
-      // Only the tail is kept: at LOG_LEVEL=info the request log shares this stream.
-      out = (out + chunk.toString()).slice(-4096);
+      out += chunk.toString();
       const m = answer.exec(out);
-      if (!m) return;
+      // At LOG_LEVEL=info the request log shares this stream: past the last line break, only a
+      // partial line can still be part of the answer.
+      if (!m) {
+        out = out.slice(out.lastIndexOf('\n') + 1);
+        return;
+      }
       server.child.stdout!.off('data', onData);
       resolve(m);
     };
@@ -112,12 +116,12 @@ function probe(server: ServerProcess, question: string, answer: RegExp): Promise
 
 /** The CPU time a server process has used so far, µs (bench/http/server.ts answers "CPU"). */
 async function cpuTime(server: ServerProcess): Promise<number> {
-  return Number((await probe(server, 'CPU', /^CPU (\d+)$/m))[1]);
+  return Number((await probe(server, 'CPU', /^CPU (\d+)\n/m))[1]);
 }
 
 /** Heap and RSS (bytes) of a server after a full GC (bench/http/server.ts answers "MEM"). */
 async function memory(server: ServerProcess): Promise<{ heap: number; rss: number }> {
-  const m = await probe(server, 'MEM', /^MEM (\d+) (\d+)$/m);
+  const m = await probe(server, 'MEM', /^MEM (\d+) (\d+)\n/m);
   return { heap: Number(m[1]), rss: Number(m[2]) };
 }
 
