@@ -13,7 +13,9 @@ import { median } from './lib/stats';
  * per-round ratios. Exits non-zero naming every route below its target (the stored-analysis read:
  * REST ≥ 0.95x and GraphQL ≥ 0.85x at warn, ≥ 0.80x and ≥ 0.75x at info, p99 ≤ 1.2x bare's);
  * search from the cache, a batch of 50 and a browse page are reported against a 0.80x goal.
- * Memory: heap and RSS after a full GC, before and after --memory-requests more requests.
+ * Memory: heap and RSS after a full GC, before and after --memory-requests more requests. Each
+ * server's CPU time per answered request (user and system, asked of the process itself) is
+ * reported beside: on a shared machine it moves less with other work than req/s does.
  *
  *   npm run bench:http -- [--duration 8] [--rounds 3] [--connections 50] [--levels warn,info]
  *                         [--memory-requests 1000000] [--no-check]
@@ -69,6 +71,8 @@ function routes(trackKey: string, keys: string[]): Target[] {
 
 interface Sample {
   rps: number;
+  /** The server's CPU time (user and system) per answered request, µs. */
+  cpu: number;
   p50: number;
   p99: number;
   errors: number;
@@ -78,29 +82,47 @@ interface Sample {
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 
 let nonce = 0;
-async function load(url: string, t: Target, seconds: number): Promise<Sample> {
+async function load(server: ServerProcess, url: string, t: Target, seconds: number): Promise<Sample> {
   // Apollo's pipeline runs for each nonce body (its document and response caches still hit).
   const requests: autocannon.Request[] | undefined = t.nonce
     ? [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...(JSON.parse(t.body!) as object), extensions: { nonce: ++nonce } }) }) }]
     : undefined;
+  const cpuBefore = await cpuTime(server);
   const r = await autocannon({ url, method: t.method, headers, body: t.body, duration: seconds, connections, ...(requests ? { requests } : {}) });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  const cpu = (await cpuTime(server)) - cpuBefore;
+  return { rps: r.requests.average, cpu: cpu / Math.max(1, r.requests.total), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
-/** Heap and RSS (bytes) of a server after a full GC (bench/http/server.ts answers "MEM"). */
-function memory(server: ServerProcess): Promise<{ heap: number; rss: number }> {
+/** One line of a server's answer to a probe written on its stdin (bench/http/server.ts). */
+function probe(server: ServerProcess, question: string, answer: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve) => {
     let out = '';
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
-      const m = /^MEM (\d+) (\d+)$/m.exec(out);
-      if (!m) return;
+      const m = answer.exec(out);
+      // At LOG_LEVEL=info the request log shares this stream: past the last line break, only a
+      // partial line can still be part of the answer.
+      if (!m) {
+        out = out.slice(out.lastIndexOf('\n') + 1);
+        return;
+      }
       server.child.stdout!.off('data', onData);
-      resolve({ heap: Number(m[1]), rss: Number(m[2]) });
+      resolve(m);
     };
     server.child.stdout!.on('data', onData);
-    server.child.stdin!.write('MEM\n');
+    server.child.stdin!.write(`${question}\n`);
   });
+}
+
+/** The CPU time a server process has used so far, µs (bench/http/server.ts answers "CPU"). */
+async function cpuTime(server: ServerProcess): Promise<number> {
+  return Number((await probe(server, 'CPU', /^CPU (\d+)\n/m))[1]);
+}
+
+/** Heap and RSS (bytes) of a server after a full GC (bench/http/server.ts answers "MEM"). */
+async function memory(server: ServerProcess): Promise<{ heap: number; rss: number }> {
+  const m = await probe(server, 'MEM', /^MEM (\d+) (\d+)\n/m);
+  return { heap: Number(m[1]), rss: Number(m[2]) };
 }
 
 const mb = (b: number): string => (b / 1048576).toFixed(1);
@@ -129,17 +151,17 @@ async function runLevel(level: string): Promise<string[]> {
     // Warm-up: JIT and caches hot on both sides before measuring.
     const warm = Math.max(1, Math.min(2, duration));
     for (const [i, t] of targets.entries()) {
-      await load(bareUrl(i), t, warm);
-      await load(base + t.path, t, warm);
+      await load(bare, bareUrl(i), t, warm);
+      await load(app, base + t.path, t, warm);
     }
     const samples = targets.map(() => ({ bare: [] as Sample[], app: [] as Sample[] }));
     for (let round = 0; round < rounds; round++) {
       for (const [i, t] of targets.entries()) {
-        samples[i]!.bare.push(await load(bareUrl(i), t, duration));
-        samples[i]!.app.push(await load(base + t.path, t, duration));
+        samples[i]!.bare.push(await load(bare, bareUrl(i), t, duration));
+        samples[i]!.app.push(await load(app, base + t.path, t, duration));
       }
     }
-    process.stdout.write(`\nLOG_LEVEL=${level}\n\n| route | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | p99/bare | errors | non-2xx | target |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n`);
+    process.stdout.write(`\nLOG_LEVEL=${level}\n\n| route | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | p99/bare | CPU µs/req | bare CPU µs/req | errors | non-2xx | target |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n`);
     for (const [i, t] of targets.entries()) {
       const s = samples[i]!;
       const ratio = median(s.app.map((a, r) => a.rps / s.bare[r]!.rps));
@@ -153,7 +175,8 @@ async function runLevel(level: string): Promise<string[]> {
       if (!held && t.targets) failures.push(`${t.name} at ${level}: ${ratio.toFixed(2)}x of bare (target ${goal}x), p99 ${p99Ratio.toFixed(2)}x of bare's (target 1.2x), ${errors} errors, ${non2xx} non-2xx`);
       process.stdout.write(
         `| ${t.name} | ${Math.round(median(s.app.map((a) => a.rps)))} | ${Math.round(median(s.bare.map((a) => a.rps)))} | ${ratio.toFixed(2)} | ` +
-          `${median(s.app.map((a) => a.p50))} | ${p99} | ${bareP99} | ${p99Ratio.toFixed(2)} | ${errors} | ${non2xx} | ` +
+          `${median(s.app.map((a) => a.p50))} | ${p99} | ${bareP99} | ${p99Ratio.toFixed(2)} | ` +
+          `${Math.round(median(s.app.map((a) => a.cpu)))} | ${Math.round(median(s.bare.map((a) => a.cpu)))} | ${errors} | ${non2xx} | ` +
           `${t.targets ? `≥ ${goal}x, p99 ≤ 1.2x` : `goal ≥ ${goal}x`}: ${held ? 'held' : 'missed'} |\n`,
       );
     }

@@ -16,12 +16,18 @@ export const STORED = 60;
 
 /**
  * Answers "MEM" lines on stdin with "MEM <heapUsed> <rss>" (bytes, after a full GC), so the bench
- * can see whether memory per request stays flat.
+ * can see whether memory per request stays flat, and "CPU" lines with "CPU <µs>", the CPU time
+ * (user and system) this process has used, so it can tell CPU per request.
  */
 function answerMemoryProbes(): void {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line.trim() === 'CPU') {
+      const c = process.cpuUsage();
+      process.stdout.write(`CPU ${c.user + c.system}\n`);
+      return;
+    }
     if (line.trim() !== 'MEM') return;
     gc();
     gc();

@@ -74,6 +74,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     corsOrigins: config.CORS_ORIGINS,
     sandbox: config.GRAPHQL_SANDBOX,
     graphql: graphql.handler,
+    graphqlPost: graphql.post,
     ops: {
       metrics: container.metrics,
       readiness: container.readiness,

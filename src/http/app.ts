@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger as PinoLogger } from 'pino';
 import { AppError } from '../core/errors';
 import type { DependencyCheck } from '../ops/health';
@@ -7,10 +7,11 @@ import type { Metrics } from '../ops/metrics';
 import { corsPolicy } from './cors.middleware';
 import { dashboardRoutes, defaultDashboardDir } from './dashboard';
 import { clientErrorHandler } from './http.errors';
-import { requestLogger } from './request-logger';
-import { securityHeaders } from './security.headers';
+import { installHotPath, type ToExpress } from './hot-path';
+import { requestBeginner } from './request-logger';
+import { API_HEADERS, securityHeaderWriter, writeHeaderSet } from './security.headers';
 import { refuseMalformedUrls } from './url-encoding.guard';
-import { audioRoutes, type AudioRouteServices } from './rest/audio.routes';
+import { analysisReadHandler, audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { uploadRoutes } from './rest/upload.routes';
 import type { UploadService } from '../uploads/upload.service';
 import { keyRoutes, type KeyRouteServices } from './rest/keys.routes';
@@ -32,6 +33,8 @@ export interface AppDependencies {
   logger: PinoLogger;
   /** The /graphql handler (Apollo). */
   graphql: RequestHandler;
+  /** The same pipeline for a POST, composed into one function (GraphQLEdge.post); absent, POSTs go through `graphql`. */
+  graphqlPost?: (toExpress: ToExpress) => RequestHandler;
   /** Operations: /readyz, /metrics, request metrics. */
   ops: AppOps;
   /** Runs before every REST route but the signed artwork: the key check and the per-key rate limit (restGate). */
@@ -66,17 +69,32 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use(securityHeaders({ sandbox: deps.sandbox ?? false }));
+  // The per-request work every answer gets, in this order, as one layer: security headers (first,
+  // so error answers carry them too), the request id, log line and metrics, CORS (before anything
+  // that asks for a key: a browser's preflight never carries one).
+  const writeSecurityHeaders = securityHeaderWriter({ sandbox: deps.sandbox ?? false });
   const { metrics } = deps.ops;
-  app.use(requestLogger(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(httpObservation(req, res, seconds)) }));
-  // Before anything that asks for a key: a browser's preflight never carries one.
+  const beginRequest = requestBeginner(deps.logger, { quietPaths: PROBES, observe: (req, res, seconds) => metrics.observeHttp(httpObservation(req, res, seconds)) });
   const cors = corsPolicy(deps.corsOrigins ?? []);
-  if (cors) app.use(cors);
+  app.use((req, res, next) => {
+    writeSecurityHeaders(req, res);
+    beginRequest(req, res);
+    if (cors) cors(req, res, next);
+    else next();
+  });
+  // The same work for the hot path's requests, which are API answers (hot-path.ts).
+  const beginApi = (req: Request, res: Response, next: NextFunction): void => {
+    writeHeaderSet(res, API_HEADERS);
+    beginRequest(req, res);
+    if (cors) cors(req, res, next);
+    else next();
+  };
+  const analysisRead = analysisReadHandler(deps.services.analysis);
 
   // Before the routes: their parameter decoding would fail on such a URL before any key check.
   app.use('/api', refuseMalformedUrls(deps.gate, (path) => PUBLIC_API.has(path)));
   // The contract's routes first: they are nearly all of the traffic.
-  app.use(audioRoutes(deps.services, deps.gate));
+  app.use(audioRoutes(deps.services, deps.gate, analysisRead));
   if (deps.uploads) app.use(uploadRoutes(deps.uploads, deps.gate));
   app.use(keyRoutes(deps.keys, deps.gate));
   if (deps.spotify) app.use(spotifyRoutes(deps.spotify, deps.gate, deps.publicUrl));
@@ -98,6 +116,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use(dashboardRoutes(deps.dashboardDir ?? defaultDashboardDir()));
 
   app.use(errorHandler);
+  installHotPath(app, { begin: beginApi, gate: deps.gate, analysisRead, restErrors: errorHandler, ...(deps.graphqlPost ? { graphqlPost: deps.graphqlPost } : {}) });
   return app;
 }
 

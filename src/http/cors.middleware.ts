@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import cors from 'cors';
 
@@ -38,7 +39,19 @@ export function corsPolicy(origins: readonly string[]): RequestHandler | undefin
   });
   return (req, res, next) => {
     // Answers differ by Origin (with or without CORS headers): caches must key them by it.
-    res.vary('Origin');
+    varyByOrigin(res);
     handler(req, res, next);
   };
+}
+
+/**
+ * Adds Origin to the Vary header, as Express's res.vary does, through Node's response API only
+ * (the hot path runs this on a request Express has not dressed with its API).
+ */
+function varyByOrigin(res: ServerResponse): void {
+  const current = res.getHeader('Vary');
+  const value = Array.isArray(current) ? current.join(', ') : current === undefined ? '' : String(current);
+  if (value.trim() === '*') return;
+  if (value.split(',').some((field) => field.trim().toLowerCase() === 'origin')) return;
+  res.setHeader('Vary', value.trim() === '' ? 'Origin' : `${value}, Origin`);
 }

@@ -56,11 +56,14 @@ export function httpObservation(req: Request, res: Response, seconds: number): H
 }
 
 /** The route template of a request (never its raw path: keys in paths would explode the labels). */
-function routeOf(req: { originalUrl: string; route?: { path?: unknown } }): string {
+function routeOf(req: { originalUrl?: string; url?: string; route?: { path?: unknown } }): string {
   // Routes are registered with their full paths (no mount prefix to add back).
   const template = req.route?.path;
   if (typeof template === 'string') return template;
-  const path = req.originalUrl.split('?')[0] ?? '';
+  // originalUrl is Express's; a request answered on the hot path (hot-path.ts) has only Node's url.
+  const target = req.originalUrl ?? req.url ?? '';
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
   if (path === '/graphql' || path.startsWith('/graphql/')) return '/graphql';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') return path;
   return 'unmatched';

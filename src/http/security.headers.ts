@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import helmet, { contentSecurityPolicy, type HelmetOptions } from 'helmet';
 import { LANDING_STYLE_HASH, asksForSandbox } from './graphql/landing.page';
 
@@ -24,14 +24,51 @@ const COMMON: HelmetOptions = {
   crossOriginResourcePolicy: { policy: 'same-origin' },
 };
 
-const api = helmet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: API_POLICY } });
+/** The headers of one kind of answer, as helmet sets them: written, then removed. */
+export interface HeaderSet {
+  readonly set: readonly (readonly [name: string, value: string])[];
+  readonly removed: readonly string[];
+}
+
+/**
+ * What helmet does to a response with these options, recorded once at start-up: its header
+ * values depend on the options only (none of the directives here is a function of the request),
+ * so a request gets them from a frozen list instead of a dozen middleware calls, one per header.
+ */
+function headerSet(options: HelmetOptions): HeaderSet {
+  const set: [string, string][] = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader(name: string, value: unknown): void {
+      if (typeof value !== 'string') throw new Error(`helmet set ${name} to a non-string value`);
+      set.push([name, value]);
+    },
+    removeHeader(name: string): void {
+      removed.push(name);
+    },
+  };
+  let failure: Error | undefined;
+  helmet(options)({} as never, recorder as never, (error?: unknown) => {
+    if (error !== undefined) failure = error instanceof Error ? error : new Error('helmet refused these options');
+  });
+  if (failure) throw failure;
+  return Object.freeze({ set: Object.freeze(set.map((h) => Object.freeze(h))), removed: Object.freeze(removed) });
+}
+
+/** Writes a kind of answer's security headers on a response. */
+export function writeHeaderSet(res: Response, headers: HeaderSet): void {
+  for (const name of headers.removed) res.removeHeader(name);
+  for (const [name, value] of headers.set) res.setHeader(name, value);
+}
+
+const api = headerSet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: API_POLICY } });
 
 /**
  * Artwork is loaded by <img> tags of client apps on other origins (CORP cross-origin lets them),
  * and opened on its own it is sandboxed: a unique origin where no script runs, even if a picture
  * ever passed the type check that should not have.
  */
-const artwork = helmet({
+const artwork = headerSet({
   ...COMMON,
   crossOriginResourcePolicy: { policy: 'cross-origin' },
   contentSecurityPolicy: { useDefaults: false, directives: { ...API_POLICY, sandbox: [] } },
@@ -42,7 +79,7 @@ const artwork = helmet({
  * nothing but its favicon and its one inline stylesheet, allowed by its hash. JSON answers to
  * GET queries are under it too, as under the API's.
  */
-const graphqlLanding = helmet({
+const graphqlLanding = headerSet({
   ...COMMON,
   contentSecurityPolicy: {
     useDefaults: false,
@@ -56,7 +93,7 @@ const graphqlLanding = helmet({
  * together with it, so this one only adds what the page's lacks and does not need: no framing
  * of the page, no <base>, no plugins. Popups stay reachable for Sandbox's sign-in window.
  */
-const graphqlPage = helmet({
+const graphqlPage = headerSet({
   ...COMMON,
   crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   contentSecurityPolicy: {
@@ -91,7 +128,7 @@ const DASHBOARD_POLICY = {
   'frame-ancestors': ["'none'"],
 };
 
-const dashboard = helmet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: DASHBOARD_POLICY } });
+const dashboard = headerSet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: DASHBOARD_POLICY } });
 
 /**
  * GraphiQL at /graphiql: the dashboard's policy, and what its editor (Monaco) needs besides:
@@ -110,7 +147,7 @@ const GRAPHIQL_POLICY = {
   'worker-src': ["'self'"],
 };
 
-const graphiql = helmet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: GRAPHIQL_POLICY } });
+const graphiql = headerSet({ ...COMMON, contentSecurityPolicy: { useDefaults: false, directives: GRAPHIQL_POLICY } });
 
 /** GraphiQL's page (web/graphiql, built into web/dist/graphiql). */
 export const isGraphiqlPath = (path: string): boolean => path === '/graphiql' || path === '/graphiql/';
@@ -129,13 +166,26 @@ const isApiPath = (path: string): boolean =>
  * dashboard). Runs first, so error answers carry them too.
  */
 export function securityHeaders(options: { sandbox: boolean }): RequestHandler {
-  // Apollo Sandbox's looser page policy only where Sandbox is served; else the landing page's.
-  const graphqlGet = (req: Request): RequestHandler => (options.sandbox && asksForSandbox(req) ? graphqlPage : graphqlLanding);
+  const write = securityHeaderWriter(options);
   return (req, res, next) => {
-    if (req.path.startsWith('/api/audio/artwork/')) artwork(req, res, next);
-    else if (isGraphqlPath(req.path) && (req.method === 'GET' || req.method === 'HEAD')) graphqlGet(req)(req, res, next);
-    else if (isApiPath(req.path)) api(req, res, next);
-    else if (isGraphiqlPath(req.path)) graphiql(req, res, next);
-    else dashboard(req, res, next);
+    write(req, res);
+    next();
   };
 }
+
+/** The security headers' choice and writing of securityHeaders, for a caller composing it with other per-request work. */
+export function securityHeaderWriter(options: { sandbox: boolean }): (req: Request, res: Response) => void {
+  // Apollo Sandbox's looser page policy only where Sandbox is served; else the landing page's.
+  const graphqlGet = (req: Request): HeaderSet => (options.sandbox && asksForSandbox(req) ? graphqlPage : graphqlLanding);
+  return (req, res) => {
+    const path = req.path;
+    if (path.startsWith('/api/audio/artwork/')) writeHeaderSet(res, artwork);
+    else if (isGraphqlPath(path) && (req.method === 'GET' || req.method === 'HEAD')) writeHeaderSet(res, graphqlGet(req));
+    else if (isApiPath(path)) writeHeaderSet(res, api);
+    else if (isGraphiqlPath(path)) writeHeaderSet(res, graphiql);
+    else writeHeaderSet(res, dashboard);
+  };
+}
+
+/** The API's JSON answers' headers (what securityHeaders writes on /api and a GraphQL POST). */
+export const API_HEADERS: HeaderSet = api;

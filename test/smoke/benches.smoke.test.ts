@@ -96,14 +96,14 @@ it('bench:browse times every browse query on a small synthetic store, with its p
   expect(out).toMatch(/^worst tracks\(\) p99: [\d.]+ ms/m);
 });
 
-it('bench:http gives each route\'s ratio to a bare Express route serving the same bytes, at warn and info, and memory after a GC', async () => {
+it('bench:http gives each route\'s ratio to a bare Express route serving the same bytes, and both servers\' CPU per request, at warn and info, and memory after a GC', async () => {
   const args = ['--duration', '1', '--rounds', '1', '--connections', '4', '--memory-requests', '200', '--no-check'];
   const out = ok(await npmRun('bench:http', args, env(), 240_000));
   for (const level of ['warn', 'info']) {
     const section = out.slice(out.indexOf(`LOG_LEVEL=${level}`));
     for (const route of ['REST GET /api/audio/analysis/:key', 'GraphQL analysis(trackKey)', 'GraphQL analysis(trackKey), past the edge cache', 'REST search, from the cache', 'REST batch of 50 keys', 'GraphQL browse page (tracks, 20)']) {
       const escaped = route.replace(/[()/:.,]/g, '\\$&');
-      expect(section).toMatch(new RegExp(`^\\| ${escaped} \\| \\d+ \\| \\d+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| 0 \\| 0 \\| [^|]+: (held|missed) \\|$`, 'm'));
+      expect(section).toMatch(new RegExp(`^\\| ${escaped} \\| \\d+ \\| \\d+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| \\d+ \\| \\d+ \\| 0 \\| 0 \\| [^|]+: (held|missed) \\|$`, 'm'));
     }
     expect(section).toMatch(/^memory after a GC, before\/after 200 more requests: heap [\d.]+ → [\d.]+ MB, RSS [\d.]+ → [\d.]+ MB$/m);
   }

@@ -16,6 +16,8 @@ import type { UsageService } from '../../usage/usage.service';
 import type { WebhookService } from '../../webhooks/webhook.service';
 import { requireApiKey } from '../auth';
 import { clientErrorHandler } from '../http.errors';
+import type { ToExpress } from '../hot-path';
+import { composeMiddleware } from '../middleware.compose';
 import { createContext, type GraphQLContext } from './graphql.context';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin } from './graphql.cost';
@@ -26,6 +28,7 @@ import { asksForSandbox, landingPageHandler } from './landing.page';
 import { immutableResponseCachePlugin } from './response.cache';
 import { GraphQLEdgeCache } from './edge.cache';
 import { graphqlRateLimitPlugin } from './rate-limit.plugin';
+import { graphqlBody } from './graphql.body';
 
 export interface GraphQLServices {
   search: SearchService;
@@ -62,8 +65,8 @@ export interface GraphQLOptions {
   charges?: GraphQLCharges;
 }
 
-/** Request bodies past this are refused unread. */
-const MAX_BODY = '100kb';
+/** Request bodies past this (100 KiB) are refused unread. */
+const MAX_BODY_BYTES = 100 * 1024;
 
 /** About 1 KB each: 10 MB of answers. */
 const DEFAULT_RESPONSE_CACHE_ANALYSES = 10_000;
@@ -73,6 +76,12 @@ const EDGE_BYTES_PER_ANALYSIS = 2048;
 export interface GraphQLEdge {
   /** Mount at /graphql: authentication, JSON body, Apollo. */
   handler: Router;
+  /**
+   * What `handler` does with a POST (the landing page is for GETs), as one composed function for
+   * the app's hot path: the same middleware in the same order, without the router's matching,
+   * `toExpress` giving the request Express's API before the steps that need it.
+   */
+  post: (toExpress: ToExpress) => RequestHandler;
   server: ApolloServer<GraphQLContext>;
   /** The executable schema Apollo runs (subscriptions run on it too). */
   schema: GraphQLSchema;
@@ -161,53 +170,71 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   await server.start();
 
   const edge = responseCacheAnalyses > 0 ? new GraphQLEdgeCache(responseCacheAnalyses * EDGE_BYTES_PER_ANALYSIS, options.charges) : undefined;
-  const router = Router();
   // A browser opening /graphql gets the page that links to GraphiQL (this server's) and, when
   // it is on, Apollo Sandbox (/graphql?sandbox, Apollo's landing page from its CDN).
   const landing = landingPageHandler({ sandbox: options.sandbox });
-  router.use((req, res, next) => (wantsLandingPage(req) && !(options.sandbox && asksForSandbox(req)) ? landing(req, res, next) : next()));
+  const landingPage: RequestHandler = (req, res, next) => (wantsLandingPage(req) && !(options.sandbox && asksForSandbox(req)) ? landing(req, res, next) : next());
   // Every answer is for one key, and some hold a key or a webhook's signing secret (the create
   // mutations): no cache keeps them, as the REST answers about keys and webhooks say too.
-  router.use((_req, res, next) => {
+  const noStore: RequestHandler = (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
-  });
-  router.use(requireKey(services.apiKeys, options.sandbox));
-  // Express 5 parses no body by itself, and Apollo needs req.body.
-  router.use(express.json({ limit: MAX_BODY, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) }));
-  if (edge) router.use(edge.middleware());
+  };
+  // Express 5 parses no body by itself, and Apollo needs req.body. The edge cache looks the
+  // raw body up before it is parsed (graphql.body.ts).
+  const json = express.json({ limit: MAX_BODY_BYTES, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) });
+  const body = graphqlBody({ limit: MAX_BODY_BYTES, json, ...(edge ? { edge } : {}) });
   // After the edge cache: a byte-identical repeat of a complete answer passed these limits before.
   const limits = documentLimits(options.limits);
   // A browser opening Sandbox gets the page, whatever else the URL holds.
-  router.use((req, res, next) => (options.sandbox && wantsLandingPage(req) ? next() : limits(req, res, next)));
-  router.use(
-    expressMiddleware(server, {
-      context: ({ req, res }) => {
-        const principal = res.locals.principal as Principal | undefined;
-        // Only a request taken for Sandbox's page arrives without a principal; if Apollo sees
-        // an operation in it after all, it is refused here.
-        if (!principal) {
-          return Promise.reject(
-            new GraphQLError('missing Authorization header; send "Authorization: Bearer <API key>"', {
-              extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="trackgraph"']]) } },
-            }),
-          );
-        }
-        return Promise.resolve(
-          createContext({
-            principal,
-            analysis: services.analysis,
-            log: req.log,
-            charged: GraphQLEdgeCache.charged(res),
-            edge: edge?.recorder(res),
+  const documentChecks: RequestHandler = (req, res, next) => (options.sandbox && wantsLandingPage(req) ? next() : limits(req, res, next));
+  const apollo = expressMiddleware(server, {
+    context: ({ req, res }) => {
+      const principal = res.locals.principal as Principal | undefined;
+      // Only a request taken for Sandbox's page arrives without a principal; if Apollo sees
+      // an operation in it after all, it is refused here.
+      if (!principal) {
+        return Promise.reject(
+          new GraphQLError('missing Authorization header; send "Authorization: Bearer <API key>"', {
+            extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="trackgraph"']]) } },
           }),
         );
-      },
-    }),
-  );
+      }
+      return Promise.resolve(
+        createContext({
+          principal,
+          analysis: services.analysis,
+          log: req.log,
+          charged: GraphQLEdgeCache.charged(res),
+          edge: edge?.recorder(res),
+        }),
+      );
+    },
+  });
+  // After the landing page (a GET only), every request's pipeline.
+  const keyCheck = requireKey(services.apiKeys, options.sandbox);
+  const pipeline: RequestHandler[] = [noStore, keyCheck, body, documentChecks, apollo];
+
+  const router = Router();
+  router.use(landingPage);
+  for (const handler of pipeline) router.use(handler);
   router.use(graphqlErrorHandler);
 
-  return { handler: router, server, schema, stop: () => server.stop() };
+  // The hot path (hot-path.ts) runs a POST on Node's objects up to the edge cache, and gives it
+  // Express's API before the document checks and Apollo's integration, which use it.
+  const post = (toExpress: ToExpress): RequestHandler => {
+    const expressApi: RequestHandler = (req, res, next) => {
+      toExpress(req, res);
+      next();
+    };
+    const onError: ErrorRequestHandler = (error, req, res, next) => {
+      toExpress(req, res);
+      graphqlErrorHandler(error, req, res, next);
+    };
+    return composeMiddleware([noStore, keyCheck, body, expressApi, documentChecks, apollo], onError);
+  };
+
+  return { handler: router, post, server, schema, stop: () => server.stop() };
 }
 
 /** Does Apollo take this request for the landing page? (Its own test: a GET preferring HTML to JSON.) */

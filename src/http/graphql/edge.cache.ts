@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/api-keys';
 import type { GraphQLCharges, RateLimitDecision } from '../../ops/rate-limit';
@@ -28,6 +28,12 @@ interface Pending {
 }
 
 type WithRawBody = IncomingMessage & { rawBody?: Buffer };
+
+/** The body exactly as received, and the Accept header, which chooses the response's content type. */
+function keyOf(req: Request, raw: Buffer): string {
+  // latin1 maps bytes to characters one to one: an exact key, cheaper than utf-8 decoding.
+  return `${req.headers.accept ?? ''}\u0000${raw.toString('latin1')}`;
+}
 
 /**
  * Complete, immutable GraphQL answers kept as the bytes Apollo sent, keyed by the request body
@@ -58,39 +64,58 @@ export class GraphQLEdgeCache {
     if (buf.length <= MAX_KEY_BYTES) (req as WithRawBody).rawBody = buf;
   }
 
-  /** Before Apollo, after the key check and express.json. */
+  /** Bodies longer than this are never keys, and are not looked up. */
+  static readonly maxKeyBytes = MAX_KEY_BYTES;
+
+  /** Before Apollo, after the key check and express.json (whose `verify` kept the raw body). */
   middleware(): RequestHandler {
     return (req, res, next) => {
       const raw = (req as WithRawBody).rawBody;
-      const principal = res.locals.principal as Principal | undefined;
       // A batch is answered by Apollo operation by operation: nothing of it is kept whole.
-      if (req.method !== 'POST' || raw === undefined || !principal || Array.isArray(req.body)) {
+      if (req.method !== 'POST' || raw === undefined || Array.isArray(req.body)) {
         next();
         return;
       }
-      // latin1 maps bytes to characters one to one: an exact key, cheaper than utf-8 decoding.
-      const key = `${req.headers.accept ?? ''}\u0000${raw.toString('latin1')}`;
-      const hit = this.entries.get(key);
-      if (!hit) {
-        (res.locals as { graphqlEdge?: Pending }).graphqlEdge = { key };
-        next();
-        return;
-      }
-      if (!this.charges) {
-        send(res, hit);
-        return;
-      }
-      this.charges.charge(principal.id, hit.cost).then((decision) => {
-        if (decision && !decision.allowed) {
-          // Apollo answers the refusal, with this decision rather than a second charge.
-          (res.locals as { graphqlCharged?: RateLimitDecision }).graphqlCharged = decision;
-          next();
-          return;
-        }
-        if (decision) setRateLimitHeaders(res, decision);
-        send(res, hit);
-      }, next);
+      if (!this.answer(req, res, raw, next)) this.pass(req, res, raw, next);
     };
+  }
+
+  /**
+   * The lookup of the middleware, on a POST's raw body before it is parsed (graphql.body.ts):
+   * true when the kept answer is sent, or will be once the rate limit is charged (`refused` is
+   * called instead when the charge is refused, for Apollo to answer the refusal, or with the
+   * error of a charge that failed). False on a
+   * miss, with nothing done. A hit needs no parsed body: only bodies that parsed as one
+   * operation, not a batch, were ever kept, and these are the same bytes.
+   */
+  answer(req: Request, res: Response, raw: Buffer, refused: (error?: unknown) => void): boolean {
+    const principal = res.locals.principal as Principal | undefined;
+    if (!principal || raw.length > MAX_KEY_BYTES) return false;
+    const hit = this.entries.get(keyOf(req, raw));
+    if (!hit) return false;
+    if (!this.charges) {
+      send(res, hit);
+      return true;
+    }
+    this.charges.charge(principal.id, hit.cost).then((decision) => {
+      if (decision && !decision.allowed) {
+        // Apollo answers the refusal, with this decision rather than a second charge.
+        (res.locals as { graphqlCharged?: RateLimitDecision }).graphqlCharged = decision;
+        refused();
+        return;
+      }
+      if (decision) setRateLimitHeaders(res, decision);
+      send(res, hit);
+    }, refused);
+    return true;
+  }
+
+  /** After a miss: marks the request so that Apollo's answer, if complete, is kept under its body, and passes it on. */
+  pass(req: Request, res: Response, raw: Buffer, next: () => void): void {
+    if (res.locals.principal !== undefined && raw.length <= MAX_KEY_BYTES) {
+      (res.locals as { graphqlEdge?: Pending }).graphqlEdge = { key: keyOf(req, raw) };
+    }
+    next();
   }
 
   /**

@@ -38,23 +38,38 @@ function notModified(req: Request, etag: string): boolean {
   });
 }
 
+/** A route handler after the gate: answers, or rejects with the error the edge's handler maps. */
+export type AnalysisHandler = (req: Request<{ trackKey: string }>, res: Response) => Promise<void>;
+
+/** The path GET /api/audio/analysis/{trackKey} is registered at (and its requests' metrics label). */
+export const ANALYSIS_ROUTE = '/api/audio/analysis/:trackKey';
+
+/**
+ * The handler of GET /api/audio/analysis/{trackKey}, after the gate. Made once per app: the
+ * router and the hot path (hot-path.ts) share it, and with it its serialised bodies.
+ */
+export function analysisReadHandler(analysis: AnalysisService): AnalysisHandler {
+  return analysisView(analysis, restAnalysis);
+}
+
 /**
  * A handler answering an analysis lookup (store, else analyse what search found) with one view
  * of it: 200 with the view (the contract object, or the timeline), or 202 while it is computed.
  * A stored analysis never changes and the store's LRU hands out one object per key, so each
  * view's body is serialised and tagged once and reused while that object lives; a request
- * naming the tag in If-None-Match gets 304.
+ * naming the tag in If-None-Match gets 304. Answers through Node's response API only, and reads
+ * req.query only when the URL has one (the hot path takes none).
  */
-function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => unknown) {
+function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => unknown): AnalysisHandler {
   const bodies = new WeakMap<StoredAnalysis, Body>();
+  // Nearly every read has no query string: its parameters are parsed once, here.
+  const none = Object.freeze(parse(analysisParams, {}));
   return async (req: Request<{ trackKey: string }>, res: Response): Promise<void> => {
-    const q = parse(analysisParams, req.query);
+    const q = req.url.includes('?') ? parse(analysisParams, req.query) : none;
     const outcome = await analysis.analysis(req.params.trackKey, q, (res.locals.principal as Principal | undefined)?.id);
     if (outcome.status !== 'done') {
-      res
-        .status(202)
-        .set('Retry-After', String(outcome.retryAfterS))
-        .json({ success: true, data: null, status: outcome.status, queuePosition: outcome.queuePosition, retryAfter: outcome.retryAfterS });
+      res.setHeader('Retry-After', String(outcome.retryAfterS));
+      send(res, 202, Buffer.from(JSON.stringify({ success: true, data: null, status: outcome.status, queuePosition: outcome.queuePosition, retryAfter: outcome.retryAfterS })));
       return;
     }
     let body = bodies.get(outcome.analysis);
@@ -67,13 +82,23 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
     res.setHeader('Trackgraph-Engine', outcome.analysis.features.engine);
     res.setHeader('Trackgraph-Analysis-Method', methodOf(outcome.analysis.features.engine));
     if (notModified(req, body.etag)) {
-      res.status(304).end();
+      res.statusCode = 304;
+      res.end();
       return;
     }
-    res.setHeader('Content-Type', JSON_TYPE);
-    res.setHeader('Content-Length', body.bytes.length);
-    res.end(body.bytes);
+    send(res, 200, body.bytes);
   };
+}
+
+/**
+ * A JSON answer through Node's own response API only: the hot path (hot-path.ts) runs this
+ * handler on a request Express has not dressed with its API.
+ */
+function send(res: Response, status: number, bytes: Buffer): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }
 
 /**
@@ -81,10 +106,10 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
  * its route without a mounted router rewriting its URL. Thin: parse, call one service method,
  * shape. `gate` (key check and rate limit) runs first on each, but not on a signed artwork URL.
  */
-export function audioRoutes(services: AudioRouteServices, gate: RequestHandler): Router {
+export function audioRoutes(services: AudioRouteServices, gate: RequestHandler, analysisRead: AnalysisHandler = analysisReadHandler(services.analysis)): Router {
   const router = Router();
 
-  router.get('/api/audio/analysis/:trackKey', gate, analysisView(services.analysis, restAnalysis));
+  router.get(ANALYSIS_ROUTE, gate, analysisRead);
 
   router.get('/api/audio/search', gate, async (req, res) => {
     const q = parse(searchParams, req.query);
@@ -102,11 +127,22 @@ export function audioRoutes(services: AudioRouteServices, gate: RequestHandler):
   // The same lookup as the analysis (store, else analyse what search found), another view of it.
   router.get('/api/audio/analysis/:trackKey/timeline', gate, analysisView(services.analysis, timelineOf));
 
-  // Spotify's batch pattern: stored analyses only, positional, null where a key has none.
+  // Spotify's batch pattern: stored analyses only, positional, null where a key has none. Each
+  // stored object's contract JSON is made once and kept while the object lives (as the single
+  // read's body is); an answer is those texts joined, the bytes JSON.stringify gives of the whole.
+  const contractJson = new WeakMap<StoredAnalysis, string>();
+  const jsonOf = (a: StoredAnalysis): string => {
+    let json = contractJson.get(a);
+    if (json === undefined) {
+      json = JSON.stringify(restAnalysis(a));
+      contractJson.set(a, json);
+    }
+    return json;
+  };
   router.get('/api/audio/analyses', gate, async (req, res) => {
     const q = parse(batchParams, req.query);
     const stored = await services.analysis.storedMany(q.keys);
-    res.json({ success: true, data: stored.map((a) => (a ? restAnalysis(a) : null)) });
+    send(res, 200, Buffer.from(`{"success":true,"data":[${stored.map((a) => (a ? jsonOf(a) : 'null')).join(',')}]}`));
   });
 
   // Artwork URLs are signed (they are loaded by <img> tags, which send no Authorization). Every

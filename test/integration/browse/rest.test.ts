@@ -52,6 +52,14 @@ describe('REST batch and timeline, and the OpenAPI document checked against real
         getOne.mockRestore();
       }
       expect(engine.analyseCalls).toBe(0);
+      // Each item is the single read's data, byte for byte (the batch joins kept texts), twice.
+      const single = async (key: string): Promise<unknown> => ((await get(`/api/audio/analysis/${key}`).expect(200)).body as { data: unknown }).data;
+      const expected = JSON.stringify({ success: true, data: [await single(stored[2]!.trackKey), null, await single(stored[0]!.trackKey), await single(stored[2]!.trackKey)] });
+      for (let i = 0; i < 2; i++) {
+        const res = await get(`/api/audio/analyses?keys=${keys.join(',')}`).expect(200);
+        expect(res.text).toBe(expected);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      }
     });
 
     it('takes 100 keys in one read and refuses 101', async () => {
