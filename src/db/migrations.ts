@@ -283,6 +283,16 @@ async function analysesColumns({ db, dialect }: Database): Promise<Set<string>> 
   return new Set(rows.map((r) => r.name));
 }
 
+/** The indexes of this schema's analyses table. */
+async function analysesIndexes({ db, dialect }: Database): Promise<Set<string>> {
+  const { rows } = await sql<{ name: string }>`${
+    dialect === 'postgres'
+      ? sql`select indexname as name from pg_indexes where tablename = 'analyses' and schemaname = current_schema()`
+      : sql`select name from sqlite_master where type = 'index' and tbl_name = 'analyses'`
+  }`.execute(db);
+  return new Set(rows.map((r) => r.name));
+}
+
 /**
  * Adds the column of every registry descriptor the analyses table lacks (a descriptor added
  * since the table was made), nullable: analyses stored before it have no value for it, and read
@@ -290,17 +300,12 @@ async function analysesColumns({ db, dialect }: Database): Promise<Set<string>> 
  * several nodes at once: a column another node just added is taken as added.
  */
 export async function syncDescriptorColumns(database: Database): Promise<void> {
-  const { db, dialect } = database;
+  const { db } = database;
   const existing = await analysesColumns(database);
   if (existing.size === 0) return;
   // Only missing indexes are created: on Postgres even CREATE INDEX IF NOT EXISTS locks the table
   // against writes first, and a start would wait behind every writing transaction.
-  const { rows: indexRows } = await sql<{ name: string }>`${
-    dialect === 'postgres'
-      ? sql`select indexname as name from pg_indexes where tablename = 'analyses' and schemaname = current_schema()`
-      : sql`select name from sqlite_master where type = 'index' and tbl_name = 'analyses'`
-  }`.execute(db);
-  const indexes = new Set(indexRows.map((r) => r.name));
+  const indexes = await analysesIndexes(database);
   for (const d of DESCRIPTORS) {
     const column = columnOf(d);
     if (!existing.has(column)) {
@@ -311,7 +316,14 @@ export async function syncDescriptorColumns(database: Database): Promise<void> {
       }
     }
     const index = `analyses_by_${column}`;
-    if (d.browse && !indexes.has(index)) await db.schema.createIndex(index).ifNotExists().on('analyses').columns([column, 'seq']).execute();
+    if (d.browse && !indexes.has(index)) {
+      try {
+        await db.schema.createIndex(index).ifNotExists().on('analyses').columns([column, 'seq']).execute();
+      } catch (error) {
+        // Postgres: two nodes creating it at once, IF NOT EXISTS or not, one fails on the catalogue's unique name.
+        if (!(await analysesIndexes(database)).has(index)) throw error;
+      }
+    }
   }
 }
 
