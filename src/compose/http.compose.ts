@@ -69,6 +69,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     },
     webhooks: container.webhooks,
     uploads: container.uploads,
+    uploadFetcher: container.uploadFetcher,
     logger: container.logger,
     publicUrl: config.publicUrl,
     corsOrigins: config.CORS_ORIGINS,
