@@ -31,3 +31,8 @@ export function composeUploadFetcher(config: Config, uploads: UploadService): { 
   const guard = new OutboundGuard({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE });
   return { fetcher: new UploadFetcher(uploads, guard, { timeoutMs: config.UPLOAD_FETCH_TIMEOUT_MS }), close: () => guard.close() };
 }
+
+/** Where uploads are written while they are received and analysed: the GraphQL multipart files go there too (emptied at start). */
+export function uploadsDir(config: Config): string {
+  return path.join(config.dataDir, 'uploads');
+}

@@ -13,10 +13,13 @@ import { invalidArgument } from '../../core/errors';
 import type { GraphQLCharges } from '../../ops/rate-limit';
 import type { SearchService } from '../../search/search.service';
 import type { UsageService } from '../../usage/usage.service';
+import type { UploadFetcher } from '../../uploads/upload.fetcher';
+import type { UploadService } from '../../uploads/upload.service';
 import type { WebhookService } from '../../webhooks/webhook.service';
 import { requireApiKey } from '../auth';
 import { clientErrorHandler } from '../http.errors';
 import { createContext, type GraphQLContext } from './graphql.context';
+import { graphqlMultipart } from './graphql.multipart';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin } from './graphql.cost';
 import { documentLimits, graphqlResponseType, type DocumentLimits } from './graphql.limits';
@@ -39,6 +42,8 @@ export interface GraphQLServices {
   usage?: UsageService;
   /** Serves the webhook fields; absent, they fail (tests of other fields). */
   webhooks?: WebhookService;
+  /** Serves analyseUpload (multipart requests, files written to `dir`) and analyseUrl; absent, they fail and multipart requests are not read. */
+  uploads?: { service: UploadService; fetcher: UploadFetcher; dir: string };
 }
 
 export interface GraphQLOptions {
@@ -64,6 +69,7 @@ export interface GraphQLOptions {
 
 /** Request bodies past this are refused unread. */
 const MAX_BODY = '100kb';
+const MAX_BODY_BYTES = 100 * 1024;
 
 /** About 1 KB each: 10 MB of answers. */
 const DEFAULT_RESPONSE_CACHE_ANALYSES = 10_000;
@@ -108,7 +114,9 @@ function errorBody(code: string, message: string): { errors: { message: string; 
  *
  * CSRF: Apollo's csrfPrevention stays on. A GET query (or a POST that is not JSON) must carry
  * `apollo-require-preflight: true` or a `Content-Type: application/json` header, else it is
- * refused with 400; clients sending JSON POSTs (all GraphQL clients) are unaffected.
+ * refused with 400; clients sending JSON POSTs (all GraphQL clients) are unaffected. A
+ * multipart request (a file upload) needs the preflighted header too, checked before its body
+ * is read (graphql.multipart.ts).
  */
 export async function createGraphQL(services: GraphQLServices, options: GraphQLOptions, logger: PinoLogger): Promise<GraphQLEdge> {
   const responseCacheAnalyses = options.responseCacheAnalyses ?? DEFAULT_RESPONSE_CACHE_ANALYSES;
@@ -118,6 +126,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     ...(services.recommendations ? { recommendations: services.recommendations } : {}),
     ...(services.usage ? { keys: { apiKeys: services.apiKeys, usage: services.usage } } : {}),
     ...(services.webhooks ? { webhooks: services.webhooks } : {}),
+    ...(services.uploads ? { uploads: { service: services.uploads.service, fetcher: services.uploads.fetcher } } : {}),
   });
   const server = new ApolloServer<GraphQLContext>({
     schema,
@@ -173,6 +182,9 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     next();
   });
   router.use(requireKey(services.apiKeys, options.sandbox));
+  // Multipart requests (file uploads) become the JSON body they carry, their files on disk; a
+  // preflighted header is required first (CSRF), before a byte of a file is read.
+  if (services.uploads) router.use(graphqlMultipart({ dir: services.uploads.dir, maxBytes: services.uploads.service.maxBytes, maxFieldBytes: MAX_BODY_BYTES }));
   // Express 5 parses no body by itself, and Apollo needs req.body.
   router.use(express.json({ limit: MAX_BODY, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) }));
   if (edge) router.use(edge.middleware());

@@ -73,7 +73,7 @@ function readMultipart(req: Request, options: GraphQLMultipartOptions, files: st
   return new Promise<unknown>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { files: MAX_FILES, fields: 2, fieldSize: options.maxFieldBytes, parts: MAX_FILES + 2 } });
+      parser = busboy({ headers: req.headers, limits: { files: MAX_FILES, fields: 4, fieldSize: options.maxFieldBytes, parts: MAX_FILES + 4 } });
     } catch (error) {
       reject(invalidArgument('the multipart body has no boundary', { cause: error }));
       return;
@@ -92,7 +92,11 @@ function readMultipart(req: Request, options: GraphQLMultipartOptions, files: st
       if (info.valueTruncated) return fail(invalidArgument(`the field "${name}" is longer than ${options.maxFieldBytes} bytes`));
       if (name === 'operations') {
         if (operations !== undefined) return fail(invalidArgument('one field "operations"'));
-        operations = parseJson('operations', value);
+        try {
+          operations = parseJson('operations', value);
+        } catch (error) {
+          return fail(error);
+        }
         if (typeof operations !== 'object' || operations === null) fail(invalidArgument('the field "operations" is a JSON object (or an array of them, for a batch)'));
         return;
       }
