@@ -166,10 +166,10 @@ function parseMap(value: unknown, operations: unknown): Map<string, string[]> {
     if (!Array.isArray(paths) || paths.length === 0 || !paths.every((p) => typeof p === 'string')) {
       throw invalidArgument(`"map" of "${part}": a non-empty array of paths such as "variables.file"`);
     }
-    for (const p of paths as string[]) {
+    for (const p of paths) {
       if (!isVariablePath(p, operations)) throw invalidArgument(`"map" of "${part}": "${p}" is not a path to a variable of "operations"`);
     }
-    map.set(part, paths as string[]);
+    map.set(part, paths);
   }
   return map;
 }
