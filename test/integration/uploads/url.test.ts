@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { trackKey } from '../../../src/core/track-key';
+import { OutboundGuard } from '../../../src/net/outbound.guard';
+import { UploadFetcher } from '../../../src/uploads/upload.fetcher';
 import { encodeWav } from '../../helpers/audio-signals';
 import { clickTrack, SAMPLE_RATE } from '../../helpers/signals';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -26,6 +28,10 @@ async function audioServer(): Promise<{ url: string; hits: string[]; close(): Pr
       res.end(wav);
     } else if (route === '/redirect') {
       res.writeHead(302, { Location: '/files/Tick%20Tock%20-%20From%20The%20Web.wav' });
+      res.end();
+    } else if (route === '/elsewhere') {
+      // Redirects to the URL in its query (another origin).
+      res.writeHead(302, { Location: new URL(req.url ?? '', 'http://x').searchParams.get('to') ?? '/' });
       res.end();
     } else if (route === '/image.mp3') {
       res.writeHead(200, { 'Content-Type': 'audio/mpeg' });
@@ -204,5 +210,40 @@ describe('POST /api/audio/analyses with {"url"}: only public addresses (OUTBOUND
     expect(res.body).toEqual({ success: false, error: { code: 'URL_REFUSED', message: expect.any(String) } });
     expect(res.body.error.message).not.toMatch(/127\.0\.0\.1|::1|loopback address/);
     expect(remote.hits).toEqual([]);
+  });
+});
+
+describe('UploadFetcher: every redirect hop is checked by the guard', () => {
+  let t: TestApp;
+  let trusted: Awaited<ReturnType<typeof audioServer>>;
+  let other: Awaited<ReturnType<typeof audioServer>>;
+  let guard: OutboundGuard;
+  let fetcher: UploadFetcher;
+  beforeAll(async () => {
+    trusted = await audioServer();
+    other = await audioServer();
+    t = await createTestApp({ env: { UPLOAD_MAX_BYTES: String(MAX) } });
+    // The first origin stands for a public server (a trusted origin is connected to wherever it
+    // resolves); the origin it redirects to is judged by its address, loopback, as any other.
+    guard = new OutboundGuard({ allowPrivate: false, trustedOrigins: [trusted.url] });
+    fetcher = new UploadFetcher(t.container.uploads, guard, { timeoutMs: 10_000 });
+  });
+  afterAll(async () => {
+    await guard.close();
+    await t.close();
+    await trusted.close();
+    await other.close();
+  });
+
+  it('when the first origin is reachable, then its audio is analysed (the control)', async () => {
+    const result = await fetcher.analyseUrl({ url: `${trusted.url}/files/Tick%20Tock%20-%20From%20The%20Web.wav` });
+    expect(result.trackKey).toBe(trackKey('Tick Tock', 'From The Web'));
+  });
+
+  it('when it redirects to a loopback address, then URL_REFUSED and the second server gets no request', async () => {
+    const target = `${other.url}/files/Tick%20Tock%20-%20From%20The%20Web.wav`;
+    await expect(fetcher.analyseUrl({ url: `${trusted.url}/elsewhere?to=${encodeURIComponent(target)}` })).rejects.toMatchObject({ code: 'URL_REFUSED' });
+    expect(trusted.hits.some((h) => h.startsWith('/elsewhere'))).toBe(true);
+    expect(other.hits).toEqual([]);
   });
 });
