@@ -87,6 +87,17 @@ describe('GraphQL uploads: analyseUpload (multipart request spec) and analyseUrl
     expect(stored.status).not.toBe(200);
   });
 
+  it('when a multipart request has no key, then 401 before its file is read', async () => {
+    const res = await request(t.app)
+      .post('/graphql')
+      .set('Content-Type', `multipart/form-data; boundary=${BOUNDARY}`)
+      .set('Apollo-Require-Preflight', 'true')
+      .send(uploadBody(wav, 'No - Key.wav'))
+      .expect(401);
+    expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(await leftOver()).toEqual([]);
+  });
+
   it('when the request carries Apollo-Require-Preflight, then the file is analysed, named by its file name, DONE with its analysis; nothing left behind', async () => {
     const res = await post(uploadBody(wav, 'Graph Band - Multipart.wav')).expect(200);
     expect(res.body.errors).toBeUndefined();
