@@ -109,6 +109,8 @@ const schema = z.object({
   ANALYSIS_CACHE_ENTRIES: int(1, 10_000_000).default(50_000),
   /** The largest audio file an upload may send, bytes (413 past it). Default 100 MiB. */
   UPLOAD_MAX_BYTES: int(1, 64 * 1024 ** 3).default(100 * 1024 ** 2),
+  /** Longest the fetch of an audio URL (POST /api/audio/analyses with {"url"}) may take, headers and body, ms (422 URL_UNREACHABLE past it). */
+  UPLOAD_FETCH_TIMEOUT_MS: int(100, 3_600_000).default(60_000),
   /** How long a request waits for an analysis before answering 202, ms. */
   ANALYSIS_WAIT_MS: int(0, 600_000).default(20_000),
   /** Requests per minute per API key. */

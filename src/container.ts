@@ -7,7 +7,7 @@ import type { Container, ContainerOverrides } from './compose/container.types';
 import { decideDeployment } from './compose/deployment';
 import { readinessChecks } from './compose/readiness.compose';
 import { openCaches, openStorage } from './compose/storage.compose';
-import { composeUploads, uploadedAudio } from './compose/uploads.compose';
+import { composeUploadFetcher, composeUploads, uploadedAudio } from './compose/uploads.compose';
 import { composeWebhooks } from './compose/webhooks.compose';
 import type { Config } from './config';
 import { createLogger } from './core/logger';
@@ -49,6 +49,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   // A request for an analysis not stored yet is counted as usage and remembered for the key's webhooks.
   const analysis = new AnalysisService(store, caches.metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS, requestListeners: [usage, webhooks] });
   const uploads = composeUploads(config, { analysis, store, metadata: caches.metadata, engine, source: uploadSource, logger });
+  const urlUploads = composeUploadFetcher(config, uploads);
   const readiness = readinessChecks(config, deployment, { store, cache: caches.backend, registry, engine, jobs, ...(worker ? { worker } : {}) });
 
   return {
@@ -75,6 +76,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     events,
     webhooks,
     uploads,
+    uploadFetcher: urlUploads.fetcher,
     ...(dispatcher ? { webhookDispatcher: dispatcher } : {}),
     async start(options?: SourceStartOptions) {
       await caches.backend.ready();
@@ -102,6 +104,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       await jobs.close();
       await engine.close();
       await hooks.close();
+      await urlUploads.close();
       await events.close();
       // The backend, not each namespace: they share one adapter, closed once.
       await caches.backend.close();

@@ -19,6 +19,7 @@ import type { MetadataCache } from '../search/metadata-cache';
 import type { SearchService } from '../search/search.service';
 import type { SourceRegistry } from '../sources/registry';
 import type { SourceStartOptions } from '../sources/source';
+import type { UploadFetcher } from '../uploads/upload.fetcher';
 import type { UploadService } from '../uploads/upload.service';
 import type { UsageService } from '../usage/usage.service';
 import type { WebhookDispatcher } from '../webhooks/webhook.dispatcher';
@@ -60,6 +61,8 @@ export interface Container {
   webhooks: WebhookService;
   /** Analyses of the audio users upload (POST /api/audio/analyses). */
   uploads: UploadService;
+  /** Analyses of audio URLs (POST /api/audio/analyses with {"url"}, the analyseUrl mutation). */
+  uploadFetcher: UploadFetcher;
   /** Sends the due webhook deliveries, in the api role only. */
   webhookDispatcher?: WebhookDispatcher;
   /**

@@ -9,6 +9,7 @@ import { createSubscriptionServer } from '../http/graphql/subscriptions.server';
 import { GraphQLCharges } from '../ops/rate-limit';
 import { IsrcLookup } from '../search/isrc-lookup';
 import type { Container } from './container.types';
+import { uploadsDir } from './uploads.compose';
 
 export interface HttpApp {
   app: Express;
@@ -44,7 +45,8 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
   };
   const graphql = await createGraphQL(
-    { search: container.search, analysis: container.analysis, browse: container.browse, recommendations: container.recommendations, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks },
+    { search: container.search, analysis: container.analysis, browse: container.browse, recommendations: container.recommendations, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks,
+      uploads: { service: container.uploads, fetcher: container.uploadFetcher, dir: uploadsDir(config) } },
     {
       sandbox: config.GRAPHQL_SANDBOX,
       limits: { ...limits, maxBatch: config.GRAPHQL_MAX_BATCH },
@@ -69,6 +71,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     },
     webhooks: container.webhooks,
     uploads: container.uploads,
+    uploadFetcher: container.uploadFetcher,
     logger: container.logger,
     publicUrl: config.publicUrl,
     corsOrigins: config.CORS_ORIGINS,

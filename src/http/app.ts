@@ -13,6 +13,7 @@ import { API_HEADERS, securityHeaderWriter, writeHeaderSet } from './security.he
 import { refuseMalformedUrls } from './url-encoding.guard';
 import { analysisReadHandler, audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { uploadRoutes } from './rest/upload.routes';
+import type { UploadFetcher } from '../uploads/upload.fetcher';
 import type { UploadService } from '../uploads/upload.service';
 import { keyRoutes, type KeyRouteServices } from './rest/keys.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
@@ -28,6 +29,8 @@ export interface AppDependencies {
   spotify?: SpotifyRouteServices;
   /** Uploads (POST /api/audio/analyses); absent, that route is not served. */
   uploads?: UploadService;
+  /** With uploads: the URL form of POST /api/audio/analyses ({"url"}); absent, a JSON body is refused (415). */
+  uploadFetcher?: UploadFetcher;
   /** The calling key's webhooks (/api/webhooks); absent, those routes are not served. */
   webhooks?: WebhookService;
   logger: PinoLogger;
@@ -95,7 +98,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', refuseMalformedUrls(deps.gate, (path) => PUBLIC_API.has(path)));
   // The contract's routes first: they are nearly all of the traffic.
   app.use(audioRoutes(deps.services, deps.gate, analysisRead));
-  if (deps.uploads) app.use(uploadRoutes(deps.uploads, deps.gate));
+  if (deps.uploads) app.use(uploadRoutes(deps.uploads, deps.gate, deps.uploadFetcher));
   app.use(keyRoutes(deps.keys, deps.gate));
   if (deps.spotify) app.use(spotifyRoutes(deps.spotify, deps.gate, deps.publicUrl));
   app.use('/graphql', deps.graphql);

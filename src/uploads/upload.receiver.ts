@@ -30,6 +30,9 @@ export const tooLarge = (maxBytes: number): AppError =>
  * is passed on.
  */
 export async function receiveToFile(input: Readable, dir: string, maxBytes: number): Promise<ReceivedFile> {
+  // An input that failed before it got here (a fetched body whose connection broke while the
+  // caller was busy) emits nothing more: its listeners below would wait forever.
+  if (input.errored || (input.destroyed && !input.readableEnded)) throw invalidArgument('the upload was cut short before its end', { cause: input.errored ?? undefined });
   const file = path.join(dir, `${randomUUID()}.part`);
   const digest = createHash('sha256');
   let bytes = 0;

@@ -63,7 +63,11 @@ export interface paths {
         /** Stored analyses of up to 100 keys, in the order asked, null where a key has none. Starts no analysis. */
         get: operations["analyses"];
         put?: never;
-        post?: never;
+        /**
+         * Analyses the audio a client brings: a file (the body, or multipart/form-data), or the URL of one (JSON). Any key may.
+         * @description The track is named by artist and track, else by the file’s tags, else by its file name (“Artist - Title.mp3”; for a URL, the last segment of its path). Its trackKey is the contract’s, so every other route works on it; the same bytes are analysed once. The audio is recognised by its bytes (415 otherwise), limited to UPLOAD_MAX_BYTES (413, the rest unread), streamed to a temporary file and removed when analysed. A URL is fetched over http or https from a public address only (every redirect checked; 422 URL_REFUSED otherwise), within UPLOAD_FETCH_TIMEOUT_MS (422 URL_UNREACHABLE, as for a remote that answers other than 2xx or breaks off).
+         */
+        post: operations["analyseUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -298,6 +302,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        UploadForm: {
+            /** @description The audio file (one). */
+            file: string;
+            /** @description The artist to file it under. */
+            artist?: string;
+            /** @description The title to file it under. */
+            track?: string;
+        };
+        AnalyseUrlBody: {
+            /**
+             * @description An http or https URL of an audio file, at a public address; no credentials.
+             * @example https://example.org/music/Artist%20-%20Song.mp3
+             */
+            url: string;
+            /** @description The artist to file it under. */
+            artist?: string;
+            /** @description The title to file it under. */
+            track?: string;
+        };
         /** @description The key to make. */
         CreateApiKey: {
             /**
@@ -340,7 +363,7 @@ export interface components {
          * @description A protocol-neutral code; README lists when each is given.
          * @enum {string}
          */
-        ErrorCode: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "UNSUPPORTED_MEDIA" | "PAYLOAD_TOO_LARGE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
+        ErrorCode: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "UNSUPPORTED_MEDIA" | "PAYLOAD_TOO_LARGE" | "URL_REFUSED" | "URL_UNREACHABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
         SearchResponse: {
             /** @constant */
             success: true;
@@ -380,7 +403,7 @@ export interface components {
              * @description Why: UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_INVALID, RATE_LIMITED …
              * @enum {string}
              */
-            code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "UNSUPPORTED_MEDIA" | "PAYLOAD_TOO_LARGE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
+            code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "UNSUPPORTED_MEDIA" | "PAYLOAD_TOO_LARGE" | "URL_REFUSED" | "URL_UNREACHABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
             message: string;
         };
         AnalysisResponse: {
@@ -557,6 +580,22 @@ export interface components {
             /** @constant */
             success: true;
             data: (components["schemas"]["TrackAnalysis"] | null)[];
+        };
+        UploadAnalysisResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["TrackAnalysis"];
+        };
+        UploadPending: {
+            /** @constant */
+            success: true;
+            data: null;
+            /** @enum {string} */
+            status: "queued" | "processing";
+            queuePosition: number;
+            /** @description Seconds; also in the Retry-After header. */
+            retryAfter: number;
+            trackKey: components["schemas"]["TrackKey"];
         };
         CreatedApiKeyResponse: {
             /** @constant */
@@ -1120,6 +1159,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description PAYLOAD_TOO_LARGE: the audio is larger than UPLOAD_MAX_BYTES (the rest of it is not read). */
+        Error413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNSUPPORTED_MEDIA: the bytes are not audio this server reads (whatever the name or Content-Type says), or the Content-Type is none of those the route takes. */
+        Error415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description AUDIO_UNDECODABLE: the audio cannot be decoded. URL_REFUSED: the URL leads to an address that is not public (loopback, private, link-local, reserved). URL_UNREACHABLE: the URL’s host does not resolve or cannot be connected to, answers other than 2xx, breaks off, or does not send the file within UPLOAD_FETCH_TIMEOUT_MS. */
+        Error422Upload: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -1347,6 +1413,64 @@ export interface operations {
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
+        };
+    };
+    analyseUpload: {
+        parameters: {
+            query?: {
+                /** @description With a raw audio body: the artist to file it under. */
+                artist?: string;
+                /** @description With a raw audio body: the title to file it under. */
+                track?: string;
+                /** @description With a raw audio body: its file name, which names the track when nothing else does. */
+                filename?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadForm"];
+                "audio/*": string;
+                "application/octet-stream": string;
+                "application/json": components["schemas"]["AnalyseUrlBody"];
+            };
+        };
+        responses: {
+            /** @description The analysis. */
+            200: {
+                headers: {
+                    /** @description The analysis, /api/audio/analysis/{trackKey}. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadAnalysisResponse"];
+                };
+            };
+            /** @description Being analysed: ask the Location after retryAfter seconds. */
+            202: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After": number;
+                    /** @description The analysis, /api/audio/analysis/{trackKey}. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadPending"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422Upload"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            504: components["responses"]["Error504"];
         };
     };
     artwork: {

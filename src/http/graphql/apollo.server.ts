@@ -13,12 +13,15 @@ import { invalidArgument } from '../../core/errors';
 import type { GraphQLCharges } from '../../ops/rate-limit';
 import type { SearchService } from '../../search/search.service';
 import type { UsageService } from '../../usage/usage.service';
+import type { UploadFetcher } from '../../uploads/upload.fetcher';
+import type { UploadService } from '../../uploads/upload.service';
 import type { WebhookService } from '../../webhooks/webhook.service';
 import { requireApiKey } from '../auth';
 import { clientErrorHandler } from '../http.errors';
 import type { ToExpress } from '../hot-path';
 import { composeMiddleware } from '../middleware.compose';
 import { createContext, type GraphQLContext } from './graphql.context';
+import { graphqlMultipart } from './graphql.multipart';
 import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin } from './graphql.cost';
 import { documentLimits, graphqlResponseType, type DocumentLimits } from './graphql.limits';
@@ -42,6 +45,8 @@ export interface GraphQLServices {
   usage?: UsageService;
   /** Serves the webhook fields; absent, they fail (tests of other fields). */
   webhooks?: WebhookService;
+  /** Serves analyseUpload (multipart requests, files written to `dir`) and analyseUrl; absent, they fail and multipart requests are not read. */
+  uploads?: { service: UploadService; fetcher: UploadFetcher; dir: string };
 }
 
 export interface GraphQLOptions {
@@ -117,7 +122,9 @@ function errorBody(code: string, message: string): { errors: { message: string; 
  *
  * CSRF: Apollo's csrfPrevention stays on. A GET query (or a POST that is not JSON) must carry
  * `apollo-require-preflight: true` or a `Content-Type: application/json` header, else it is
- * refused with 400; clients sending JSON POSTs (all GraphQL clients) are unaffected.
+ * refused with 400; clients sending JSON POSTs (all GraphQL clients) are unaffected. A
+ * multipart request (a file upload) needs the preflighted header too, checked before its body
+ * is read (graphql.multipart.ts).
  */
 export async function createGraphQL(services: GraphQLServices, options: GraphQLOptions, logger: PinoLogger): Promise<GraphQLEdge> {
   const responseCacheAnalyses = options.responseCacheAnalyses ?? DEFAULT_RESPONSE_CACHE_ANALYSES;
@@ -127,6 +134,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     ...(services.recommendations ? { recommendations: services.recommendations } : {}),
     ...(services.usage ? { keys: { apiKeys: services.apiKeys, usage: services.usage } } : {}),
     ...(services.webhooks ? { webhooks: services.webhooks } : {}),
+    ...(services.uploads ? { uploads: { service: services.uploads.service, fetcher: services.uploads.fetcher } } : {}),
   });
   const server = new ApolloServer<GraphQLContext>({
     schema,
@@ -180,6 +188,9 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     res.setHeader('Cache-Control', 'no-store');
     next();
   };
+  // Multipart requests (file uploads) become the JSON body they carry, their files on disk; a
+  // preflighted header is required first (CSRF), before a byte of a file is read.
+  const multipart = services.uploads ? [graphqlMultipart({ dir: services.uploads.dir, maxBytes: services.uploads.service.maxBytes, maxFieldBytes: MAX_BODY_BYTES })] : [];
   // Express 5 parses no body by itself, and Apollo needs req.body. The edge cache looks the
   // raw body up before it is parsed (graphql.body.ts).
   const json = express.json({ limit: MAX_BODY_BYTES, ...(edge ? { verify: (req, res, buf) => GraphQLEdgeCache.keepRawBody(req, res, buf) } : {}) });
@@ -213,7 +224,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   });
   // After the landing page (a GET only), every request's pipeline.
   const keyCheck = requireKey(services.apiKeys, options.sandbox);
-  const pipeline: RequestHandler[] = [noStore, keyCheck, body, documentChecks, apollo];
+  const pipeline: RequestHandler[] = [noStore, keyCheck, ...multipart, body, documentChecks, apollo];
 
   const router = Router();
   router.use(landingPage);
@@ -231,7 +242,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
       toExpress(req, res);
       graphqlErrorHandler(error, req, res, next);
     };
-    return composeMiddleware([noStore, keyCheck, body, expressApi, documentChecks, apollo], onError);
+    return composeMiddleware([noStore, keyCheck, ...multipart, body, expressApi, documentChecks, apollo], onError);
   };
 
   return { handler: router, post, server, schema, stop: () => server.stop() };

@@ -15,6 +15,9 @@ import { RecommendationsResolver } from './recommendations.resolver';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
 import { KeysResolver } from './keys.resolver';
 import { TrackResolver } from './track.resolver';
+import { UploadResolver } from './upload.resolver';
+import type { UploadFetcher } from '../../uploads/upload.fetcher';
+import type { UploadService } from '../../uploads/upload.service';
 import { WebhookResolver } from './webhook.resolver';
 
 /** The services the resolvers are built with. */
@@ -28,6 +31,8 @@ export interface ResolverServices {
   keys?: { apiKeys: ApiKeyService; usage: UsageService };
   /** Absent: the webhook fields are in the schema but not served (tests of other fields). */
   webhooks?: WebhookService;
+  /** Absent: analyseUpload and analyseUrl are in the schema but not served (tests of other fields). */
+  uploads?: { service: UploadService; fetcher: UploadFetcher };
 }
 
 /**
@@ -60,10 +65,11 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
     if (services.recommendations) resolvers.set(RecommendationsResolver, new RecommendationsResolver(services.recommendations));
     if (services.keys) resolvers.set(KeysResolver, new KeysResolver(services.keys.apiKeys, services.keys.usage));
     if (services.webhooks) resolvers.set(WebhookResolver, new WebhookResolver(services.webhooks));
+    if (services.uploads) resolvers.set(UploadResolver, new UploadResolver(services.uploads.service, services.uploads.fetcher));
     resolvers.set(AnalysisSubscriptionResolver, new AnalysisSubscriptionResolver());
   }
   const schema = buildSchemaSync({
-    resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, BrowseResolver, RecommendationsResolver, KeysResolver, WebhookResolver, AnalysisSubscriptionResolver],
+    resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, BrowseResolver, RecommendationsResolver, KeysResolver, WebhookResolver, UploadResolver, AnalysisSubscriptionResolver],
     validate: false,
     pubSub: NO_TOPICS,
     container: {
@@ -78,7 +84,7 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
   const query = schema.getQueryType();
   if (query) query.description = 'Search for tracks, read and browse their analyses; the key in use, every key and usage, the key\'s webhooks.';
   const mutation = schema.getMutationType();
-  if (mutation) mutation.description = 'Make and revoke API keys (admin keys only); manage the calling key\'s webhooks.';
+  if (mutation) mutation.description = 'Make and revoke API keys (admin keys only); manage the calling key\'s webhooks; analyse an uploaded file or an audio URL.';
   const subscription = schema.getSubscriptionType();
   if (subscription) subscription.description = 'Live events, over WebSocket (graphql-ws) at /graphql.';
   return schema;

@@ -53,6 +53,11 @@ const errors = (...statuses: number[]): ZodOpenApiResponsesObject =>
 const OTHER_ERRORS: Record<string, string> = {
   Error400Key: 'INVALID_ARGUMENT: a field is missing or invalid, or the key is one of API_KEYS or ADMIN_API_KEYS (only the configuration removes those).',
   Error404Key: 'NOT_FOUND: no key has this id.',
+  Error413: 'PAYLOAD_TOO_LARGE: the audio is larger than UPLOAD_MAX_BYTES (the rest of it is not read).',
+  Error415: 'UNSUPPORTED_MEDIA: the bytes are not audio this server reads (whatever the name or Content-Type says), or the Content-Type is none of those the route takes.',
+  Error422Upload:
+    'AUDIO_UNDECODABLE: the audio cannot be decoded. URL_REFUSED: the URL leads to an address that is not public (loopback, private, link-local, reserved). ' +
+    'URL_UNREACHABLE: the URL’s host does not resolve or cannot be connected to, answers other than 2xx, breaks off, or does not send the file within UPLOAD_FETCH_TIMEOUT_MS.',
 };
 
 /** The header of every answer about keys, usage and webhooks. */
@@ -183,6 +188,65 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           responses: {
             '200': json(ok(z.array(analysisSchema.nullable())).meta({ id: 'AnalysesResponse' }), 'One entry per key, in the order asked.'),
             ...errors(400, 401, 429, 500, 503),
+          },
+        },
+        post: {
+          operationId: 'analyseUpload',
+          tags: ['audio'],
+          summary: 'Analyses the audio a client brings: a file (the body, or multipart/form-data), or the URL of one (JSON). Any key may.',
+          description:
+            'The track is named by artist and track, else by the file’s tags, else by its file name (“Artist - Title.mp3”; for a URL, the last segment of its path). ' +
+            'Its trackKey is the contract’s, so every other route works on it; the same bytes are analysed once. ' +
+            'The audio is recognised by its bytes (415 otherwise), limited to UPLOAD_MAX_BYTES (413, the rest unread), streamed to a temporary file and removed when analysed. ' +
+            'A URL is fetched over http or https from a public address only (every redirect checked; 422 URL_REFUSED otherwise), within UPLOAD_FETCH_TIMEOUT_MS (422 URL_UNREACHABLE, as for a remote that answers other than 2xx or breaks off).',
+          requestParams: {
+            query: z.object({
+              artist: z.string().optional().meta({ description: 'With a raw audio body: the artist to file it under.' }),
+              track: z.string().optional().meta({ description: 'With a raw audio body: the title to file it under.' }),
+              filename: z.string().optional().meta({ description: 'With a raw audio body: its file name, which names the track when nothing else does.' }),
+            }),
+          },
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: z
+                  .object({
+                    file: z.string().meta({ contentMediaType: 'application/octet-stream', description: 'The audio file (one).' }),
+                    artist: z.string().optional().meta({ description: 'The artist to file it under.' }),
+                    track: z.string().optional().meta({ description: 'The title to file it under.' }),
+                  })
+                  .meta({ id: 'UploadForm' }),
+              },
+              'audio/*': { schema: z.string().meta({ contentMediaType: 'audio/*', description: 'The audio file as the body; names in the query.' }) },
+              'application/octet-stream': { schema: z.string().meta({ contentMediaType: 'application/octet-stream', description: 'The audio file as the body; names in the query.' }) },
+              'application/json': {
+                schema: z
+                  .object({
+                    url: z.string().max(2048).meta({ description: 'An http or https URL of an audio file, at a public address; no credentials.', example: 'https://example.org/music/Artist%20-%20Song.mp3' }),
+                    artist: z.string().optional().meta({ description: 'The artist to file it under.' }),
+                    track: z.string().optional().meta({ description: 'The title to file it under.' }),
+                  })
+                  .meta({ id: 'AnalyseUrlBody' }),
+              },
+            },
+          },
+          responses: {
+            '200': {
+              ...json(ok(analysisSchema).meta({ id: 'UploadAnalysisResponse' }), 'The analysis.'),
+              headers: z.object({ Location: z.string().meta({ description: 'The analysis, /api/audio/analysis/{trackKey}.' }) }),
+            },
+            '202': {
+              ...json(pendingSchema.extend({ trackKey: trackKeySchema }).meta({ id: 'UploadPending' }), 'Being analysed: ask the Location after retryAfter seconds.'),
+              headers: z.object({
+                'Retry-After': z.int().min(1).meta({ description: 'Seconds.' }),
+                Location: z.string().meta({ description: 'The analysis, /api/audio/analysis/{trackKey}.' }),
+              }),
+            },
+            '413': { $ref: '#/components/responses/Error413' },
+            '415': { $ref: '#/components/responses/Error415' },
+            '422': { $ref: '#/components/responses/Error422Upload' },
+            ...errors(400, 401, 429, 500, 503, 504),
           },
         },
       },

@@ -1,13 +1,17 @@
 import busboy from 'busboy';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { restAnalysis } from './audio.routes';
 import type { Principal } from '../../auth/api-keys';
 import { AppError, invalidArgument } from '../../core/errors';
 import { tooLarge } from '../../uploads/upload.receiver';
+import type { UploadFetcher } from '../../uploads/upload.fetcher';
 import type { UploadHints, UploadOutcome, UploadService } from '../../uploads/upload.service';
 
 const MULTIPART = /^multipart\/form-data\b/i;
 const RAW = /^(audio\/[\w.+-]+|application\/octet-stream)\s*(;|$)/i;
+const JSON_BODY = /^application\/json\s*(;|$)/i;
+/** The URL form's body: a URL and two names. */
+const readJson = express.json({ limit: '16kb' });
 
 function query(req: Request, name: string): string | undefined {
   const value = req.query[name];
@@ -18,11 +22,28 @@ function query(req: Request, name: string): string | undefined {
  * POST /api/audio/analyses: the audio as the body (audio/* or application/octet-stream; artist,
  * track and filename in the query) or as multipart/form-data (the field `file`, optional fields
  * `artist` and `track`). Answers as the analysis route does: 200 with the contract's object, or
- * 202 with Retry-After; both with Location naming the analysis. Any key may upload.
+ * 202 with Retry-After; both with Location naming the analysis. Any key may upload. With a
+ * fetcher, a JSON body `{"url", "artist"?, "track"?}` has the audio at that URL fetched and
+ * analysed the same way.
  */
-export function uploadRoutes(uploads: UploadService, gate: RequestHandler): Router {
+export function uploadRoutes(uploads: UploadService, gate: RequestHandler, fetcher?: UploadFetcher): Router {
   const router = Router();
-  router.post('/api/audio/analyses', gate, async (req: Request, res: Response) => {
+  router.post('/api/audio/analyses', gate, async (req: Request, res: Response, next) => {
+    if (fetcher && JSON_BODY.test(req.headers['content-type'] ?? '')) {
+      readJson(req, res, (error?: unknown) => {
+        if (error) {
+          next(error);
+          return;
+        }
+        const body: unknown = req.body;
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+          next(invalidArgument('the JSON body is an object: {"url": "https://…/song.mp3", "artist"?, "track"?}'));
+          return;
+        }
+        fetcher.analyseUrl(body as Record<string, unknown>, (res.locals.principal as Principal | undefined)?.id).then((result) => answer(res, result), next);
+      });
+      return;
+    }
     const requester = (res.locals.principal as Principal | undefined)?.id;
     const type = req.headers['content-type'] ?? '';
     const declared = Number(req.headers['content-length'] ?? Number.NaN);
@@ -39,7 +60,10 @@ export function uploadRoutes(uploads: UploadService, gate: RequestHandler): Rout
         }
         result = await uploads.upload(req, hints, requester);
       } else {
-        throw new AppError('UNSUPPORTED_MEDIA', 'send the audio as the body (Content-Type audio/* or application/octet-stream) or as multipart/form-data with the field "file"');
+        throw new AppError(
+          'UNSUPPORTED_MEDIA',
+          `send the audio as the body (Content-Type audio/* or application/octet-stream) or as multipart/form-data with the field "file"${fetcher ? ', or its URL as application/json {"url": …}' : ''}`,
+        );
       }
       answer(res, result);
     } catch (error) {
