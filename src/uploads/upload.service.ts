@@ -9,6 +9,7 @@ import { trackKey as computeTrackKey } from '../core/track-key';
 import type { AnalysisEngine, AudioProbe, TrackMetadata } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
 import { nameFromPath } from '../sources/library/library.index';
+import type { UploadQuota } from './upload.quota';
 import { receiveToFile, sniffFile } from './upload.receiver';
 import type { UploadSource } from './upload.source';
 
@@ -55,6 +56,7 @@ export class UploadService {
     private readonly source: UploadSource,
     private readonly options: UploadOptions,
     private readonly logger: Logger,
+    private readonly quota?: UploadQuota,
   ) {}
 
   /** Empties the uploads folder: files left by a process that crashed mid-upload. */
@@ -69,9 +71,18 @@ export class UploadService {
     return this.options.maxBytes;
   }
 
+  /**
+   * Refuses, before its body is read, an upload the requester's quota has no room for: no uploads
+   * left today, or more bytes declared (less `allowance`, a form's own bytes) than are left.
+   */
+  async admit(requesterId: string | undefined, declaredBytes?: number, allowance = 0): Promise<void> {
+    await this.quota?.check(requesterId, declaredBytes, allowance);
+  }
+
   async upload(body: Readable, hints: UploadHints | Promise<UploadHints>, requesterId?: string): Promise<UploadOutcome> {
     await mkdir(this.options.dir, { recursive: true });
-    const received = await receiveToFile(body, this.options.dir, this.options.maxBytes);
+    const meter = await this.quota?.begin(requesterId);
+    const received = await receiveToFile(body, this.options.dir, this.options.maxBytes, meter);
     let held: string | undefined;
     try {
       if (received.bytes === 0) throw invalidArgument('the upload is empty: send the audio file as the body or as the form field "file"');
