@@ -109,6 +109,8 @@ const schema = z.object({
   ANALYSIS_CACHE_ENTRIES: int(1, 10_000_000).default(50_000),
   /** The largest audio file an upload may send, bytes (413 past it). Default 100 MiB. */
   UPLOAD_MAX_BYTES: int(1, 64 * 1024 ** 3).default(100 * 1024 ** 2),
+  /** Keep analysed uploads in LIBRARY_DIR as `Artist - Track.ext` (the library indexes them); false: removed once analysed. */
+  UPLOAD_KEEP: bool.default(false),
   /** Uploads per API key per UTC day (429 UPLOAD_QUOTA_EXCEEDED past it); 0: no limit. */
   UPLOAD_QUOTA_FILES_PER_DAY: int(0, 1_000_000_000).default(1000),
   /** Bytes of uploads per API key per UTC day, counted as received; 0: no limit. Default 10 GiB. */

@@ -37,7 +37,7 @@ export function composeUploads(
     deps.metadata,
     deps.engine,
     deps.source,
-    { dir: path.join(config.dataDir, 'uploads'), maxBytes: config.UPLOAD_MAX_BYTES },
+    { dir: path.join(config.dataDir, 'uploads'), maxBytes: config.UPLOAD_MAX_BYTES, ...(config.UPLOAD_KEEP ? { keepIn: config.libraryDir } : {}) },
     deps.logger,
     quota,
   );

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AnalysisOutcome, AnalysisService } from '../analysis/analysis.service';
 import type { AnalysisStore } from '../analysis/store/store';
+import { AUDIO_FORMATS } from '../core/audio-formats';
 import { AppError, invalidArgument } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { trackKey as computeTrackKey } from '../core/track-key';
@@ -10,6 +11,7 @@ import type { AnalysisEngine, AudioProbe, TrackMetadata } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
 import { nameFromPath } from '../sources/library/library.index';
 import type { UploadQuota } from './upload.quota';
+import { keepInLibrary } from './upload.keep';
 import { receiveToFile, sniffFile } from './upload.receiver';
 import type { UploadSource } from './upload.source';
 
@@ -17,6 +19,8 @@ export interface UploadOptions {
   /** Where bodies are written while received and analysed (emptied at start). */
   dir: string;
   maxBytes: number;
+  /** UPLOAD_KEEP: the library folder analysed uploads are copied into (`Artist - Track.ext`); unset, nothing is kept. */
+  keepIn?: string;
 }
 
 /** What the uploader says of the file: form fields, and the name it had. */
@@ -108,21 +112,41 @@ export class UploadService {
       if (copied) return { trackKey: key, outcome: { status: 'done', analysis: copied } };
       await this.metadata.putAll([track]);
       const outcome = await this.analysis.analysisOf(track, requesterId);
+      const kept = { artist: names.artist, trackName: names.trackName, extension: AUDIO_FORMATS[format].extensions[0]!, sha256: received.sha256 };
       if (outcome.status === 'done') {
         this.remember(received.sha256, outcome.analysis.trackKey);
+        await this.keep(file, kept);
         return { trackKey: key, outcome };
       }
       // Analysed past the wait: the file is let go when the job ends, not with this request.
       const sha = received.sha256;
       held = undefined;
-      void this.analysis.analyseTrack(track).then(
-        (done) => this.remember(sha, done.trackKey),
-        () => undefined,
-      ).finally(() => this.release(sha));
+      void this.analysis
+        .analyseTrack(track)
+        .then(
+          async (done) => {
+            this.remember(sha, done.trackKey);
+            await this.keep(file, kept);
+          },
+          () => undefined,
+        )
+        .finally(() => this.release(sha));
       return { trackKey: key, outcome };
     } finally {
       await rm(received.path, { force: true });
       if (held !== undefined) await this.release(held);
+    }
+  }
+
+  /** UPLOAD_KEEP: the analysed file copied into the library folder; a failure to keep it is logged, the analysis stands. */
+  private async keep(file: string, names: { artist: string; trackName: string; extension: string; sha256: string }): Promise<void> {
+    if (this.options.keepIn === undefined) return;
+    try {
+      const name = await keepInLibrary(file, this.options.keepIn, names);
+      if (name === undefined) this.logger.warn({ artist: names.artist, track: names.trackName }, 'uploads: not kept, every free name is taken by other audio');
+      else this.logger.info({ file: name }, 'uploads: kept in the library folder');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'uploads: the file could not be kept in the library folder');
     }
   }
 
