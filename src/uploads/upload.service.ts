@@ -112,7 +112,7 @@ export class UploadService {
       if (copied) return { trackKey: key, outcome: { status: 'done', analysis: copied } };
       await this.metadata.putAll([track]);
       const outcome = await this.analysis.analysisOf(track, requesterId);
-      const kept = { artist: names.artist, trackName: names.trackName, extension: AUDIO_FORMATS[format].extensions[0]!, sha256: received.sha256 };
+      const kept = { artist: names.artist, trackName: names.trackName, extension: AUDIO_FORMATS[format].extensions[0], sha256: received.sha256 };
       if (outcome.status === 'done') {
         this.remember(received.sha256, outcome.analysis.trackKey);
         await this.keep(file, kept);
