@@ -109,6 +109,11 @@ const schema = z.object({
   ANALYSIS_CACHE_ENTRIES: int(1, 10_000_000).default(50_000),
   /** The largest audio file an upload may send, bytes (413 past it). Default 100 MiB. */
   UPLOAD_MAX_BYTES: int(1, 64 * 1024 ** 3).default(100 * 1024 ** 2),
+  /**
+   * Where uploads wait while they are analysed. Default DATA_DIR/uploads. With QUEUE_URL the
+   * workers read them there: a folder every API node and worker mounts at this path.
+   */
+  UPLOAD_DIR: z.string().min(1).optional(),
   /** Keep analysed uploads in LIBRARY_DIR as `Artist - Track.ext` (the library indexes them); false: removed once analysed. */
   UPLOAD_KEEP: bool.default(false),
   /** Uploads per API key per UTC day (429 UPLOAD_QUOTA_EXCEEDED past it); 0: no limit. */
@@ -177,6 +182,8 @@ export type Config = Omit<z.infer<typeof schema>, 'HTTP_IDLE_TIMEOUT_MS'> & {
   dataDir: string;
   /** Absolute LIBRARY_DIR. */
   libraryDir: string;
+  /** Absolute UPLOAD_DIR (default DATA_DIR/uploads). */
+  uploadDir: string;
   publicUrl: string;
 };
 
@@ -208,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     HTTP_IDLE_TIMEOUT_MS: idleTimeoutOf(c),
     dataDir: path.resolve(c.DATA_DIR),
     libraryDir: path.resolve(c.LIBRARY_DIR),
+    uploadDir: path.resolve(c.UPLOAD_DIR ?? path.join(c.DATA_DIR, 'uploads')),
     publicUrl: c.PUBLIC_URL ?? `http://${displayHost}:${c.PORT}`,
   };
 }

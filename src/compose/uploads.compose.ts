@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { AnalysisService } from '../analysis/analysis.service';
 import type { AnalysisStore } from '../analysis/store/store';
 import type { Config } from '../config';
@@ -10,10 +9,18 @@ import { UploadQuota } from '../uploads/upload.quota';
 import { UploadService } from '../uploads/upload.service';
 import { UploadSource } from '../uploads/upload.source';
 
-/** Uploaded audio waits in DATA_DIR/uploads while it is analysed: the runner's `upload` audio source. */
+/** Uploaded audio waits in UPLOAD_DIR (default DATA_DIR/uploads) while it is analysed: the runner's `upload` audio source. */
 export function uploadedAudio(config: Config): UploadSource {
-  return new UploadSource(path.join(config.dataDir, 'uploads'));
+  return new UploadSource(config.uploadDir);
 }
+
+/**
+ * Scaled out (QUEUE_URL), the uploads folder is shared with other API nodes and the workers: the
+ * start-up sweep removes only what no analysis can still need, files older than this (an hour,
+ * or two analysis timeouts when that is longer). Embedded, the folder is this process's alone and
+ * is emptied.
+ */
+export const sharedSweepAgeMs = (config: Config): number => Math.max(3_600_000, 2 * config.ANALYSIS_TIMEOUT_MS);
 
 /** Analyses of the audio users send (POST /api/audio/analyses), through the analysis service like any track. */
 export function composeUploads(
@@ -26,6 +33,8 @@ export function composeUploads(
     source: UploadSource;
     /** Where uploads are counted per key and day, and the quota reads them. */
     usage: UploadUsage;
+    /** QUEUE_URL is set: the folder is shared (see sharedSweepAgeMs). */
+    shared: boolean;
     logger: Logger;
     now?: () => number;
   },
@@ -37,7 +46,12 @@ export function composeUploads(
     deps.metadata,
     deps.engine,
     deps.source,
-    { dir: path.join(config.dataDir, 'uploads'), maxBytes: config.UPLOAD_MAX_BYTES, ...(config.UPLOAD_KEEP ? { keepIn: config.libraryDir } : {}) },
+    {
+      dir: config.uploadDir,
+      maxBytes: config.UPLOAD_MAX_BYTES,
+      ...(config.UPLOAD_KEEP ? { keepIn: config.libraryDir } : {}),
+      ...(deps.shared ? { sweepOlderThanMs: sharedSweepAgeMs(config) } : {}),
+    },
     deps.logger,
     quota,
   );

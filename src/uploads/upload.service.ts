@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AnalysisOutcome, AnalysisService } from '../analysis/analysis.service';
@@ -19,6 +19,11 @@ export interface UploadOptions {
   /** Where bodies are written while received and analysed (emptied at start). */
   dir: string;
   maxBytes: number;
+  /**
+   * Files older than this are all the start-up sweep removes (the folder is shared with other
+   * nodes, whose uploads under way must stay); unset, the folder is emptied.
+   */
+  sweepOlderThanMs?: number;
   /** UPLOAD_KEEP: the library folder analysed uploads are copied into (`Artist - Track.ext`); unset, nothing is kept. */
   keepIn?: string;
 }
@@ -63,11 +68,24 @@ export class UploadService {
     private readonly quota?: UploadQuota,
   ) {}
 
-  /** Empties the uploads folder: files left by a process that crashed mid-upload. */
-  async start(): Promise<void> {
+  /**
+   * Removes files left by a process that crashed mid-upload: all of them, or, in a folder shared
+   * with other nodes, those older than `sweepOlderThanMs` (another node's upload being received
+   * or analysed is younger, and stays).
+   */
+  async start(now: number = Date.now()): Promise<void> {
     await mkdir(this.options.dir, { recursive: true });
-    const left = await readdir(this.options.dir);
-    await Promise.all(left.map((name) => rm(path.join(this.options.dir, name), { force: true, recursive: true })));
+    const maxAge = this.options.sweepOlderThanMs;
+    const left: string[] = [];
+    for (const name of await readdir(this.options.dir)) {
+      const file = path.join(this.options.dir, name);
+      if (maxAge !== undefined) {
+        const modified = await stat(file).then((s) => s.mtimeMs, () => undefined);
+        if (modified === undefined || now - modified <= maxAge) continue;
+      }
+      left.push(file);
+    }
+    await Promise.all(left.map((file) => rm(file, { force: true, recursive: true })));
     if (left.length > 0) this.logger.info({ dir: this.options.dir, files: left.length }, 'uploads: removed files left by an earlier run');
   }
 
@@ -121,6 +139,10 @@ export class UploadService {
       // Analysed past the wait: the file is let go when the job ends, not with this request.
       const sha = received.sha256;
       held = undefined;
+      // In a shared folder the file is kept younger than the other nodes' sweep while it waits.
+      const sweepAge = this.options.sweepOlderThanMs;
+      const fresh = sweepAge === undefined ? undefined : setInterval(() => void utimes(file, new Date(), new Date()).catch(() => undefined), sweepAge / 4);
+      fresh?.unref();
       void this.analysis
         .analyseTrack(track)
         .then(
@@ -130,7 +152,10 @@ export class UploadService {
           },
           () => undefined,
         )
-        .finally(() => this.release(sha));
+        .finally(() => {
+          clearInterval(fresh);
+          return this.release(sha);
+        });
       return { trackKey: key, outcome };
     } finally {
       await rm(received.path, { force: true });
