@@ -195,7 +195,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const cause = error instanceof Error && error.cause !== undefined ? `\ncaused by: ${String(error.cause)}` : '';
+  const cause = error instanceof Error && error.cause !== undefined ? `\ncaused by: ${(error.cause instanceof Error ? error.cause.message : JSON.stringify(error.cause))}` : '';
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}${cause}\n`);
   process.exit(1);
 });
