@@ -72,6 +72,39 @@ function wavClaimedSeconds(bytes: Uint8Array): number | undefined {
   return undefined;
 }
 
+/** WAVE format tags of the ADPCM codecs the WAV decoder reads: IMA (0x11) and Microsoft (2). */
+const IMA_ADPCM = 0x11;
+const MS_ADPCM = 2;
+
+/**
+ * What makes a WAV's fmt chunk one the decoder cannot read in bounded time: no channels, or an
+ * ADPCM block too small for its own header or claiming more samples than its bytes hold (the
+ * decoder would loop on such a block without end; a header byte flipped is enough to make one).
+ */
+function wavFormatProblem(bytes: Uint8Array): string | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let pos = 12; pos + 24 <= bytes.length; ) {
+    const size = view.getUint32(pos + 4, true);
+    if (String.fromCharCode(...bytes.subarray(pos, pos + 4)) === 'fmt ') {
+      let tag = view.getUint16(pos + 8, true);
+      const channels = view.getUint16(pos + 10, true);
+      const blockAlign = view.getUint16(pos + 20, true);
+      if (tag === 0xfffe && size >= 40 && pos + 34 <= bytes.length) tag = view.getUint16(pos + 32, true);
+      if (channels === 0) return 'its format names no channels';
+      if (tag !== IMA_ADPCM && tag !== MS_ADPCM) return undefined;
+      const header = (tag === IMA_ADPCM ? 4 : 7) * channels;
+      if (blockAlign <= header) return `an ADPCM block of ${blockAlign} bytes cannot hold its ${header}-byte header`;
+      const most = tag === IMA_ADPCM ? 1 + (blockAlign / channels - 4) * 2 : 2 + ((blockAlign - 7 * channels) * 2) / channels;
+      const cbSize = size >= 20 ? view.getUint16(pos + 24, true) : 0;
+      const stated = cbSize >= 2 && pos + 28 <= bytes.length ? view.getUint16(pos + 26, true) : 0;
+      if (stated > most) return `an ADPCM block of ${blockAlign} bytes cannot hold ${stated} samples`;
+      return undefined;
+    }
+    pos += 8 + size + (size & 1);
+  }
+  return undefined;
+}
+
 /**
  * Where an AIFF file's sound data ends. Chunks may follow it (an ID3 tag, markers), and the AIFF
  * decoder, fed in chunks, would decode their bytes as samples: it is handed the file up to here.
@@ -155,6 +188,8 @@ export async function decodeWindow(
   if (declaredBytes !== undefined) {
     throw undecodable(`truncated ${name}: the header declares ${declaredBytes} bytes, the file has ${bytes.length}`);
   }
+  const formatProblem = format === 'wav' ? wavFormatProblem(bytes) : undefined;
+  if (formatProblem !== undefined) throw undecodable(`corrupt WAV header: ${formatProblem}`);
   const audio = format === 'aiff' ? bytes.subarray(0, aiffSoundEnd(bytes)) : bytes;
 
   const estimated = options.estimatedSeconds;

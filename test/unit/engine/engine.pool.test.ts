@@ -132,6 +132,15 @@ describe('engine pool (real worker threads)', () => {
     expect((await failure(pool.analyse({ bytes: fixture('truncated.flac') }))).message).toMatch(/truncated FLAC/);
   });
 
+  it('when one flipped bit makes a WAV IMA ADPCM with blocks too small for their header, then AUDIO_UNDECODABLE at once (its decoder would never return)', async () => {
+    const wav = Buffer.from(encodeWav([clickTrack(2, 120)], RATE));
+    // Format tag 1 (PCM) → 0x11 (IMA ADPCM); the block align stays 2 bytes.
+    wav.writeUInt16LE(0x11, 20);
+    const error = await failure(pool.analyse({ bytes: new Uint8Array(wav) }));
+    expect(error.code).toBe('AUDIO_UNDECODABLE');
+    expect(error.message).toMatch(/corrupt WAV header: an ADPCM block of 2 bytes/);
+  });
+
   it('when the input is empty, silent or too short, then AUDIO_UNDECODABLE names the reason', async () => {
     expect((await failure(pool.analyse({ bytes: new Uint8Array(0) }))).message).toMatch(/empty/);
     const silent = encodeWav([new Float32Array(RATE * 3)], RATE);
