@@ -111,6 +111,17 @@ const schema = z.object({
   UPLOAD_MAX_BYTES: int(1, 64 * 1024 ** 3).default(100 * 1024 ** 2),
   /** Longest the fetch of an audio URL (POST /api/audio/analyses with {"url"}) may take, headers and body, ms (422 URL_UNREACHABLE past it). */
   UPLOAD_FETCH_TIMEOUT_MS: int(100, 3_600_000).default(60_000),
+  /**
+   * Where uploads wait while they are analysed. Default DATA_DIR/uploads. With QUEUE_URL the
+   * workers read them there: a folder every API node and worker mounts at this path.
+   */
+  UPLOAD_DIR: z.string().min(1).optional(),
+  /** Keep analysed uploads in LIBRARY_DIR as `Artist - Track.ext` (the library indexes them); false: removed once analysed. */
+  UPLOAD_KEEP: bool.default(false),
+  /** Uploads per API key per UTC day (429 UPLOAD_QUOTA_EXCEEDED past it); 0: no limit. */
+  UPLOAD_QUOTA_FILES_PER_DAY: int(0, 1_000_000_000).default(1000),
+  /** Bytes of uploads per API key per UTC day, counted as received; 0: no limit. Default 10 GiB. */
+  UPLOAD_QUOTA_BYTES_PER_DAY: int(0, 2 ** 50).default(10 * 1024 ** 3),
   /** How long a request waits for an analysis before answering 202, ms. */
   ANALYSIS_WAIT_MS: int(0, 600_000).default(20_000),
   /** Requests per minute per API key. */
@@ -173,6 +184,8 @@ export type Config = Omit<z.infer<typeof schema>, 'HTTP_IDLE_TIMEOUT_MS'> & {
   dataDir: string;
   /** Absolute LIBRARY_DIR. */
   libraryDir: string;
+  /** Absolute UPLOAD_DIR (default DATA_DIR/uploads). */
+  uploadDir: string;
   publicUrl: string;
 };
 
@@ -204,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     HTTP_IDLE_TIMEOUT_MS: idleTimeoutOf(c),
     dataDir: path.resolve(c.DATA_DIR),
     libraryDir: path.resolve(c.LIBRARY_DIR),
+    uploadDir: path.resolve(c.UPLOAD_DIR ?? path.join(c.DATA_DIR, 'uploads')),
     publicUrl: c.PUBLIC_URL ?? `http://${displayHost}:${c.PORT}`,
   };
 }

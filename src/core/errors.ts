@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'URL_UNREACHABLE',
   'NO_AUDIO_SOURCE',
   'RATE_LIMITED',
+  'UPLOAD_QUOTA_EXCEEDED',
   'UPSTREAM_UNAVAILABLE',
   'UPSTREAM_INVALID',
   'UPSTREAM_TIMEOUT',
@@ -41,7 +42,7 @@ export class AppError extends Error {
     this.retryAfterS = options?.retryAfterS;
   }
 
-  /** Seconds after which a retry may succeed (RATE_LIMITED, SERVICE_UNAVAILABLE). */
+  /** Seconds after which a retry may succeed (RATE_LIMITED, UPLOAD_QUOTA_EXCEEDED, SERVICE_UNAVAILABLE). */
   readonly retryAfterS: number | undefined;
 }
 

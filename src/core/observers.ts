@@ -46,3 +46,21 @@ export interface AnalysisRequestListener {
 export interface ApiRequestListener {
   apiRequest(keyId: string): void;
 }
+
+/** Uploads counted for one API key on the current UTC day. */
+export interface UploadTally {
+  uploads: number;
+  bytes: number;
+}
+
+/**
+ * Counts uploads and the bytes received for them per API key per UTC day (usage implements it),
+ * and tells what a key has used today, for the upload quota. `uploadStarted` and
+ * `uploadReceived` are called on the request's path, per upload and per chunk: keep them cheap.
+ */
+export interface UploadUsage {
+  /** Today's uploads of the key: stored, plus counted on this node and not stored yet. */
+  uploadsToday(keyId: string): Promise<UploadTally>;
+  uploadStarted(keyId: string): void;
+  uploadReceived(keyId: string, bytes: number): void;
+}

@@ -57,12 +57,15 @@ export interface ApiKeyLastUsedTable {
   last_used_at: string;
 }
 
-/** Requests and analyses per key per UTC day (`YYYY-MM-DD`), added to in batches. Migration 0005. */
+/** Requests and analyses per key per UTC day (`YYYY-MM-DD`), added to in batches. Migration 0005; uploads 0007. */
 export interface ApiKeyUsageTable {
   key_id: string;
   day: string;
   requests: number;
   analyses: number;
+  uploads: Generated<number>;
+  /** A bigint on Postgres (read as a string there). */
+  upload_bytes: Generated<number | string>;
 }
 
 /** Batches of usage counts already added from Redis, so that a batch is added once. Migration 0005. */

@@ -231,6 +231,18 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('webhooks').execute();
       },
     },
+    '0007_upload_usage': {
+      // Uploads and the bytes received for them, per key per UTC day: what the upload quota
+      // (UPLOAD_QUOTA_FILES_PER_DAY, UPLOAD_QUOTA_BYTES_PER_DAY) counts against.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_key_usage').addColumn('uploads', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('api_key_usage').addColumn('upload_bytes', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_key_usage').dropColumn('upload_bytes').execute();
+        await db.schema.alterTable('api_key_usage').dropColumn('uploads').execute();
+      },
+    },
   };
 }
 

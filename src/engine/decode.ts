@@ -16,6 +16,15 @@ const CHUNK_BYTES = 256 * 1024;
 /** A decoded length below this share of the length the headers declare means a cut-off file. */
 const TRUNCATION_RATIO = 0.9;
 
+/**
+ * The longest length a header is believed on when the file holds less. Up to it, a shortfall
+ * means a cut-off file (AUDIO_UNDECODABLE). Past it the length is taken as a placeholder (what
+ * streaming writers leave before they know the length) or a lie: as for a streamed WAV, the
+ * length is unknown and what the file holds is decoded, its window analysed. The bytes decoded
+ * are the file's own either way, so a claim of hours costs nothing more than the file.
+ */
+export const LONGEST_BELIEVED_SECONDS = 3600;
+
 /** The analysis window of a file, mono at 44.1 kHz, and facts about the whole file. */
 export interface DecodedAudio {
   format: AudioFormat;
@@ -45,6 +54,55 @@ function declaredShortfall(bytes: Uint8Array, format: AudioFormat): number | und
   const size = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, format === 'wav');
   if (size === 0xffffffff || size === 0) return undefined; // streamed: size unknown
   return size + 8 > bytes.length ? size + 8 : undefined;
+}
+
+/** The length a WAV's RIFF header claims, seconds (its size over the byte rate of its fmt chunk). */
+function wavClaimedSeconds(bytes: Uint8Array): number | undefined {
+  if (bytes.length < 12) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const size = view.getUint32(4, true);
+  for (let pos = 12; pos + 16 <= bytes.length; ) {
+    const chunkSize = view.getUint32(pos + 4, true);
+    if (String.fromCharCode(...bytes.subarray(pos, pos + 4)) === 'fmt ') {
+      const byteRate = view.getUint32(pos + 16, true);
+      return byteRate > 0 ? size / byteRate : undefined;
+    }
+    pos += 8 + chunkSize + (chunkSize & 1);
+  }
+  return undefined;
+}
+
+/** WAVE format tags of the ADPCM codecs the WAV decoder reads: IMA (0x11) and Microsoft (2). */
+const IMA_ADPCM = 0x11;
+const MS_ADPCM = 2;
+
+/**
+ * What makes a WAV's fmt chunk one the decoder cannot read in bounded time: no channels, or an
+ * ADPCM block too small for its own header or claiming more samples than its bytes hold (the
+ * decoder would loop on such a block without end; a header byte flipped is enough to make one).
+ */
+function wavFormatProblem(bytes: Uint8Array): string | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let pos = 12; pos + 24 <= bytes.length; ) {
+    const size = view.getUint32(pos + 4, true);
+    if (String.fromCharCode(...bytes.subarray(pos, pos + 4)) === 'fmt ') {
+      let tag = view.getUint16(pos + 8, true);
+      const channels = view.getUint16(pos + 10, true);
+      const blockAlign = view.getUint16(pos + 20, true);
+      if (tag === 0xfffe && size >= 40 && pos + 34 <= bytes.length) tag = view.getUint16(pos + 32, true);
+      if (channels === 0) return 'its format names no channels';
+      if (tag !== IMA_ADPCM && tag !== MS_ADPCM) return undefined;
+      const header = (tag === IMA_ADPCM ? 4 : 7) * channels;
+      if (blockAlign <= header) return `an ADPCM block of ${blockAlign} bytes cannot hold its ${header}-byte header`;
+      const most = tag === IMA_ADPCM ? 1 + (blockAlign / channels - 4) * 2 : 2 + ((blockAlign - 7 * channels) * 2) / channels;
+      const cbSize = size >= 20 ? view.getUint16(pos + 24, true) : 0;
+      const stated = cbSize >= 2 && pos + 28 <= bytes.length ? view.getUint16(pos + 26, true) : 0;
+      if (stated > most) return `an ADPCM block of ${blockAlign} bytes cannot hold ${stated} samples`;
+      return undefined;
+    }
+    pos += 8 + size + (size & 1);
+  }
+  return undefined;
 }
 
 /**
@@ -122,10 +180,16 @@ export async function decodeWindow(
   const format = sniffFormat(bytes);
   if (!format) throw undecodable(`unknown or unsupported format (expected ${AUDIO_FORMAT_NAMES})`);
   const name = AUDIO_FORMATS[format].name;
-  const declaredBytes = declaredShortfall(bytes, format);
+  // The tags parser clips a WAV's length to the file: its header's claim is read here.
+  const claimed = format === 'wav' ? wavClaimedSeconds(bytes) : options.declaredSeconds;
+  const believed = claimed === undefined || claimed <= LONGEST_BELIEVED_SECONDS;
+  if (!believed) options = { windowSeconds: options.windowSeconds };
+  const declaredBytes = believed ? declaredShortfall(bytes, format) : undefined;
   if (declaredBytes !== undefined) {
     throw undecodable(`truncated ${name}: the header declares ${declaredBytes} bytes, the file has ${bytes.length}`);
   }
+  const formatProblem = format === 'wav' ? wavFormatProblem(bytes) : undefined;
+  if (formatProblem !== undefined) throw undecodable(`corrupt WAV header: ${formatProblem}`);
   const audio = format === 'aiff' ? bytes.subarray(0, aiffSoundEnd(bytes)) : bytes;
 
   const estimated = options.estimatedSeconds;

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { AudioFormat } from '../core/audio-formats';
 import { AppError, invalidArgument } from '../core/errors';
 import { sniffFormat } from '../engine/sniff';
+import type { ChunkMeter } from './upload.quota';
 
 /** A body written to a temporary file, with what was learned of it on the way. */
 export interface ReceivedFile {
@@ -27,9 +28,9 @@ export const tooLarge = (maxBytes: number): AppError =>
  * Streams a body to a new file in `dir`, hashing and counting as the bytes come: past `maxBytes`
  * the stream is destroyed (nothing more is read) and PAYLOAD_TOO_LARGE thrown. Whatever ends it
  * (the limit, the client going away, a disk error), a partial file is removed before the error
- * is passed on.
+ * is passed on. `meter` is told of each chunk (the upload quota) and may stop the upload with an error.
  */
-export async function receiveToFile(input: Readable, dir: string, maxBytes: number): Promise<ReceivedFile> {
+export async function receiveToFile(input: Readable, dir: string, maxBytes: number, meter?: ChunkMeter): Promise<ReceivedFile> {
   // An input that failed before it got here (a fetched body whose connection broke while the
   // caller was busy) emits nothing more: its listeners below would wait forever.
   if (input.errored || (input.destroyed && !input.readableEnded)) throw invalidArgument('the upload was cut short before its end', { cause: input.errored ?? undefined });
@@ -41,6 +42,11 @@ export async function receiveToFile(input: Readable, dir: string, maxBytes: numb
       bytes += chunk.length;
       if (bytes > maxBytes) {
         done(tooLarge(maxBytes));
+        return;
+      }
+      const refused = meter?.(chunk.length);
+      if (refused) {
+        done(refused);
         return;
       }
       digest.update(chunk);

@@ -1,14 +1,17 @@
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AnalysisOutcome, AnalysisService } from '../analysis/analysis.service';
 import type { AnalysisStore } from '../analysis/store/store';
+import { AUDIO_FORMATS } from '../core/audio-formats';
 import { AppError, invalidArgument } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { trackKey as computeTrackKey } from '../core/track-key';
 import type { AnalysisEngine, AudioProbe, TrackMetadata } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
 import { nameFromPath } from '../sources/library/library.index';
+import type { UploadQuota } from './upload.quota';
+import { keepInLibrary } from './upload.keep';
 import { receiveToFile, sniffFile } from './upload.receiver';
 import type { UploadSource } from './upload.source';
 
@@ -16,6 +19,13 @@ export interface UploadOptions {
   /** Where bodies are written while received and analysed (emptied at start). */
   dir: string;
   maxBytes: number;
+  /**
+   * Files older than this are all the start-up sweep removes (the folder is shared with other
+   * nodes, whose uploads under way must stay); unset, the folder is emptied.
+   */
+  sweepOlderThanMs?: number;
+  /** UPLOAD_KEEP: the library folder analysed uploads are copied into (`Artist - Track.ext`); unset, nothing is kept. */
+  keepIn?: string;
 }
 
 /** What the uploader says of the file: form fields, and the name it had. */
@@ -55,13 +65,27 @@ export class UploadService {
     private readonly source: UploadSource,
     private readonly options: UploadOptions,
     private readonly logger: Logger,
+    private readonly quota?: UploadQuota,
   ) {}
 
-  /** Empties the uploads folder: files left by a process that crashed mid-upload. */
-  async start(): Promise<void> {
+  /**
+   * Removes files left by a process that crashed mid-upload: all of them, or, in a folder shared
+   * with other nodes, those older than `sweepOlderThanMs` (another node's upload being received
+   * or analysed is younger, and stays).
+   */
+  async start(now: number = Date.now()): Promise<void> {
     await mkdir(this.options.dir, { recursive: true });
-    const left = await readdir(this.options.dir);
-    await Promise.all(left.map((name) => rm(path.join(this.options.dir, name), { force: true, recursive: true })));
+    const maxAge = this.options.sweepOlderThanMs;
+    const left: string[] = [];
+    for (const name of await readdir(this.options.dir)) {
+      const file = path.join(this.options.dir, name);
+      if (maxAge !== undefined) {
+        const modified = await stat(file).then((s) => s.mtimeMs, () => undefined);
+        if (modified === undefined || now - modified <= maxAge) continue;
+      }
+      left.push(file);
+    }
+    await Promise.all(left.map((file) => rm(file, { force: true, recursive: true })));
     if (left.length > 0) this.logger.info({ dir: this.options.dir, files: left.length }, 'uploads: removed files left by an earlier run');
   }
 
@@ -69,9 +93,18 @@ export class UploadService {
     return this.options.maxBytes;
   }
 
+  /**
+   * Refuses, before its body is read, an upload the requester's quota has no room for: no uploads
+   * left today, or more bytes declared (less `allowance`, a form's own bytes) than are left.
+   */
+  async admit(requesterId: string | undefined, declaredBytes?: number, allowance = 0): Promise<void> {
+    await this.quota?.check(requesterId, declaredBytes, allowance);
+  }
+
   async upload(body: Readable, hints: UploadHints | Promise<UploadHints>, requesterId?: string): Promise<UploadOutcome> {
     await mkdir(this.options.dir, { recursive: true });
-    const received = await receiveToFile(body, this.options.dir, this.options.maxBytes);
+    const meter = await this.quota?.begin(requesterId);
+    const received = await receiveToFile(body, this.options.dir, this.options.maxBytes, meter);
     let held: string | undefined;
     try {
       if (received.bytes === 0) throw invalidArgument('the upload is empty: send the audio file as the body or as the form field "file"');
@@ -97,21 +130,48 @@ export class UploadService {
       if (copied) return { trackKey: key, outcome: { status: 'done', analysis: copied } };
       await this.metadata.putAll([track]);
       const outcome = await this.analysis.analysisOf(track, requesterId);
+      const kept = { artist: names.artist, trackName: names.trackName, extension: AUDIO_FORMATS[format].extensions[0], sha256: received.sha256 };
       if (outcome.status === 'done') {
         this.remember(received.sha256, outcome.analysis.trackKey);
+        await this.keep(file, kept);
         return { trackKey: key, outcome };
       }
       // Analysed past the wait: the file is let go when the job ends, not with this request.
       const sha = received.sha256;
       held = undefined;
-      void this.analysis.analyseTrack(track).then(
-        (done) => this.remember(sha, done.trackKey),
-        () => undefined,
-      ).finally(() => this.release(sha));
+      // In a shared folder the file is kept younger than the other nodes' sweep while it waits.
+      const sweepAge = this.options.sweepOlderThanMs;
+      const fresh = sweepAge === undefined ? undefined : setInterval(() => void utimes(file, new Date(), new Date()).catch(() => undefined), sweepAge / 4);
+      fresh?.unref();
+      void this.analysis
+        .analyseTrack(track)
+        .then(
+          async (done) => {
+            this.remember(sha, done.trackKey);
+            await this.keep(file, kept);
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          clearInterval(fresh);
+          return this.release(sha);
+        });
       return { trackKey: key, outcome };
     } finally {
       await rm(received.path, { force: true });
       if (held !== undefined) await this.release(held);
+    }
+  }
+
+  /** UPLOAD_KEEP: the analysed file copied into the library folder; a failure to keep it is logged, the analysis stands. */
+  private async keep(file: string, names: { artist: string; trackName: string; extension: string; sha256: string }): Promise<void> {
+    if (this.options.keepIn === undefined) return;
+    try {
+      const name = await keepInLibrary(file, this.options.keepIn, names);
+      if (name === undefined) this.logger.warn({ artist: names.artist, track: names.trackName }, 'uploads: not kept, every free name is taken by other audio');
+      else this.logger.info({ file: name }, 'uploads: kept in the library folder');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'uploads: the file could not be kept in the library folder');
     }
   }
 

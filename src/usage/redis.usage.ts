@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { UsageRelay } from './usage.service';
-import type { UsageCount, UsageStore } from './usage.store';
+import { zeroCount, type UsageCount, type UsageStore } from './usage.store';
 
 /** Pending counts not drained for this long are dropped by Redis (every node drains every few seconds). */
 const PENDING_TTL_MS = 7 * 86_400_000;
@@ -11,8 +11,12 @@ const LOCK_MS = 60_000;
 const BATCH_MEMORY_MS = 7 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
-/** The field of one count in the pending hash: `r|a` `:` day `:` key id (ids may hold colons, days do not). */
-const field = (kind: 'r' | 'a', c: UsageCount): string => `${kind}:${c.day}:${c.keyId}`;
+/** The kinds of count: requests, analyses, uploads, upload bytes. */
+const KINDS = { r: 'requests', a: 'analyses', u: 'uploads', b: 'uploadBytes' } as const;
+type Kind = keyof typeof KINDS;
+
+/** The field of one count in the pending hash: kind `:` day `:` key id (ids may hold colons, days do not). */
+const field = (kind: Kind, c: UsageCount): string => `${kind}:${c.day}:${c.keyId}`;
 const BATCH_FIELD = '#batch';
 
 /**
@@ -67,8 +71,9 @@ export class RedisUsageRelay implements UsageRelay {
   async add(counts: readonly UsageCount[]): Promise<void> {
     const pipeline = this.redis.multi();
     for (const c of counts) {
-      if (c.requests > 0) pipeline.hincrby(this.pending, field('r', c), c.requests);
-      if (c.analyses > 0) pipeline.hincrby(this.pending, field('a', c), c.analyses);
+      for (const [kind, name] of Object.entries(KINDS) as [Kind, (typeof KINDS)[Kind]][]) {
+        if (c[name] > 0) pipeline.hincrby(this.pending, field(kind, c), c[name]);
+      }
     }
     pipeline.pexpire(this.pending, PENDING_TTL_MS);
     const results = await pipeline.exec();
@@ -113,13 +118,12 @@ function parse(flat: readonly string[]): { batchId: string | undefined; counts: 
       batchId = flat[i + 1];
       continue;
     }
-    const m = /^([ra]):(\d{4}-\d{2}-\d{2}):(.+)$/s.exec(name);
+    const m = /^([raub]):(\d{4}-\d{2}-\d{2}):(.+)$/s.exec(name);
     if (!m || !Number.isFinite(value)) continue;
-    const [, kind, day, keyId] = m as unknown as [string, 'r' | 'a', string, string];
+    const [, kind, day, keyId] = m as unknown as [string, Kind, string, string];
     const key = `${day}\u0000${keyId}`;
-    const count = counts.get(key) ?? { day, keyId, requests: 0, analyses: 0 };
-    if (kind === 'r') count.requests += value;
-    else count.analyses += value;
+    const count = counts.get(key) ?? zeroCount(day, keyId);
+    count[KINDS[kind]] += value;
     counts.set(key, count);
   }
   return { batchId, counts: [...counts.values()] };

@@ -1,9 +1,9 @@
 import type { ApiKeyInfo, ApiKeyScope } from '../auth/api-keys';
 import { invalidArgument } from '../core/errors';
-import type { AnalysisRequestListener, ApiRequestListener } from '../core/observers';
-import type { UsageCount, UsageStore } from './usage.store';
+import type { AnalysisRequestListener, ApiRequestListener, UploadTally, UploadUsage } from '../core/observers';
+import { addCounts, zeroCount, type UsageCount, type UsageStore } from './usage.store';
 
-/** Requests and analyses of one key on one UTC day. */
+/** Requests, analyses and uploads of one key on one UTC day. */
 export interface UsageRow {
   keyId: string;
   /** The key's name (its id when the key is no longer known: an environment key since removed). */
@@ -12,6 +12,10 @@ export interface UsageRow {
   day: string;
   requests: number;
   analyses: number;
+  /** Uploads begun (their body read, whatever their outcome). */
+  uploads: number;
+  /** Bytes received of those uploads. */
+  uploadBytes: number;
 }
 
 /**
@@ -50,7 +54,7 @@ export interface KeyDirectory {
  * Redis, from which one node at a time moves them to the store. A failed flush keeps its counts
  * for the next one.
  */
-export class UsageService implements ApiRequestListener, AnalysisRequestListener {
+export class UsageService implements ApiRequestListener, AnalysisRequestListener, UploadUsage {
   /** Counts not flushed yet, by day, then by key id (no string is built per request). */
   private counts = new Map<string, Map<string, UsageCount>>();
   /** The counts of the current day (an entry of `counts`). */
@@ -73,6 +77,27 @@ export class UsageService implements ApiRequestListener, AnalysisRequestListener
 
   analysisRequested(_trackKey: string, requesterId: string): void {
     this.count(requesterId).analyses++;
+  }
+
+  uploadStarted(keyId: string): void {
+    this.count(keyId).uploads++;
+  }
+
+  uploadReceived(keyId: string, bytes: number): void {
+    this.count(keyId).uploadBytes += bytes;
+  }
+
+  async uploadsToday(keyId: string): Promise<UploadTally> {
+    const today = dayOf(this.now());
+    const stored = await this.store.read(today, keyId);
+    const pending = this.counts.get(today)?.get(keyId);
+    const tally = { uploads: 0, bytes: 0 };
+    for (const c of pending ? [...stored, pending] : stored) {
+      if (c.day !== today || c.keyId !== keyId) continue;
+      tally.uploads += c.uploads;
+      tally.bytes += c.uploadBytes;
+    }
+    return tally;
   }
 
   /** Sends the counts made since the last flush on: to the store, or to Redis and from there (by one node) to the store. */
@@ -108,15 +133,21 @@ export class UsageService implements ApiRequestListener, AnalysisRequestListener
       if (c.day < since || (own !== undefined && c.keyId !== own)) return;
       const key = `${c.day}\u0000${c.keyId}`;
       const row = merged.get(key);
-      if (row) {
-        row.requests += c.requests;
-        row.analyses += c.analyses;
-      } else merged.set(key, { ...c });
+      if (row) addCounts(row, c);
+      else merged.set(key, { ...c });
     };
     for (const c of stored) add(c);
     for (const c of this.pending()) add(c);
     const names = new Map(keys.map((k) => [k.id, k.name]));
-    const rows = [...merged.values()].map((c) => ({ keyId: c.keyId, name: names.get(c.keyId) ?? c.keyId, day: c.day, requests: c.requests, analyses: c.analyses }));
+    const rows = [...merged.values()].map((c) => ({
+      keyId: c.keyId,
+      name: names.get(c.keyId) ?? c.keyId,
+      day: c.day,
+      requests: c.requests,
+      analyses: c.analyses,
+      uploads: c.uploads,
+      uploadBytes: c.uploadBytes,
+    }));
     // By day, then by name (then id: names need not be unique), in code-unit order on every database.
     const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
     return rows.sort((a, b) => order(a.day, b.day) || order(a.name, b.name) || order(a.keyId, b.keyId));
@@ -135,7 +166,7 @@ export class UsageService implements ApiRequestListener, AnalysisRequestListener
     }
     let count = this.today.get(keyId);
     if (count === undefined) {
-      count = { day: this.day, keyId, requests: 0, analyses: 0 };
+      count = zeroCount(this.day, keyId);
       this.today.set(keyId, count);
     }
     return count;
@@ -158,10 +189,8 @@ export class UsageService implements ApiRequestListener, AnalysisRequestListener
     for (const c of batch) {
       const counts = this.dayCounts(c.day);
       const count = counts.get(c.keyId);
-      if (count) {
-        count.requests += c.requests;
-        count.analyses += c.analyses;
-      } else counts.set(c.keyId, { ...c });
+      if (count) addCounts(count, c);
+      else counts.set(c.keyId, { ...c });
     }
   }
 }

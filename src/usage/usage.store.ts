@@ -8,9 +8,24 @@ export interface UsageCount {
   keyId: string;
   requests: number;
   analyses: number;
+  /** Uploads begun (POST /api/audio/analyses), refused or not once their body was read. */
+  uploads: number;
+  /** Bytes received of those uploads. */
+  uploadBytes: number;
 }
 
-/** Requests and analyses per key per UTC day, added to in batches and read back by day. */
+/** An empty count of a key on a day. */
+export const zeroCount = (day: string, keyId: string): UsageCount => ({ day, keyId, requests: 0, analyses: 0, uploads: 0, uploadBytes: 0 });
+
+/** Adds `c`'s counts to `into`'s. */
+export function addCounts(into: UsageCount, c: UsageCount): void {
+  into.requests += c.requests;
+  into.analyses += c.analyses;
+  into.uploads += c.uploads;
+  into.uploadBytes += c.uploadBytes;
+}
+
+/** Requests, analyses and uploads per key per UTC day, added to in batches and read back by day. */
 export interface UsageStore {
   /** Adds counts to the stored ones (a day and key not stored yet starts from them), all or none. */
   add(counts: readonly UsageCount[]): Promise<void>;
@@ -26,8 +41,8 @@ export interface UsageStore {
   read(since: string, keyId?: string): Promise<UsageCount[]>;
 }
 
-/** Rows per statement when counts are added (4 parameters each). */
-const ROWS_PER_STATEMENT = 250;
+/** Rows per statement when counts are added (6 parameters each). */
+const ROWS_PER_STATEMENT = 150;
 
 /** The tables api_key_usage and api_key_usage_batches (migration 0005) on SQLite or Postgres. */
 export class SqlUsageStore implements UsageStore {
@@ -57,10 +72,20 @@ export class SqlUsageStore implements UsageStore {
   }
 
   async read(since: string, keyId?: string): Promise<UsageCount[]> {
-    let query = this.database.db.selectFrom('api_key_usage').select(['key_id', 'day', 'requests', 'analyses']).where('day', '>=', since);
+    let query = this.database.db
+      .selectFrom('api_key_usage')
+      .select(['key_id', 'day', 'requests', 'analyses', 'uploads', 'upload_bytes'])
+      .where('day', '>=', since);
     if (keyId !== undefined) query = query.where('key_id', '=', keyId);
     const rows = await query.execute();
-    return rows.map((r) => ({ keyId: r.key_id, day: r.day, requests: Number(r.requests), analyses: Number(r.analyses) }));
+    return rows.map((r) => ({
+      keyId: r.key_id,
+      day: r.day,
+      requests: Number(r.requests),
+      analyses: Number(r.analyses),
+      uploads: Number(r.uploads),
+      uploadBytes: Number(r.upload_bytes),
+    }));
   }
 }
 
@@ -69,11 +94,17 @@ async function addTo(db: Kysely<DatabaseSchema>, counts: readonly UsageCount[]):
   for (let i = 0; i < counts.length; i += ROWS_PER_STATEMENT) {
     await db
       .insertInto('api_key_usage')
-      .values(counts.slice(i, i + ROWS_PER_STATEMENT).map((c) => ({ key_id: c.keyId, day: c.day, requests: c.requests, analyses: c.analyses })))
+      .values(
+        counts
+          .slice(i, i + ROWS_PER_STATEMENT)
+          .map((c) => ({ key_id: c.keyId, day: c.day, requests: c.requests, analyses: c.analyses, uploads: c.uploads, upload_bytes: c.uploadBytes })),
+      )
       .onConflict((oc) =>
         oc.columns(['key_id', 'day']).doUpdateSet((eb) => ({
           requests: eb('api_key_usage.requests', '+', eb.ref('excluded.requests')),
           analyses: eb('api_key_usage.analyses', '+', eb.ref('excluded.analyses')),
+          uploads: eb('api_key_usage.uploads', '+', eb.ref('excluded.uploads')),
+          upload_bytes: eb('api_key_usage.upload_bytes', '+', eb.ref('excluded.upload_bytes')),
         })),
       )
       .execute();

@@ -1,7 +1,7 @@
 import type { UsageCount, UsageStore } from '../../src/usage/usage.store';
 import type { StoreUnderTest } from './sql-database';
 
-const count = (day: string, keyId: string, requests: number, analyses = 0): UsageCount => ({ day, keyId, requests, analyses });
+const count = (day: string, keyId: string, requests: number, analyses = 0, uploads = 0, uploadBytes = 0): UsageCount => ({ day, keyId, requests, analyses, uploads, uploadBytes });
 
 /** Counts in one order, whatever order the store answers in. */
 const sorted = (counts: readonly UsageCount[]): UsageCount[] =>
@@ -37,6 +37,14 @@ export function describeUsageStoreContract(label: string, factory: () => Promise
         count('2030-06-01', 'k2', 1),
         count('2030-06-02', 'k1', 1, 4),
       ]);
+    });
+
+    it('adds uploads and their bytes up per key and day, past what 32 bits hold, in batches too', async () => {
+      const GiB = 1024 ** 3;
+      await store.add([count('2030-06-01', 'k1', 1, 0, 1, 3 * GiB), count('2030-06-01', 'k2', 1, 0, 2, 10)]);
+      await store.add([count('2030-06-01', 'k1', 0, 0, 2, 2 * GiB + 5)]);
+      expect(await store.addBatch('batch-u', [count('2030-06-01', 'k2', 0, 1, 1, 7)], NOW)).toBe(true);
+      expect(sorted(await store.read('2030-06-01'))).toEqual([count('2030-06-01', 'k1', 1, 0, 3, 5 * GiB + 5), count('2030-06-01', 'k2', 1, 1, 3, 17)]);
     });
 
     it('reads from a day on, that day included, for every key or for one', async () => {

@@ -363,7 +363,7 @@ export interface components {
          * @description A protocol-neutral code; README lists when each is given.
          * @enum {string}
          */
-        ErrorCode: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "UNSUPPORTED_MEDIA" | "PAYLOAD_TOO_LARGE" | "URL_REFUSED" | "URL_UNREACHABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
+        ErrorCode: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "UNSUPPORTED_MEDIA" | "PAYLOAD_TOO_LARGE" | "URL_REFUSED" | "URL_UNREACHABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPLOAD_QUOTA_EXCEEDED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
         SearchResponse: {
             /** @constant */
             success: true;
@@ -403,7 +403,7 @@ export interface components {
              * @description Why: UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_INVALID, RATE_LIMITED …
              * @enum {string}
              */
-            code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "UNSUPPORTED_MEDIA" | "PAYLOAD_TOO_LARGE" | "URL_REFUSED" | "URL_UNREACHABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
+            code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "UNSUPPORTED_MEDIA" | "PAYLOAD_TOO_LARGE" | "URL_REFUSED" | "URL_UNREACHABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPLOAD_QUOTA_EXCEEDED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
             message: string;
         };
         AnalysisResponse: {
@@ -681,13 +681,15 @@ export interface components {
             data: components["schemas"]["UsageDay"][];
         };
         /**
-         * @description Requests and analyses of one key on one UTC day. Days without requests have no row.
+         * @description Requests, analyses and uploads of one key on one UTC day. Days without requests have no row.
          * @example {
          *       "keyId": "3f9a1c2b7d4e",
          *       "name": "mobile app",
          *       "day": "2030-01-02",
          *       "requests": 1240,
-         *       "analyses": 31
+         *       "analyses": 31,
+         *       "uploads": 4,
+         *       "uploadBytes": 38211874
          *     }
          */
         UsageDay: {
@@ -700,6 +702,10 @@ export interface components {
             requests: number;
             /** @description Of those, the requests that needed an analysis not stored yet. */
             analyses: number;
+            /** @description Uploads begun (POST /api/audio/analyses), whatever their outcome: what UPLOAD_QUOTA_FILES_PER_DAY counts. */
+            uploads: number;
+            /** @description Bytes received of those uploads: what UPLOAD_QUOTA_BYTES_PER_DAY counts. */
+            uploadBytes: number;
         };
         WebhooksResponse: {
             /** @constant */
@@ -1096,7 +1102,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description RATE_LIMITED (Retry-After). */
+        /** @description RATE_LIMITED, or UPLOAD_QUOTA_EXCEEDED for an upload (Retry-After). */
         Error429: {
             headers: {
                 [name: string]: unknown;

@@ -129,6 +129,19 @@ it('bench:webhooks measures delivery latency from completed analyses to a local 
   for (const row of rows) expect(Number(row[2])).toBe(6);
 });
 
+it('bench:uploads reports memory over mutated uploads, upload-to-analysis latency and read throughput with and without uploads', async () => {
+  const out = ok(await npmRun('bench:uploads', ['--uploads', '8', '--runs', '1', '--duration', '1', '--connections', '2'], env(), 240_000));
+  expect(out).toMatch(/^memory after a GC, before\/after 8 uploads: heap [\d.]+ → [\d.]+ MB, RSS [\d.]+ → [\d.]+ MB$/m);
+  // Every one of the 8 answered, none with a 5xx.
+  const answers = /^answers: (.+)$/m.exec(out)![1]!;
+  const counts = [...answers.matchAll(/(\d{3}) ×(\d+)/g)];
+  expect(counts.reduce((n, m) => n + Number(m[2]), 0)).toBe(8);
+  expect(counts.every((m) => Number(m[1]) < 500)).toBe(true);
+  for (const row of ['30 s clip, WAV', '30 s clip, FLAC', '5 min FLAC']) expect(out).toMatch(new RegExp(`^\\| ${row} \\| \\d+ \\| \\d+ \\|$`, 'm'));
+  expect(out).toMatch(/^\| alone \| \d+ \| \d+ \| 0 \|$/m);
+  expect(out).toMatch(/^\| while 30 s clips are uploaded \(\d+ in 1 s\) \| \d+ \| \d+ \| 0 \|$/m);
+});
+
 /** Essentia's models, where the model tests find them (README, "Trained models"). */
 const modelsDir = process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(__dirname, '..', '..', '..', 'shared', 'models');
 const withModels = existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json')) ? it : it.skip;

@@ -1,4 +1,4 @@
-import { ArgsType, Field, GraphQLISODateTime, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, Float, GraphQLISODateTime, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { ApiKeyInfo, Principal } from '../../auth/api-keys';
 import type { UsageRow } from '../../usage/usage.service';
 
@@ -80,7 +80,7 @@ export class CreatedApiKey {
   key!: string;
 }
 
-@ObjectType({ description: 'Requests and analyses of one key on one UTC day. Days without requests have no row.' })
+@ObjectType({ description: 'Requests, analyses and uploads of one key on one UTC day. Days without requests have no row.' })
 export class UsageDay {
   @Field(() => ID, { description: 'The key’s id.' })
   keyId!: string;
@@ -96,6 +96,12 @@ export class UsageDay {
 
   @Field(() => Int, { description: 'Of those, the requests that needed an analysis not stored yet.' })
   analyses!: number;
+
+  @Field(() => Int, { description: 'Uploads begun (POST /api/audio/analyses), whatever their outcome: what UPLOAD_QUOTA_FILES_PER_DAY counts.' })
+  uploads!: number;
+
+  @Field(() => Float, { description: 'Bytes received of those uploads: what UPLOAD_QUOTA_BYTES_PER_DAY counts (a Float: a day may pass 2^31 bytes).' })
+  uploadBytes!: number;
 }
 
 /** The arguments of createApiKey, in this order (parameter decorators would list them backwards). */

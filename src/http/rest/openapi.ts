@@ -38,7 +38,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   403: 'FORBIDDEN: the key’s scope does not allow this (managing keys needs an admin key).',
   404: 'TRACK_NOT_FOUND: the key is unknown; search first or pass artist and track. NOT_FOUND: no such key or webhook.',
   422: 'AUDIO_UNDECODABLE or NO_AUDIO_SOURCE.',
-  429: 'RATE_LIMITED (Retry-After).',
+  429: 'RATE_LIMITED, or UPLOAD_QUOTA_EXCEEDED for an upload (Retry-After).',
   500: 'INTERNAL.',
   502: 'UPSTREAM_UNAVAILABLE (no source could answer) or UPSTREAM_INVALID (a source answered a record outside the contract).',
   503: 'SERVICE_UNAVAILABLE: the store is unreachable (Retry-After).',

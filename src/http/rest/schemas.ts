@@ -149,11 +149,13 @@ export const usageDaySchema = z
     day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('The UTC day, YYYY-MM-DD.'),
     requests: z.int().min(0).describe('Requests made with the key while it was valid (REST and GraphQL HTTP requests; those the rate limit refused included).'),
     analyses: z.int().min(0).describe('Of those, the requests that needed an analysis not stored yet.'),
+    uploads: z.int().min(0).describe('Uploads begun (POST /api/audio/analyses), whatever their outcome: what UPLOAD_QUOTA_FILES_PER_DAY counts.'),
+    uploadBytes: z.int().min(0).describe('Bytes received of those uploads: what UPLOAD_QUOTA_BYTES_PER_DAY counts.'),
   })
   .meta({
     id: 'UsageDay',
-    description: 'Requests and analyses of one key on one UTC day. Days without requests have no row.',
-    example: { keyId: '3f9a1c2b7d4e', name: 'mobile app', day: '2030-01-02', requests: 1240, analyses: 31 },
+    description: 'Requests, analyses and uploads of one key on one UTC day. Days without requests have no row.',
+    example: { keyId: '3f9a1c2b7d4e', name: 'mobile app', day: '2030-01-02', requests: 1240, analyses: 31, uploads: 4, uploadBytes: 38_211_874 },
   });
 
 /*

@@ -12,6 +12,8 @@ const RAW = /^(audio\/[\w.+-]+|application\/octet-stream)\s*(;|$)/i;
 const JSON_BODY = /^application\/json\s*(;|$)/i;
 /** The URL form's body: a URL and two names. */
 const readJson = express.json({ limit: '16kb' });
+/** What a form's own bytes (boundaries, part headers, the fields) may add to its file's. */
+const FORM_ALLOWANCE = 64 * 1024;
 
 function query(req: Request, name: string): string | undefined {
   const value = req.query[name];
@@ -48,8 +50,10 @@ export function uploadRoutes(uploads: UploadService, gate: RequestHandler, fetch
     const type = req.headers['content-type'] ?? '';
     const declared = Number(req.headers['content-length'] ?? Number.NaN);
     try {
-      // Too large by its own account: refused before a byte of it is read.
-      if (Number.isFinite(declared) && declared > uploads.maxBytes + (MULTIPART.test(type) ? 64 * 1024 : 0)) throw tooLarge(uploads.maxBytes);
+      // Too large by its own account, or more than the key's quota has left: refused before a byte of it is read.
+      const allowance = MULTIPART.test(type) ? FORM_ALLOWANCE : 0;
+      if (Number.isFinite(declared) && declared > uploads.maxBytes + allowance) throw tooLarge(uploads.maxBytes);
+      await uploads.admit(requester, Number.isFinite(declared) ? declared : undefined, allowance);
       let result: UploadOutcome;
       if (MULTIPART.test(type)) result = await multipart(req, uploads, requester);
       else if (RAW.test(type)) {

@@ -216,10 +216,10 @@ describe('keys and usage over REST', () => {
       await request(t.app).get(`/api/audio/analysis/${money}`).set(auth).expect(200);
       const today = new Date().toISOString().slice(0, 10);
       // Counted in memory and shown before the flush, the usage request itself included…
-      expect(await usage(auth)).toEqual([{ keyId: reader.id, name: 'usage reader', day: today, requests: 4, analyses: 1 }]);
+      expect(await usage(auth)).toEqual([{ keyId: reader.id, name: 'usage reader', day: today, requests: 4, analyses: 1, uploads: 0, uploadBytes: 0 }]);
       // …and the same once written.
       await t.container.flush();
-      expect(await usage(auth, '?days=1')).toEqual([{ keyId: reader.id, name: 'usage reader', day: today, requests: 5, analyses: 1 }]);
+      expect(await usage(auth, '?days=1')).toEqual([{ keyId: reader.id, name: 'usage reader', day: today, requests: 5, analyses: 1, uploads: 0, uploadBytes: 0 }]);
       const stored = await t.container.database.db.selectFrom('api_key_usage').selectAll().where('key_id', '=', reader.id).execute();
       // The store has the four flushed; the fifth waits in memory for the next flush.
       expect(stored.map((r) => [r.day, Number(r.requests), Number(r.analyses)])).toEqual([[today, 4, 1]]);

@@ -132,11 +132,23 @@ describe('POST /api/audio/analyses (uploads)', () => {
     await alive();
   });
 
-  it('when a WAV header claims 10 hours over 8 s of samples, then 422 AUDIO_UNDECODABLE at once (nothing allocated for 10 h), nothing left behind, the server up', async () => {
+  it('when a WAV header claims 10 hours over 8 s of samples, then the 8 s there are analysed (nothing decoded or allocated for 10 h), nothing left behind', async () => {
     const claiming = Buffer.from(wav);
     claiming.writeUInt32LE(10 * 3600 * SAMPLE_RATE * 2, 40);
     claiming.writeUInt32LE(10 * 3600 * SAMPLE_RATE * 2 + 36, 4);
     const res = await request(t.app).post('/api/audio/analyses?artist=Long&track=Claim').set(t.auth).set('Content-Type', 'audio/wav').send(claiming);
+    expect([200, 202]).toContain(res.status);
+    const key = trackKey('Long', 'Claim');
+    expect(res.headers.location).toBe(`/api/audio/analysis/${key}`);
+    const analysis = res.status === 200 ? res.body.data : (await request(t.app).get(`/api/audio/analysis/${key}`).set(t.auth).expect(200)).body.data;
+    expect(analysis).toMatchObject({ trackKey: key, duration_ms: 8000 });
+    expect(Math.abs((analysis as { tempo: number }).tempo - 120)).toBeLessThan(2);
+    expect(await leftOver()).toEqual([]);
+    await alive();
+  });
+
+  it('when a WAV header claims 8 s but 2 s of samples are there, then 422 AUDIO_UNDECODABLE (cut short), nothing left behind', async () => {
+    const res = await request(t.app).post('/api/audio/analyses?artist=Cut&track=Short').set(t.auth).set('Content-Type', 'audio/wav').send(wav.subarray(0, 44 + 2 * SAMPLE_RATE * 2));
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('AUDIO_UNDECODABLE');
     expect(await leftOver()).toEqual([]);

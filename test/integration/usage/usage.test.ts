@@ -107,12 +107,12 @@ describe.each(STORES)('usage on %s', (_name, open, describeIf) => {
       usage.apiRequest(admin);
 
       expect(await usage.report({ id: admin, scope: 'admin' }, 1)).toEqual([
-        { keyId: 'env:1', name: 'API_KEYS #1', day: '2030-06-01', requests: 1, analyses: 0 },
-        { keyId: admin, name: 'ops', day: '2030-06-01', requests: 2, analyses: 0 },
+        { keyId: 'env:1', name: 'API_KEYS #1', day: '2030-06-01', requests: 1, analyses: 0, uploads: 0, uploadBytes: 0 },
+        { keyId: admin, name: 'ops', day: '2030-06-01', requests: 2, analyses: 0, uploads: 0, uploadBytes: 0 },
       ]);
       expect(await usage.report({ id: reader, scope: 'read' }, 32)).toEqual([
-        { keyId: 'env:1', name: 'API_KEYS #1', day: '2030-05-01', requests: 1, analyses: 0 },
-        { keyId: 'env:1', name: 'API_KEYS #1', day: '2030-06-01', requests: 1, analyses: 0 },
+        { keyId: 'env:1', name: 'API_KEYS #1', day: '2030-05-01', requests: 1, analyses: 0, uploads: 0, uploadBytes: 0 },
+        { keyId: 'env:1', name: 'API_KEYS #1', day: '2030-06-01', requests: 1, analyses: 0, uploads: 0, uploadBytes: 0 },
       ]);
       // 31 days back from 1 June is 2 May: May 1 falls outside.
       expect((await usage.report({ id: reader, scope: 'read' }, 31)).map((r) => r.day)).toEqual(['2030-06-01']);
@@ -185,10 +185,25 @@ describe.each(STORES)('usage on %s', (_name, open, describeIf) => {
       expect(await stored()).toEqual([['env:2', 0, 1], ['k1', 4, 0]]);
 
       // Counts waiting in Redis for the next drain.
-      await relay().add([{ day: '2030-06-01', keyId: 'k2', requests: 1, analyses: 0 }]);
+      await relay().add([{ day: '2030-06-01', keyId: 'k2', requests: 1, analyses: 0, uploads: 0, uploadBytes: 0 }]);
       const keys = await peek.keys(`${prefix}:*`);
       expect(keys).toEqual([`${prefix}:usage:pending`]);
       expect(await peek.pttl(`${prefix}:usage:pending`)).toBeGreaterThan(86_400_000);
+    });
+
+    it('carries uploads and their bytes through Redis to the store, and a node reads today\'s uploads of a key from it', async () => {
+      const [a, b] = [node(), node()];
+      a.uploadStarted('k1');
+      a.uploadReceived('k1', 3 * 1024 ** 3);
+      b.uploadStarted('k1');
+      b.uploadReceived('k1', 10);
+      await a.flush();
+      await b.flush();
+      const rows = await store.database.db.selectFrom('api_key_usage').selectAll().execute();
+      expect(rows.map((r) => [r.key_id, Number(r.uploads), Number(r.upload_bytes)])).toEqual([['k1', 2, 3 * 1024 ** 3 + 10]]);
+      b.uploadStarted('k1');
+      expect(await b.uploadsToday('k1')).toEqual({ uploads: 3, bytes: 3 * 1024 ** 3 + 10 });
+      expect(await b.uploadsToday('k2')).toEqual({ uploads: 0, bytes: 0 });
     });
 
     it('adds a batch once when a drain stopped after the store had it, and drains nothing while another node holds the lock', async () => {
@@ -198,11 +213,11 @@ describe.each(STORES)('usage on %s', (_name, open, describeIf) => {
       a.apiRequest('k1');
       // The counts reach Redis; a drain takes them as a batch and adds them to the store, then
       // stops before deleting the batch from Redis (the process was killed).
-      await r.add([{ day: '2030-06-01', keyId: 'k1', requests: 2, analyses: 0 }]);
+      await r.add([{ day: '2030-06-01', keyId: 'k1', requests: 2, analyses: 0, uploads: 0, uploadBytes: 0 }]);
       const redis = clients[0]!;
       await redis.rename(`${prefix}:usage:pending`, `${prefix}:usage:draining`);
       await redis.hset(`${prefix}:usage:draining`, '#batch', 'batch-1');
-      await new SqlUsageStore(store.database).addBatch('batch-1', [{ day: '2030-06-01', keyId: 'k1', requests: 2, analyses: 0 }], clock.now());
+      await new SqlUsageStore(store.database).addBatch('batch-1', [{ day: '2030-06-01', keyId: 'k1', requests: 2, analyses: 0, uploads: 0, uploadBytes: 0 }], clock.now());
       expect(await stored()).toEqual([['k1', 2, 0]]);
 
       // Another node holds the lock: nothing is drained.

@@ -111,6 +111,36 @@ describe('engine pool (real worker threads)', () => {
     expect(error.message).toMatch(/truncated WAV/);
   });
 
+  it('when a WAV header claims 10 hours over 4 s of samples, then the 4 s are analysed (the claim is not believed)', async () => {
+    const wav = Buffer.from(encodeWav([clickTrack(4, 120)], RATE));
+    const claim = 10 * 3600 * RATE * 2;
+    wav.writeUInt32LE(claim, 40);
+    wav.writeUInt32LE(claim + 36, 4);
+    const features = await pool.analyse({ bytes: new Uint8Array(wav) });
+    expect(features.durationMs).toBe(4000);
+    expect(Math.abs(features.tempo - 120)).toBeLessThan(2);
+  });
+
+  it('when a FLAC STREAMINFO claims 10 hours over 3 s of frames, then the 3 s are analysed; a FLAC cut short of an honest length is still refused', async () => {
+    const flac = Buffer.from(fixture('chord-3s.flac'));
+    // STREAMINFO follows "fLaC" and its 4-byte block header: total samples are its bits 108-143.
+    const total = 10 * 3600 * 22050;
+    flac[8 + 13] = (flac[8 + 13]! & 0xf0) | Math.floor(total / 2 ** 32);
+    flac.writeUInt32BE(total >>> 0, 8 + 14);
+    const features = await pool.analyse({ bytes: new Uint8Array(flac) });
+    expect(features.durationMs).toBe(3000);
+    expect((await failure(pool.analyse({ bytes: fixture('truncated.flac') }))).message).toMatch(/truncated FLAC/);
+  });
+
+  it('when one flipped bit makes a WAV IMA ADPCM with blocks too small for their header, then AUDIO_UNDECODABLE at once (its decoder would never return)', async () => {
+    const wav = Buffer.from(encodeWav([clickTrack(2, 120)], RATE));
+    // Format tag 1 (PCM) → 0x11 (IMA ADPCM); the block align stays 2 bytes.
+    wav.writeUInt16LE(0x11, 20);
+    const error = await failure(pool.analyse({ bytes: new Uint8Array(wav) }));
+    expect(error.code).toBe('AUDIO_UNDECODABLE');
+    expect(error.message).toMatch(/corrupt WAV header: an ADPCM block of 2 bytes/);
+  });
+
   it('when the input is empty, silent or too short, then AUDIO_UNDECODABLE names the reason', async () => {
     expect((await failure(pool.analyse({ bytes: new Uint8Array(0) }))).message).toMatch(/empty/);
     const silent = encodeWav([new Float32Array(RATE * 3)], RATE);

@@ -9,19 +9,33 @@ import { UsageDocument } from '../gql/graphql';
 
 const RANGES = [7, 30, 90] as const;
 
+/** Bytes as people read them: 38.2 MB. */
+function sizeOf(bytes: number): string {
+  const units = ['bytes', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return unit === 0 ? `${value} ${units[0]}` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
 function Usage() {
   const id = useId();
   const [days, setDays] = useState<number>(30);
   const { data, loading, error } = useQuery(UsageDocument, { variables: { days } });
   const perKey = useMemo(() => {
-    const keys = new Map<string, { name: string; rows: DayCount[] }>();
+    const keys = new Map<string, { name: string; rows: DayCount[]; uploads: number; uploadBytes: number }>();
     for (const row of data?.usage ?? []) {
-      const entry = keys.get(row.keyId) ?? { name: row.name, rows: [] };
+      const entry = keys.get(row.keyId) ?? { name: row.name, rows: [], uploads: 0, uploadBytes: 0 };
       entry.rows.push(row);
+      entry.uploads += row.uploads;
+      entry.uploadBytes += row.uploadBytes;
       keys.set(row.keyId, entry);
     }
     const today = new Date();
-    return [...keys].map(([keyId, { name, rows }]) => ({ keyId, name, days: fillDays(rows, days, today) }));
+    return [...keys].map(([keyId, { name, rows, uploads, uploadBytes }]) => ({ keyId, name, uploads, uploadBytes, days: fillDays(rows, days, today) }));
   }, [data, days]);
 
   return (
@@ -44,13 +58,20 @@ function Usage() {
       )}
       {data && perKey.length === 0 && <p>No requests in this period.</p>}
       {perKey.map((k) => (
-        <UsageChart key={k.keyId} title={`${k.name} (${k.keyId})`} days={k.days} />
+        <div key={k.keyId}>
+          <UsageChart title={`${k.name} (${k.keyId})`} days={k.days} />
+          {k.uploads > 0 && (
+            <p className="chart-note">
+              Uploads in this period: {k.uploads} ({sizeOf(k.uploadBytes)})
+            </p>
+          )}
+        </div>
       ))}
     </>
   );
 }
 
-/** Requests and analyses per key per day. A read key sees its own, an admin key every key's. */
+/** Requests and analyses per key per day, and the uploads of the period. A read key sees its own, an admin key every key's. */
 export function UsagePage() {
   usePageTitle('Usage');
   return (
