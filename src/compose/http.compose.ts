@@ -50,6 +50,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
       limits: { ...limits, maxBatch: config.GRAPHQL_MAX_BATCH },
       maxCost: config.GRAPHQL_MAX_COST,
       charges,
+      events: container.events,
     },
     container.logger,
   );
