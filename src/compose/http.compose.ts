@@ -70,6 +70,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     },
     webhooks: container.webhooks,
     uploads: container.uploads,
+    reanalyse: container.reanalyse,
     logger: container.logger,
     publicUrl: config.publicUrl,
     corsOrigins: config.CORS_ORIGINS,
