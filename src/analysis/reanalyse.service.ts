@@ -107,7 +107,8 @@ export class ReanalyseService {
     private readonly locator: TrackLocator,
     private readonly reanalyser: Reanalyser,
     private readonly events: AnalysisEvents,
-    private readonly current: CurrentEngine,
+    /** The engine new analyses are made by. */
+    readonly current: CurrentEngine,
     private readonly options: { concurrency: number },
     private readonly logger: Logger,
   ) {}
