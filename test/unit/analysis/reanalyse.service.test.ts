@@ -103,11 +103,11 @@ describe('ReanalyseService', () => {
 
   it('keeps the old analysis of a track whose audio is gone, or whose new analysis or replacement failed, and reports each', async () => {
     const [gone, broken, unwritable, fine] = [older(1), older(2), older(3), older(4)];
-    const store = mapStore([gone!, broken!, unwritable!, fine!], unwritable!.trackKey);
+    const store = mapStore([gone, broken, unwritable, fine], unwritable.trackKey);
     const reanalyser = {
       async analyseAgain(track: TrackMetadata): Promise<StoredAnalysis> {
-        if (track.trackKey === gone!.trackKey) throw new AppError('NO_AUDIO_SOURCE', 'library no longer has audio');
-        if (track.trackKey === broken!.trackKey) throw new AppError('AUDIO_UNDECODABLE', 'not audio');
+        if (track.trackKey === gone.trackKey) throw new AppError('NO_AUDIO_SOURCE', 'library no longer has audio');
+        if (track.trackKey === broken.trackKey) throw new AppError('AUDIO_UNDECODABLE', 'not audio');
         const was = store.rows.get(track.trackKey)!;
         return { ...was, features: { ...was.features, engine: CURRENT.engine } };
       },
@@ -117,15 +117,15 @@ describe('ReanalyseService', () => {
     events.subscribe((e) => void heard.push(e.trackKey));
     const result = await new ReanalyseService(store, locator, reanalyser, events, CURRENT, { concurrency: 2 }, logger).run({});
     expect(result.replaced).toBe(1);
-    expect(result.unavailable).toEqual([expect.objectContaining({ trackKey: gone!.trackKey, code: 'NO_AUDIO_SOURCE' })]);
+    expect(result.unavailable).toEqual([expect.objectContaining({ trackKey: gone.trackKey, code: 'NO_AUDIO_SOURCE' })]);
     expect(result.failed.map((f) => [f.trackKey, f.code]).sort()).toEqual(
       [
-        [broken!.trackKey, 'AUDIO_UNDECODABLE'],
-        [unwritable!.trackKey, 'SERVICE_UNAVAILABLE'],
+        [broken.trackKey, 'AUDIO_UNDECODABLE'],
+        [unwritable.trackKey, 'SERVICE_UNAVAILABLE'],
       ].sort(),
     );
-    for (const kept of [gone!, broken!, unwritable!]) expect(store.rows.get(kept.trackKey)).toBe(kept);
-    expect(heard).toEqual([fine!.trackKey]);
+    for (const kept of [gone, broken, unwritable]) expect(store.rows.get(kept.trackKey)).toBe(kept);
+    expect(heard).toEqual([fine.trackKey]);
   });
 
   it('walks the store in pages past the first', async () => {
