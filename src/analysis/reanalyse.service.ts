@@ -185,29 +185,29 @@ export class ReanalyseService {
 
   // The admin endpoint's jobs: one at a time in this process, their progress kept in memory.
   private readonly jobs = new Map<string, ReanalyseProgress>();
-  private running: { id: string; progress: ReanalyseProgress } | undefined;
+  private running: { id: string; progress: ReanalyseProgress; done: Promise<void> } | undefined;
 
   /**
    * Starts a re-analysis in the background, or answers the one running (started: false): two at
    * once would redo the same tracks twice.
    */
   start(request: ReanalyseRequest): { id: string; started: boolean; progress: ReanalyseProgress } {
-    if (this.running) return { ...this.running, started: false };
+    if (this.running) return { id: this.running.id, progress: this.running.progress, started: false };
     const id = `rea_${randomUUID().replace(/-/g, '')}`;
     const progress = newProgress(request);
     this.jobs.set(id, progress);
     for (const old of [...this.jobs.keys()].slice(0, Math.max(0, this.jobs.size - KEPT_JOBS))) this.jobs.delete(old);
-    this.running = { id, progress };
-    void this.runInto(progress, request)
+    const done = this.runInto(progress, request)
       .catch((error: unknown) => {
         progress.failed.push({ trackKey: '', artist: '', trackName: '', ...shownError(error, ANALYSIS_FAILED_MESSAGE) });
         progress.state = 'done';
         progress.finishedAt = new Date().toISOString();
         this.logger.error({ err: error, job: id }, 'reanalyse: the re-analysis stopped');
       })
-      .finally(() => {
+      .then(() => {
         this.running = undefined;
       });
+    this.running = { id, progress, done };
     return { id, started: true, progress };
   }
 
@@ -218,7 +218,7 @@ export class ReanalyseService {
 
   /** Waits for the running job, if any (shutdown and tests). */
   async idle(): Promise<void> {
-    while (this.running) await new Promise((resolve) => setImmediate(resolve));
+    while (this.running) await this.running.done;
   }
 }
 
