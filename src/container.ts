@@ -98,8 +98,10 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     },
     flush: () => flushes.flush(),
     async close() {
-      // A worker finishes its running jobs before anything they need is closed.
+      // A worker finishes its running jobs before anything they need is closed; so does a
+      // re-analysis (the tracks it has started; the rest are redone by the next run).
       await worker?.close();
+      await reanalyse.stop();
       // What was counted in memory is written while the store and Redis are still open.
       await flushes.close();
       await apiKeys.close();

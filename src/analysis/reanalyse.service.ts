@@ -127,7 +127,7 @@ export class ReanalyseService {
     if (!request.dryRun) {
       const queue = [...todo];
       const worker = async (): Promise<void> => {
-        for (let next = queue.shift(); next; next = queue.shift()) {
+        for (let next = queue.shift(); next && !this.stopping; next = queue.shift()) {
           await this.redo(next, progress);
           progress.done++;
           onProgress?.(progress);
@@ -186,6 +186,7 @@ export class ReanalyseService {
   // The admin endpoint's jobs: one at a time in this process, their progress kept in memory.
   private readonly jobs = new Map<string, ReanalyseProgress>();
   private running: { id: string; progress: ReanalyseProgress; done: Promise<void> } | undefined;
+  private stopping = false;
 
   /**
    * Starts a re-analysis in the background, or answers the one running (started: false): two at
@@ -214,6 +215,15 @@ export class ReanalyseService {
   /** The progress of a job this process started (undefined when unknown or long finished). */
   job(id: string): ReanalyseProgress | undefined {
     return this.jobs.get(id);
+  }
+
+  /**
+   * Shutdown: no track is started any more, and the ones started are finished (replaced or
+   * kept); a job stopped so is `done` with done < total, and the next run redoes the rest.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.idle();
   }
 
   /** Waits for the running job, if any (shutdown and tests). */

@@ -160,3 +160,31 @@ describe('ReanalyseService', () => {
     await service.idle();
   });
 });
+
+describe('ReanalyseService.stop', () => {
+  it('finishes the tracks started, starts no other, and leaves the rest for the next run', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => older(i + 1));
+    const store = mapStore(rows);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const reanalyser = {
+      async analyseAgain(track: TrackMetadata): Promise<StoredAnalysis> {
+        calls++;
+        await gate;
+        const was = store.rows.get(track.trackKey)!;
+        return { ...was, features: { ...was.features, engine: CURRENT.engine } };
+      },
+    };
+    const locate = { locate: async (s: StoredSummary): Promise<TrackMetadata> => ({ trackKey: s.trackKey, artist: s.artist, trackName: s.trackName, source: s.source }) };
+    const service = new ReanalyseService(store, locate, reanalyser, new LocalAnalysisEvents(logger), CURRENT, { concurrency: 2 }, logger);
+    const job = service.start({});
+    while (calls < 2) await new Promise((resolve) => setImmediate(resolve));
+    const stopped = service.stop();
+    release();
+    await stopped;
+    expect(calls).toBe(2);
+    expect(service.job(job.id)).toMatchObject({ state: 'done', total: 6, done: 2, replaced: 2 });
+    expect([...store.rows.values()].filter((r) => r.features.engine === CURRENT.engine)).toHaveLength(2);
+  });
+});
