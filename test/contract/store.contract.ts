@@ -102,14 +102,6 @@ export function describeStoreContract(label: string, factory: () => Promise<Stor
       expect(await store.count()).toBe(0);
     });
 
-    it('when a replacement is refused by the database, then the old analysis stays whole', async () => {
-      const old = syntheticAnalysis(5);
-      await store.save(old);
-      const broken = { ...old, features: { ...old.features, engine: 'trackgraph-engine/2', tempo: null as unknown as number } };
-      await expect(store.replace(broken)).rejects.toThrow();
-      expect(await store.get(old.trackKey)).toEqual(old);
-    });
-
     it('lists the analyses of other engines of this engine, by trackKey, in pages that resume after a key', async () => {
       const current = 'trackgraph-engine/9';
       const engines = ['trackgraph-engine/8', current, 'trackgraph-engine/9 models:x', 'upstream:other/3', 'trackgraph-engine/2'];
