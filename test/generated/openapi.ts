@@ -1316,7 +1316,7 @@ export interface operations {
             /** @description The analysis. */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the stored answer (it never changes). */
+                    /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
@@ -1348,7 +1348,7 @@ export interface operations {
             /** @description Not modified: If-None-Match named the ETag of the stored answer. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of the stored answer (it never changes). */
+                    /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
@@ -1390,7 +1390,7 @@ export interface operations {
             /** @description The timeline. */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the stored answer (it never changes). */
+                    /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
@@ -1422,7 +1422,7 @@ export interface operations {
             /** @description Not modified: If-None-Match named the ETag of the stored answer. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of the stored answer (it never changes). */
+                    /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;

@@ -100,7 +100,7 @@ const conditional = z.object({
     .meta({ description: 'The ETag of an answer already held: 304 without a body when it is still the answer.' }),
 });
 
-const etag = { ETag: z.string().meta({ description: 'Strong entity tag of the stored answer (it never changes).' }) };
+const etag = { ETag: z.string().meta({ description: 'Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track).' }) };
 const rateLimitHeaders = {
   'RateLimit-Limit': z.int().min(1).meta({ description: 'Requests per minute allowed to this key.' }),
   'RateLimit-Remaining': z.int().min(0).meta({ description: 'Requests left in the current window.' }),
