@@ -2,6 +2,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { AnalysisService } from './analysis/analysis.service';
 import { composeAccounts } from './compose/accounts.compose';
 import { composeAnalysis, composeEngine } from './compose/analysis.compose';
+import { ANALYSIS_REPLACED } from './core/analysis-events';
 import { composeCatalogue } from './compose/catalogue.compose';
 import type { Container, ContainerOverrides } from './compose/container.types';
 import { decideDeployment } from './compose/deployment';
@@ -42,7 +43,11 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   });
   // Uploaded audio is one more audio source of the runner, outside search's registry.
   const uploadSource = uploadedAudio(config);
-  const { runner, events, jobs, worker, browse, recommendations } = composeAnalysis(config, deployment, { database, store, engine, registry, metrics, logger, audioSources: [uploadSource] });
+  const { runner, events, jobs, worker, browse, recommendations, reanalyse } = composeAnalysis(config, deployment, { database, store, engine, registry, metadata: caches.metadata, metrics, logger, audioSources: [uploadSource] });
+  // A stored analysis changes only by a re-analysis, here or in another process: its key is dropped from the LRU.
+  events.subscribe((event) => {
+    if (event.type === ANALYSIS_REPLACED) store.forget(event.trackKey);
+  });
   const { apiKeys, usage, rateLimiter, flushes } = composeAccounts(config, deployment, { database, logger });
   const hooks = composeWebhooks(config, deployment, { database, events, logger, ...(overrides.now ? { now: overrides.now } : {}) });
   const { webhooks, dispatcher } = hooks;
@@ -65,6 +70,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     browse,
     recommendations,
     runner,
+    reanalyse,
     jobs,
     artwork,
     apiKeys,
@@ -94,8 +100,10 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     },
     flush: () => flushes.flush(),
     async close() {
-      // A worker finishes its running jobs before anything they need is closed.
+      // A worker finishes its running jobs before anything they need is closed; so does a
+      // re-analysis (the tracks it has started; the rest are redone by the next run).
       await worker?.close();
+      await reanalyse.stop();
       // What was counted in memory is written while the store and Redis are still open.
       await flushes.close();
       await apiKeys.close();

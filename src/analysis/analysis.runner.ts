@@ -48,8 +48,33 @@ export class AnalysisRunner {
       // Another server's numbers are data from outside: out of range, nothing of them is stored.
       return checkAnalysis(remote.name, { ...theirs, trackKey: track.trackKey, artist: track.artist, trackName: track.trackName });
     }
-    const audioRef = track.audio ?? (await this.findAudio(track));
-    const source = this.registry.audioSource(audioRef.source) ?? this.options.audioSources?.find((s) => s.name === audioRef.source);
+    return this.analyseAudio(track, track.audio ?? (await this.findAudio(track)));
+  }
+
+  /**
+   * A new analysis of a stored track, from the audio source its stored analysis came from (its
+   * library file, its Deezer preview, …), found again when `track.audio` is not that source's:
+   * nothing is stored (the caller replaces). Throws NO_AUDIO_SOURCE when that source is not
+   * enabled or no longer has the track's audio.
+   */
+  async analyseAgain(track: TrackMetadata, sourceName: string): Promise<StoredAnalysis> {
+    const source = this.audioSourceNamed(sourceName);
+    if (!source) throw new AppError('NO_AUDIO_SOURCE', `the audio source ${sourceName} of this track is not enabled`);
+    let audioRef = track.audio?.source === sourceName ? track.audio : undefined;
+    if (!audioRef && source.findAudio) {
+      const found = await source.findAudio(track, { signal: AbortSignal.timeout(this.options.fetchTimeoutMs) });
+      audioRef = (found && checkAudioRef(found).ref) || undefined;
+    }
+    if (!audioRef) throw new AppError('NO_AUDIO_SOURCE', `${sourceName} no longer has audio for "${track.artist} - ${track.trackName}"`);
+    return this.analyseAudio(track, audioRef);
+  }
+
+  private audioSourceNamed(name: string): AudioSource | undefined {
+    return this.registry.audioSource(name) ?? this.options.audioSources?.find((s) => s.name === name);
+  }
+
+  private async analyseAudio(track: TrackMetadata, audioRef: NonNullable<TrackMetadata['audio']>): Promise<StoredAnalysis> {
+    const source = this.audioSourceNamed(audioRef.source);
     if (!source) {
       throw new AppError('NO_AUDIO_SOURCE', `the audio source ${audioRef.source} of this track is not enabled`);
     }

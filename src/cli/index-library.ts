@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { MAX_BATCH_KEYS, type AnalysisService } from '../analysis/analysis.service';
+import { parseOlderThan, type ReanalyseProgress, type ReanalyseRequest, type ReanalyseService } from '../analysis/reanalyse.service';
 import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
@@ -12,6 +13,7 @@ import { LibrarySource } from '../sources/library/library.source';
 import { TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '../sources/library/library.tags';
 
 const USAGE = `usage: npm run index -- [--write-tags [--dry-run]] [dir]
+       npm run index -- --reanalyse [--older-than <engine>] [--dry-run]
   Analyses every audio file of a folder (default LIBRARY_DIR) into the analysis store, in
   parallel on the service's analysis workers, with a progress bar. Resumable: tracks already
   stored are skipped, and unchanged files (same size and mtime) are not even re-read for tags.
@@ -19,6 +21,13 @@ const USAGE = `usage: npm run index -- [--write-tags [--dry-run]] [dir]
                 (standard and Open Key notation) and moods (ID3v2, Vorbis comments, MP4 atoms;
                 see docs/TAGS.md). Files already carrying these values are not rewritten.
   --dry-run     with --write-tags: lists what would change (old -> new), writes nothing.
+  --reanalyse   analyses again every stored analysis an older engine version (or another
+                method) made, from the audio source it came from, and replaces it; every
+                server drops its cached copy. Resumable: what is current is skipped. A track
+                whose audio is gone keeps its analysis and is listed.
+  --older-than  with --reanalyse: only analyses of an engine version below this one (11 or
+                trackgraph-engine/11).
+  --dry-run     with --reanalyse: counts what would be redone, per engine, analyses nothing.
   Environment: as for the server (DATA_DIR, DATABASE_URL, ANALYSIS_WORKERS, QUEUE_URL, …).
   Exit status 1 if any file failed (analysis or tags).`;
 
@@ -52,11 +61,33 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' }, 'write-tags': { type: 'boolean' }, 'dry-run': { type: 'boolean' } },
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      'write-tags': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      reanalyse: { type: 'boolean' },
+      'older-than': { type: 'string' },
+    },
   });
-  if (values.help || positionals.length > 1 || (values['dry-run'] && !values['write-tags'])) {
+  const reanalysing = values.reanalyse === true;
+  const misused =
+    positionals.length > 1 ||
+    (values['dry-run'] && !values['write-tags'] && !reanalysing) ||
+    (reanalysing && (values['write-tags'] || positionals.length > 0)) ||
+    (values['older-than'] !== undefined && !reanalysing);
+  if (values.help || misused) {
     io.out(USAGE);
     return values.help ? 0 : 2;
+  }
+  if (reanalysing) {
+    let olderThan: number | undefined;
+    try {
+      olderThan = values['older-than'] === undefined ? undefined : parseOlderThan(values['older-than']);
+    } catch (error) {
+      io.out(`${shownError(error).message}\n${USAGE}`);
+      return 2;
+    }
+    return reanalyseCli({ ...(olderThan !== undefined ? { olderThan } : {}), dryRun: values['dry-run'] === true }, io);
   }
   const dir = positionals[0];
   const config = loadConfig({
@@ -86,6 +117,69 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
   } finally {
     await container.close();
   }
+}
+
+/**
+ * `--reanalyse`: the server's own sources (as SOURCES configures them: the library's files, the
+ * Deezer previews, …) give each stored track's audio again; the re-analysis service redoes and
+ * replaces, with a progress bar, then a summary and one line per track left as it was.
+ */
+async function reanalyseCli(request: ReanalyseRequest, io: IndexCliIo): Promise<number> {
+  const config = loadConfig({ ...io.env, LIBRARY_WATCH: 'false' });
+  const logger = io.overrides?.logger ?? createLogger({ level: io.env.LOG_LEVEL ?? 'warn', format: config.LOG_FORMAT, fd: 2 });
+  const container = await createContainer(config, { ...io.overrides, logger });
+  try {
+    await container.start();
+    const summary = await reanalyseWithProgress(container.reanalyse, request, io);
+    const engines = Object.entries(summary.byEngine)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([engine, n]) => `${n} by ${engine}`)
+      .join(', ');
+    const current = `current engine ${container.reanalyse.current.engine}`;
+    if (summary.dryRun) {
+      io.out(`reanalyse (dry run, nothing analysed): ${summary.total} to redo${engines ? ` (${engines})` : ''}; ${current}`);
+      return 0;
+    }
+    io.out(
+      `reanalyse: ${summary.total} to redo${engines ? ` (${engines})` : ''}, ${summary.replaced} replaced, ${summary.unavailable.length} audio unavailable (kept), ${summary.failed.length} failed (kept); ${current}`,
+    );
+    for (const u of summary.unavailable) io.out(`  unavailable: ${u.trackKey} ${u.artist} - ${u.trackName}: ${u.code}: ${u.message}`);
+    for (const f of summary.failed) io.out(`  failed: ${f.trackKey} ${f.artist} - ${f.trackName}: ${f.code}: ${f.message}`);
+    return summary.failed.length > 0 || summary.unavailable.length > 0 ? 1 : 0;
+  } finally {
+    await container.close();
+  }
+}
+
+/** Runs a re-analysis with a progress bar on io.progress (none for a dry run). */
+export async function reanalyseWithProgress(service: Pick<ReanalyseService, 'run'>, request: ReanalyseRequest, io: Pick<IndexCliIo, 'progress'>): Promise<ReanalyseProgress> {
+  const started = Date.now();
+  const bar = new SingleBar({
+    stream: io.progress,
+    format: 'reanalysing |{bar}| {value}/{total} tracks | {rate} tracks/s | ETA {eta_formatted} | {replaced} replaced, {kept} kept',
+    noTTYOutput: true,
+    notTTYSchedule: 5000,
+    hideCursor: true,
+    etaBuffer: 20,
+  });
+  let shown = false;
+  const payload = (p: ReanalyseProgress) => ({
+    rate: (p.done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(2),
+    replaced: p.replaced,
+    kept: p.unavailable.length + p.failed.length,
+  });
+  const summary = await service.run(request, (p) => {
+    if (p.dryRun || p.total === 0) return;
+    if (!shown) {
+      bar.start(p.total, p.done, payload(p));
+      shown = true;
+    } else bar.update(p.done, payload(p));
+  });
+  if (shown) {
+    bar.update(summary.done, payload(summary));
+    bar.stop();
+  }
+  return summary;
 }
 
 async function indexTracks(

@@ -7,15 +7,19 @@ import { BullmqJobs } from '../analysis/jobs/bullmq.jobs';
 import { QueueConsumer } from '../analysis/jobs/bullmq.consumer';
 import { InProcessJobs } from '../analysis/jobs/in-process.jobs';
 import type { AnalysisJobs } from '../analysis/jobs/jobs';
+import { ReanalyseService, type CurrentEngine, type TrackLocator } from '../analysis/reanalyse.service';
 import { RecommendationsService } from '../analysis/recommendations.service';
 import type { AnalysisStore } from '../analysis/store/store';
 import { SqlTracksQuery } from '../analysis/store/tracks.query';
 import type { Config } from '../config';
+import { SIGNAL_METHOD, engineWithMethod } from '../core/analysis-method';
 import type { Logger } from '../core/logger';
 import type { AnalysisEngine } from '../core/types';
 import type { Database } from '../db/database';
 import { createEnginePool } from '../engine/engine.pool';
+import { ALGORITHM_VERSION, ENGINE_ID } from '../engine/version';
 import type { Metrics } from '../ops/metrics';
+import type { MetadataCache } from '../search/metadata-cache';
 import type { SourceRegistry } from '../sources/registry';
 import type { AudioSource } from '../sources/source';
 import type { Deployment } from './deployment';
@@ -40,6 +44,31 @@ export interface AnalysisParts {
   worker?: QueueConsumer;
   browse: BrowseService;
   recommendations: RecommendationsService;
+  /** Redoes what an older engine or another method made (npm run index -- --reanalyse, POST /api/admin/reanalyse). */
+  reanalyse: ReanalyseService;
+}
+
+/** The engine new analyses are made by: this build's version, the engine's method. */
+export function currentEngine(engine: AnalysisEngine): CurrentEngine {
+  const method = engine.method ?? SIGNAL_METHOD;
+  return { engine: engineWithMethod(ENGINE_ID, method), version: ALGORITHM_VERSION, method };
+}
+
+/**
+ * Where a stored track's audio is found again: the catalogue of the source it came from (the
+ * library's files), else search's metadata of the key when it points at that source, else its
+ * artist and title alone (the source looks the recording up again, as the Deezer source does).
+ */
+function trackLocator(registry: SourceRegistry, metadata: MetadataCache): TrackLocator {
+  return {
+    async locate(stored) {
+      const listed = registry.catalogSource(stored.source)?.lookup(stored.trackKey);
+      if (listed) return listed;
+      const cached = await metadata.get(stored.trackKey);
+      if (cached?.audio?.source === stored.source) return cached;
+      return { trackKey: stored.trackKey, artist: stored.artist, trackName: stored.trackName, source: stored.source, ...(cached?.durationMs ? { durationMs: cached.durationMs } : {}) };
+    },
+  };
 }
 
 /**
@@ -50,7 +79,7 @@ export interface AnalysisParts {
 export function composeAnalysis(
   config: Config,
   deployment: Deployment,
-  deps: { database: Database; store: AnalysisStore; engine: AnalysisEngine; registry: SourceRegistry; metrics: Metrics; logger: Logger; audioSources?: readonly AudioSource[] },
+  deps: { database: Database; store: AnalysisStore; engine: AnalysisEngine; registry: SourceRegistry; metadata: MetadataCache; metrics: Metrics; logger: Logger; audioSources?: readonly AudioSource[] },
 ): AnalysisParts {
   const { store, metrics, logger } = deps;
   const runner = new AnalysisRunner(deps.registry, deps.engine, store, { fetchTimeoutMs: config.SOURCE_TIMEOUT_MS * 4, ...(deps.audioSources ? { audioSources: deps.audioSources } : {}) }, logger);
@@ -82,5 +111,6 @@ export function composeAnalysis(
     ...(worker ? { worker } : {}),
     browse: new BrowseService(new SqlTracksQuery(deps.database), store),
     recommendations: new RecommendationsService(new SqlTracksQuery(deps.database), store),
+    reanalyse: new ReanalyseService(store, trackLocator(deps.registry, deps.metadata), runner, events, currentEngine(deps.engine), { concurrency: config.ANALYSIS_WORKERS }, logger),
   };
 }

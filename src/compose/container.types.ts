@@ -4,6 +4,7 @@ import type { BrowseService } from '../analysis/browse.service';
 import type { AnalysisEvents } from '../analysis/events/analysis-events.channel';
 import type { QueueConsumer } from '../analysis/jobs/bullmq.consumer';
 import type { AnalysisJobs } from '../analysis/jobs/jobs';
+import type { ReanalyseService } from '../analysis/reanalyse.service';
 import type { RecommendationsService } from '../analysis/recommendations.service';
 import type { AnalysisRunner } from '../analysis/analysis.runner';
 import type { AnalysisStore } from '../analysis/store/store';
@@ -42,6 +43,8 @@ export interface Container {
   /** Recommendations by target over the stored analyses. */
   recommendations: RecommendationsService;
   runner: AnalysisRunner;
+  /** Re-analysis of what an older engine or another method made. */
+  reanalyse: ReanalyseService;
   jobs: AnalysisJobs;
   artwork: ArtworkService;
   apiKeys: ApiKeyService;

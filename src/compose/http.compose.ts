@@ -52,6 +52,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
       limits: { ...limits, maxBatch: config.GRAPHQL_MAX_BATCH },
       maxCost: config.GRAPHQL_MAX_COST,
       charges,
+      events: container.events,
     },
     container.logger,
   );
@@ -72,6 +73,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     webhooks: container.webhooks,
     uploads: container.uploads,
     uploadFetcher: container.uploadFetcher,
+    reanalyse: container.reanalyse,
     logger: container.logger,
     publicUrl: config.publicUrl,
     corsOrigins: config.CORS_ORIGINS,

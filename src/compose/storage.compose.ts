@@ -15,7 +15,7 @@ export async function openStorage(config: Config): Promise<{ database: Database;
   mkdirSync(config.dataDir, { recursive: true });
   const database = openDatabase(config.DATABASE_URL, config.dataDir, config.DATABASE_SCHEMA);
   await migrateToLatest(database);
-  // Stored analyses never change, so a process-local LRU in front of the store is always right.
+  // A stored analysis changes only by a re-analysis, whose analysis.replaced event drops the key (container.ts).
   const store = new CachedAnalysisStore(new SqlAnalysisStore(database), config.ANALYSIS_CACHE_ENTRIES);
   return { database, store };
 }

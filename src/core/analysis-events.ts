@@ -8,6 +8,8 @@ import type { StoredAnalysis } from './types';
 
 export const ANALYSIS_COMPLETED = 'analysis.completed';
 export const ANALYSIS_FAILED = 'analysis.failed';
+/** A stored analysis was swapped for a new one (re-analysis): every cache of it is dropped. */
+export const ANALYSIS_REPLACED = 'analysis.replaced';
 
 interface EventFields {
   /**
@@ -34,7 +36,22 @@ export interface AnalysisFailed extends EventFields {
   error: { code: ErrorCode; message: string };
 }
 
-export type AnalysisEvent = AnalysisCompleted | AnalysisFailed;
+/**
+ * The stored analysis of a key was replaced by a new one (an operator's re-analysis). Every
+ * process drops what it holds of the key (the analysis store's LRU, the REST bodies and ETags
+ * made from it, GraphQL's answer caches). Not a webhook event: no request is answered by it.
+ */
+export interface AnalysisReplaced extends EventFields {
+  type: typeof ANALYSIS_REPLACED;
+  analysis: StoredAnalysis;
+  /** The engine string of the analysis replaced. */
+  previousEngine: string;
+}
+
+/** An analysis ended (what webhooks deliver). */
+export type AnalysisEnded = AnalysisCompleted | AnalysisFailed;
+
+export type AnalysisEvent = AnalysisEnded | AnalysisReplaced;
 
 /** Where an event was heard: in the process that ran the analysis, or in another one. */
 export type EventOrigin = 'local' | 'remote';

@@ -186,6 +186,8 @@ export interface AudioProbe {
  * failures are AppErrors (AUDIO_UNDECODABLE, ANALYSIS_TIMEOUT).
  */
 export interface AnalysisEngine {
+  /** How its analyses' moods and danceability are made (`signal`, `models:<set>`); `signal` when absent. */
+  readonly method?: string;
   analyse(input: AudioInput, options?: { signal?: AbortSignal }): Promise<AudioFeatures>;
   probe(input: AudioInput): Promise<AudioProbe>;
   close(): Promise<void>;

@@ -15,6 +15,8 @@ import { analysisReadHandler, audioRoutes, type AudioRouteServices } from './res
 import { uploadRoutes } from './rest/upload.routes';
 import type { UploadFetcher } from '../uploads/upload.fetcher';
 import type { UploadService } from '../uploads/upload.service';
+import type { ReanalyseService } from '../analysis/reanalyse.service';
+import { adminRoutes } from './rest/admin.routes';
 import { keyRoutes, type KeyRouteServices } from './rest/keys.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
 import { webhookRoutes } from './rest/webhooks.routes';
@@ -33,6 +35,8 @@ export interface AppDependencies {
   uploadFetcher?: UploadFetcher;
   /** The calling key's webhooks (/api/webhooks); absent, those routes are not served. */
   webhooks?: WebhookService;
+  /** Re-analysis (/api/admin/reanalyse, admin keys); absent, those routes are not served. */
+  reanalyse?: ReanalyseService;
   logger: PinoLogger;
   /** The /graphql handler (Apollo). */
   graphql: RequestHandler;
@@ -104,6 +108,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/graphql', deps.graphql);
   // After GraphQL, which the webhook routes would otherwise have every request tested against.
   if (deps.webhooks) app.use(webhookRoutes(deps.webhooks, deps.gate));
+  if (deps.reanalyse) app.use(adminRoutes({ reanalyse: deps.reanalyse }, deps.gate));
 
   // Public like the GraphQL schema: it describes the API and holds no data. Built once.
   const openApi = openApiDocument({ version: packageVersion(), serverUrl: deps.publicUrl ?? '/' });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { toContractAnalysis } from '../analysis/contract';
 import { isAdmin, type Principal } from '../auth/api-keys';
-import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, type AnalysisEvent, type EventOrigin } from '../core/analysis-events';
+import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, ANALYSIS_REPLACED, type AnalysisEnded, type AnalysisEvent, type EventOrigin } from '../core/analysis-events';
 import { AppError, invalidArgument } from '../core/errors';
 import { ThrottledWarning, type Logger } from '../core/logger';
 import type { AnalysisRequestListener } from '../core/observers';
@@ -211,7 +211,8 @@ export class WebhookService implements AnalysisRequestListener {
    * write failed): (event, webhook) being unique, a delivery recorded twice is recorded once.
    */
   readonly analysisEnded = (event: AnalysisEvent, origin: EventOrigin): Promise<void> | undefined => {
-    if (this.closed) return undefined;
+    // A replaced analysis answers no request: webhooks are told of analyses that end (README, Re-analysis).
+    if (this.closed || event.type === ANALYSIS_REPLACED) return undefined;
     if (origin === 'local') return this.recording(event);
     this.deliveriesRecorded();
     const timer = setTimeout(() => {
@@ -224,7 +225,7 @@ export class WebhookService implements AnalysisRequestListener {
   };
 
   /** fanOut, its failure logged, tracked until it ends. */
-  private recording(event: AnalysisEvent): Promise<void> {
+  private recording(event: AnalysisEnded): Promise<void> {
     const work = this.fanOut(event).then(
       () => undefined,
       (error: unknown) => {
@@ -241,7 +242,7 @@ export class WebhookService implements AnalysisRequestListener {
    * event's type; then the interests read are consumed. Idempotent: a second hearing of the
    * event finds its deliveries recorded (or the interests gone).
    */
-  async fanOut(event: AnalysisEvent): Promise<number> {
+  async fanOut(event: AnalysisEnded): Promise<number> {
     // A request of this process for the key may still be on its way to the store.
     await Promise.all([...this.writes]);
     const { interests, webhooks } = await this.store.interested(event.trackKey);
@@ -314,7 +315,7 @@ export class WebhookService implements AnalysisRequestListener {
 }
 
 /** The body of an event's message: `{type, timestamp, data}`, as Standard Webhooks payloads are. */
-export function eventBody(event: AnalysisEvent): { type: string; timestamp: string; data: Record<string, unknown> } {
+export function eventBody(event: AnalysisEnded): { type: string; timestamp: string; data: Record<string, unknown> } {
   if (event.type === ANALYSIS_COMPLETED) {
     return { type: event.type, timestamp: event.at, data: { trackKey: event.trackKey, analysis: toContractAnalysis(event.analysis) } };
   }

@@ -85,6 +85,40 @@ export function describeStoreContract(label: string, factory: () => Promise<Stor
       expect((await store.getMany([])).size).toBe(0);
     });
 
+    it('when an analysis is replaced, then every read gives the new one, and the key is stored once', async () => {
+      const old = { ...syntheticAnalysis(3), features: { ...syntheticAnalysis(3).features, engine: 'trackgraph-engine/1', tempo: 90 } };
+      await store.save(old);
+      const fresh = { ...old, analysedAt: '2030-01-01T00:00:00.000Z', features: { ...old.features, engine: 'trackgraph-engine/2', tempo: 128.5, key: (old.features.key + 1) % 12 } };
+      expect(await store.replace(fresh)).toBe(true);
+      expect(await store.get(old.trackKey)).toEqual(fresh);
+      expect((await store.getMany([old.trackKey])).get(old.trackKey)).toEqual(fresh);
+      expect(await store.count()).toBe(1);
+    });
+
+    it('when no analysis of the key is stored, then replace writes nothing and says false', async () => {
+      const a = syntheticAnalysis(4);
+      expect(await store.replace(a)).toBe(false);
+      expect(await store.get(a.trackKey)).toBeUndefined();
+      expect(await store.count()).toBe(0);
+    });
+
+    it('lists the analyses of other engines of this engine, by trackKey, in pages that resume after a key', async () => {
+      const current = 'trackgraph-engine/9';
+      const engines = ['trackgraph-engine/8', current, 'trackgraph-engine/9 models:x', 'upstream:other/3', 'trackgraph-engine/2'];
+      const saved = engines.map((engine, i) => ({ ...syntheticAnalysis(20 + i), features: { ...syntheticAnalysis(20 + i).features, engine } }));
+      for (const a of saved) await store.save(a);
+      const expected = saved
+        .filter((a) => a.features.engine !== current && a.features.engine.startsWith('trackgraph-engine/'))
+        .map((a) => ({ trackKey: a.trackKey, artist: a.artist, trackName: a.trackName, engine: a.features.engine, source: a.source }))
+        .sort((x, y) => (x.trackKey < y.trackKey ? -1 : 1));
+      expect(expected).toHaveLength(3);
+      const first = await store.listOtherEngines(current, { limit: 2 });
+      expect(first).toEqual(expected.slice(0, 2));
+      const rest = await store.listOtherEngines(current, { after: first[1]!.trackKey, limit: 2 });
+      expect(rest).toEqual(expected.slice(2));
+      expect(await store.listOtherEngines(current, { after: expected[2]!.trackKey, limit: 2 })).toEqual([]);
+    });
+
     it('ping resolves while the database is reachable', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });

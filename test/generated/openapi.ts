@@ -129,6 +129,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/reanalyse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts re-analysing the stored analyses an older engine (or another method) made (admin keys only); answers the running one if there is one.
+         * @description Each is analysed again from the audio source it came from and replaced atomically; every server drops its cached copies and ETags change. A track whose audio is gone keeps its analysis and is listed under unavailable. The job runs in this server; ask it for the progress.
+         */
+        post: operations["startReanalysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reanalyse/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The progress of a re-analysis this server runs or ran (admin keys only; the last 10 finished are kept). */
+        get: operations["reanalysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/usage": {
         parameters: {
             query?: never;
@@ -675,6 +712,83 @@ export interface components {
             success: true;
             data: components["schemas"]["ApiKey"];
         };
+        ReanalyseStartedResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                id: string;
+                /** @enum {string} */
+                state: "listing" | "running" | "done";
+                dryRun: boolean;
+                /** @description Analyses to redo (known once the listing is over). */
+                total: number;
+                /** @description Of which handled, whatever the outcome. */
+                done: number;
+                replaced: number;
+                /** @description Audio no longer to be had: the old analysis is kept. */
+                unavailable: {
+                    trackKey: string;
+                    artist: string;
+                    trackName: string;
+                    code: string;
+                    message: string;
+                }[];
+                /** @description The new analysis failed: the old one is kept. */
+                failed: {
+                    trackKey: string;
+                    artist: string;
+                    trackName: string;
+                    code: string;
+                    message: string;
+                }[];
+                /** @description How many of the analyses to redo each engine made. */
+                byEngine: {
+                    [key: string]: number;
+                };
+                startedAt: string;
+                finishedAt?: string;
+                /** @description False when a re-analysis was already running: this is that one. */
+                started: boolean;
+            };
+        };
+        ReanalyseResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Reanalysis"];
+        };
+        Reanalysis: {
+            id: string;
+            /** @enum {string} */
+            state: "listing" | "running" | "done";
+            dryRun: boolean;
+            /** @description Analyses to redo (known once the listing is over). */
+            total: number;
+            /** @description Of which handled, whatever the outcome. */
+            done: number;
+            replaced: number;
+            /** @description Audio no longer to be had: the old analysis is kept. */
+            unavailable: {
+                trackKey: string;
+                artist: string;
+                trackName: string;
+                code: string;
+                message: string;
+            }[];
+            /** @description The new analysis failed: the old one is kept. */
+            failed: {
+                trackKey: string;
+                artist: string;
+                trackName: string;
+                code: string;
+                message: string;
+            }[];
+            /** @description How many of the analyses to redo each engine made. */
+            byEngine: {
+                [key: string]: number;
+            };
+            startedAt: string;
+            finishedAt?: string;
+        };
         UsageResponse: {
             /** @constant */
             success: true;
@@ -1192,6 +1306,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description NOT_FOUND: this server runs no re-analysis of this id (or it finished long ago). */
+        Error404Reanalyse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -1265,7 +1388,7 @@ export interface operations {
             /** @description The analysis. */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the stored answer (it never changes). */
+                    /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
@@ -1297,7 +1420,7 @@ export interface operations {
             /** @description Not modified: If-None-Match named the ETag of the stored answer. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of the stored answer (it never changes). */
+                    /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
@@ -1339,7 +1462,7 @@ export interface operations {
             /** @description The timeline. */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the stored answer (it never changes). */
+                    /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
@@ -1371,7 +1494,7 @@ export interface operations {
             /** @description Not modified: If-None-Match named the ETag of the stored answer. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of the stored answer (it never changes). */
+                    /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
@@ -1603,6 +1726,80 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404Key"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    startReanalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Only analyses of an engine version below this one (method ignored): 11 or trackgraph-engine/11. Absent: every analysis of an older version, or of the current version by another method.
+                     * @example 11
+                     */
+                    olderThan?: number | string;
+                    /** @description Lists and counts what would be redone; analyses nothing. */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The job and its progress so far. */
+            202: {
+                headers: {
+                    /** @description Answers about keys, usage and webhooks are never cached. */
+                    "Cache-Control": "no-store";
+                    /** @description The job’s path, /api/admin/reanalyse/{id}. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReanalyseStartedResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    reanalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The re-analysis job’s id, from POST /api/admin/reanalyse. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job’s progress. */
+            200: {
+                headers: {
+                    /** @description Answers about keys, usage and webhooks are never cached. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReanalyseResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404Reanalyse"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

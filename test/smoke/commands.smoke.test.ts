@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { trackKey } from '../../src/core/track-key';
 import { readWithMusicMetadata } from '../helpers/music-metadata';
 import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../helpers/infra';
@@ -111,6 +112,14 @@ describe('npm run index, npm run analyse', () => {
     const second = await npmRun('index', [path.join(dir, 'music')], env, 240_000);
     expect(second.code).toBe(0);
     expect(second.stdout + second.stderr).toContain(`${files.length} tracks, ${files.length} already stored, 0 analysed, 0 failed`);
+
+    // --reanalyse --dry-run: an analysis made to look older is counted per engine, nothing is analysed.
+    const aged = new SQLite(path.join(dir, 'data', 'trackgraph.sqlite'));
+    aged.prepare("update analyses set engine = 'trackgraph-engine/1' where track_key = (select min(track_key) from analyses)").run();
+    aged.close();
+    const reanalyse = await npmRun('index', ['--reanalyse', '--dry-run'], { ...env, LIBRARY_DIR: path.join(dir, 'music') }, 240_000);
+    expect(reanalyse.code).toBe(0);
+    expect(reanalyse.stdout).toMatch(/reanalyse \(dry run, nothing analysed\): 1 to redo \(1 by trackgraph-engine\/1\); current engine trackgraph-engine\/\d+/);
 
     // --write-tags: a dry run lists the changes and leaves every byte; the real run writes them
     // (read back by music-metadata); a third run finds nothing to change.

@@ -1,5 +1,5 @@
 import { hash, randomUUID } from 'node:crypto';
-import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, type AnalysisEvent, type AnalysisEventListener, type EventOrigin } from '../../core/analysis-events';
+import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, ANALYSIS_REPLACED, type AnalysisCompleted, type AnalysisEvent, type AnalysisEventListener, type AnalysisFailed, type AnalysisReplaced, type EventOrigin } from '../../core/analysis-events';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { StoredAnalysis, TrackMetadata } from '../../core/types';
@@ -64,15 +64,21 @@ export class LocalAnalysisEvents implements AnalysisEvents {
  * time), so two processes announcing the same row (a job run twice, two nodes racing for one
  * key) announce one event.
  */
-export function completedEvent(analysis: StoredAnalysis, now = Date.now()): AnalysisEvent {
+export function completedEvent(analysis: StoredAnalysis, now = Date.now()): AnalysisCompleted {
   const id = `evt_${hash('sha256', `${analysis.trackKey}\u0000${analysis.analysedAt}`, 'hex').slice(0, 32)}`;
   return { type: ANALYSIS_COMPLETED, id, trackKey: analysis.trackKey, at: new Date(now).toISOString(), analysis };
 }
 
 /** The event of an analysis that failed for good, with the code and message its requests were given. */
-export function failedEvent(trackKey: string, error: unknown, now = Date.now()): AnalysisEvent {
+export function failedEvent(trackKey: string, error: unknown, now = Date.now()): AnalysisFailed {
   const safe = shownError(error, ANALYSIS_FAILED_MESSAGE);
   return { type: ANALYSIS_FAILED, id: `evt_${randomUUID().replace(/-/g, '')}`, trackKey, at: new Date(now).toISOString(), error: safe };
+}
+
+/** The event of a stored analysis replaced by `analysis` (re-analysis); its id is derived from the new row. */
+export function replacedEvent(analysis: StoredAnalysis, previousEngine: string, now = Date.now()): AnalysisReplaced {
+  const id = `evt_${hash('sha256', `replaced\u0000${analysis.trackKey}\u0000${analysis.analysedAt}`, 'hex').slice(0, 32)}`;
+  return { type: ANALYSIS_REPLACED, id, trackKey: analysis.trackKey, at: new Date(now).toISOString(), analysis, previousEngine };
 }
 
 /**

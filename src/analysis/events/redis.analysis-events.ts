@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, type AnalysisEvent, type AnalysisEventListener } from '../../core/analysis-events';
+import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, ANALYSIS_REPLACED, type AnalysisEvent, type AnalysisEventListener } from '../../core/analysis-events';
 import { ThrottledWarning, type Logger } from '../../core/logger';
 import type { SharedRedis } from '../../ops/redis';
 import { LocalAnalysisEvents, type AnalysisEvents } from './analysis-events.channel';
@@ -58,7 +58,7 @@ export class RedisAnalysisEvents implements AnalysisEvents {
     }
     if (envelope.origin === this.origin) return;
     const event = envelope.event as Partial<AnalysisEvent> | undefined;
-    if (!event || (event.type !== ANALYSIS_COMPLETED && event.type !== ANALYSIS_FAILED) || typeof event.trackKey !== 'string' || typeof event.id !== 'string') {
+    if (!event || (event.type !== ANALYSIS_COMPLETED && event.type !== ANALYSIS_FAILED && event.type !== ANALYSIS_REPLACED) || typeof event.trackKey !== 'string' || typeof event.id !== 'string') {
       this.logger.warn({ channel: this.channel }, 'analysis events: a message of another shape was ignored');
       return;
     }

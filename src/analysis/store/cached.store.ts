@@ -1,11 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import type { StoredAnalysis } from '../../core/types';
-import type { AnalysisStore } from './store';
+import type { AnalysisStore, StoredSummary } from './store';
 
 /**
- * A process-local LRU in front of the store. Safe without invalidation because a stored analysis
- * never changes (the first save of a key wins, on every node), so a hit is always the truth; only
- * found analyses are cached, so a key analysed elsewhere is seen as soon as it is stored.
+ * A process-local LRU in front of the store. A stored analysis changes only by replace() (an
+ * operator's re-analysis), which is announced to every process as an `analysis.replaced` event;
+ * each process's listener calls forget() (container.ts), so a hit is the truth again once the
+ * event is heard. Only found analyses are cached, so a key analysed elsewhere is seen as soon
+ * as it is stored.
  */
 export class CachedAnalysisStore implements AnalysisStore {
   private readonly hot: LRUCache<string, StoredAnalysis>;
@@ -44,6 +46,21 @@ export class CachedAnalysisStore implements AnalysisStore {
 
   async save(analysis: StoredAnalysis): Promise<boolean> {
     return this.inner.save(analysis);
+  }
+
+  async replace(analysis: StoredAnalysis): Promise<boolean> {
+    const replaced = await this.inner.replace(analysis);
+    this.hot.delete(analysis.trackKey);
+    return replaced;
+  }
+
+  listOtherEngines(currentEngine: string, page: { after?: string; limit: number }): Promise<StoredSummary[]> {
+    return this.inner.listOtherEngines(currentEngine, page);
+  }
+
+  /** Drops what this process holds of a key (its analysis was replaced, here or elsewhere). */
+  forget(trackKey: string): void {
+    this.hot.delete(trackKey);
   }
 
   count(): Promise<number> {

@@ -4,7 +4,10 @@ import { foldForSearch } from '../../core/fold';
 import type { AudioFeatures, Segment, StoredAnalysis, TempoAlternative, Timeline } from '../../core/types';
 import type { DescriptorColumn, DescriptorColumnValues } from '../../db/columns';
 import { guardConnection, type AnalysesTable, type Database } from '../../db/database';
-import type { AnalysisStore } from './store';
+import type { AnalysisStore, StoredSummary } from './store';
+
+/** The engine strings this engine writes begin so (src/core/analysis-method.ts). */
+const ENGINE_PREFIX = 'trackgraph-engine/';
 
 type Row = Selectable<AnalysesTable>;
 
@@ -45,6 +48,26 @@ export class SqlAnalysisStore implements AnalysisStore {
       return query.onConflict((oc) => oc.column('track_key').doNothing()).executeTakeFirst();
     });
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async replace(analysis: StoredAnalysis): Promise<boolean> {
+    // Every column but the key (and SQLite's seq, the row's place in insertion order) is rewritten by one UPDATE.
+    const { track_key: trackKey, ...values } = toRow(analysis);
+    const result = await guardConnection(() => this.database.db.updateTable('analyses').set(values).where('track_key', '=', trackKey).executeTakeFirst());
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async listOtherEngines(currentEngine: string, page: { after?: string; limit: number }): Promise<StoredSummary[]> {
+    const rows = await guardConnection(() => {
+      let query = this.database.db
+        .selectFrom('analyses')
+        .select(['track_key', 'artist', 'track_name', 'engine', 'source'])
+        .where('engine', '<>', currentEngine)
+        .where('engine', 'like', `${ENGINE_PREFIX}%`);
+      if (page.after !== undefined) query = query.where('track_key', '>', page.after);
+      return query.orderBy('track_key').limit(page.limit).execute();
+    });
+    return rows.map((r) => ({ trackKey: r.track_key, artist: r.artist, trackName: r.track_name, engine: r.engine, source: r.source }));
   }
 
   async count(): Promise<number> {

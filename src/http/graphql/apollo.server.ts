@@ -7,8 +7,10 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
+import type { AnalysisEvents } from '../../analysis/events/analysis-events.channel';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
+import { ANALYSIS_REPLACED } from '../../core/analysis-events';
 import { invalidArgument } from '../../core/errors';
 import type { GraphQLCharges } from '../../ops/rate-limit';
 import type { SearchService } from '../../search/search.service';
@@ -68,6 +70,8 @@ export interface GraphQLOptions {
    * cache's answers; absent, nothing is charged.
    */
   charges?: GraphQLCharges;
+  /** The analysis events: a replaced analysis empties the response caches (absent: nothing is replaced). */
+  events?: AnalysisEvents;
 }
 
 /** Request bodies past this (100 KiB) are refused unread. */
@@ -128,6 +132,7 @@ function errorBody(code: string, message: string): { errors: { message: string; 
  */
 export async function createGraphQL(services: GraphQLServices, options: GraphQLOptions, logger: PinoLogger): Promise<GraphQLEdge> {
   const responseCacheAnalyses = options.responseCacheAnalyses ?? DEFAULT_RESPONSE_CACHE_ANALYSES;
+  const responseCache = responseCacheAnalyses > 0 ? immutableResponseCachePlugin(responseCacheAnalyses) : undefined;
   const schema = buildGraphQLSchema({
     search: services.search,
     ...(services.browse ? { browse: services.browse } : {}),
@@ -170,7 +175,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
       // Apollo installs cache control by default, wrapping every field's resolver to compute
       // cache hints nothing here sends; it cost about 2% of a request's CPU.
       ApolloServerPluginCacheControlDisabled(),
-      ...(responseCacheAnalyses > 0 ? [immutableResponseCachePlugin(responseCacheAnalyses)] : []),
+      ...(responseCache ? [responseCache.plugin] : []),
       ...(options.charges ? [graphqlRateLimitPlugin(options.charges)] : []),
       ...(options.plugins ?? []),
     ],
@@ -178,6 +183,12 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   await server.start();
 
   const edge = responseCacheAnalyses > 0 ? new GraphQLEdgeCache(responseCacheAnalyses * EDGE_BYTES_PER_ANALYSIS, options.charges) : undefined;
+  // A replaced analysis (re-analysis, in this process or another) is in some kept answers: all go.
+  const unsubscribe = options.events?.subscribe((event) => {
+    if (event.type !== ANALYSIS_REPLACED) return;
+    responseCache?.clear();
+    edge?.clear();
+  });
   // A browser opening /graphql gets the page that links to GraphiQL (this server's) and, when
   // it is on, Apollo Sandbox (/graphql?sandbox, Apollo's landing page from its CDN).
   const landing = landingPageHandler({ sandbox: options.sandbox });
@@ -245,7 +256,16 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     return composeMiddleware([noStore, keyCheck, ...multipart, body, expressApi, documentChecks, apollo], onError);
   };
 
-  return { handler: router, post, server, schema, stop: () => server.stop() };
+  return {
+    handler: router,
+    post,
+    server,
+    schema,
+    stop: () => {
+      unsubscribe?.();
+      return server.stop();
+    },
+  };
 }
 
 /** Does Apollo take this request for the landing page? (Its own test: a GET preferring HTML to JSON.) */

@@ -141,6 +141,11 @@ export class GraphQLEdgeCache {
     };
   }
 
+  /** Forgets every answer kept (a stored analysis was replaced; answers are not indexed by key). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** The rate-limit decision the middleware made for a request it passed on to be refused. */
   static charged(res: Response): RateLimitDecision | undefined {
     return (res.locals as { graphqlCharged?: RateLimitDecision }).graphqlCharged;

@@ -4,8 +4,9 @@ import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from './graphql.context';
 
 /**
- * Root fields whose complete answer never changes: a stored analysis is immutable (the first
- * save of a key wins) and trackKey is a pure function. search and analysisStatus change, so a
+ * Root fields whose complete answer changes only when a stored analysis is replaced (a
+ * re-analysis, announced as `analysis.replaced`: the cache is then emptied) and trackKey is a
+ * pure function. search and analysisStatus change, so a
  * document asking for them is never cached.
  */
 const IMMUTABLE_ROOTS = new Set(['analysis', 'analyses', 'trackKey', '__typename']);
@@ -29,7 +30,7 @@ interface Cached {
  * A complete answer is also announced to the HTTP edge cache (contextValue.edge), which keeps
  * the bytes sent for a byte-identical repeat of the request.
  */
-export function immutableResponseCachePlugin(maxAnalyses: number): ApolloServerPlugin<GraphQLContext> {
+export function immutableResponseCachePlugin(maxAnalyses: number): { plugin: ApolloServerPlugin<GraphQLContext>; clear(): void } {
   const cache = new LRUCache<string, Cached>({ maxSize: maxAnalyses, sizeCalculation: (entry) => entry.size });
   // Apollo hands the same operation node for a repeated query string (its document cache).
   const rootsOf = new WeakMap<OperationDefinitionNode, RootField[] | null>();
@@ -42,7 +43,7 @@ export function immutableResponseCachePlugin(maxAnalyses: number): ApolloServerP
     return roots;
   };
 
-  return {
+  const plugin: ApolloServerPlugin<GraphQLContext> = {
     async requestDidStart() {
       let key: string | undefined;
       let roots: RootField[] | null = null;
@@ -70,6 +71,9 @@ export function immutableResponseCachePlugin(maxAnalyses: number): ApolloServerP
       };
     },
   };
+  // Answers are kept by document and variables, not by the keys they hold: a replaced analysis
+  // empties the whole cache (re-analysis is rare; the cache fills again from the next requests).
+  return { plugin, clear: () => cache.clear() };
 }
 
 /** The root fields of a query made only of immutable fields, or null (fragments and directives included). */

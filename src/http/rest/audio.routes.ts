@@ -55,10 +55,12 @@ export function analysisReadHandler(analysis: AnalysisService): AnalysisHandler 
 /**
  * A handler answering an analysis lookup (store, else analyse what search found) with one view
  * of it: 200 with the view (the contract object, or the timeline), or 202 while it is computed.
- * A stored analysis never changes and the store's LRU hands out one object per key, so each
- * view's body is serialised and tagged once and reused while that object lives; a request
- * naming the tag in If-None-Match gets 304. Answers through Node's response API only, and reads
- * req.query only when the URL has one (the hot path takes none).
+ * The store's LRU hands out one object per key, so each view's body is serialised and tagged
+ * once and reused while that object lives; a request naming the tag in If-None-Match gets 304.
+ * A re-analysis replaces the stored analysis and drops the key from every process's LRU
+ * (`analysis.replaced`): the next read is a new object, hence a new body and a new tag (the tag
+ * is a hash of the body's bytes), and the old tag no longer gets 304. Answers through Node's
+ * response API only, and reads req.query only when the URL has one (the hot path takes none).
  */
 function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => unknown): AnalysisHandler {
   const bodies = new WeakMap<StoredAnalysis, Body>();

@@ -5,7 +5,7 @@ import { createDocument, type ZodOpenApiResponseObject, type ZodOpenApiResponses
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
 import { SERVED_IMAGE_FORMATS, SERVED_IMAGE_TYPES } from '../../artwork/image.sniff';
 import { trackKeySchema } from '../../core/contract.schema';
-import { analysisParams, batchQuery, createKeyBody, createWebhookBody, deliveriesQuery, keyIdPath, searchParams, usageParams } from './rest.params';
+import { analysisParams, batchQuery, createKeyBody, createWebhookBody, deliveriesQuery, keyIdPath, reanalyseBody, reanalyseJobPath, searchParams, usageParams } from './rest.params';
 import { SPOTIFY_TAG, spotifyPaths } from './spotify.openapi';
 import {
   analysisSchema,
@@ -58,6 +58,7 @@ const OTHER_ERRORS: Record<string, string> = {
   Error422Upload:
     'AUDIO_UNDECODABLE: the audio cannot be decoded. URL_REFUSED: the URL leads to an address that is not public (loopback, private, link-local, reserved). ' +
     'URL_UNREACHABLE: the URL’s host does not resolve or cannot be connected to, answers other than 2xx, breaks off, or does not send the file within UPLOAD_FETCH_TIMEOUT_MS.',
+  Error404Reanalyse: 'NOT_FOUND: this server runs no re-analysis of this id (or it finished long ago).',
 };
 
 /** The header of every answer about keys, usage and webhooks. */
@@ -67,6 +68,24 @@ const json = (schema: z.ZodType, description: string): ZodOpenApiResponseObject 
   description,
   content: { 'application/json': { schema } },
 });
+
+const reanalyseProblemSchema = z.object({ trackKey: z.string(), artist: z.string(), trackName: z.string(), code: z.string(), message: z.string() });
+
+const reanalyseJobSchema = z
+  .object({
+    id: z.string(),
+    state: z.enum(['listing', 'running', 'done']),
+    dryRun: z.boolean(),
+    total: z.int().min(0).meta({ description: 'Analyses to redo (known once the listing is over).' }),
+    done: z.int().min(0).meta({ description: 'Of which handled, whatever the outcome.' }),
+    replaced: z.int().min(0),
+    unavailable: z.array(reanalyseProblemSchema).meta({ description: 'Audio no longer to be had: the old analysis is kept.' }),
+    failed: z.array(reanalyseProblemSchema).meta({ description: 'The new analysis failed: the old one is kept.' }),
+    byEngine: z.record(z.string(), z.int()).meta({ description: 'How many of the analyses to redo each engine made.' }),
+    startedAt: z.string(),
+    finishedAt: z.string().optional(),
+  })
+  .meta({ id: 'Reanalysis' });
 
 const trackKeyPath = z.object({
   trackKey: z
@@ -86,7 +105,7 @@ const conditional = z.object({
     .meta({ description: 'The ETag of an answer already held: 304 without a body when it is still the answer.' }),
 });
 
-const etag = { ETag: z.string().meta({ description: 'Strong entity tag of the stored answer (it never changes).' }) };
+const etag = { ETag: z.string().meta({ description: 'Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track).' }) };
 const rateLimitHeaders = {
   'RateLimit-Limit': z.int().min(1).meta({ description: 'Requests per minute allowed to this key.' }),
   'RateLimit-Remaining': z.int().min(0).meta({ description: 'Requests left in the current window.' }),
@@ -134,6 +153,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
         description:
           'Webhooks of the calling key: the analyses it asks for while they are not stored yet are announced to them (analysis.completed, analysis.failed), signed as the Standard Webhooks specification says (docs/API.md, "Webhooks").',
       },
+      { name: 'admin', description: 'Operations of the service (admin keys only): re-analysis of what an older engine made.' },
       SPOTIFY_TAG,
     ],
     paths: {
@@ -312,6 +332,37 @@ export function openApiDocument(options: { version: string; serverUrl: string })
             '400': { $ref: '#/components/responses/Error400Key' },
             '404': { $ref: '#/components/responses/Error404Key' },
             ...errors(401, 403, 429, 500, 503),
+          },
+        },
+      },
+      '/api/admin/reanalyse': {
+        post: {
+          operationId: 'startReanalysis',
+          tags: ['admin'],
+          summary: 'Starts re-analysing the stored analyses an older engine (or another method) made (admin keys only); answers the running one if there is one.',
+          description:
+            'Each is analysed again from the audio source it came from and replaced atomically; every server drops its cached copies and ETags change. ' +
+            'A track whose audio is gone keeps its analysis and is listed under unavailable. The job runs in this server; ask it for the progress.',
+          requestBody: { required: false, content: { 'application/json': { schema: reanalyseBody } } },
+          responses: {
+            '202': {
+              ...json(ok(reanalyseJobSchema.extend({ started: z.boolean().meta({ description: 'False when a re-analysis was already running: this is that one.' }) })).meta({ id: 'ReanalyseStartedResponse' }), 'The job and its progress so far.'),
+              headers: z.object({ ...noStore.shape, Location: z.string().meta({ description: 'The job’s path, /api/admin/reanalyse/{id}.' }) }),
+            },
+            ...errors(400, 401, 403, 429, 500, 503),
+          },
+        },
+      },
+      '/api/admin/reanalyse/{id}': {
+        get: {
+          operationId: 'reanalysis',
+          tags: ['admin'],
+          summary: 'The progress of a re-analysis this server runs or ran (admin keys only; the last 10 finished are kept).',
+          requestParams: { path: reanalyseJobPath },
+          responses: {
+            '200': { ...json(ok(reanalyseJobSchema).meta({ id: 'ReanalyseResponse' }), 'The job’s progress.'), headers: noStore },
+            '404': { $ref: '#/components/responses/Error404Reanalyse' },
+            ...errors(400, 401, 403, 429, 500, 503),
           },
         },
       },

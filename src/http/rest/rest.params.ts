@@ -138,3 +138,17 @@ export const deliveriesQuery = z.object({
     .default(DEFAULT_DELIVERIES)
     .meta({ description: `Deliveries listed, newest first: 1–${MAX_DELIVERIES}, default ${DEFAULT_DELIVERIES}.`, example: 20 }),
 });
+
+/** The body of POST /api/admin/reanalyse (optional: no body redoes everything not made by the current engine). */
+export const reanalyseBody = z.object({
+  olderThan: z
+    .union([z.int().min(0), z.string()], { error: 'olderThan must be an engine version: a whole number such as 11, or trackgraph-engine/11' })
+    .optional()
+    .meta({ description: 'Only analyses of an engine version below this one (method ignored): 11 or trackgraph-engine/11. Absent: every analysis of an older version, or of the current version by another method.', example: 11 }),
+  dryRun: z.boolean({ error: 'dryRun must be true or false' }).optional().meta({ description: 'Lists and counts what would be redone; analyses nothing.' }),
+});
+
+/** The job path of GET /api/admin/reanalyse/{id}. */
+export const reanalyseJobPath = z.object({
+  id: z.string().max(64).meta({ description: 'The re-analysis job’s id, from POST /api/admin/reanalyse.', example: 'rea_0f8e2c5a9b7d4e1f8a3c6b2d5e9f1a7c' }),
+});

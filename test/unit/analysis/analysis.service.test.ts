@@ -26,6 +26,8 @@ function recordingStore(analyses: StoredAnalysis[]): AnalysisStore & { asked: st
       return new Map(keys.flatMap((k) => (rows.has(k) ? [[k, rows.get(k)!] as const] : [])));
     },
     save: async () => true,
+    replace: async () => true,
+    listOtherEngines: async () => [],
     count: async () => rows.size,
     ping: async () => undefined,
     close: async () => undefined,

@@ -20,6 +20,14 @@ class CountingStore implements AnalysisStore {
     this.rows.set(a.trackKey, a);
     return true;
   }
+  async replace(a: StoredAnalysis) {
+    if (!this.rows.has(a.trackKey)) return false;
+    this.rows.set(a.trackKey, a);
+    return true;
+  }
+  async listOtherEngines() {
+    return [];
+  }
   async count() {
     return this.rows.size;
   }
