@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
+import { encodeWav } from '../../helpers/audio-signals';
+import { clickTrack } from '../../helpers/signals';
 import { syntheticAnalysis } from '../../helpers/synthetic-analyses';
 import type { Container } from '../../../src/container';
 import { trackKey } from '../../../src/core/track-key';
@@ -78,13 +80,46 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
     await analysing;
     child.kill('SIGKILL');
     const engine = new PickyEngine();
-    worker = await startWorker(dir, setup.env, engine);
+    worker = await startWorker(dir, shared, engine);
 
     const res = await answer;
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ trackKey: MONEY, trackName: 'Money' });
     expect(engine.analyseCalls).toBe(1);
     expect(await api.container.store.count()).toBe(1);
+  });
+
+  it('when a worker is SIGKILLed while it analyses an upload, then another reads the file from the shared UPLOAD_DIR, finishes it, and the file goes', async () => {
+    setup = scaledSetup('killupload');
+    // The folder every node mounts (docs/DEPLOY.md, "Uploads scaled out").
+    const shared = { ...setup.env, UPLOAD_DIR: path.join(dir, 'shared-uploads') };
+    api = await startApi(dir, { ...shared, ANALYSIS_WAIT_MS: '60000' }, new PickyEngine());
+    let started!: () => void;
+    const analysing = new Promise<void>((resolve) => (started = resolve));
+    child = await spawnWorker(
+      { ...shared, DATA_DIR: path.join(dir, 'child-data'), LIBRARY_DIR: path.join(dir, 'library'), LIBRARY_WATCH: 'false', SLOW_ENGINE_MS: '600000' },
+      (line) => line.startsWith('ANALYZING') && started(),
+    );
+    const wav = Buffer.from(encodeWav([clickTrack({ bpm: 120, seconds: 4 })], 44100));
+    const answer = request(api.app)
+      .post('/api/audio/analyses?artist=Demo&track=Killed+Mid-Analysis')
+      .set(api.auth)
+      .set('Content-Type', 'audio/wav')
+      .send(wav)
+      .then((r) => r);
+
+    await analysing;
+    expect(await readdir(shared.UPLOAD_DIR)).toHaveLength(1);
+    child.kill('SIGKILL');
+    const engine = new PickyEngine();
+    worker = await startWorker(dir, shared, engine);
+
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ trackKey: trackKey('Demo', 'Killed Mid-Analysis'), trackName: 'Killed Mid-Analysis' });
+    expect(engine.analyseCalls).toBe(1);
+    expect(await api.container.store.count()).toBe(1);
+    expect(await eventually(async () => (await readdir(shared.UPLOAD_DIR)).length === 0)).toBe(true);
   });
 
   it('when Redis is unreachable, then search answers from the sources, stored analyses from Postgres, readiness says so, and all recovers', async () => {
@@ -135,7 +170,7 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
     setup = scaledSetup('pg_down', { databaseUrl: viaProxy.toString() });
     const engine = new PickyEngine();
     engine.delayMs = 1000;
-    worker = await startWorker(dir, setup.env, engine);
+    worker = await startWorker(dir, shared, engine);
     api = await startApi(dir, { ...setup.env, ANALYSIS_WAIT_MS: '60000' }, engine);
     await api.container.store.save(STORED);
     const get = (url: string) => request(api!.app).get(url).set(api!.auth);
