@@ -129,15 +129,17 @@ it('bench:webhooks measures delivery latency from completed analyses to a local 
   for (const row of rows) expect(Number(row[2])).toBe(6);
 });
 
-it('bench:uploads reports memory over mutated uploads, upload-to-analysis latency and read throughput with and without uploads', async () => {
-  const out = ok(await npmRun('bench:uploads', ['--uploads', '8', '--runs', '1', '--duration', '1', '--connections', '2'], env(), 240_000));
+it('bench:uploads reports memory over mutated uploads, upload-to-analysis latency embedded and scaled out, and read throughput with and without uploads', async () => {
+  const out = ok(await npmRun('bench:uploads', ['--uploads', '8', '--runs', '1', '--duration', '1', '--connections', '2', '--scaled'], env(), 240_000));
   expect(out).toMatch(/^memory after a GC, before\/after 8 uploads: heap [\d.]+ → [\d.]+ MB, RSS [\d.]+ → [\d.]+ MB$/m);
   // Every one of the 8 answered, none with a 5xx.
   const answers = /^answers: (.+)$/m.exec(out)![1]!;
   const counts = [...answers.matchAll(/(\d{3}) ×(\d+)/g)];
   expect(counts.reduce((n, m) => n + Number(m[2]), 0)).toBe(8);
   expect(counts.every((m) => Number(m[1]) < 500)).toBe(true);
-  for (const row of ['30 s clip, WAV', '30 s clip, FLAC', '5 min FLAC']) expect(out).toMatch(new RegExp(`^\\| ${row} \\| \\d+ \\| \\d+ \\|$`, 'm'));
+  // Each latency row twice: embedded, then scaled out (an API process and a worker on Postgres and Redis).
+  for (const row of ['30 s clip, WAV', '30 s clip, FLAC', '5 min FLAC']) expect(out.match(new RegExp(`^\\| ${row} \\| \\d+ \\| \\d+ \\|$`, 'gm'))).toHaveLength(2);
+  expect(out).toMatch(/^scaled: an API process and a worker process on Postgres and Redis, UPLOAD_DIR shared; load average [\d.]+$/m);
   expect(out).toMatch(/^\| alone \| \d+ \| \d+ \| 0 \|$/m);
   expect(out).toMatch(/^\| while 30 s clips are uploaded \(\d+ in 1 s\) \| \d+ \| \d+ \| 0 \|$/m);
 });

@@ -80,7 +80,7 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
     await analysing;
     child.kill('SIGKILL');
     const engine = new PickyEngine();
-    worker = await startWorker(dir, shared, engine);
+    worker = await startWorker(dir, setup.env, engine);
 
     const res = await answer;
     expect(res.status).toBe(200);
@@ -170,7 +170,7 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
     setup = scaledSetup('pg_down', { databaseUrl: viaProxy.toString() });
     const engine = new PickyEngine();
     engine.delayMs = 1000;
-    worker = await startWorker(dir, shared, engine);
+    worker = await startWorker(dir, setup.env, engine);
     api = await startApi(dir, { ...setup.env, ANALYSIS_WAIT_MS: '60000' }, engine);
     await api.container.store.save(STORED);
     const get = (url: string) => request(api!.app).get(url).set(api!.auth);
