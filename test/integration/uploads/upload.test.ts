@@ -190,3 +190,59 @@ describe('POST /api/audio/analyses (uploads)', () => {
     await alive();
   });
 });
+
+/** The default limit (UPLOAD_MAX_BYTES 100 MiB) against a 101 MiB body: mostly zeros, streamed, never held. */
+describe('POST /api/audio/analyses at the default size limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({});
+  });
+  afterAll(() => t.close());
+
+  const MIB = 1024 * 1024;
+  /** Sends a WAV header then zeros, `total` bytes, chunked or with its Content-Length; resolves with the answer. */
+  const sendSparse = async (total: number, declare: boolean): Promise<{ status: number; body: string }> => {
+    const { port } = await t.listen();
+    const framing = declare ? { 'Content-Length': String(total) } : { 'Transfer-Encoding': 'chunked' };
+    return new Promise((resolve, reject) => {
+      let sent = 0;
+      const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/api/audio/analyses', headers: { ...t.auth, 'Content-Type': 'audio/wav', ...framing } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      // The server may close the connection once it has answered: the rest is not wanted.
+      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+      const zeros = Buffer.alloc(MIB);
+      const head = Buffer.concat([wav.subarray(0, 44), Buffer.alloc(MIB - 44)]);
+      const pump = (): void => {
+        while (sent < total && !req.destroyed) {
+          const chunk = sent === 0 ? head : zeros;
+          sent += chunk.length;
+          if (!req.write(chunk)) {
+            req.once('drain', pump);
+            return;
+          }
+        }
+        req.end();
+      };
+      pump();
+    });
+  };
+
+  it('when a 101 MiB body is declared, then 413 PAYLOAD_TOO_LARGE, nothing left behind, the server up', async () => {
+    const res = await sendSparse(101 * MIB, true);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(await readdir(path.join(t.dir, 'data', 'uploads'))).toEqual([]);
+    await request(t.app).get('/healthz').expect(200);
+  });
+
+  it('when a 101 MiB body comes chunked, then reading stops at 100 MiB with 413, nothing left behind, the server up', async () => {
+    const res = await sendSparse(101 * MIB, false);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(await readdir(path.join(t.dir, 'data', 'uploads'))).toEqual([]);
+    await request(t.app).get('/healthz').expect(200);
+  });
+});
