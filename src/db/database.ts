@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Generated } from 'kysely';
+import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { Pool } from 'pg';
+import { CurrentSchemaPostgresDialect } from './schema.introspector';
 import { AppError } from '../core/errors';
 import type { DescriptorColumnValues } from './columns';
 
@@ -176,7 +177,7 @@ export function openDatabase(databaseUrl: string | undefined, dataDir: string, s
     // An idle client losing its connection emits 'error' on the pool; without a listener it
     // would crash the process. Queries fail on their own and are mapped to SERVICE_UNAVAILABLE.
     pool.on('error', () => undefined);
-    const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DatabaseSchema>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
     return {
       db,
       dialect: 'postgres',

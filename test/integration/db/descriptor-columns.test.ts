@@ -81,4 +81,17 @@ describeWith({ postgres: true })('Postgres: syncing the descriptor columns besid
     expect(rows).toHaveLength(1);
     await behind.db.insertInto('analyses').values(toRow(analysisOf('Schema', 'Behind', {}, 100))).execute();
   });
+  it("lists this schema's tables alone, the migrator's own only when asked: another schema is never read", async () => {
+    const other = await open('aother');
+    await other.db.schema.createTable('only_there').addColumn('x', 'integer').execute();
+    const here = await open('zhere');
+    const names = (await here.db.introspection.getTables()).map((t) => t.name);
+    expect(names).toContain('analyses');
+    expect(names).not.toContain('only_there');
+    expect(names).not.toContain('kysely_migration');
+    const withKysely = await here.db.introspection.getTables({ withInternalKyselyTables: true });
+    expect(withKysely.map((t) => t.name)).toContain('kysely_migration');
+    expect(new Set(withKysely.map((t) => t.schema))).toEqual(new Set([schemas.at(-1)]));
+    expect(withKysely.find((t) => t.name === 'analyses')!.columns.map((c) => c.name)).toContain('track_key');
+  });
 });
