@@ -12,6 +12,38 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const ZIP = Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(4000, 1)]);
 const MAX = 1024 * 1024;
 
+/**
+ * POSTs a WAV header then zeros, `total` bytes in chunks of `chunkBytes`, chunked or with its
+ * Content-Length, to the raw upload route; resolves with the answer. The server may close the
+ * connection once it has answered (the rest is not wanted): the client's write errors are expected.
+ */
+function postPadded(port: number, auth: Record<string, string>, options: { total: number; chunkBytes: number; declare: boolean }): Promise<{ status: number; body: string }> {
+  const framing = options.declare ? { 'Content-Length': String(options.total) } : { 'Transfer-Encoding': 'chunked' };
+  return new Promise((resolve, reject) => {
+    const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/api/audio/analyses', headers: { ...auth, 'Content-Type': 'audio/wav', ...framing } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    const head = Buffer.concat([wav.subarray(0, 44), Buffer.alloc(options.chunkBytes - 44)]);
+    const zeros = Buffer.alloc(options.chunkBytes);
+    let sent = 0;
+    const pump = (): void => {
+      while (sent < options.total && !req.destroyed) {
+        const chunk = sent === 0 ? head : zeros;
+        sent += chunk.length;
+        if (!req.write(chunk)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
 describe('POST /api/audio/analyses (uploads)', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -105,27 +137,7 @@ describe('POST /api/audio/analyses (uploads)', () => {
 
   it('when a chunked body runs past UPLOAD_MAX_BYTES, then 413 and the connection closed, nothing left behind, the server up', async () => {
     const { port } = await t.listen();
-    const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/api/audio/analyses', headers: { ...t.auth, 'Content-Type': 'audio/wav', 'Transfer-Encoding': 'chunked' } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('error', reject);
-      const chunk = Buffer.concat([wav.subarray(0, 44), Buffer.alloc(64 * 1024 - 44)]);
-      let sent = 0;
-      const pump = (): void => {
-        while (sent < 4 * MAX) {
-          sent += chunk.length;
-          if (!req.write(chunk)) {
-            req.once('drain', pump);
-            return;
-          }
-        }
-        req.end();
-      };
-      pump();
-    });
+    const status = await postPadded(port, t.auth, { total: 4 * MAX, chunkBytes: 64 * 1024, declare: false });
     expect(status.status).toBe(413);
     expect(JSON.parse(status.body)).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(await leftOver()).toEqual([]);
@@ -200,34 +212,9 @@ describe('POST /api/audio/analyses at the default size limit', () => {
   afterAll(() => t.close());
 
   const MIB = 1024 * 1024;
-  /** Sends a WAV header then zeros, `total` bytes, chunked or with its Content-Length; resolves with the answer. */
   const sendSparse = async (total: number, declare: boolean): Promise<{ status: number; body: string }> => {
     const { port } = await t.listen();
-    const framing = declare ? { 'Content-Length': String(total) } : { 'Transfer-Encoding': 'chunked' };
-    return new Promise((resolve, reject) => {
-      let sent = 0;
-      const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/api/audio/analyses', headers: { ...t.auth, 'Content-Type': 'audio/wav', ...framing } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      // The server may close the connection once it has answered: the rest is not wanted.
-      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
-      const zeros = Buffer.alloc(MIB);
-      const head = Buffer.concat([wav.subarray(0, 44), Buffer.alloc(MIB - 44)]);
-      const pump = (): void => {
-        while (sent < total && !req.destroyed) {
-          const chunk = sent === 0 ? head : zeros;
-          sent += chunk.length;
-          if (!req.write(chunk)) {
-            req.once('drain', pump);
-            return;
-          }
-        }
-        req.end();
-      };
-      pump();
-    });
+    return postPadded(port, t.auth, { total, chunkBytes: MIB, declare });
   };
 
   it('when a 101 MiB body is declared, then 413 PAYLOAD_TOO_LARGE, nothing left behind, the server up', async () => {
