@@ -281,18 +281,10 @@ export async function migrateToLatest(database: Database): Promise<void> {
   await syncDescriptorColumns(database);
 }
 
-/**
- * The columns of this schema's analyses table (none when it does not exist). Not Kysely's
- * introspection: on Postgres it lists the tables of every schema, so with DATABASE_SCHEMA another
- * schema's analyses table could be taken for this one.
- */
-async function analysesColumns({ db, dialect }: Database): Promise<Set<string>> {
-  const { rows } = await sql<{ name: string }>`${
-    dialect === 'postgres'
-      ? sql`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'analyses'`
-      : sql`select name from pragma_table_info('analyses')`
-  }`.execute(db);
-  return new Set(rows.map((r) => r.name));
+/** The columns of this schema's analyses table (none when it does not exist); on Postgres the introspection reads the connection's own schema (schema.introspector.ts). */
+async function analysesColumns({ db }: Database): Promise<Set<string>> {
+  const analyses = (await db.introspection.getTables()).find((t) => t.name === 'analyses');
+  return new Set(analyses?.columns.map((c) => c.name) ?? []);
 }
 
 /** The indexes of this schema's analyses table. */
