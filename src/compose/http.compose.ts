@@ -9,7 +9,6 @@ import { createSubscriptionServer } from '../http/graphql/subscriptions.server';
 import { GraphQLCharges } from '../ops/rate-limit';
 import { IsrcLookup } from '../search/isrc-lookup';
 import type { Container } from './container.types';
-import { uploadsDir } from './uploads.compose';
 
 export interface HttpApp {
   app: Express;
@@ -46,7 +45,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
   };
   const graphql = await createGraphQL(
     { search: container.search, analysis: container.analysis, browse: container.browse, recommendations: container.recommendations, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks,
-      uploads: { service: container.uploads, fetcher: container.uploadFetcher, dir: uploadsDir(config) } },
+      uploads: { service: container.uploads, fetcher: container.uploadFetcher, dir: config.uploadDir } },
     {
       sandbox: config.GRAPHQL_SANDBOX,
       limits: { ...limits, maxBatch: config.GRAPHQL_MAX_BATCH },

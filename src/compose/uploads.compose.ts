@@ -67,8 +67,3 @@ export function composeUploadFetcher(config: Config, uploads: UploadService): { 
   const guard = new OutboundGuard({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE });
   return { fetcher: new UploadFetcher(uploads, guard, { timeoutMs: config.UPLOAD_FETCH_TIMEOUT_MS }), close: () => guard.close() };
 }
-
-/** Where uploads are written while they are received and analysed (UPLOAD_DIR): the GraphQL multipart files go there too. */
-export function uploadsDir(config: Config): string {
-  return config.uploadDir;
-}
