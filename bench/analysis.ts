@@ -11,6 +11,8 @@
  *   --models DIR       also the model-backed descriptors (MODELS_DIR, Essentia's models): their
  *                      stages with --stages, and a 1-worker run of the pool given the models
  *   --patches N        patches per window the models run on (MODELS_PATCHES; default 0: all)
+ *   --rank N           rank of the models' factorised convolutions (MODELS_RANK; default
+ *                      DEFAULT_RANK; 0: as trained)
  *
  * RSS is the whole process (main thread + worker threads + WASM heaps), sampled every 25 ms.
  * The npm script runs under `node --single-threaded-gc`, as the processes that only analyse do
@@ -32,7 +34,7 @@ import { segmentsOf } from '../src/engine/segments';
 import { TimbreMeter } from '../src/engine/timbre.stats';
 import { analyseTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
-import { DEFAULT_PATCHES, ModelRunner, choosePatches } from '../src/engine/models/runtime';
+import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { ANALYSIS_RATE } from '../src/engine/window';
 import { RATE, encodeWav, song } from '../test/helpers/audio-signals';
 import { median } from './lib/stats';
@@ -48,6 +50,7 @@ const { values, positionals } = parseArgs({
     stages: { type: 'boolean', default: false },
     models: { type: 'string' },
     patches: { type: 'string', default: String(DEFAULT_PATCHES) },
+    rank: { type: 'string', default: String(DEFAULT_RANK) },
   },
 });
 
@@ -194,7 +197,7 @@ function threadSplit(t: Throughput): string {
  */
 async function stages(clips: AudioInput[]): Promise<void> {
   const engine = createEngine({ windowSeconds: 30 });
-  const runner = values.models ? await ModelRunner.load(values.models) : undefined;
+  const runner = values.models ? await ModelRunner.load(values.models, Number(values.rank)) : undefined;
   if (runner) console.log(`models: ${values.models} (WASM SIMD ${runner.simd ? 'on' : 'off'}, 1 thread)`);
   const stft = new Stft();
   const timbre = new TimbreMeter();
@@ -279,11 +282,11 @@ async function main(): Promise<void> {
   );
 
   if (values.models) {
-    const withModels = createEnginePool({ workers: 1, timeoutMs: 300_000, windowSeconds: 30, modelsDir: values.models, modelsPatches: Number(values.patches) });
+    const withModels = createEnginePool({ workers: 1, timeoutMs: 300_000, windowSeconds: 30, modelsDir: values.models, modelsPatches: Number(values.patches), modelsRank: Number(values.rank) });
     const m = await throughput(withModels, clips, false);
     await withModels.close();
     console.log(
-      `1 worker with MODELS_DIR (MODELS_PATCHES=${values.patches}): ${m.perSecond.toFixed(2)} clips/s, median ${m.medianMs.toFixed(0)} ms per clip (decode + signal features + model descriptors), ` +
+      `1 worker with MODELS_DIR (MODELS_PATCHES=${values.patches}, MODELS_RANK=${values.rank}): ${m.perSecond.toFixed(2)} clips/s, median ${m.medianMs.toFixed(0)} ms per clip (decode + signal features + model descriptors), ` +
         `${m.cpuMsPerClip.toFixed(0)} ms CPU per clip${threadSplit(m)}`,
     );
   }

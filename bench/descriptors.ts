@@ -75,7 +75,8 @@ async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): P
 async function main(): Promise<void> {
   if (positionals.length === 0) throw new Error('give one or more folders of clips');
   let loaded: Promise<ModelRunner> | undefined;
-  const runner = (): Promise<ModelRunner> => (loaded ??= ModelRunner.load(values.models));
+  // The reference the formulas are held to: the models as trained (rank 0), not factorised.
+  const runner = (): Promise<ModelRunner> => (loaded ??= ModelRunner.load(values.models, 0));
   const byCorpus = new Map<string, Clip[]>();
   for (const dir of positionals) byCorpus.set(path.basename(path.resolve(dir)), await measureCorpus(dir, runner));
   if (loaded) (await loaded).dispose();

@@ -7,13 +7,17 @@
  *   --limit N      clips per folder (default: all)
  *   --calibrate    the folder whose clips choose the patch count (default: the first); the
  *                  others are reported as left out
+ *   --rank N       rank of the factorised convolutions (MODELS_RANK; default DEFAULT_RANK; 0:
+ *                  as trained)
  *
  * Each clip's analysis window (decode.ts, 44.1 kHz mono) is analysed twice. The reference:
  * resampled to 16 kHz by wave-resampler (windowed sinc), framed by essentia.js's
  * `EssentiaTFInputExtractor(…, 'musicnn')` (hop 256), every patch of essentia.js's layout fed to
- * the models and averaged. Ours: the engine's resampler and frontend (src/engine/models), every
+ * the models as trained (rank 0) and averaged. Ours: the engine's resampler and frontend (src/engine/models), every
  * patch run once; the means of patch subsets (runtime.ts's choosePatches) are taken from those
- * runs. Reported: the largest |ours − reference| per descriptor, per corpus, per patch count.
+ * runs, at the rank of --rank. Reported: the largest |ours − reference| per descriptor, per
+ * corpus, per patch count; and the factorisation's own part: the largest |rank N − as trained|
+ * on the same frames, per patch and per clip (every patch averaged), over every model output.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -23,7 +27,7 @@ import { decodeAnalysisWindow } from '../src/engine/decode';
 import { CLASSIFIERS, MSD_TAGS } from '../src/engine/models/model-files';
 import type { MusicnnFrames } from '../src/engine/models/musicnn.input';
 import { instrumentalnessOf } from '../src/engine/models/model-descriptors';
-import { DEFAULT_PATCHES, ModelRunner, type PatchOutputs, choosePatches } from '../src/engine/models/runtime';
+import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, type PatchOutputs, choosePatches } from '../src/engine/models/runtime';
 import { loadEssentiaModel } from '../test/helpers/essentia-model';
 
 const { values, positionals } = parseArgs({
@@ -32,6 +36,7 @@ const { values, positionals } = parseArgs({
     models: { type: 'string', default: process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(__dirname, '..', '..', 'shared', 'models') },
     limit: { type: 'string' },
     calibrate: { type: 'string' },
+    rank: { type: 'string', default: String(DEFAULT_RANK) },
   },
 });
 
@@ -56,6 +61,8 @@ interface ClipResult {
   patches: number;
   /** Max |ours − reference| per descriptor, by patch count (0: all patches). */
   error: Map<number, Record<Name, number>>;
+  /** Largest |rank N − as trained| over every model output on the same frames: per patch, and of the clip's means. */
+  factorised: { patch: number; clip: number };
   /** The same for patches spread evenly, equally weighted (the simple choice, for comparison). */
   spread: Map<number, Record<Name, number>>;
 }
@@ -68,9 +75,11 @@ function spreadPatches(of: number, count: number): number[] {
 
 async function main(): Promise<void> {
   if (positionals.length === 0) throw new Error('give one or more folders of clips');
-  const runner = await ModelRunner.load(values.models);
+  const rank = Number(values.rank);
+  const exact = await ModelRunner.load(values.models, 0);
+  const runner = rank === 0 ? exact : await ModelRunner.load(values.models, rank);
   const essentia = await loadEssentiaModel();
-  console.log(`models ${values.models} (SIMD ${runner.simd}); default patches ${DEFAULT_PATCHES || 'all'}`);
+  console.log(`models ${values.models} (SIMD ${runner.simd}); default patches ${DEFAULT_PATCHES || 'all'}; rank ${rank || 'as trained'}`);
   const byCorpus = new Map<string, ClipResult[]>();
   for (const dir of positionals) {
     const name = path.basename(path.resolve(dir));
@@ -81,9 +90,10 @@ async function main(): Promise<void> {
       // wave-resampler low-passes its input in place: it gets a copy.
       const x16 = Float32Array.from(resample(audio.samples.slice(), 44100, 16000, { method: 'sinc' }));
       const refFrames: MusicnnFrames = essentia.frames(x16);
-      const ref = descriptorsOf(runner.perPatch(refFrames), [...Array(Math.ceil(refFrames.frames / 187)).keys()]);
+      const ref = descriptorsOf(exact.perPatch(refFrames), [...Array(Math.ceil(refFrames.frames / 187)).keys()]);
       const frames = runner.frames(audio.samples, 44100);
       const all = runner.perPatch(frames);
+      const factorised = rank === 0 ? { patch: 0, clip: 0 } : factorisationError(all, exact.perPatch(frames));
       const error = new Map<number, Record<Name, number>>();
       const spread = new Map<number, Record<Name, number>>();
       const diff = (ours: Record<Name, number>): Record<Name, number> => Object.fromEntries(NAMES.map((n) => [n, Math.abs(ours[n] - ref[n])])) as Record<Name, number>;
@@ -92,7 +102,7 @@ async function main(): Promise<void> {
         error.set(count, diff(descriptorsOf(all, chosen.patches.map((p) => all.patches.indexOf(p)), chosen.weights)));
         spread.set(count, diff(descriptorsOf(all, count === 0 ? [...all.patches.keys()] : spreadPatches(all.patches.length, count))));
       }
-      results.push({ file, patches: all.patches.length, error, spread });
+      results.push({ file, patches: all.patches.length, error, factorised, spread });
       process.stderr.write(`${name}/${file}: ${all.patches.length} patches, all ${fmt(worst(error.get(0)!))}, 4 ${fmt(worst(error.get(4)!))}\n`);
     }
     byCorpus.set(name, results);
@@ -109,7 +119,37 @@ async function main(): Promise<void> {
       console.log(`| ${corpus}${corpus === calibrate ? ' (calibration)' : ''} | ${results.length} | ${label} | ${NAMES.map((n) => fmt(max[n])).join(' | ')} | ${fmt(worst(max))} | ${fmt(spreadWorst)} |`);
     }
   }
-  runner.dispose();
+  if (rank !== 0) {
+    console.log(`\nthe factorisation's part: largest |rank ${rank} − as trained| over every output of the six models, on the same frames\n`);
+    console.log('| corpus | clips | per patch | per clip (mean of its patches) |');
+    console.log('|---|---|---:|---:|');
+    for (const [corpus, results] of byCorpus) {
+      console.log(`| ${corpus} | ${results.length} | ${fmt(Math.max(...results.map((r) => r.factorised.patch)))} | ${fmt(Math.max(...results.map((r) => r.factorised.clip)))} |`);
+    }
+    runner.dispose();
+  }
+  exact.dispose();
+}
+
+/** Largest |a − b| over every output of every model, per patch and of the means over the patches. */
+function factorisationError(a: PatchOutputs, b: PatchOutputs): { patch: number; clip: number } {
+  let patch = 0;
+  let clip = 0;
+  const compare = (x: Float32Array, y: Float32Array, width: number): void => {
+    const rows = x.length / width;
+    for (let c = 0; c < width; c++) {
+      let sum = 0;
+      for (let r = 0; r < rows; r++) {
+        const d = x[r * width + c]! - y[r * width + c]!;
+        patch = Math.max(patch, Math.abs(d));
+        sum += d;
+      }
+      clip = Math.max(clip, Math.abs(sum / rows));
+    }
+  };
+  for (const name of Object.keys(a.classes) as Array<keyof PatchOutputs['classes']>) compare(a.classes[name], b.classes[name], 2);
+  compare(a.tags, b.tags, MSD_TAGS.length);
+  return { patch, clip };
 }
 
 const worst = (r: Record<Name, number>): number => Math.max(...Object.values(r));

@@ -105,6 +105,11 @@ const schema = z.object({
   MODELS_REQUIRED: bool.default(true),
   /** 3 s patches of each analysed window the models run on (docs/FEATURES.md). Default 0: every patch. */
   MODELS_PATCHES: int(0, 1000).optional(),
+  /**
+   * Rank of the models' factorised convolutions (docs/FEATURES.md). Default 40; 0: the
+   * convolutions as trained (every value exact, ~2.4x the CPU).
+   */
+  MODELS_RANK: int(0, 1000).optional(),
   /** Stored analyses kept in each process's memory in front of the store. */
   ANALYSIS_CACHE_ENTRIES: int(1, 10_000_000).default(50_000),
   /** The largest audio file an upload may send, bytes (413 past it). Default 100 MiB. */

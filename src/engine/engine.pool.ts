@@ -4,7 +4,7 @@ import { AppError } from '../core/errors';
 import type { AnalysisEngine, AudioFeatures, AudioInput, AudioProbe } from '../core/types';
 import type { WorkerResult, WorkerTask } from './engine.thread';
 import { SIGNAL_METHOD } from '../core/analysis-method';
-import { DEFAULT_PATCHES, MODELS_METHOD, ModelFilesError, readModelFiles } from './models/model-files';
+import { DEFAULT_PATCHES, DEFAULT_RANK, MODELS_METHOD, ModelFilesError, readModelFiles } from './models/model-files';
 import { engineThreadFile } from './engine-thread.file';
 
 export interface EnginePoolOptions {
@@ -24,6 +24,8 @@ export interface EnginePoolOptions {
   modelsRequired?: boolean;
   /** Patches of each window the models run on (default DEFAULT_PATCHES; 0: all). */
   modelsPatches?: number | undefined;
+  /** Rank of the models' factorised convolutions (default DEFAULT_RANK; 0: as trained). */
+  modelsRank?: number | undefined;
   logger?: { warn(obj: object, msg: string): void };
 }
 
@@ -78,7 +80,7 @@ export class EnginePool implements AnalysisEngine {
       execArgv,
       workerData: {
         windowSeconds: options.windowSeconds,
-        ...(modelsDir === undefined ? {} : { modelsDir, modelsPatches: options.modelsPatches ?? DEFAULT_PATCHES }),
+        ...(modelsDir === undefined ? {} : { modelsDir, modelsPatches: options.modelsPatches ?? DEFAULT_PATCHES, modelsRank: options.modelsRank ?? DEFAULT_RANK }),
       },
       minThreads: options.workers,
       maxThreads: options.workers,

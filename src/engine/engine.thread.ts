@@ -14,8 +14,8 @@ export type WorkerTask = { kind: 'analyse'; input: AudioInput } | { kind: 'probe
 /** This thread's engine, built once from the options the pool started it with. */
 const engine = createEngine(workerData as EngineOptions);
 /** This thread's models when the pool was given MODELS_DIR, loaded as the thread starts. */
-const { modelsDir, modelsPatches } = workerData as { modelsDir?: string; modelsPatches?: number };
-const models = modelsDir === undefined ? undefined : new ThreadModels(modelsDir, modelsPatches);
+const { modelsDir, modelsPatches, modelsRank } = workerData as { modelsDir?: string; modelsPatches?: number; modelsRank?: number };
+const models = modelsDir === undefined ? undefined : new ThreadModels(modelsDir, modelsPatches, modelsRank);
 
 /** Errors cross the thread boundary as plain data and become AppErrors again on the main side. */
 export interface WireError {

@@ -149,9 +149,11 @@ const modelsDir = process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(__dirna
 const withModels = existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json')) ? it : it.skip;
 if (!existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json'))) console.warn(`bench:models smoke SKIPPED: no models at ${modelsDir} (TRACKGRAPH_TEST_MODELS_DIR)`);
 
-withModels('bench:models compares the models fed by our input with essentia.js\'s over every patch count, and bench:analysis times them', async () => {
+withModels('bench:models compares the models fed by our input with essentia.js\'s over every patch count and the factorised models with the models as trained, and bench:analysis times them', async () => {
   const out = ok(await npmRun('bench:models', ['--models', modelsDir, '--limit', '1', corpus], env(), 280_000));
   expect(out).toMatch(/^\| set-a \(calibration\) \| 1 \| all \| ([\d.]+ \| )+/m);
+  // The factorisation's own part, against the models as trained on the same frames.
+  expect(out).toMatch(/^\| set-a \| 1 \| [\d.]+ \| [\d.]+ \|$/m);
   const files = (await readdir(corpus)).filter((f) => f.endsWith('.wav')).map((f) => path.join(corpus, f));
   const timed = ok(await npmRun('bench:analysis', ['--models', modelsDir, '--clips', '1', '--workers', '1', files[0]!], env(), 280_000));
   expect(timed).toMatch(/^1 worker : [\d.]+ clips\/s/m);

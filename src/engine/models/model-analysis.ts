@@ -2,7 +2,7 @@ import { engineWithMethod } from '../../core/analysis-method';
 import type { AudioFeatures } from '../../core/types';
 import { modelDescriptors } from './model-descriptors';
 import { MODELS_METHOD } from './model-files';
-import { DEFAULT_PATCHES, ModelRunner, choosePatches } from './runtime';
+import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, choosePatches } from './runtime';
 
 export { MODELS_METHOD } from './model-files';
 export { SIGNAL_METHOD, engineWithMethod, methodOf } from '../../core/analysis-method';
@@ -16,12 +16,13 @@ export { SIGNAL_METHOD, engineWithMethod, methodOf } from '../../core/analysis-m
 export class ThreadModels {
   private readonly ready: Promise<ModelRunner>;
 
-  /** patches: per window, 0 for all of them. */
+  /** patches: per window, 0 for all of them; rank: of the factorised convolutions, 0 for none. */
   constructor(
     dir: string,
     private readonly patches = DEFAULT_PATCHES,
+    rank = DEFAULT_RANK,
   ) {
-    this.ready = ModelRunner.load(dir);
+    this.ready = ModelRunner.load(dir, rank);
     // Awaited by each analysis; a failure here is theirs to report, not an unhandled rejection.
     this.ready.catch(() => undefined);
   }

@@ -2,7 +2,8 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { CLASSIFIERS, type ClassifierName, DEFAULT_PATCHES, MODEL_SET_ID, MSD_TAGS, type ModelFiles, type MsdTag, TAGGER, readModelFiles } from './model-files';
+import { factoriseMusicnn } from './musicnn.factorise';
+import { CLASSIFIERS, type ClassifierName, DEFAULT_PATCHES, DEFAULT_RANK, MODEL_SET_ID, MSD_TAGS, type ModelFiles, type MsdTag, TAGGER, readModelFiles } from './model-files';
 import { MUSICNN_BANDS, MUSICNN_PATCH, MUSICNN_RATE, MusicnnInput, type MusicnnFrames, patchCount, patchesInto } from './musicnn.input';
 import { PolyphaseResampler } from './resample';
 
@@ -23,7 +24,7 @@ export interface ModelOutputs {
 }
 
 /** Each model's outputs per patch, row-major (patches × columns). */
-export { DEFAULT_PATCHES };
+export { DEFAULT_PATCHES, DEFAULT_RANK };
 
 export interface PatchOutputs {
   patches: readonly number[];
@@ -115,9 +116,12 @@ export async function startBackend(): Promise<{ simd: boolean; threads: number }
   return { simd: (await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) === true, threads: 1 };
 }
 
-/** model.json and its shard, already read and checked, as tfjs's loader wants them. */
-function memoryHandler(files: ModelFiles): tf.io.IOHandler {
-  const { modelJson, weights } = files;
+/**
+ * model.json and its shard, already read and checked, as tfjs's loader wants them; the timbral
+ * convolutions factorised to `rank` (musicnn.factorise.ts; 0: as the files have them).
+ */
+function memoryHandler(files: ModelFiles, rank: number): tf.io.IOHandler {
+  const { modelJson, weights } = factoriseMusicnn(files.modelJson, files.weights, rank);
   return {
     load: () =>
       Promise.resolve({
@@ -163,12 +167,12 @@ export class ModelRunner {
   ) {}
 
   /** Reads, checks (model-files.ts) and loads every model of `dir`. */
-  static async load(dir: string): Promise<ModelRunner> {
+  static async load(dir: string, rank = DEFAULT_RANK): Promise<ModelRunner> {
     const files = readModelFiles(dir);
     const { simd } = await startBackend();
     const byFolder = new Map(files.map((f) => [f.folder.folder, f]));
     const loadOne = async (folder: string): Promise<Loaded> => {
-      const model = await loadGraphModel(memoryHandler(byFolder.get(folder)!));
+      const model = await loadGraphModel(memoryHandler(byFolder.get(folder)!, rank));
       const extra: Record<string, tf.Tensor> = {};
       for (const input of model.inputs) {
         if (input.name !== 'model/Placeholder') extra[input.name] = tf.scalar(false, 'bool');

@@ -191,6 +191,25 @@ withModels('the models', () => {
     for (const t of MSD_TAGS) expect(Math.abs(ours.tags[t] - reference.tags[t])).toBeLessThan(1e-3);
   });
 
+  it('run factorised (MODELS_RANK) close to the models as trained on every patch, the tagger (of lower rank) exactly', async () => {
+    const exact = await ModelRunner.load(modelsDir, 0);
+    try {
+      const { x44 } = window16k(CLIPS[1]!);
+      const frames = runner.frames(x44, 44100);
+      const [ours, trained] = [runner.perPatch(frames), exact.perPatch(frames)];
+      const worst = (a: Float32Array, b: Float32Array): number => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+      const classes = Math.max(...CLASSIFIERS.map((c) => worst(ours.classes[c.name], trained.classes[c.name])));
+      // Measured on the corpora at the default rank: 0.010 at worst (BENCHMARKS.md).
+      expect(classes).toBeLessThan(0.02);
+      // The factorisation ran: the classifiers' kernels are of full rank, so something moved.
+      expect(classes).toBeGreaterThan(1e-5);
+      // The tagger's timbral kernels are of rank 22 and 14: kept whole, the outputs are the same.
+      expect(worst(ours.tags, trained.tags)).toBeLessThan(1e-4);
+    } finally {
+      exact.dispose();
+    }
+  });
+
   it('fail with the model named when one throws, and the runner goes on', async () => {
     const { x44 } = window16k(CLIPS[2]!);
     const frames = runner.frames(x44, 44100);

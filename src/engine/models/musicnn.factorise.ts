@@ -1,0 +1,256 @@
+import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
+import type { ModelJson } from './model-files';
+
+/**
+ * MusiCNN's two timbral convolutions (7 × 38 and 7 × 67 over the mel patch, 204 filters each) are
+ * ~80 % of a model's arithmetic. Their filters, flattened, are a 266 × 204 and a 469 × 204 matrix
+ * whose singular values fall fast: the tagger's are exactly of rank 22 and 14 (most of its
+ * filters are zero), and the fine-tuned classifiers' keep ~99.5 % of their energy in 40
+ * directions. Each such convolution is run as two: the same window with `rank` filters (the
+ * leading singular directions, scaled), then a 1 × 1 convolution to the 204 outputs with the
+ * original bias and ReLU: per patch 11,033 × (266 + 204) × rank multiply-adds instead of
+ * 11,033 × 266 × 204. The temporal filters (128 × 1 and 64 × 1 over each band) likewise.
+ * Where a kernel's own rank is below `rank` (the tagger's), the result is the same as the
+ * original's; otherwise it is the kernel's best approximation of that rank (Eckart–Young), and
+ * what that moves in the outputs is measured by bench/models.ts. The graph is rewritten in
+ * memory from the user's own files as they load; nothing derived from the models is stored.
+ */
+
+/**
+ * The convolutions rewritten, by their kernel's weight name, and each one's share of the rank:
+ * the timbral windows take it whole, the temporal filters (128 × 1 and 64 × 1 over each band,
+ * 51 filters; their singular values fall faster still) half of it. Share 0: the kernel is kept
+ * whole, only read as the factorised windows are (frames as channels): the 32 × 1 temporal
+ * filters, and the first 7-frame layer over the 561 features (factorised to 32, it moved values
+ * by up to 0.15).
+ */
+export const FACTORISED_KERNELS: Readonly<Record<string, number>> = {
+  'conv2d/kernel': 1,
+  'conv2d_1/kernel': 1,
+  'conv2d_2/kernel': 0.5,
+  'conv2d_3/kernel': 0.5,
+  'conv2d_4/kernel': 0,
+  'conv2d_5/kernel': 0,
+};
+
+/** Singular values below this share of the largest are zero (the tagger's dead filters). */
+const NEGLIGIBLE = 1e-6;
+
+interface WeightEntry {
+  name: string;
+  shape: number[];
+  dtype: string;
+}
+
+type Node = NonNullable<ModelJson['modelTopology']['node']>[number] & { input?: string[]; device?: string };
+
+export interface Factorised {
+  modelJson: ModelJson;
+  weights: Uint8Array;
+  /** Per factorised kernel, the rank kept. */
+  ranks: Record<string, number>;
+}
+
+const BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1 };
+
+function constNode(name: string, shape: number[], dtype: 'DT_FLOAT' | 'DT_INT32' = 'DT_FLOAT'): Node {
+  return {
+    name,
+    op: 'Const',
+    attr: { value: { tensor: { dtype, tensorShape: { dim: shape.map((size) => ({ size: String(size) })) } } }, dtype: { type: dtype } },
+  };
+}
+
+/** A node's padding attribute ('VALID', 'SAME'), as the converter stores it (base64). */
+function paddingOf(attr: Record<string, unknown>): string {
+  const s = (attr.padding as { s?: string } | undefined)?.s;
+  return s ? Buffer.from(s, 'base64').toString('latin1') : '';
+}
+
+const b64 = (s: string): string => Buffer.from(s, 'latin1').toString('base64');
+
+/** Frames a temporal window reads per step once they are channels (see factoriseMusicnn). */
+const TEMPORAL_STEP = 8;
+
+/**
+ * The kernel [kh, kw, 1, out] as rank-r factors: g [kh, kw, 1, r] (the window's r directions,
+ * scaled by their singular values) and h [1, 1, r, out], r = min(rank, the kernel's own rank).
+ */
+export function factorKernel(kernel: Float32Array, shape: readonly number[], rank: number): { g: Float32Array; h: Float32Array; rank: number } {
+  const [kh, kw, channels, out] = shape as [number, number, number, number];
+  const rows = kh * kw * channels;
+  // The right singular vectors and values from the Gram matrix (out × out, small), then the
+  // left ones scaled: g = M·V_r, h = V_rᵀ, so that g·h = M·V_r·V_rᵀ, M's best rank-r approximation.
+  const gram = new Matrix(out, out);
+  const column = new Float64Array(rows);
+  for (let a = 0; a < out; a++) {
+    for (let i = 0; i < rows; i++) column[i] = kernel[i * out + a]!;
+    for (let b = a; b < out; b++) {
+      let dot = 0;
+      for (let i = 0; i < rows; i++) dot += column[i]! * kernel[i * out + b]!;
+      gram.set(a, b, dot);
+      gram.set(b, a, dot);
+    }
+  }
+  const evd = new EigenvalueDecomposition(gram, { assumeSymmetric: true });
+  // Ascending eigenvalues: the largest last.
+  const order = evd.realEigenvalues.map((value, index) => ({ value, index })).sort((x, y) => y.value - x.value);
+  const largest = Math.max(order[0]?.value ?? 0, 0);
+  let r = 0;
+  while (r < Math.min(rank, order.length) && order[r]!.value > NEGLIGIBLE ** 2 * largest) r++;
+  r = Math.max(1, r);
+  const v = evd.eigenvectorMatrix;
+  const g = new Float32Array(rows * r);
+  const h = new Float32Array(r * out);
+  for (let k = 0; k < r; k++) {
+    const idx = order[k]!.index;
+    for (let j = 0; j < out; j++) h[k * out + j] = v.get(j, idx);
+    for (let i = 0; i < rows; i++) {
+      let dot = 0;
+      for (let j = 0; j < out; j++) dot += kernel[i * out + j]! * v.get(j, idx);
+      g[i * r + k] = dot;
+    }
+  }
+  return { g, h, rank: r };
+}
+
+/** A convolution over a one-channel input, rewritten to read several frames a step (see framesAsChannels). */
+interface Relaid {
+  input: string;
+  kernel: Float32Array;
+  shape: number[];
+  attr: Record<string, unknown>;
+}
+
+/**
+ * The graph with each of FACTORISED_KERNELS' convolutions rewritten (see above), and its
+ * weights shard to match. `rank` 0: the graph as it is.
+ */
+export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank: number): Factorised {
+  if (rank <= 0) return { modelJson, weights, ranks: {} };
+  const entries = modelJson.weightsManifest.flatMap((m) => m.weights as WeightEntry[]);
+  const offsets = new Map<string, { entry: WeightEntry; offset: number; bytes: number }>();
+  let offset = 0;
+  for (const entry of entries) {
+    const bytes = entry.shape.reduce((a, b) => a * b, 1) * (BYTES[entry.dtype] ?? 0);
+    offsets.set(entry.name, { entry, offset, bytes });
+    offset += bytes;
+  }
+  const nodes = (modelJson.modelTopology.node ?? []) as Node[];
+  /** Weights that take an original's place in the shard (none: it goes). */
+  const replaced = new Map<string, Array<{ entry: WeightEntry; data: Uint8Array }>>();
+  const added: Array<{ entry: WeightEntry; data: Uint8Array }> = [];
+  const extraNodes: Node[] = [];
+  const rewritten = new Map<string, Node>();
+  const ranks: Record<string, number> = {};
+  const shared = new Set<string>();
+  const weight = (name: string, shape: number[], data: Float32Array | Int32Array): { entry: WeightEntry; data: Uint8Array } => ({
+    entry: { name, shape, dtype: data instanceof Int32Array ? 'int32' : 'float32' },
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+  });
+  /** A node made once per input, however many windows read it. */
+  const once = (name: string, make: () => void): string => {
+    if (!shared.has(name)) {
+      shared.add(name);
+      make();
+    }
+    return name;
+  };
+  /** The one-hot convolution that makes `frames` consecutive frames of `input` its channels. */
+  const framesAsChannels = (input: string, frames: number, linear: Record<string, unknown>): string =>
+    once(`${input}/frames_${frames}`, () => {
+      const name = `${input}/frames_${frames}`;
+      const e = new Float32Array(frames * frames);
+      for (let t = 0; t < frames; t++) e[t * frames + t] = 1;
+      added.push(weight(`${name}/kernel`, [frames, 1, 1, frames], e));
+      extraNodes.push(constNode(`${name}/kernel`, [frames, 1, 1, frames]), { name, op: 'Conv2D', input: [input, `${name}/kernel`], attr: { ...linear, padding: { s: b64('VALID') } } });
+    });
+  /**
+   * A window over a one-channel input reads one float per step, which XNNPACK does slowly; the
+   * same sums, read several frames at a time. A 2-D window (VALID): its kh frames made channels,
+   * then 1 × kw over them (measured: −11 % of a classifier's CPU per patch). A long temporal
+   * window (kh × 1, SAME, kh a multiple of TEMPORAL_STEP): padded as SAME pads it,
+   * TEMPORAL_STEP frames made channels, then kh / TEMPORAL_STEP taps dilated by TEMPORAL_STEP
+   * (tap j, channel c reads frame t + TEMPORAL_STEP·j + c). Otherwise as it is.
+   */
+  const relay = (input: string, kernel: Float32Array, shape: number[], linear: Record<string, unknown>): Relaid => {
+    const [kh, kw, channels, out] = shape as [number, number, number, number];
+    const padding = paddingOf(linear);
+    if (kh > 1 && kw > 1 && channels === 1 && padding === 'VALID') {
+      const relaid = new Float32Array(kernel.length);
+      for (let t = 0; t < kh; t++) for (let w = 0; w < kw; w++) for (let k = 0; k < out; k++) relaid[(w * kh + t) * out + k] = kernel[(t * kw + w) * out + k]!;
+      return { input: framesAsChannels(input, kh, linear), kernel: relaid, shape: [1, kw, kh, out], attr: linear };
+    }
+    if (kw === 1 && channels === 1 && kh > TEMPORAL_STEP && kh % TEMPORAL_STEP === 0 && padding === 'SAME') {
+      const before = Math.floor((kh - 1) / 2);
+      const padded = once(`${input}/same_${kh}`, () => {
+        const name = `${input}/same_${kh}`;
+        added.push(weight(`${name}/paddings`, [4, 2], Int32Array.from([0, 0, before, kh - 1 - before, 0, 0, 0, 0])));
+        extraNodes.push(constNode(`${name}/paddings`, [4, 2], 'DT_INT32'), { name, op: 'Pad', input: [input, `${name}/paddings`], attr: { T: linear.T } });
+      });
+      // [kh, 1, 1, out] and [kh / step, 1, step, out] are the same numbers in the same order.
+      return {
+        input: framesAsChannels(padded, TEMPORAL_STEP, linear),
+        kernel,
+        shape: [kh / TEMPORAL_STEP, 1, TEMPORAL_STEP, out],
+        attr: { ...linear, padding: { s: b64('VALID') }, dilations: { list: { i: ['1', String(TEMPORAL_STEP), '1', '1'] } } },
+      };
+    }
+    return { input, kernel, shape, attr: linear };
+  };
+
+  for (const [kernelName, share] of Object.entries(FACTORISED_KERNELS)) {
+    const at = offsets.get(kernelName);
+    const conv = nodes.find((n) => n.op === '_FusedConv2D' && n.input?.[1] === kernelName);
+    if (!at || !conv || at.entry.dtype !== 'float32' || at.entry.shape.length !== 4) continue;
+    const kernel = new Float32Array(weights.buffer.slice(weights.byteOffset + at.offset, weights.byteOffset + at.offset + at.bytes));
+    const attr = conv.attr ?? {};
+    const linear = { T: attr.T, padding: attr.padding, strides: attr.strides, dilations: attr.dilations, data_format: attr.data_format };
+    const device = conv.device ? { device: conv.device } : {};
+    if (share === 0) {
+      // The kernel whole, read several frames a step; the fused op keeps its bias and ReLU.
+      const r = relay(conv.input![0]!, kernel, at.entry.shape, linear);
+      const name = `${kernelName}/relaid`;
+      replaced.set(kernelName, [weight(name, r.shape, r.kernel)]);
+      extraNodes.push(constNode(name, r.shape));
+      rewritten.set(conv.name, { ...conv, input: [r.input, name, ...conv.input!.slice(2)], attr: { ...attr, ...r.attr } });
+      continue;
+    }
+    const [kh, kw, channels, out] = at.entry.shape as [number, number, number, number];
+    const f = factorKernel(kernel, at.entry.shape, Math.max(1, Math.round(rank * share)));
+    ranks[kernelName] = f.rank;
+    const g = relay(conv.input![0]!, f.g, [kh, kw, channels, f.rank], linear);
+    const gName = `${kernelName}/factor_g`;
+    const hName = `${kernelName}/factor_h`;
+    const first = `${conv.name}/factor_g`;
+    replaced.set(kernelName, [weight(gName, g.shape, g.kernel), weight(hName, [1, 1, f.rank, out], f.h)]);
+    // The window, unbiased and linear: the fused op's own attributes without its bias and ReLU.
+    extraNodes.push(constNode(gName, g.shape), constNode(hName, [1, 1, f.rank, out]), { name: first, op: 'Conv2D', input: [g.input, gName], ...device, attr: g.attr });
+    // Then the 1 × 1 to every filter, with the original bias and ReLU (VALID and SAME agree at 1 × 1).
+    rewritten.set(conv.name, { ...conv, input: [first, hName, ...conv.input!.slice(2)], attr: { ...attr, padding: { s: b64('VALID') } } });
+  }
+  if (replaced.size === 0) return { modelJson, weights, ranks };
+
+  const parts: Array<{ entry: WeightEntry; data: Uint8Array }> = [];
+  for (const entry of entries) {
+    const at = offsets.get(entry.name)!;
+    parts.push(...(replaced.get(entry.name) ?? [{ entry, data: weights.subarray(at.offset, at.offset + at.bytes) }]));
+  }
+  parts.push(...added);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.data.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p.data, o);
+    o += p.data.length;
+  }
+  const keptNodes = nodes.filter((n) => !replaced.has(n.name)).map((n) => rewritten.get(n.name) ?? n);
+  return {
+    modelJson: {
+      ...modelJson,
+      modelTopology: { ...modelJson.modelTopology, node: [...extraNodes, ...keptNodes] },
+      weightsManifest: [{ paths: modelJson.weightsManifest[0]?.paths ?? [], weights: parts.map((p) => p.entry) }],
+    },
+    weights: out,
+    ranks,
+  };
+}
