@@ -33,10 +33,22 @@ function kernelOfRank(rank: number, seed: number): Float32Array {
 }
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
+
 const dims = (shape: number[]): object => ({ dim: shape.map((size) => ({ size: String(size) })) });
 
-function graph(kernel: Float32Array, bias: Float32Array): { modelJson: ModelJson; weights: Uint8Array } {
-  const node = [
+/** The batch norm and pooling MusiCNN puts after each front-end convolution: × scale, + offset, max over the bands. */
+interface Norm {
+  scale: Float32Array;
+  offset: Float32Array;
+}
+
+/** The graph's output: the convolution's, or with `norm` the pooled values (Squeeze after MaxPool). */
+const outputOf = (norm?: Norm): string => (norm ? 'model/Squeeze' : 'model/conv2d/Relu');
+
+type GraphNode = { name: string; op: string; input?: string[]; attr?: Record<string, unknown> };
+
+function graph(kernel: Float32Array, bias: Float32Array, norm?: Norm): { modelJson: ModelJson; weights: Uint8Array } {
+  const node: GraphNode[] = [
     { name: 'model/Placeholder', op: 'Placeholder', attr: { dtype: { type: 'DT_FLOAT' }, shape: { shape: dims([-1, 10, 12, 1]) } } },
     { name: 'conv2d/kernel', op: 'Const', attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims([KH, KW, 1, OUT]) } }, dtype: { type: 'DT_FLOAT' } } },
     { name: 'conv2d/bias', op: 'Const', attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims([OUT]) } }, dtype: { type: 'DT_FLOAT' } } },
@@ -56,9 +68,29 @@ function graph(kernel: Float32Array, bias: Float32Array): { modelJson: ModelJson
       },
     },
   ];
-  const weights = new Uint8Array(kernel.byteLength + bias.byteLength);
-  weights.set(new Uint8Array(kernel.buffer, kernel.byteOffset, kernel.byteLength), 0);
-  weights.set(new Uint8Array(bias.buffer, bias.byteOffset, bias.byteLength), kernel.byteLength);
+  const arrays = [kernel, bias, ...(norm ? [norm.scale, norm.offset] : [])];
+  if (norm) {
+    const T = { T: { type: 'DT_FLOAT' } };
+    node.push(
+      { name: 'norm/scale', op: 'Const', attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims([OUT]) } }, dtype: { type: 'DT_FLOAT' } } },
+      { name: 'norm/offset', op: 'Const', attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims([OUT]) } }, dtype: { type: 'DT_FLOAT' } } },
+      { name: 'model/norm/Mul', op: 'Mul', input: ['norm/scale', 'model/conv2d/Relu'], attr: T },
+      { name: 'model/norm/Add', op: 'Add', input: ['model/norm/Mul', 'norm/offset'], attr: T },
+      {
+        name: 'model/MaxPool',
+        op: 'MaxPool',
+        input: ['model/norm/Add'],
+        attr: { ...T, ksize: { list: { i: ['1', '1', String(12 - KW + 1), '1'] } }, strides: { list: { i: ['1', '1', String(12 - KW + 1), '1'] } }, padding: { s: b64('VALID') }, data_format: { s: b64('NHWC') } },
+      },
+      { name: 'model/Squeeze', op: 'Squeeze', input: ['model/MaxPool'], attr: { ...T, squeeze_dims: { list: { i: ['2'] } } } },
+    );
+  }
+  const weights = new Uint8Array(arrays.reduce((n, a) => n + a.byteLength, 0));
+  let at = 0;
+  for (const a of arrays) {
+    weights.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+    at += a.byteLength;
+  }
   return {
     modelJson: {
       format: 'graph-model',
@@ -69,6 +101,12 @@ function graph(kernel: Float32Array, bias: Float32Array): { modelJson: ModelJson
           weights: [
             { name: 'conv2d/kernel', shape: [KH, KW, 1, OUT], dtype: 'float32' },
             { name: 'conv2d/bias', shape: [OUT], dtype: 'float32' },
+            ...(norm
+              ? [
+                  { name: 'norm/scale', shape: [OUT], dtype: 'float32' },
+                  { name: 'norm/offset', shape: [OUT], dtype: 'float32' },
+                ]
+              : []),
           ],
         },
       ],
@@ -77,7 +115,7 @@ function graph(kernel: Float32Array, bias: Float32Array): { modelJson: ModelJson
   };
 }
 
-async function run(modelJson: ModelJson, weights: Uint8Array, input: tf.Tensor4D): Promise<Float32Array> {
+async function run(modelJson: ModelJson, weights: Uint8Array, input: tf.Tensor4D, output = outputOf()): Promise<Float32Array> {
   const model = await loadGraphModel({
     load: () =>
       Promise.resolve({
@@ -88,7 +126,7 @@ async function run(modelJson: ModelJson, weights: Uint8Array, input: tf.Tensor4D
       }),
   });
   try {
-    const out = model.execute({ 'model/Placeholder': input }, 'model/conv2d/Relu') as tf.Tensor;
+    const out = model.execute({ 'model/Placeholder': input }, output) as tf.Tensor;
     const data = out.dataSync() as Float32Array;
     out.dispose();
     return data;
@@ -151,6 +189,23 @@ describe('factorised convolutions', () => {
     const full = await run(modelJson, weights, input);
     expect(maxDiff(after, expected)).toBeLessThan(1e-4);
     expect(maxDiff(after, full)).toBeGreaterThan(1e-2);
+  });
+
+  it('run the batch norm after the pooling, the same numbers for scales of either sign, zero or all but zero', async () => {
+    const norm: Norm = {
+      scale: Float32Array.from([1.5, -0.7, 0, 1e-9, 2, -2, 0.3, -1e-12]),
+      offset: Float32Array.from({ length: OUT }, (_, i) => 0.25 * i - 1),
+    };
+    const kernel = kernelOfRank(3, 4);
+    const { modelJson, weights } = graph(kernel, bias, norm);
+    const factorised = factoriseMusicnn(modelJson, weights, 6);
+    const ops = factorised.modelJson.modelTopology.node!;
+    // The pooling now reads the convolution, and the norm's own nodes follow it.
+    expect(ops.find((n) => n.name === 'model/MaxPool')).toMatchObject({ input: ['model/conv2d/Relu'] });
+    expect(ops.find((n) => n.name === 'model/Squeeze')).toMatchObject({ input: ['model/conv2d/Relu/norm_after_pool/offset'] });
+    const [before, after] = [await run(modelJson, weights, input, outputOf(norm)), await run(factorised.modelJson, factorised.weights, input, outputOf(norm))];
+    expect(before).toHaveLength(8 * OUT);
+    expect(maxDiff(before, after)).toBeLessThan(1e-5);
   });
 
   it('leave the graph as it is at rank 0', () => {
