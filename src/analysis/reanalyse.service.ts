@@ -14,7 +14,7 @@ const KEPT_JOBS = 10;
 /** Errors that say the track's audio is gone (its old analysis is kept and reported). */
 const UNAVAILABLE = new Set(['NO_AUDIO_SOURCE', 'TRACK_NOT_FOUND', 'NOT_FOUND']);
 
-/** The engine analyses are made by now: its version (ALGORITHM_VERSION) and method (`signal`, `models:<set>`). */
+/** The engine analyses are made by now: its version (ALGORITHM_VERSION) and method (`signal`, `models:<set>[/r<rank>][/p<n>]`). */
 export interface CurrentEngine {
   /** The engine string a new analysis records (`trackgraph-engine/11`, `… models:…`). */
   engine: string;

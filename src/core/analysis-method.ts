@@ -15,7 +15,7 @@ export function engineWithMethod(engine: string, method: string): string {
   return method === SIGNAL_METHOD ? engine : `${engine} ${method}`;
 }
 
-/** The method an engine string records: `signal`, `models:<set>`, or `external`. */
+/** The method an engine string records: `signal`, `models:<set>[/r<rank>][/p<n>]`, or `external`. */
 export function methodOf(engine: string): string {
   if (!engine.startsWith('trackgraph-engine/')) return EXTERNAL_METHOD;
   const models = /\s(models:\S+)$/.exec(engine);

@@ -4,7 +4,7 @@ import { AppError } from '../core/errors';
 import type { AnalysisEngine, AudioFeatures, AudioInput, AudioProbe } from '../core/types';
 import type { WorkerResult, WorkerTask } from './engine.thread';
 import { SIGNAL_METHOD } from '../core/analysis-method';
-import { DEFAULT_PATCHES, DEFAULT_RANK, MODELS_METHOD, ModelFilesError, readModelFiles } from './models/model-files';
+import { DEFAULT_PATCHES, DEFAULT_RANK, ModelFilesError, modelsMethod, readModelFiles } from './models/model-files';
 import { engineThreadFile } from './engine-thread.file';
 
 export interface EnginePoolOptions {
@@ -56,7 +56,7 @@ export class EnginePool implements AnalysisEngine {
   private closed = false;
   /** Why MODELS_DIR is not used (MODELS_REQUIRED=false and a file wrong); undefined when it is or is unset. */
   readonly modelsProblem: string | undefined;
-  /** How this engine makes moods and danceability: `signal` or `models:<set>`. */
+  /** How this engine makes moods and danceability: `signal` or `models:<set>[/r<rank>][/p<n>]` (modelsMethod). */
   readonly method: string;
 
   constructor(private readonly options: EnginePoolOptions) {
@@ -73,7 +73,7 @@ export class EnginePool implements AnalysisEngine {
         modelsDir = undefined;
       }
     }
-    this.method = modelsDir === undefined ? SIGNAL_METHOD : MODELS_METHOD;
+    this.method = modelsDir === undefined ? SIGNAL_METHOD : modelsMethod(options.modelsRank ?? DEFAULT_RANK, options.modelsPatches ?? DEFAULT_PATCHES);
     const { filename, execArgv } = engineThreadFile();
     this.piscina = new Piscina({
       filename,

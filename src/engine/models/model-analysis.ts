@@ -1,10 +1,10 @@
 import { engineWithMethod } from '../../core/analysis-method';
 import type { AudioFeatures } from '../../core/types';
 import { modelDescriptors } from './model-descriptors';
-import { MODELS_METHOD } from './model-files';
+import { modelsMethod } from './model-files';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, choosePatches } from './runtime';
 
-export { MODELS_METHOD } from './model-files';
+export { MODELS_METHOD, modelsMethod } from './model-files';
 export { SIGNAL_METHOD, engineWithMethod, methodOf } from '../../core/analysis-method';
 
 /**
@@ -15,6 +15,8 @@ export { SIGNAL_METHOD, engineWithMethod, methodOf } from '../../core/analysis-m
  */
 export class ThreadModels {
   private readonly ready: Promise<ModelRunner>;
+  /** The method its analyses record (modelsMethod). */
+  private readonly method: string;
 
   /** patches: per window, 0 for all of them; rank: of the factorised convolutions, 0 for none. */
   constructor(
@@ -23,6 +25,7 @@ export class ThreadModels {
     rank = DEFAULT_RANK,
   ) {
     this.ready = ModelRunner.load(dir, rank);
+    this.method = modelsMethod(rank, patches);
     // Awaited by each analysis; a failure here is theirs to report, not an unhandled rejection.
     this.ready.catch(() => undefined);
   }
@@ -43,7 +46,7 @@ export class ThreadModels {
       mood: { ...features.mood, ...d.mood },
       danceability: d.danceability,
       instrumentalness: d.instrumentalness,
-      engine: engineWithMethod(features.engine, MODELS_METHOD),
+      engine: engineWithMethod(features.engine, this.method),
     };
   }
 }

@@ -14,8 +14,6 @@ import path from 'node:path';
  */
 export const MODEL_SET_ID = 'musicnn-msd-2';
 
-/** The method of an analysis whose moods, danceability and instrumentalness the models gave. */
-export const MODELS_METHOD = `models:${MODEL_SET_ID}`;
 
 /**
  * Patches fed to the models per window by default: 0, every patch. Fewer patches (MODELS_PATCHES)
@@ -31,6 +29,20 @@ export const DEFAULT_PATCHES = 0;
  * BENCHMARKS.md).
  */
 export const DEFAULT_RANK = 40;
+
+/**
+ * The method of an analysis whose moods, danceability and instrumentalness the models gave:
+ * `models:musicnn-msd-2`, then how they ran, where that moves the values: `/r<rank>` for
+ * factorised convolutions (MODELS_RANK; absent at 0, as trained), `/p<n>` for n patches per
+ * window (MODELS_PATCHES; absent at 0, every patch). So analyses made another way can be found
+ * and redone (`npm run index -- --reanalyse`).
+ */
+export function modelsMethod(rank: number = DEFAULT_RANK, patches: number = DEFAULT_PATCHES): string {
+  return `models:${MODEL_SET_ID}${rank > 0 ? `/r${rank}` : ''}${patches > 0 ? `/p${patches}` : ''}`;
+}
+
+/** The method of the models run as they are by default (`models:musicnn-msd-2/r40`). */
+export const MODELS_METHOD = modelsMethod();
 
 export type ClassifierName = 'mood_happy' | 'mood_sad' | 'mood_relaxed' | 'mood_aggressive' | 'danceability';
 
