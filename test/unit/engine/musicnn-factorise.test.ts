@@ -208,6 +208,22 @@ describe('factorised convolutions', () => {
     expect(maxDiff(before, after)).toBeLessThan(1e-5);
   });
 
+  it('zero weights too small to matter (below 1e-20), which WebAssembly would multiply slowly as subnormal products', async () => {
+    const tiny = Float32Array.from(bias, (v, i) => (i === 0 ? 1e-25 : v));
+    const { modelJson, weights } = graph(kernelOfRank(3, 5), tiny);
+    const factorised = factoriseMusicnn(modelJson, weights, 6);
+    const entries = factorised.modelJson.weightsManifest[0]!.weights;
+    let offset = 0;
+    for (const e of entries) {
+      if (e.name === 'conv2d/bias') break;
+      offset += e.shape.reduce((a, b) => a * b, 1) * 4;
+    }
+    const stored = new Float32Array(factorised.weights.buffer.slice(factorised.weights.byteOffset + offset, factorised.weights.byteOffset + offset + OUT * 4));
+    expect(stored[0]).toBe(0);
+    expect(stored[1]).toBeCloseTo(tiny[1]!, 6);
+    expect(maxDiff(await run(modelJson, weights, input), await run(factorised.modelJson, factorised.weights, input))).toBeLessThan(1e-5);
+  });
+
   it('leave the graph as it is at rank 0', () => {
     const { modelJson, weights } = graph(kernelOfRank(3, 3), bias);
     const same = factoriseMusicnn(modelJson, weights, 0);
