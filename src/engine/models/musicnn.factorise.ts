@@ -9,7 +9,8 @@ import type { ModelJson } from './model-files';
  * directions. Each such convolution is run as two: the same window with `rank` filters (the
  * leading singular directions, scaled), then a 1 × 1 convolution to the 204 outputs with the
  * original bias and ReLU: per patch 11,033 × (266 + 204) × rank multiply-adds instead of
- * 11,033 × 266 × 204. The temporal filters (128 × 1 and 64 × 1 over each band) likewise.
+ * 11,033 × 266 × 204. The temporal filters (128 × 1 and 64 × 1 over each band) likewise, at a
+ * quarter of the rank.
  * Where a kernel's own rank is below `rank` (the tagger's), the result is the same as the
  * original's; otherwise it is the kernel's best approximation of that rank (Eckart–Young), and
  * what that moves in the outputs is measured by bench/models.ts. The graph is rewritten in
@@ -18,17 +19,18 @@ import type { ModelJson } from './model-files';
 
 /**
  * The convolutions rewritten, by their kernel's weight name, and each one's share of the rank:
- * the timbral windows take it whole, the temporal filters (128 × 1 and 64 × 1 over each band,
- * 51 filters; their singular values fall faster still) half of it. Share 0: the kernel is kept
+ * the timbral windows take it whole, the 128 × 1 and 64 × 1 temporal filters over each band (51
+ * filters; their singular values fall faster still) a quarter of it (at rank 40, 10: on the
+ * corpora every output as at 20, where 5 moved them by up to 0.35). Share 0: the kernel is kept
  * whole, only read as the factorised windows are (frames as channels): the 32 × 1 temporal
- * filters, and the first 7-frame layer over the 561 features (factorised to 32, it moved values
- * by up to 0.15).
+ * filters (factorised to 10, they moved outputs by up to 0.5), and the first 7-frame layer over
+ * the 561 features (factorised to 32, by up to 0.15).
  */
 export const FACTORISED_KERNELS: Readonly<Record<string, number>> = {
   'conv2d/kernel': 1,
   'conv2d_1/kernel': 1,
-  'conv2d_2/kernel': 0.5,
-  'conv2d_3/kernel': 0.5,
+  'conv2d_2/kernel': 0.25,
+  'conv2d_3/kernel': 0.25,
   'conv2d_4/kernel': 0,
   'conv2d_5/kernel': 0,
 };
