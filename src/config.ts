@@ -107,7 +107,7 @@ const schema = z.object({
   MODELS_PATCHES: int(0, 1000).optional(),
   /**
    * Rank of the models' factorised convolutions (docs/FEATURES.md). Default 40; 0: the
-   * convolutions as trained (every value as the models give it, ~3.6x the CPU).
+   * convolutions as trained (every value as the models give it, ~3.8x the CPU).
    */
   MODELS_RANK: int(0, 1000).optional(),
   /** Stored analyses kept in each process's memory in front of the store. */

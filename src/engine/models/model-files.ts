@@ -25,7 +25,7 @@ export const DEFAULT_PATCHES = 0;
 /**
  * Rank of the models' factorised convolutions (musicnn.factorise.ts; MODELS_RANK; 0: the
  * convolutions as trained). 40 kept every output within 0.015 of the models as trained on every
- * patch of the corpora, for ~0.28x the CPU; 32 was 0.043 off, 24 0.165 (bench/models.ts,
+ * patch of the corpora, for ~0.27x the CPU; 32 was 0.043 off, 24 0.165 (bench/models.ts,
  * BENCHMARKS.md).
  */
 export const DEFAULT_RANK = 40;
