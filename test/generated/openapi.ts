@@ -1390,7 +1390,7 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
-                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
+                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
                     /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
@@ -1422,7 +1422,7 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
-                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
+                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
                     /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
@@ -1464,7 +1464,7 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
-                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
+                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
                     /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
@@ -1496,7 +1496,7 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the stored answer (a hash of its body: it changes only when an operator re-analyses the track). */
                     ETag: string;
-                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>` when trained models made its moods; `upstream:…` for another server’s. */
+                    /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
                     /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;

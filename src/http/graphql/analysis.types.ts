@@ -203,7 +203,7 @@ export class TrackAnalysis extends Node {
 
   @Field(() => String, {
     description:
-      'The engine build that made this analysis (`trackgraph-engine/<n>`, followed by ` models:<set>` when trained models made its moods; `upstream:…` when another server did) (GraphQL; REST: the Trackgraph-Engine header).',
+      'The engine build that made this analysis (`trackgraph-engine/<n>`, followed by ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` when another server did) (GraphQL; REST: the Trackgraph-Engine header).',
   })
   engine!: string;
 

@@ -9,6 +9,7 @@ import { clock, percent } from '../lib/format';
 import { labelOf, useVocabulary, type Vocabulary } from '../lib/vocabulary';
 import { trackPath } from '../search/search.page';
 import { TimelineChart } from './timeline.chart';
+import { methodLabel } from './method-label';
 
 /** How often the page asks how a running analysis stands (the API suggests retryAfter; a person wants sooner). */
 const POLL_MS = 1000;
@@ -49,14 +50,6 @@ function Similar({ trackKey }: { trackKey: string }) {
       )}
     </section>
   );
-}
-
-/** How an analysis' moods were made, for people (`method` as the API names it). */
-function methodLabel(method: string): string {
-  if (method === 'signal') return 'the engine\'s signal formulas';
-  if (method === 'external') return 'another server';
-  if (method.startsWith('models:')) return `trained models (${method.slice('models:'.length)})`;
-  return method;
 }
 
 /** The descriptors and moods of an analysis as bars, labelled as the API's vocabulary labels them. */
