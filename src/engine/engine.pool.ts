@@ -73,14 +73,16 @@ export class EnginePool implements AnalysisEngine {
         modelsDir = undefined;
       }
     }
-    this.method = modelsDir === undefined ? SIGNAL_METHOD : modelsMethod(options.modelsRank ?? DEFAULT_RANK, options.modelsPatches ?? DEFAULT_PATCHES);
+    const modelsPatches = options.modelsPatches ?? DEFAULT_PATCHES;
+    const modelsRank = options.modelsRank ?? DEFAULT_RANK;
+    this.method = modelsDir === undefined ? SIGNAL_METHOD : modelsMethod(modelsRank, modelsPatches);
     const { filename, execArgv } = engineThreadFile();
     this.piscina = new Piscina({
       filename,
       execArgv,
       workerData: {
         windowSeconds: options.windowSeconds,
-        ...(modelsDir === undefined ? {} : { modelsDir, modelsPatches: options.modelsPatches ?? DEFAULT_PATCHES, modelsRank: options.modelsRank ?? DEFAULT_RANK }),
+        ...(modelsDir === undefined ? {} : { modelsDir, modelsPatches, modelsRank }),
       },
       minThreads: options.workers,
       maxThreads: options.workers,

@@ -14,7 +14,6 @@ import path from 'node:path';
  */
 export const MODEL_SET_ID = 'musicnn-msd-2';
 
-
 /**
  * Patches fed to the models per window by default: 0, every patch. Fewer patches (MODELS_PATCHES)
  * cost proportionally less, but no count below all kept every value within 0.05 of the models
@@ -151,7 +150,8 @@ export interface ModelFiles {
   weights: Uint8Array;
 }
 
-interface WeightEntry {
+/** One weight of model.json's manifest. */
+export interface WeightEntry {
   name: string;
   shape: number[];
   dtype: string;
@@ -167,7 +167,8 @@ export interface ModelJson {
   userDefinedMetadata?: Record<string, object>;
 }
 
-const BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1 };
+/** Bytes per value of each weight dtype the converter writes. */
+export const BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1 };
 
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');

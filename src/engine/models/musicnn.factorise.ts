@@ -1,5 +1,5 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import type { ModelJson } from './model-files';
+import { BYTES, type ModelJson, type WeightEntry } from './model-files';
 
 /**
  * MusiCNN's two timbral convolutions (7 × 38 and 7 × 67 over the mel patch, 204 filters each) are
@@ -38,12 +38,6 @@ export const FACTORISED_KERNELS: Readonly<Record<string, number>> = {
 /** Singular values below this share of the largest are zero (the tagger's dead filters). */
 const NEGLIGIBLE = 1e-6;
 
-interface WeightEntry {
-  name: string;
-  shape: number[];
-  dtype: string;
-}
-
 type Node = NonNullable<ModelJson['modelTopology']['node']>[number] & { input?: string[]; device?: string };
 
 export interface Factorised {
@@ -52,8 +46,6 @@ export interface Factorised {
   /** Per factorised kernel, the rank kept. */
   ranks: Record<string, number>;
 }
-
-const BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1 };
 
 function constNode(name: string, shape: number[], dtype: 'DT_FLOAT' | 'DT_INT32' = 'DT_FLOAT'): Node {
   return {
@@ -153,7 +145,7 @@ interface Relaid {
  */
 export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank: number): Factorised {
   if (rank <= 0) return { modelJson, weights, ranks: {} };
-  const entries = modelJson.weightsManifest.flatMap((m) => m.weights as WeightEntry[]);
+  const entries = modelJson.weightsManifest.flatMap((m) => m.weights);
   const offsets = new Map<string, { entry: WeightEntry; offset: number; bytes: number }>();
   let offset = 0;
   for (const entry of entries) {
@@ -161,6 +153,12 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     offsets.set(entry.name, { entry, offset, bytes });
     offset += bytes;
   }
+  /** A float32 weight's numbers, copied (the rewrite may change them). */
+  const floats = (name: string): Float32Array | undefined => {
+    const at = offsets.get(name);
+    if (!at || at.entry.dtype !== 'float32') return undefined;
+    return new Float32Array(weights.buffer.slice(weights.byteOffset + at.offset, weights.byteOffset + at.offset + at.bytes));
+  };
   const nodes = (modelJson.modelTopology.node ?? []) as Node[];
   /** Weights that take an original's place in the shard (none: it goes). */
   const replaced = new Map<string, Array<{ entry: WeightEntry; data: Uint8Array }>>();
@@ -224,11 +222,6 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     return { input, kernel, shape, attr: linear };
   };
 
-  const floats = (name: string): Float32Array | undefined => {
-    const at = offsets.get(name);
-    if (!at || at.entry.dtype !== 'float32') return undefined;
-    return new Float32Array(weights.buffer.slice(weights.byteOffset + at.offset, weights.byteOffset + at.offset + at.bytes));
-  };
   /** Weights whose numbers change in place (same name and shape). */
   const changed = new Map<string, Uint8Array>();
   const byName = new Map(nodes.map((n) => [n.name, n]));
@@ -287,8 +280,8 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
   for (const [kernelName, share] of Object.entries(FACTORISED_KERNELS)) {
     const at = offsets.get(kernelName);
     const conv = nodes.find((n) => n.op === '_FusedConv2D' && n.input?.[1] === kernelName);
-    if (!at || !conv || at.entry.dtype !== 'float32' || at.entry.shape.length !== 4) continue;
-    const kernel = new Float32Array(weights.buffer.slice(weights.byteOffset + at.offset, weights.byteOffset + at.offset + at.bytes));
+    const kernel = floats(kernelName);
+    if (!at || !conv || !kernel || at.entry.shape.length !== 4) continue;
     const attr = conv.attr ?? {};
     const linear = { T: attr.T, padding: attr.padding, strides: attr.strides, dilations: attr.dilations, data_format: attr.data_format };
     const device = conv.device ? { device: conv.device } : {};

@@ -117,8 +117,8 @@ export async function startBackend(): Promise<{ simd: boolean; threads: number }
 }
 
 /**
- * model.json and its shard, already read and checked, as tfjs's loader wants them; the timbral
- * convolutions factorised to `rank` (musicnn.factorise.ts; 0: as the files have them).
+ * model.json and its shard, already read and checked, as tfjs's loader wants them; the graph
+ * rewritten at `rank` (musicnn.factorise.ts; 0: as the files have it).
  */
 function memoryHandler(files: ModelFiles, rank: number): tf.io.IOHandler {
   const { modelJson, weights } = factoriseMusicnn(files.modelJson, files.weights, rank);
