@@ -90,28 +90,38 @@ const MINOR = [-2, -0.1] as const;
 export const DESIGN: Record<Fitted, { bounds: Bounds; target: (m: CachedModels) => number; span?: boolean; fixed?: boolean }> = {
   energy: { bounds: { loud: UP, compressed: UP, busy: UP, dense: UP, harsh: UP, bright: UP, air: UP }, target: (m) => m.classes.mood_aggressive, span: true },
   arousal: { bounds: { loud: UP, harsh: UP, fast: UP, dense: UP, drums: UP, busy: UP, bright: UP, compressed: UP }, target: (m) => m.classes.mood_aggressive, span: true },
-  danceability: { bounds: { drums: UP, pulse: UP, comfort: UP, steady: UP, bass: UP, dense: FREE, harsh: DOWN }, target: (m) => m.classes.danceability },
-  valence: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: DOWN, loud: FREE, drums: FREE, keyed: FREE, pulse: FREE }, target: (m) => (m.classes.mood_happy - m.classes.mood_sad + 1) / 2 },
-  happy: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: [-0.3, 0], loud: FREE, drums: FREE, pulse: FREE, keyed: FREE }, target: (m) => m.classes.mood_happy },
-  sad: { bounds: { major: MINOR, fast: DOWN, loud: DOWN, dense: DOWN, drums: DOWN, bright: FREE, harsh: FREE }, target: (m) => m.classes.mood_sad },
-  relaxed: { bounds: { loud: DOWN, dense: DOWN, drums: DOWN, fast: DOWN, busy: DOWN, compressed: DOWN, harsh: [-0.3, 0], bright: FREE }, target: (m) => m.classes.mood_relaxed },
+  // Danceability: hits that strike in the mid-range (stabs, snares), a level that pulses rather
+  // than swells (smooth down), energy in the bass and the treble rather than the mids, drums on the
+  // beat at a comfortable tempo. (The bass share, density and tempo regularity it weighed before
+  // ordered one corpus and went against another, left out.)
+  danceability: { bounds: { drums: UP, pulse: UP, comfort: UP, stabs: UP, mids: DOWN, smooth: DOWN }, target: (m) => m.classes.danceability },
+  valence: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: DOWN, loud: FREE, drums: FREE, keyed: FREE, pulse: FREE, stabs: UP }, target: (m) => (m.classes.mood_happy - m.classes.mood_sad + 1) / 2 },
+  happy: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: [-0.3, 0], loud: FREE, drums: FREE, pulse: FREE, keyed: FREE, stabs: UP }, target: (m) => m.classes.mood_happy },
+  sad: { bounds: { major: MINOR, fast: DOWN, loud: DOWN, dense: DOWN, drums: DOWN, bright: FREE, harsh: FREE, smooth: UP }, target: (m) => m.classes.mood_sad },
+  relaxed: { bounds: { loud: DOWN, dense: DOWN, drums: DOWN, fast: DOWN, busy: DOWN, compressed: DOWN, harsh: [-0.3, 0], bright: FREE, clear: UP }, target: (m) => m.classes.mood_relaxed },
   aggressive: { bounds: { harsh: UP, loud: UP, dense: UP, compressed: UP, bright: UP, fast: UP, major: DOWN, drums: FREE, air: UP }, target: (m) => m.classes.mood_aggressive },
   // Not fitted: the corpora hold almost no sung music (the tagger's vocal tags stay under 0.2 on
   // every clip), so there is nothing to fit the voice's weight to; the shipped formula is scored as it is.
   instrumentalness: { bounds: { sung: DOWN, speech: DOWN }, target: (m) => instrumentalnessOf(m.tags), fixed: true },
-  acousticness: { bounds: { harsh: DOWN, loud: DOWN, compressed: DOWN, bass: DOWN, bright: FREE, air: FREE, drums: FREE, busy: FREE, held: FREE }, target: (m) => m.tags.acoustic, span: true },
+  acousticness: { bounds: { harsh: DOWN, loud: DOWN, compressed: DOWN, bass: DOWN, bright: FREE, air: FREE, drums: FREE, busy: FREE, held: FREE, clear: UP }, target: (m) => m.tags.acoustic, span: true },
 };
 
-const RIDGE = 0.02;
+/**
+ * Ridge, as a share of each feature's own spread (within the corpora): every weight is shrunk
+ * alike, whatever the width of its feature's ramp. (A fixed ridge shrank a feature with a wide
+ * ramp, such as loud over 24 LU, to half its weight and one with a narrow ramp hardly at all.)
+ */
+const RIDGE = 0.3;
 const RANKS = true;
 
 /**
  * Least squares of the target on the features, weights within their bounds (coordinate descent
- * with a small ridge), each corpus weighing as much as the others. The slopes are fitted on
+ * with a ridge, RIDGE), each corpus weighing as much as the others. The slopes are fitted on
  * values centred within each corpus (what orders clips inside one kind of music), the bias on
  * all. `span`: the result is stretched so that the clips' 5th and 95th percentiles land on
- * 0.05 and 0.95 (for descriptors whose model counterpart is of another scale: energy and
- * arousal are held to aggressiveness, acousticness to a tag's probability).
+ * 0.1 and 0.9 (for descriptors whose model counterpart is of another scale: energy and
+ * arousal are held to aggressiveness, acousticness to a tag's probability; the margins leave
+ * room for music quieter or louder than the corpora hold).
  */
 function fitOne(clips: readonly Clip[], xs: ReadonlyArray<Record<Feature, number>>, design: (typeof DESIGN)[Fitted]): Formula {
   const names = Object.keys(design.bounds) as Feature[];
@@ -147,7 +157,7 @@ function fitOne(clips: readonly Clip[], xs: ReadonlyArray<Record<Feature, number
         den += w[i]! * col[i]! * col[i]!;
       }
       const [lo, hi] = design.bounds[n]!;
-      const next = den > 0 ? Math.min(hi, Math.max(lo, num / (den + RIDGE))) : 0;
+      const next = den > 0 ? Math.min(hi, Math.max(lo, num / (den * (1 + RIDGE)))) : 0;
       const d = next - beta[j]!;
       if (d !== 0) for (let i = 0; i < col.length; i++) resid[i]! -= d * col[i]!;
       beta[j] = next;
@@ -175,8 +185,8 @@ function fitOne(clips: readonly Clip[], xs: ReadonlyArray<Record<Feature, number
     const sorted = [...linear].sort((a, b) => a - b);
     const p05 = sorted[Math.floor(0.05 * (sorted.length - 1))]!;
     const p95 = sorted[Math.ceil(0.95 * (sorted.length - 1))]!;
-    scale = p95 > p05 ? 0.9 / (p95 - p05) : 1;
-    bias = 0.05 - scale * p05;
+    scale = p95 > p05 ? 0.8 / (p95 - p05) : 1;
+    bias = 0.1 - scale * p05;
   }
   const round = (v: number): number => Math.round(v * 1000) / 1000;
   const weights: Partial<Record<Feature, number>> = {};

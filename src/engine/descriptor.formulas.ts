@@ -21,6 +21,12 @@ export interface DescriptorInputs {
   tempoConfidence: number;
   /** Onsets per second. */
   onsetRate: number;
+  /**
+   * Mean onset strength of 150 Hz-2 kHz (the onset envelope's mid range, rhythm.onsets.ts: the
+   * positive change of the log band magnitudes, summed over its bands): how hard and how often
+   * chords, stabs, snare bodies and struck notes hit.
+   */
+  midOnsetStrength: number;
   /** The onset envelope's autocorrelation at the beat period, 0-1. */
   pulseClarity: number;
   /** How noise-like the spectrum above 2 kHz is at the beats (mean flatness, ramp 0.05-0.3; engine.ts), 0-1: drums playing the beat. */
@@ -107,6 +113,10 @@ export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<
     bright: ramp(t.rolloff, 300, 3000),
     air: ramp(t.highFrequencyRatio, 0.002, 0.08),
     bass: ramp(t.lowFrequencyRatio, 0.05, 0.6),
+    mids: ramp(t.midFrequencyRatio, 0.05, 0.75),
+    clear: ramp(t.lowContrast, 10, 30),
+    smooth: ramp(t.levelSmoothness, 0.5, 1.5),
+    stabs: ramp(m.midOnsetStrength, 1, 9),
     fast: ramp(m.tempo, 70, 170),
     comfort: tempoComfort(m.tempo),
     steady: clamp01(m.tempoConfidence),
@@ -121,7 +131,7 @@ export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<
 }
 
 export const FEATURE_NAMES = [
-  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
+  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'mids', 'clear', 'smooth', 'stabs', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
 ] as const;
 export type Feature = (typeof FEATURE_NAMES)[number];
 
@@ -138,20 +148,21 @@ export interface Formula {
 /**
  * The shipped formulas: weights fitted on all three benchmark corpora (`npm run
  * bench:descriptors`, its "coefficients fitted on all corpora"; BENCHMARKS.md). Energy, arousal
- * and acousticness are stretched so that the corpora's 5th–95th percentiles span 0.05–0.95;
+ * and acousticness are stretched so that the corpora's 5th–95th percentiles span 0.1–0.9 (room at
+ * both ends for music quieter or louder than the corpora hold);
  * instrumentalness is designed, not fitted (the corpora hold almost no singing).
  */
 export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
-  energy: { bias: -0.795, weights: { loud: 0.895, dense: 0.691, harsh: 0.115, air: 0.17 } },
-  danceability: { bias: -0.111, weights: { drums: 0.235, pulse: 0.029, comfort: 0.046, bass: 0.325, dense: 0.264 } },
-  valence: { bias: -0.376, weights: { major: 0.066, fast: 0.227, bright: 0.201, loud: 0.216, drums: 0.13, keyed: 0.184, pulse: 0.143 } },
-  arousal: { bias: -0.888, weights: { loud: 0.979, harsh: 0.11, fast: 0.192, dense: 0.655, drums: 0.094 } },
-  happy: { bias: 0.013, weights: { major: 0.058, fast: 0.147, bright: 0.215, loud: 0.068, drums: 0.101, pulse: 0.094, keyed: 0.063 } },
-  sad: { bias: 1.471, weights: { major: -0.074, fast: -0.347, loud: -0.383, dense: -0.142, drums: -0.005, bright: -0.073, harsh: -0.125 } },
-  relaxed: { bias: 1.003, weights: { loud: -0.095, fast: -0.076, busy: -0.035, compressed: -0.101, harsh: -0.076, bright: -0.338 } },
-  aggressive: { bias: -0.85, weights: { harsh: 0.048, loud: 0.778, dense: 0.557, fast: 0.132, drums: 0.072, air: 0.105 } },
+  energy: { bias: -0.814, weights: { loud: 1.163, dense: 0.396, harsh: 0.172, air: 0.146 } },
+  danceability: { bias: 0.529, weights: { drums: 0.098, comfort: 0.058, stabs: 0.485, mids: -0.344, smooth: -0.258 } },
+  valence: { bias: -0.665, weights: { major: 0.068, fast: 0.166, bright: 0.205, loud: 0.346, drums: 0.107, keyed: 0.269, pulse: 0.195, stabs: 0.357 } },
+  arousal: { bias: -0.929, weights: { loud: 1.266, harsh: 0.169, fast: 0.122, dense: 0.373, drums: 0.088, bright: 0.025 } },
+  happy: { bias: -0.391, weights: { major: 0.068, fast: 0.116, bright: 0.189, loud: 0.153, drums: 0.054, pulse: 0.207, keyed: 0.237, stabs: 0.459 } },
+  sad: { bias: 1.223, weights: { major: -0.077, fast: -0.211, loud: -0.448, dense: -0.065, bright: -0.119, harsh: -0.103, smooth: 0.382 } },
+  relaxed: { bias: 0.945, weights: { loud: -0.166, fast: -0.071, busy: -0.029, compressed: -0.107, harsh: -0.057, bright: -0.273, clear: 0.248 } },
+  aggressive: { bias: -0.956, weights: { harsh: 0.129, loud: 1.114, dense: 0.343, fast: 0.09, drums: 0.066, air: 0.111 } },
   instrumentalness: { bias: 1, weights: { speech: -1.6, sung: -0.85 } },
-  acousticness: { bias: 0.874, weights: { harsh: -0.099, loud: -0.747, compressed: -0.098, bright: -0.154, air: -0.046, drums: -0.113, busy: 0.37, held: 0.551 } },
+  acousticness: { bias: 0.759, weights: { harsh: -0.013, loud: -0.779, compressed: -0.078, bright: -0.084, air: -0.015, drums: -0.083, busy: 0.226, held: 0.294, clear: 0.615 } },
 };
 
 export function applyFormula(f: Formula, x: Readonly<Record<Feature, number>>): number {

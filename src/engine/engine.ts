@@ -5,7 +5,7 @@ import { type RhythmResult, analyseRhythm } from './rhythm';
 import { onsetEnvelopes } from './rhythm.onsets';
 import { segmentsOf } from './segments';
 import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram, Stft } from './signal.stft';
-import { TimbreMeter } from './timbre.stats';
+import { TimbreMeter, meanOf } from './timbre.stats';
 import { measureVoice } from './timbre.voice';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
 import { analyseTonal } from './tonal';
@@ -151,6 +151,7 @@ class AnalysisEngine implements Engine {
       tempo: rhythm.tempo,
       tempoConfidence: rhythm.tempoConfidence,
       onsetRate: rhythm.onsetRate,
+      midOnsetStrength: meanOf(envelopes.mid),
       pulseClarity: rhythm.pulseClarity,
       beatPercussion: beatPercussion(spec, beatFrames),
       mode: tonal.mode,

@@ -22,6 +22,22 @@ export interface TimbreStats {
   highFrequencyRatio: number;
   /** Energy below 200 Hz over all, 0-1. */
   lowFrequencyRatio: number;
+  /** Energy from 200 Hz to 2 kHz over all, 0-1: the mid-range (chords, voice, pads) against the bass and the treble. */
+  midFrequencyRatio: number;
+  /**
+   * Spectral contrast of 200-400 Hz, dB: the strongest bin of the octave over the band's
+   * geometric mean power, mean over the audible frames. Clean, sparse notes stand far above
+   * what lies between their partials (20-30 dB and more); dense mixes, distortion and noise fill
+   * the valleys (10-18 dB).
+   */
+  lowContrast: number;
+  /**
+   * How smoothly the level moves over 0.2-0.75 s: the detrended-fluctuation exponent of the
+   * 23 ms block levels (dB) between windows of 8 and 32 blocks. ~0.5 when the level jumps from
+   * one block to the next at random (a beat that pulses), ~1 and above when it swells and fades
+   * (held notes, legato, slow dynamics).
+   */
+  levelSmoothness: number;
   /** Mean positive change of the level-normalised log spectrum between frames: how busy the texture is. */
   spectralFlux: number;
   /** Mean zero-crossing rate (crossings per sample at 22.05 kHz). */
@@ -46,7 +62,12 @@ const AUDIBLE_DB = 40;
 const FLAT_LO = Math.round(500 / BIN_HZ);
 const FLAT_HI = Math.round(8000 / BIN_HZ);
 const BIN_200 = Math.round(200 / BIN_HZ);
+const BIN_400 = Math.round(400 / BIN_HZ);
+const BIN_2K = Math.round(2000 / BIN_HZ);
 const BIN_4K = Math.round(4000 / BIN_HZ);
+/** Windows of the level's fluctuation analysis, blocks (23 ms): 0.19 and 0.74 s. */
+const DFA_SHORT = 8;
+const DFA_LONG = 32;
 const FIRST_BIN = Math.max(1, Math.round(30 / BIN_HZ));
 const MODULATION_SIZE = 2048;
 
@@ -57,6 +78,8 @@ interface FrameSeries {
   flatness: number[];
   fullFlatness: number[];
   flux: number[];
+  contrast: number[];
+  /** Energy below 200 Hz, above 4 kHz, in all, from 200 Hz to 2 kHz. */
   energy: Float64Array;
 }
 
@@ -66,8 +89,11 @@ function percentile(values: ArrayLike<number>, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1))))]!;
 }
 
-function meanOf(values: readonly number[]): number {
-  return values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+/** The mean, 0 for none. */
+export function meanOf(values: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i]!;
+  return values.length > 0 ? sum / values.length : 0;
 }
 
 function variation(values: readonly number[]): number {
@@ -82,17 +108,20 @@ function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curL
   let sum = 0;
   let weighted = 0;
   let low = 0;
+  let mid = 0;
   let high = 0;
   for (let k = FIRST_BIN; k < BINS; k++) {
     const p = mags[row + k]! * mags[row + k]!;
     sum += p;
     weighted += p * k;
     if (k < BIN_200) low += p;
+    else if (k < BIN_2K) mid += p;
     else if (k >= BIN_4K) high += p;
   }
   s.energy[0]! += low;
   s.energy[1]! += high;
   s.energy[2]! += sum;
+  s.energy[3]! += mid;
   s.db.push(10 * log10(sum + 1e-12));
   s.centroid.push(sum > 0 ? (weighted / sum) * BIN_HZ : 0);
   let acc = 0;
@@ -111,15 +140,22 @@ function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curL
   const norm = log(sum / BINS + 1e-12);
   let flux = 0;
   let fullLogSum = 0;
+  let lowLogSum = 0;
+  let lowLogMax = -Infinity;
   for (let k = FIRST_BIN; k < BINS; k++) {
     const lp = log(mags[row + k]! ** 2 + 1e-12);
     fullLogSum += lp;
+    if (k >= BIN_200 && k < BIN_400) {
+      lowLogSum += lp;
+      if (lp > lowLogMax) lowLogMax = lp;
+    }
     const l = lp - norm;
     curLog[k] = l;
     const d = l - prevLog[k]!;
     if (d > 0) flux += d;
   }
   s.flux.push(first ? 0 : flux / (BINS - FIRST_BIN));
+  s.contrast.push((10 / Math.LN10) * (lowLogMax - lowLogSum / (BIN_400 - BIN_200)));
   const bins = BINS - FIRST_BIN;
   s.fullFlatness.push(sum > 0 ? exp(fullLogSum / bins) / (sum / bins) : 0);
 }
@@ -137,6 +173,55 @@ function lowEnergyRatio(power: Float64Array, span: number): number {
   return power.length > 0 ? low / power.length : 0;
 }
 
+/** Root mean square of the residual of x[from … from + n) around its least-squares line. */
+function detrendedSquares(x: Float64Array, from: number, n: number): number {
+  // Centred abscissa: Σ i = 0, so the slope and the mean come apart.
+  let sy = 0;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    const c = i - (n - 1) / 2;
+    sy += x[from + i]!;
+    sxy += c * x[from + i]!;
+    sxx += c * c;
+  }
+  const mean = sy / n;
+  const slope = sxy / sxx;
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (x[from + i]! - mean - slope * (i - (n - 1) / 2)) ** 2;
+  return ss;
+}
+
+/**
+ * Detrended fluctuation analysis (Peng et al. 1994) of the block levels: the integrated profile
+ * of the levels (dB, floored 60 dB under the loud ones, mean removed) is cut into windows of
+ * DFA_SHORT and of DFA_LONG blocks, each less its own line; the exponent is the slope of
+ * log(RMS residual) against log(window): 0.5 for levels that are uncorrelated from block to block,
+ * 1 for 1/f-like swells, 1.5 for a random walk.
+ */
+function levelSmoothness(blockDb: Float64Array, loud: number): number {
+  const n = blockDb.length;
+  if (n < 2 * DFA_LONG) return 0;
+  let m = 0;
+  for (let i = 0; i < n; i++) m += Math.max(blockDb[i]!, loud - 60);
+  m /= n;
+  const profile = new Float64Array(n);
+  let acc = 0;
+  for (let i = 0; i < n; i++) profile[i] = acc += Math.max(blockDb[i]!, loud - 60) - m;
+  const fluctuation = (size: number): number => {
+    let ss = 0;
+    let count = 0;
+    for (let from = 0; from + size <= n; from += size) {
+      ss += detrendedSquares(profile, from, size);
+      count += size;
+    }
+    return sqrt(ss / count);
+  };
+  const short = fluctuation(DFA_SHORT);
+  const long = fluctuation(DFA_LONG);
+  return short > 0 && long > 0 ? log(long / short) / log(DFA_LONG / DFA_SHORT) : 0;
+}
+
 /** Measures the statistics of one window; holds the modulation FFT, so an engine keeps one. */
 export class TimbreMeter {
   private readonly fft = new FFT(MODULATION_SIZE);
@@ -144,7 +229,7 @@ export class TimbreMeter {
   private readonly env = new Float64Array(MODULATION_SIZE);
 
   measure(spec: Spectrogram): TimbreStats {
-    const series: FrameSeries = { db: [], centroid: [], rolloff: [], flatness: [], fullFlatness: [], flux: [], energy: new Float64Array(3) };
+    const series: FrameSeries = { db: [], centroid: [], rolloff: [], flatness: [], fullFlatness: [], flux: [], contrast: [], energy: new Float64Array(4) };
     let prevLog = new Float64Array(BINS);
     let curLog = new Float64Array(BINS);
     for (let f = 0; f < spec.frames; f += 4) {
@@ -158,7 +243,7 @@ export class TimbreMeter {
     const blockDb = spec.blockPower.map((p) => 10 * log10(p + 1e-12));
     const loud = percentile(blockDb, 0.9);
     const modulation = this.modulation(blockDb);
-    const [low, high, total] = series.energy;
+    const [low, high, total, mid] = series.energy;
     return {
       centroid: meanOf(pick(series.centroid)),
       centroidVariation: variation(pick(series.centroid)),
@@ -166,6 +251,9 @@ export class TimbreMeter {
       flatness: meanOf(pick(series.flatness)),
       highFrequencyRatio: total! > 0 ? high! / total! : 0,
       lowFrequencyRatio: total! > 0 ? low! / total! : 0,
+      midFrequencyRatio: total! > 0 ? mid! / total! : 0,
+      lowContrast: meanOf(pick(series.contrast)),
+      levelSmoothness: levelSmoothness(blockDb, loud),
       spectralFlux: meanOf(pick(series.flux)),
       zcr: meanOf(Array.from(spec.blockCrossings)),
       lowEnergyRatio: lowEnergyRatio(spec.blockPower, Math.round(FRAMES_PER_SECOND)),

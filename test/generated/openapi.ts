@@ -499,15 +499,15 @@ export interface components {
             energy: number;
             /** @description Noise and reverberation between notes, as an audience and a room leave them: the likelihood of a live recording. */
             liveness: number;
-            /** @description Drums on the beat, a strong bass and dense onsets at a tempo one moves to. */
+            /** @description Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat at a tempo one moves to. */
             danceability: number;
             /** @description Absence of voice: sung or spoken vocals lower it; above 0.5 probably instrumental. */
             instrumentalness: number;
             /** @description Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
             speechiness: number;
-            /** @description Confidence that the track is acoustic: clean, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+            /** @description Confidence that the track is acoustic: clean notes, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
             acousticness?: number;
-            /** @description Musical positiveness: quick, bright, loud and rhythmic music in a clear key reads high, major more than minor; slow, dark, quiet music low. */
+            /** @description Musical positiveness: quick, bright, loud and rhythmic music in a clear key, with notes and drums that strike, reads high, major more than minor; slow, dark, quiet music low. */
             valence: number;
             /** @description Activation: loudness, the density of onsets, tempo and drums on the beat. */
             arousal: number;
@@ -541,11 +541,11 @@ export interface components {
          *     }
          */
         Mood: {
-            /** @description Positive and active: quick, bright, rhythmic songs read high, major more than minor; slow, dark, quiet music low. */
+            /** @description Positive and active: quick, bright, rhythmic songs whose chords and drums strike read high, major more than minor; slow, dark, quiet music low. */
             happy: number;
-            /** @description Negative and calm: slow, quiet, sparse music reads high, minor more than major. */
+            /** @description Negative and calm: slow, quiet, sparse music whose level swells and fades reads high, minor more than major. */
             sad: number;
-            /** @description Calm: dark, quiet, slow and dynamic music reads high, bright loud compressed music low; distortion alone lowers it a little. */
+            /** @description Calm: dark, quiet, slow and dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
             relaxed: number;
             /** @description Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
             aggressive: number;

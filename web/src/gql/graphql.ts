@@ -52,11 +52,11 @@ export type FloatRange = {
 export type MoodFilter = {
   /** Range of mood.aggressive: Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
   aggressive?: FloatRange | null | undefined;
-  /** Range of mood.happy: Positive and active: quick, bright, rhythmic songs read high, major more than minor; slow, dark, quiet music low. */
+  /** Range of mood.happy: Positive and active: quick, bright, rhythmic songs whose chords and drums strike read high, major more than minor; slow, dark, quiet music low. */
   happy?: FloatRange | null | undefined;
-  /** Range of mood.relaxed: Calm: dark, quiet, slow and dynamic music reads high, bright loud compressed music low; distortion alone lowers it a little. */
+  /** Range of mood.relaxed: Calm: dark, quiet, slow and dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
   relaxed?: FloatRange | null | undefined;
-  /** Range of mood.sad: Negative and calm: slow, quiet, sparse music reads high, minor more than major. */
+  /** Range of mood.sad: Negative and calm: slow, quiet, sparse music whose level swells and fades reads high, minor more than major. */
   sad?: FloatRange | null | undefined;
 };
 
@@ -69,7 +69,7 @@ export type OrderDirection =
 
 /** Which stored analyses tracks() returns: every condition given must hold. */
 export type TrackFilter = {
-  /** Range of acousticness: Confidence that the track is acoustic: clean, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+  /** Range of acousticness: Confidence that the track is acoustic: clean notes, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
   acousticness?: FloatRange | null | undefined;
   /** Range of approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   approachability?: FloatRange | null | undefined;
@@ -77,7 +77,7 @@ export type TrackFilter = {
   arousal?: FloatRange | null | undefined;
   /** Substring of the artist, ignoring case, accents and compatibility forms ("beyonce" finds "Beyoncé"). */
   artist?: string | null | undefined;
-  /** Range of danceability: Drums on the beat, a strong bass and dense onsets at a tempo one moves to. */
+  /** Range of danceability: Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat at a tempo one moves to. */
   danceability?: FloatRange | null | undefined;
   /** Milliseconds. */
   durationMs?: FloatRange | null | undefined;
@@ -105,7 +105,7 @@ export type TrackFilter = {
   timeSignature?: Array<number> | null | undefined;
   /** Substring of the title, ignoring case, accents and compatibility forms. */
   trackName?: string | null | undefined;
-  /** Range of valence: Musical positiveness: quick, bright, loud and rhythmic music in a clear key reads high, major more than minor; slow, dark, quiet music low. */
+  /** Range of valence: Musical positiveness: quick, bright, loud and rhythmic music in a clear key, with notes and drums that strike, reads high, major more than minor; slow, dark, quiet music low. */
   valence?: FloatRange | null | undefined;
 };
 
@@ -119,7 +119,7 @@ export type TrackOrder = {
 
 /** What tracks() orders by. ANALYSED_AT is the order analyses were stored in; every other value is the field of that name. */
 export type TrackOrderField =
-  /** acousticness: Confidence that the track is acoustic: clean, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+  /** acousticness: Confidence that the track is acoustic: clean notes, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
   | 'ACOUSTICNESS'
   /** The order analyses were stored in. */
   | 'ANALYSED_AT'
@@ -127,7 +127,7 @@ export type TrackOrderField =
   | 'APPROACHABILITY'
   /** arousal: Activation: loudness, the density of onsets, tempo and drums on the beat. */
   | 'AROUSAL'
-  /** danceability: Drums on the beat, a strong bass and dense onsets at a tempo one moves to. */
+  /** danceability: Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat at a tempo one moves to. */
   | 'DANCEABILITY'
   /** Duration of the file. */
   | 'DURATION_MS'
@@ -143,17 +143,17 @@ export type TrackOrderField =
   | 'LOUDNESS'
   /** mood.aggressive: Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
   | 'MOOD_AGGRESSIVE'
-  /** mood.happy: Positive and active: quick, bright, rhythmic songs read high, major more than minor; slow, dark, quiet music low. */
+  /** mood.happy: Positive and active: quick, bright, rhythmic songs whose chords and drums strike read high, major more than minor; slow, dark, quiet music low. */
   | 'MOOD_HAPPY'
-  /** mood.relaxed: Calm: dark, quiet, slow and dynamic music reads high, bright loud compressed music low; distortion alone lowers it a little. */
+  /** mood.relaxed: Calm: dark, quiet, slow and dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
   | 'MOOD_RELAXED'
-  /** mood.sad: Negative and calm: slow, quiet, sparse music reads high, minor more than major. */
+  /** mood.sad: Negative and calm: slow, quiet, sparse music whose level swells and fades reads high, minor more than major. */
   | 'MOOD_SAD'
   /** speechiness: Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
   | 'SPEECHINESS'
   /** Beats per minute. */
   | 'TEMPO'
-  /** valence: Musical positiveness: quick, bright, loud and rhythmic music in a clear key reads high, major more than minor; slow, dark, quiet music low. */
+  /** valence: Musical positiveness: quick, bright, loud and rhythmic music in a clear key, with notes and drums that strike, reads high, major more than minor; slow, dark, quiet music low. */
   | 'VALENCE';
 
 export type ApiKeyRowFragment = { id: string, name: string, scope: ApiKeyScope, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null, source: string };

@@ -1,0 +1,61 @@
+import { createEngine } from '../../../src/engine/engine';
+import type { DescriptorInputs } from '../../../src/engine/descriptor.formulas';
+import { LoudnessMeter, integratedLoudness } from '../../../src/engine/loudness';
+import { RATE, denseDistorted, noise, normalise, sinePad, song, sparsePiano } from '../../helpers/audio-signals';
+
+const SECONDS = 16;
+const engine = createEngine({ windowSeconds: 30 });
+
+/** The measurements the descriptor formulas are given for a generated clip (each clip measured once). */
+const cache = new Map<string, DescriptorInputs>();
+function inputs(name: string, make: () => Float32Array): DescriptorInputs {
+  if (!cache.has(name)) {
+    const samples = make();
+    const meter = new LoudnessMeter(RATE);
+    meter.push([samples]);
+    const powers = meter.subBlockPowers();
+    const window = { samples, offsetSeconds: 0, durationSeconds: samples.length / RATE, loudness: integratedLoudness(powers), subBlockPowers: powers };
+    cache.set(name, engine.measureWindow(window).inputs);
+  }
+  return cache.get(name)!;
+}
+
+const pad = () => inputs('pad', () => sinePad(SECONDS));
+const piano = () => inputs('piano', () => sparsePiano(SECONDS));
+const mix = () => inputs('mix', () => song(SECONDS, { bpm: 112, tonic: 2, minor: false, bright: true, drums: true, seed: 5 }));
+const rock = () => inputs('rock', () => denseDistorted(SECONDS));
+const hiss = () => inputs('noise', () => noise(SECONDS, 0.5));
+
+/** A 55 Hz sine bass and its octave, held. */
+function subBass(seconds: number): Float32Array {
+  return normalise(Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) => Math.sin((2 * Math.PI * 55 * i) / RATE) + 0.5 * Math.sin((2 * Math.PI * 110 * i) / RATE)), 0.5);
+}
+
+describe('timbre measurements the descriptors read, on generated audio', () => {
+  it('when the level swells and fades (a held pad) rather than pulsing (a drum mix) or jumping at random (noise, dense distorted rock), then its level smoothness is higher', () => {
+    expect(pad().timbre.levelSmoothness).toBeGreaterThan(1.2);
+    expect(piano().timbre.levelSmoothness).toBeGreaterThan(mix().timbre.levelSmoothness + 0.2);
+    expect(pad().timbre.levelSmoothness).toBeGreaterThan(mix().timbre.levelSmoothness + 0.4);
+    expect(hiss().timbre.levelSmoothness).toBeLessThan(0.65);
+    expect(rock().timbre.levelSmoothness).toBeLessThan(0.7);
+  });
+
+  it('when the notes are clean (a pad, a piano), then 200-400 Hz shows a higher spectral contrast than distorted rock or noise', () => {
+    expect(pad().timbre.lowContrast).toBeGreaterThan(24);
+    expect(piano().timbre.lowContrast).toBeGreaterThan(24);
+    expect(rock().timbre.lowContrast).toBeLessThan(20);
+    expect(hiss().timbre.lowContrast).toBeLessThan(12);
+  });
+
+  it('when the energy lies in the bass (a 55 Hz sine), then the mid-frequency ratio is near 0; a pad of 200-2000 Hz partials reads near 1 and a mix between', () => {
+    expect(inputs('bass', () => subBass(SECONDS)).timbre.midFrequencyRatio).toBeLessThan(0.05);
+    expect(pad().timbre.midFrequencyRatio).toBeGreaterThan(0.9);
+    expect(mix().timbre.midFrequencyRatio).toBeGreaterThan(0.2);
+    expect(mix().timbre.midFrequencyRatio).toBeLessThan(0.8);
+  });
+
+  it('when chords and drums strike (a mix), then the mid-range onset strength is several times that of a held pad', () => {
+    expect(mix().midOnsetStrength).toBeGreaterThan(4 * pad().midOnsetStrength);
+    expect(mix().midOnsetStrength).toBeGreaterThan(1.5);
+  });
+});
