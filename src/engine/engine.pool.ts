@@ -5,6 +5,7 @@ import type { AnalysisEngine, AudioFeatures, AudioInput, AudioProbe } from '../c
 import type { WorkerResult, WorkerTask } from './engine.thread';
 import { SIGNAL_METHOD } from '../core/analysis-method';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelFilesError, modelsMethod, readModelFiles } from './models/model-files';
+import { type SharedWindows, classifierWindows } from './models/musicnn.factorise';
 import { engineThreadFile } from './engine-thread.file';
 
 export interface EnginePoolOptions {
@@ -62,10 +63,13 @@ export class EnginePool implements AnalysisEngine {
   constructor(private readonly options: EnginePoolOptions) {
     if (!(options.workers >= 1)) throw new RangeError(`workers must be >= 1, got ${options.workers}`);
     let modelsDir = options.modelsDir;
+    const modelsRank = options.modelsRank ?? DEFAULT_RANK;
+    let modelsWindows: SharedWindows = {};
     if (modelsDir !== undefined) {
       try {
         // Checked once here, before any thread starts: a bad file stops the start, naming it.
-        readModelFiles(modelsDir);
+        // The classifiers' shared windows are computed from them here too, once for every thread.
+        modelsWindows = classifierWindows(readModelFiles(modelsDir), modelsRank);
       } catch (error) {
         if (!(error instanceof ModelFilesError) || options.modelsRequired !== false) throw error;
         this.modelsProblem = error.message;
@@ -74,7 +78,6 @@ export class EnginePool implements AnalysisEngine {
       }
     }
     const modelsPatches = options.modelsPatches ?? DEFAULT_PATCHES;
-    const modelsRank = options.modelsRank ?? DEFAULT_RANK;
     this.method = modelsDir === undefined ? SIGNAL_METHOD : modelsMethod(modelsRank, modelsPatches);
     const { filename, execArgv } = engineThreadFile();
     this.piscina = new Piscina({
@@ -82,7 +85,7 @@ export class EnginePool implements AnalysisEngine {
       execArgv,
       workerData: {
         windowSeconds: options.windowSeconds,
-        ...(modelsDir === undefined ? {} : { modelsDir, modelsPatches, modelsRank }),
+        ...(modelsDir === undefined ? {} : { modelsDir, modelsPatches, modelsRank, modelsWindows }),
       },
       minThreads: options.workers,
       maxThreads: options.workers,

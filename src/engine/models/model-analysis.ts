@@ -2,6 +2,7 @@ import { engineWithMethod } from '../../core/analysis-method';
 import type { AudioFeatures } from '../../core/types';
 import { modelDescriptors } from './model-descriptors';
 import { modelsMethod } from './model-files';
+import type { SharedWindows } from './musicnn.factorise';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, choosePatches } from './runtime';
 
 export { MODELS_METHOD, modelsMethod } from './model-files';
@@ -18,13 +19,17 @@ export class ThreadModels {
   /** The method its analyses record (modelsMethod). */
   private readonly method: string;
 
-  /** patches: per window, 0 for all of them; rank: of the factorised convolutions, 0 for none. */
+  /**
+   * patches: per window, 0 for all of them; rank: of the factorised convolutions, 0 for none;
+   * shared: the classifiers' shared windows, as the pool computed them (classifierWindows).
+   */
   constructor(
     dir: string,
     private readonly patches = DEFAULT_PATCHES,
     rank = DEFAULT_RANK,
+    shared?: SharedWindows,
   ) {
-    this.ready = ModelRunner.load(dir, rank);
+    this.ready = ModelRunner.load(dir, rank, shared);
     this.method = modelsMethod(rank, patches);
     // Awaited by each analysis; a failure here is theirs to report, not an unhandled rejection.
     this.ready.catch(() => undefined);

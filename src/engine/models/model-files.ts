@@ -23,9 +23,9 @@ export const DEFAULT_PATCHES = 0;
 
 /**
  * Rank of the models' factorised convolutions (musicnn.factorise.ts; MODELS_RANK; 0: the
- * convolutions as trained). 40 kept every output within 0.015 of the models as trained on every
- * patch of the corpora, for ~0.27x the CPU; 32 was 0.043 off, 24 0.165 (bench/models.ts,
- * BENCHMARKS.md).
+ * convolutions as trained), the classifiers' first windows shared at 1.6 × it. 40 kept every
+ * output within 0.013 of the models as trained on every patch of the corpora, for ~0.22x the
+ * CPU; 32 was 0.043 off (0.047 with shared windows), 24 0.165 (bench/models.ts, BENCHMARKS.md).
  */
 export const DEFAULT_RANK = 40;
 

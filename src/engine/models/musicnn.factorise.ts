@@ -1,5 +1,6 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import { BYTES, type ModelJson, type WeightEntry } from './model-files';
+import { BYTES, CLASSIFIERS, type ModelFiles, type ModelJson, type WeightEntry } from './model-files';
+import { MUSICNN_BANDS, MUSICNN_PATCH } from './musicnn.input';
 
 /**
  * MusiCNN's two timbral convolutions (7 × 38 and 7 × 67 over the mel patch, 204 filters each) are
@@ -13,8 +14,11 @@ import { BYTES, type ModelJson, type WeightEntry } from './model-files';
  * quarter of the rank.
  * Where a kernel's own rank is below `rank` (the tagger's), the result is the same as the
  * original's; otherwise it is the kernel's best approximation of that rank (Eckart–Young), and
- * what that moves in the outputs is measured by bench/models.ts. The graph is rewritten in
- * memory from the user's own files as they load; nothing derived from the models is stored.
+ * what that moves in the outputs is measured by bench/models.ts. The five classifiers' windows
+ * can go further: their filters lie close to one subspace, so one basis of those windows runs
+ * once per patch for all five, and each classifier factorises its filters within it
+ * (sharedWindows). The graph is rewritten in memory from the user's own files as they load;
+ * nothing derived from the models is stored.
  */
 
 /**
@@ -22,9 +26,9 @@ import { BYTES, type ModelJson, type WeightEntry } from './model-files';
  * the timbral windows take it whole, the 128 × 1 and 64 × 1 temporal filters over each band (51
  * filters; their singular values fall faster still) a quarter of it (at rank 40, 10: on the
  * corpora every output as at 20, where 5 moved them by up to 0.35). Share 0: the kernel is kept
- * whole, only read as the factorised windows are (frames as channels): the 32 × 1 temporal
- * filters (factorised to 10, they moved outputs by up to 0.5), and the first 7-frame layer over
- * the 561 features (factorised to 32, by up to 0.15).
+ * whole, only read faster (relay): the 32 × 1 temporal filters (factorised to 10, they moved
+ * outputs by up to 0.5), and the three 7-frame layers over the 561 features and the 64 filters
+ * (the first, factorised to 32, moved them by up to 0.15).
  */
 export const FACTORISED_KERNELS: Readonly<Record<string, number>> = {
   'conv2d/kernel': 1,
@@ -33,7 +37,15 @@ export const FACTORISED_KERNELS: Readonly<Record<string, number>> = {
   'conv2d_3/kernel': 0.25,
   'conv2d_4/kernel': 0,
   'conv2d_5/kernel': 0,
+  'conv2d_6/kernel': 0,
+  'conv2d_7/kernel': 0,
 };
+
+/**
+ * Windows as wide as their input (MusiCNN's 7 × 561 over the front end's 561 features, 7 × 64
+ * over the 64 filters of the layer before): read with that width as channels (relay).
+ */
+const WHOLE_WIDTH = new Set(['conv2d_5/kernel', 'conv2d_6/kernel', 'conv2d_7/kernel']);
 
 /** Singular values below this share of the largest are zero (the tagger's dead filters). */
 const NEGLIGIBLE = 1e-6;
@@ -45,6 +57,8 @@ export interface Factorised {
   weights: Uint8Array;
   /** Per factorised kernel, the rank kept. */
   ranks: Record<string, number>;
+  /** The shared windows' outputs the graph reads as inputs (SharedWindow.input). */
+  inputs: string[];
 }
 
 function constNode(name: string, shape: number[], dtype: 'DT_FLOAT' | 'DT_INT32' = 'DT_FLOAT'): Node {
@@ -139,42 +153,234 @@ interface Relaid {
   attr: Record<string, unknown>;
 }
 
+/** The windows the five classifiers share (sharedWindows): MusiCNN's two timbral windows. */
+export const SHARED_KERNELS = ['conv2d/kernel', 'conv2d_1/kernel'] as const;
+
+/** Filters of a shared basis per unit of rank: 64 at rank 40. */
+export const SHARED_WIDTH_PER_RANK = 1.6;
+
+/**
+ * One window's shared basis: `width` orthonormal filters of the window's size that span what
+ * every model sharing it does with that window (sharedWindows). Its output over the padded
+ * patch is an input of each sharing model's graph, computed once per patch.
+ */
+export interface SharedWindow {
+  /** The graph input that carries the basis' output, [patches, frames, bands − kw + 1, width]. */
+  input: string;
+  /** The filters as a kernel [kh, kw, 1, width], row-major. */
+  basis: Float32Array;
+  shape: [number, number, number, number];
+  /** Frames of zeros before and after the patch, as the models pad it. */
+  before: number;
+  after: number;
+  /** The patch's frames and bands. */
+  frames: number;
+  bands: number;
+  /**
+   * Per output frame, each filter summed over the window's cells that fall on the patch, not the
+   * padding ([output frames, width]): the window over a constant 1, which the input norm's offset adds.
+   */
+  maskSum: Float32Array;
+}
+
+export type SharedWindows = Partial<Record<string, SharedWindow>>;
+
+const sameShape = (a: readonly number[], b: readonly number[]): boolean => b.every((v, i) => a[i] === v);
+
+/**
+ * A basis of `width` filters for each of SHARED_KERNELS' windows, shared by these models (the
+ * five classifiers: fine-tuned from one network, their timbral filters lie close to one
+ * subspace). Each model's filters, scaled by the batch norm that follows them (what each
+ * contributes to the output) and normalised to equal weight, add their Gram matrix; the basis
+ * is its leading eigenvectors. Each model then factorises its own filters projected on the basis
+ * (factoriseMusicnn), so that the window itself runs once per patch for all of them, and each
+ * model only maps its outputs to its own filters. None for a window whose graphs are not all of
+ * MusiCNN's shape, or narrower than `width`.
+ */
+export function sharedWindows(models: ReadonlyArray<{ modelJson: ModelJson; weights: Uint8Array }>, width: number, frames: number, bands: number): SharedWindows {
+  const result: SharedWindows = {};
+  if (width <= 0 || models.length < 2) return result;
+  const views = models.map((m) => new GraphView(m.modelJson, m.weights));
+  for (const kernelName of SHARED_KERNELS) {
+    let shape: number[] | undefined;
+    let input: WindowInput | undefined;
+    let gram: Matrix | undefined;
+    for (const view of views) {
+      const at = view.offsets.get(kernelName);
+      const conv = view.convOf(kernelName);
+      const kernel = view.floats(kernelName);
+      const read = conv ? view.windowInput(conv) : undefined;
+      const s = at?.entry.shape;
+      if (!s || s.length !== 4 || s[2] !== 1 || !conv || !kernel || !read || (shape && !sameShape(shape, s)) || (input && (input.before !== read.before || input.after !== read.after))) {
+        gram = undefined;
+        break;
+      }
+      shape = s;
+      input = read;
+      const out = s[3]!;
+      const rows = s[0]! * s[1]!;
+      const scale = view.normScale(conv, out);
+      const w = Float64Array.from(kernel, (v, i) => v * (scale ? scale[i % out]! : 1));
+      const norm = w.reduce((sum, v) => sum + v * v, 0);
+      if (!(norm > 0)) continue;
+      const g = new Matrix(rows, rows);
+      for (let a = 0; a < rows; a++) for (let b = a; b < rows; b++) {
+        let dot = 0;
+        for (let j = 0; j < out; j++) dot += w[a * out + j]! * w[b * out + j]!;
+        g.set(a, b, dot / norm);
+        g.set(b, a, dot / norm);
+      }
+      gram = gram ? gram.add(g) : g;
+    }
+    const [kh, kw] = (shape ?? []) as [number, number];
+    if (!gram || !shape || !input || kh * kw <= width) continue;
+    const evd = new EigenvalueDecomposition(gram, { assumeSymmetric: true });
+    const order = evd.realEigenvalues.map((value, index) => ({ value, index })).sort((x, y) => y.value - x.value);
+    const rows = kh * kw;
+    const basis = new Float32Array(rows * width);
+    for (let k = 0; k < width; k++) for (let i = 0; i < rows; i++) basis[i * width + k] = evd.eigenvectorMatrix.get(i, order[k]!.index);
+    const outFrames = frames + input.before + input.after - kh + 1;
+    const maskSum = new Float32Array(outFrames * width);
+    for (let t = 0; t < outFrames; t++) for (let dt = 0; dt < kh; dt++) {
+      const frame = t + dt - input.before;
+      if (frame < 0 || frame >= frames) continue;
+      for (let f = 0; f < kw; f++) for (let k = 0; k < width; k++) maskSum[t * width + k] = maskSum[t * width + k]! + basis[(dt * kw + f) * width + k]!;
+    }
+    result[kernelName] = { input: `shared/${kernelName.replace(/\/kernel$/, '')}`, basis, shape: [kh, kw, 1, width], before: input.before, after: input.after, frames, bands, maskSum };
+  }
+  return result;
+}
+
+/**
+ * The five classifiers' shared windows at `rank` (SHARED_WIDTH_PER_RANK × rank filters each), from
+ * MODELS_DIR's files (model-files.ts, readModelFiles); none at rank 0. Computed once per start
+ * (~2 s of CPU, the eigendecomposition of a 469 × 469 matrix most of it) and handed to every
+ * engine thread.
+ */
+export function classifierWindows(files: readonly ModelFiles[], rank: number): SharedWindows {
+  if (rank <= 0) return {};
+  const byFolder = new Map(files.map((f) => [f.folder.folder, f]));
+  const classifiers = CLASSIFIERS.map((c) => byFolder.get(c.folder)).filter((f) => f !== undefined);
+  return sharedWindows(classifiers, Math.round(rank * SHARED_WIDTH_PER_RANK), MUSICNN_PATCH, MUSICNN_BANDS);
+}
+
+/** A model's graph and weights, read: what the rewrites below look at. */
+class GraphView {
+  readonly entries: WeightEntry[];
+  readonly offsets = new Map<string, { entry: WeightEntry; offset: number; bytes: number }>();
+  readonly nodes: Node[];
+  readonly byName: Map<string, Node>;
+
+  constructor(
+    readonly modelJson: ModelJson,
+    readonly weights: Uint8Array,
+  ) {
+    this.entries = modelJson.weightsManifest.flatMap((m) => m.weights);
+    let offset = 0;
+    for (const entry of this.entries) {
+      const bytes = entry.shape.reduce((a, b) => a * b, 1) * (BYTES[entry.dtype] ?? 0);
+      this.offsets.set(entry.name, { entry, offset, bytes });
+      offset += bytes;
+    }
+    this.nodes = modelJson.modelTopology.node ?? [];
+    this.byName = new Map(this.nodes.map((n) => [n.name, n]));
+  }
+
+  /** A weight's numbers, copied (the rewrite may change them), if it is of that type. */
+  private values<T extends Float32Array | Int32Array>(name: string, dtype: string, make: (b: ArrayBuffer) => T): T | undefined {
+    const at = this.offsets.get(name);
+    if (!at || at.entry.dtype !== dtype) return undefined;
+    return make(this.weights.buffer.slice(this.weights.byteOffset + at.offset, this.weights.byteOffset + at.offset + at.bytes) as ArrayBuffer);
+  }
+
+  floats(name: string): Float32Array | undefined {
+    return this.values(name, 'float32', (b) => new Float32Array(b));
+  }
+
+  ints(name: string): Int32Array | undefined {
+    return this.values(name, 'int32', (b) => new Int32Array(b));
+  }
+
+  readers(name: string): Node[] {
+    return this.nodes.filter((n) => n.input?.includes(name));
+  }
+
+  /** The fused convolution whose kernel is this weight. */
+  convOf(kernelName: string): Node | undefined {
+    return this.nodes.find((n) => n.op === '_FusedConv2D' && n.input?.[1] === kernelName);
+  }
+
+  /** A one-number constant's value. */
+  private scalar(name: string | undefined): number | undefined {
+    const v = name !== undefined && this.byName.get(name)?.op === 'Const' ? this.floats(name) : undefined;
+    return v?.length === 1 ? v[0] : undefined;
+  }
+
+  /**
+   * What a front-end window reads: MusiCNN's input batch norm (one channel: x · scale + offset)
+   * padded in time only (`before` and `after` frames of zeros), or undefined when the graph is
+   * not of that shape.
+   */
+  windowInput(conv: Node): WindowInput | undefined {
+    const pad = this.byName.get(conv.input?.[0] ?? '');
+    if (pad?.op !== 'Pad') return undefined;
+    const p = this.ints(pad.input?.[1] ?? '');
+    if (!p || p.length !== 8 || p[0] !== 0 || p[1] !== 0 || p[4] !== 0 || p[5] !== 0 || p[6] !== 0 || p[7] !== 0) return undefined;
+    const add = this.byName.get(pad.input?.[0] ?? '');
+    if (add?.op !== 'Add') return undefined;
+    const mul = this.byName.get(add.input?.[0] ?? '');
+    if (mul?.op !== 'Mul') return undefined;
+    const offset = this.scalar(add.input?.[1]);
+    const scaleName = mul.input?.find((i) => this.byName.get(i)?.op === 'Const');
+    const scale = this.scalar(scaleName);
+    if (offset === undefined || scale === undefined) return undefined;
+    return { scale, offset, before: p[2]!, after: p[3]! };
+  }
+
+  /** The batch norm's scale after a front-end window, one per filter (conv → Mul by a constant). */
+  normScale(conv: Node, out: number): Float32Array | undefined {
+    const readers = this.readers(conv.name);
+    const mul = readers.length === 1 && readers[0]!.op === 'Mul' ? readers[0] : undefined;
+    const name = mul?.input?.find((i) => i !== conv.name);
+    const scale = name !== undefined && this.byName.get(name)?.op === 'Const' ? this.floats(name) : undefined;
+    return scale?.length === out ? scale : undefined;
+  }
+}
+
+/** MusiCNN's input norm and time padding before its timbral windows (GraphView.windowInput). */
+interface WindowInput {
+  scale: number;
+  offset: number;
+  before: number;
+  after: number;
+}
+
 /**
  * The graph with each of FACTORISED_KERNELS' convolutions rewritten (see above), and its
- * weights shard to match. `rank` 0: the graph as it is.
+ * weights shard to match. `rank` 0: the graph as it is. With `shared`, the timbral windows it
+ * names read that basis' outputs (an input of the graph; see sharedWindows) instead of the patch.
  */
-export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank: number): Factorised {
-  if (rank <= 0) return { modelJson, weights, ranks: {} };
-  const entries = modelJson.weightsManifest.flatMap((m) => m.weights);
-  const offsets = new Map<string, { entry: WeightEntry; offset: number; bytes: number }>();
-  let offset = 0;
-  for (const entry of entries) {
-    const bytes = entry.shape.reduce((a, b) => a * b, 1) * (BYTES[entry.dtype] ?? 0);
-    offsets.set(entry.name, { entry, offset, bytes });
-    offset += bytes;
-  }
-  /** A float32 weight's numbers, copied (the rewrite may change them). */
-  const floats = (name: string): Float32Array | undefined => {
-    const at = offsets.get(name);
-    if (!at || at.entry.dtype !== 'float32') return undefined;
-    return new Float32Array(weights.buffer.slice(weights.byteOffset + at.offset, weights.byteOffset + at.offset + at.bytes));
-  };
-  const nodes = (modelJson.modelTopology.node ?? []) as Node[];
+export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank: number, shared: SharedWindows = {}): Factorised {
+  if (rank <= 0) return { modelJson, weights, ranks: {}, inputs: [] };
+  const view = new GraphView(modelJson, weights);
+  const { entries, offsets, nodes, byName } = view;
+  const floats = (name: string): Float32Array | undefined => view.floats(name);
   /** Weights that take an original's place in the shard (none: it goes). */
   const replaced = new Map<string, Array<{ entry: WeightEntry; data: Uint8Array }>>();
   const added: Array<{ entry: WeightEntry; data: Uint8Array }> = [];
   const extraNodes: Node[] = [];
   const rewritten = new Map<string, Node>();
   const ranks: Record<string, number> = {};
-  const shared = new Set<string>();
+  const made = new Set<string>();
+  const inputs = new Set<string>();
   const weight = (name: string, shape: number[], data: Float32Array | Int32Array): { entry: WeightEntry; data: Uint8Array } => ({
     entry: { name, shape, dtype: data instanceof Int32Array ? 'int32' : 'float32' },
     data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
   });
   /** A node made once per input, however many windows read it. */
   const once = (name: string, make: () => void): string => {
-    if (!shared.has(name)) {
-      shared.add(name);
+    if (!made.has(name)) {
+      made.add(name);
       make();
     }
     return name;
@@ -196,9 +402,23 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
    * TEMPORAL_STEP frames made channels, then kh / TEMPORAL_STEP taps dilated by TEMPORAL_STEP
    * (tap j, channel c reads frame t + TEMPORAL_STEP·j + c). Otherwise as it is.
    */
-  const relay = (input: string, kernel: Float32Array, shape: number[], linear: Record<string, unknown>): Relaid => {
+  const relay = (input: string, kernel: Float32Array, shape: number[], linear: Record<string, unknown>, wholeWidth = false): Relaid => {
     const [kh, kw, channels, out] = shape as [number, number, number, number];
     const padding = paddingOf(linear);
+    if (wholeWidth && channels === 1 && padding === 'VALID') {
+      // [n, t, w, 1] as [n, t, 1, w], and [kh, kw, 1, out] as [kh, 1, kw, out]: the same numbers in
+      // the same order, now a window over kw channels at one position (a GEMM, no reordering).
+      const name = once(`${input}/width_as_channels`, () => {
+        const base = `${input}/width_as_channels`;
+        added.push(weight(`${base}/axis`, [], Int32Array.of(2)));
+        extraNodes.push(
+          constNode(`${base}/axis`, [], 'DT_INT32'),
+          { name: `${base}/squeezed`, op: 'Squeeze', input: [input], attr: { T: linear.T, squeeze_dims: { list: { i: ['3'] } } } },
+          { name: base, op: 'ExpandDims', input: [`${base}/squeezed`, `${base}/axis`], attr: { T: linear.T, Tdim: { type: 'DT_INT32' } } },
+        );
+      });
+      return { input: name, kernel, shape: [kh, 1, kw, out], attr: linear };
+    }
     if (kh > 1 && kw > 1 && channels === 1 && padding === 'VALID') {
       const relaid = new Float32Array(kernel.length);
       for (let t = 0; t < kh; t++) for (let w = 0; w < kw; w++) for (let k = 0; k < out; k++) relaid[(w * kh + t) * out + k] = kernel[(t * kw + w) * out + k]!;
@@ -224,8 +444,7 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
 
   /** Weights whose numbers change in place (same name and shape). */
   const changed = new Map<string, Uint8Array>();
-  const byName = new Map(nodes.map((n) => [n.name, n]));
-  const readers = (name: string): Node[] => nodes.filter((n) => n.input?.includes(name));
+  const readers = (name: string): Node[] => view.readers(name);
   /**
    * Each front-end branch is conv → ReLU → batch norm (× s, + o) → max over the bands. With the
    * conv's kernel and bias scaled by s and no ReLU, u = s·y, and per channel the max over the
@@ -279,7 +498,7 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
 
   for (const [kernelName, share] of Object.entries(FACTORISED_KERNELS)) {
     const at = offsets.get(kernelName);
-    const conv = nodes.find((n) => n.op === '_FusedConv2D' && n.input?.[1] === kernelName);
+    const conv = view.convOf(kernelName);
     const kernel = floats(kernelName);
     if (!at || !conv || !kernel || at.entry.shape.length !== 4) continue;
     const attr = conv.attr ?? {};
@@ -287,7 +506,7 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     const device = conv.device ? { device: conv.device } : {};
     if (share === 0) {
       // The kernel whole, read several frames a step; the fused op keeps its bias and ReLU.
-      const r = relay(conv.input![0]!, kernel, at.entry.shape, linear);
+      const r = relay(conv.input![0]!, kernel, at.entry.shape, linear, WHOLE_WIDTH.has(kernelName));
       const name = `${kernelName}/relaid`;
       const folded = foldNorm(conv, r.kernel, at.entry.shape[3]!, { ...attr, ...r.attr });
       replaced.set(kernelName, [weight(name, r.shape, r.kernel)]);
@@ -296,6 +515,61 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
       continue;
     }
     const [kh, kw, channels, out] = at.entry.shape as [number, number, number, number];
+    const window = shared[kernelName];
+    const input = window && sameShape(window.shape, [kh, kw, channels]) ? view.windowInput(conv) : undefined;
+    if (window && input && input.before === window.before && input.after === window.after) {
+      // The window's filters in the shared basis B's coordinates, C = Bᵀ·K (width × out), at
+      // their best rank: C ≈ P·H, P = U_r (width × r, orthonormal), H = U_rᵀ·C (r × out), from
+      // C·Cᵀ (width × width, small). The window over the normed patch, (x · scale + offset) * B·P·H,
+      // is then scale · (x * B) · P · H + offset · (mask * B) · P · H, the mask being 1 on the
+      // patch's frames and 0 on the padding: x * B is the shared input, P (scaled) and the
+      // offset's term (one row per frame, the same on every band) this model's.
+      const width = window.shape[3];
+      const c = new Float32Array(width * out);
+      for (let i = 0; i < kh * kw; i++) for (let k = 0; k < width; k++) {
+        const b = window.basis[i * width + k]!;
+        if (b !== 0) for (let j = 0; j < out; j++) c[k * out + j] = c[k * out + j]! + b * kernel[i * out + j]!;
+      }
+      // factorKernel of Cᵀ (out × width) gives g = Cᵀ·U_r (out × r) and h = U_rᵀ (r × width).
+      const ct = new Float32Array(out * width);
+      for (let k = 0; k < width; k++) for (let j = 0; j < out; j++) ct[j * width + k] = c[k * out + j]!;
+      const fc = factorKernel(ct, [out, 1, 1, width], Math.max(1, Math.round(rank * share)));
+      const r = fc.rank;
+      ranks[kernelName] = r;
+      const p = new Float32Array(width * r);
+      const h = new Float32Array(r * out);
+      for (let k = 0; k < width; k++) for (let j = 0; j < r; j++) p[k * r + j] = fc.h[j * width + k]!;
+      for (let j = 0; j < r; j++) for (let o = 0; o < out; o++) h[j * out + o] = fc.g[o * r + j]!;
+      const frames = window.frames + window.before + window.after - kh + 1;
+      const edge = new Float32Array(frames * r);
+      const maskSum = window.maskSum;
+      for (let t = 0; t < frames; t++) for (let j = 0; j < r; j++) {
+        let dot = 0;
+        for (let k = 0; k < width; k++) dot += maskSum[t * width + k]! * p[k * r + j]!;
+        edge[t * r + j] = input.offset * dot;
+      }
+      for (let i = 0; i < p.length; i++) p[i] = p[i]! * input.scale;
+      const pName = `${kernelName}/shared_p`;
+      const eName = `${kernelName}/shared_offset`;
+      const hName = `${kernelName}/factor_h`;
+      const projectNode = `${conv.name}/shared_p`;
+      const offsetNode = `${conv.name}/shared_offset`;
+      inputs.add(window.input);
+      once(window.input, () =>
+        extraNodes.push({ name: window.input, op: 'Placeholder', attr: { dtype: { type: 'DT_FLOAT' }, shape: { shape: { dim: [-1, frames, window.bands - kw + 1, width].map((size) => ({ size: String(size) })) } } } }),
+      );
+      const folded = foldNorm(conv, h, out, { ...attr, padding: { s: b64('VALID') } });
+      replaced.set(kernelName, [weight(pName, [1, 1, width, r], p), weight(eName, [1, frames, 1, r], edge), weight(hName, [1, 1, r, out], h)]);
+      extraNodes.push(
+        constNode(pName, [1, 1, width, r]),
+        constNode(eName, [1, frames, 1, r]),
+        constNode(hName, [1, 1, r, out]),
+        { name: projectNode, op: 'Conv2D', input: [window.input, pName], ...device, attr: { ...linear, padding: { s: b64('VALID') } } },
+        { name: offsetNode, op: 'Add', input: [projectNode, eName], attr: { T: attr.T } },
+      );
+      rewritten.set(conv.name, { ...conv, input: [offsetNode, hName, ...conv.input!.slice(2)], attr: folded });
+      continue;
+    }
     const f = factorKernel(kernel, at.entry.shape, Math.max(1, Math.round(rank * share)));
     ranks[kernelName] = f.rank;
     const g = relay(conv.input![0]!, f.g, [kh, kw, channels, f.rank], linear);
@@ -309,7 +583,7 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     // Then the 1 × 1 to every filter, with the original bias and ReLU (VALID and SAME agree at 1 × 1).
     rewritten.set(conv.name, { ...conv, input: [first, hName, ...conv.input!.slice(2)], attr: folded });
   }
-  if (replaced.size === 0) return { modelJson, weights, ranks };
+  if (replaced.size === 0) return { modelJson, weights, ranks, inputs: [] };
 
   const parts: Array<{ entry: WeightEntry; data: Uint8Array }> = [];
   for (const entry of entries) {
@@ -334,5 +608,6 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     },
     weights: out,
     ranks,
+    inputs: [...inputs],
   };
 }

@@ -2,8 +2,8 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { factoriseMusicnn } from './musicnn.factorise';
-import { CLASSIFIERS, type ClassifierName, DEFAULT_PATCHES, DEFAULT_RANK, MODEL_SET_ID, MSD_TAGS, type ModelFiles, type MsdTag, TAGGER, readModelFiles } from './model-files';
+import { type Factorised, type SharedWindow, type SharedWindows, classifierWindows, factoriseMusicnn } from './musicnn.factorise';
+import { CLASSIFIERS, type ClassifierName, DEFAULT_PATCHES, DEFAULT_RANK, MODEL_SET_ID, MSD_TAGS, type MsdTag, TAGGER, readModelFiles } from './model-files';
 import { MUSICNN_BANDS, MUSICNN_PATCH, MUSICNN_RATE, MusicnnInput, type MusicnnFrames, patchCount, patchesInto } from './musicnn.input';
 import { PolyphaseResampler } from './resample';
 
@@ -23,9 +23,9 @@ export interface ModelOutputs {
   patches: { used: number; of: number };
 }
 
-/** Each model's outputs per patch, row-major (patches × columns). */
 export { DEFAULT_PATCHES, DEFAULT_RANK };
 
+/** Each model's outputs per patch, row-major (patches × columns). */
 export interface PatchOutputs {
   patches: readonly number[];
   classes: Record<ClassifierName, Float32Array>;
@@ -116,12 +116,8 @@ export async function startBackend(): Promise<{ simd: boolean; threads: number }
   return { simd: (await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) === true, threads: 1 };
 }
 
-/**
- * model.json and its shard, already read and checked, as tfjs's loader wants them; the graph
- * rewritten at `rank` (musicnn.factorise.ts; 0: as the files have it).
- */
-function memoryHandler(files: ModelFiles, rank: number): tf.io.IOHandler {
-  const { modelJson, weights } = factoriseMusicnn(files.modelJson, files.weights, rank);
+/** A model's graph and weights, rewritten (musicnn.factorise.ts), as tfjs's loader wants them. */
+function memoryHandler({ modelJson, weights }: Factorised): tf.io.IOHandler {
   return {
     load: () =>
       Promise.resolve({
@@ -152,6 +148,59 @@ interface Loaded {
   model: GraphModel;
   /** Inputs beyond the features (the tagger's is-training flag). */
   extra: Record<string, tf.Tensor>;
+  /** The shared windows' outputs it reads (SharedWindow.input). */
+  shared: string[];
+}
+
+/**
+ * The windows the classifiers share (musicnn.factorise.ts, sharedWindows), run once per patch:
+ * the patch padded as the models pad it, its frames made channels (as the rewritten graphs read
+ * a one-channel window), then each basis.
+ */
+export class SharedWindowRunner {
+  private readonly windows: Array<{ window: SharedWindow; kernel: tf.Tensor4D }>;
+  private readonly frames = new Map<number, tf.Tensor4D>();
+
+  constructor(windows: SharedWindows) {
+    this.windows = Object.values(windows).flatMap((window) => {
+      if (!window) return [];
+      const [kh, kw, , width] = window.shape;
+      const relaid = new Float32Array(window.basis.length);
+      for (let t = 0; t < kh; t++) for (let f = 0; f < kw; f++) for (let k = 0; k < width; k++) relaid[(f * kh + t) * width + k] = window.basis[(t * kw + f) * width + k]!;
+      if (!this.frames.has(kh)) {
+        const e = new Float32Array(kh * kh);
+        for (let t = 0; t < kh; t++) e[t * kh + t] = 1;
+        this.frames.set(kh, tf.tensor4d(e, [kh, 1, 1, kh]));
+      }
+      return [{ window, kernel: tf.tensor4d(relaid, [1, kw, kh, width]) }];
+    });
+  }
+
+  /** Each shared window's output over the patch x [1, frames, bands], by its input name. */
+  run(x: tf.Tensor3D): Record<string, tf.Tensor> {
+    if (this.windows.length === 0) return {};
+    return tf.tidy(() => {
+      const x4 = tf.expandDims<tf.Tensor4D>(x, 3);
+      const stacked = new Map<string, tf.Tensor4D>();
+      const out: Record<string, tf.Tensor> = {};
+      for (const { window, kernel } of this.windows) {
+        const kh = window.shape[0];
+        const key = `${kh}/${window.before}/${window.after}`;
+        let frames = stacked.get(key);
+        if (!frames) {
+          const padded = tf.pad(x4, [[0, 0], [window.before, window.after], [0, 0], [0, 0]]);
+          stacked.set(key, (frames = tf.conv2d(padded, this.frames.get(kh)!, 1, 'valid')));
+        }
+        out[window.input] = tf.conv2d(frames, kernel, 1, 'valid');
+      }
+      return out;
+    });
+  }
+
+  dispose(): void {
+    for (const { kernel } of this.windows) kernel.dispose();
+    for (const t of this.frames.values()) t.dispose();
+  }
 }
 
 export class ModelRunner {
@@ -163,26 +212,36 @@ export class ModelRunner {
   private constructor(
     private readonly classifiers: ReadonlyArray<Loaded & { name: ClassifierName; positive: 0 | 1 }>,
     private readonly tagger: Loaded,
+    private readonly shared: SharedWindowRunner,
     readonly simd: boolean,
   ) {}
 
-  /** Reads, checks (model-files.ts) and loads every model of `dir`. */
-  static async load(dir: string, rank = DEFAULT_RANK): Promise<ModelRunner> {
+  /**
+   * Reads, checks (model-files.ts) and loads every model of `dir`, rewritten at `rank`
+   * (musicnn.factorise.ts; 0: as trained): each factorised, the five classifiers' timbral
+   * windows on one shared basis (classifierWindows of these files, unless given: the engine
+   * pool computes them once for all its threads).
+   */
+  static async load(dir: string, rank = DEFAULT_RANK, shared?: SharedWindows): Promise<ModelRunner> {
     const files = readModelFiles(dir);
     const { simd } = await startBackend();
     const byFolder = new Map(files.map((f) => [f.folder.folder, f]));
-    const loadOne = async (folder: string): Promise<Loaded> => {
-      const model = await loadGraphModel(memoryHandler(byFolder.get(folder)!, rank));
+    const windows = shared ?? classifierWindows(files, rank);
+    const loadOne = async (folder: string, shared: SharedWindows): Promise<Loaded> => {
+      const file = byFolder.get(folder)!;
+      const rewritten = factoriseMusicnn(file.modelJson, file.weights, rank, shared);
+      const model = await loadGraphModel(memoryHandler(rewritten));
       const extra: Record<string, tf.Tensor> = {};
       for (const input of model.inputs) {
-        if (input.name !== 'model/Placeholder') extra[input.name] = tf.scalar(false, 'bool');
+        if (input.name !== 'model/Placeholder' && !rewritten.inputs.includes(input.name)) extra[input.name] = tf.scalar(false, 'bool');
       }
-      return { name: folder, folder, model, extra };
+      return { name: folder, folder, model, extra, shared: rewritten.inputs };
     };
     const classifiers = [];
-    for (const c of CLASSIFIERS) classifiers.push({ ...(await loadOne(c.folder)), name: c.name, positive: c.positive });
-    const tagger = await loadOne(TAGGER.folder);
-    return new ModelRunner(classifiers, tagger, simd);
+    for (const c of CLASSIFIERS) classifiers.push({ ...(await loadOne(c.folder, windows)), name: c.name, positive: c.positive });
+    // The tagger's windows are of rank 22 and 14 (exact at any rank above): its own, not shared.
+    const tagger = await loadOne(TAGGER.folder, {});
+    return new ModelRunner(classifiers, tagger, new SharedWindowRunner(windows), simd);
   }
 
   /** MusiCNN frames of a mono window at `sampleRate`. */
@@ -231,21 +290,30 @@ export class ModelRunner {
     patches.forEach((patch, i) => {
       patchesInto(frames, [patch], this.batch);
       const x = tf.tensor3d(this.batch.subarray(0, size), [1, MUSICNN_PATCH, MUSICNN_BANDS]);
+      // The shared windows run once, for the first model that reads them (a failure there is its).
+      let shared: Record<string, tf.Tensor> | undefined;
+      const sharedOutputs = (): Record<string, tf.Tensor> => (shared ??= this.shared.run(x));
       try {
-        for (const c of this.classifiers) classes[c.name].set(this.execute(c, x), i * 2);
-        tags.set(this.execute(this.tagger, x), i * MSD_TAGS.length);
+        for (const c of this.classifiers) classes[c.name].set(this.execute(c, x, sharedOutputs), i * 2);
+        tags.set(this.execute(this.tagger, x, sharedOutputs), i * MSD_TAGS.length);
       } finally {
         x.dispose();
+        for (const t of Object.values(shared ?? {})) t.dispose();
       }
     });
     return { patches, classes, tags };
   }
 
   /** The model's model/Sigmoid rows for the batch, row-major. */
-  private execute(m: Loaded, x: tf.Tensor3D): Float32Array {
+  private execute(m: Loaded, x: tf.Tensor3D, sharedOutputs: () => Record<string, tf.Tensor>): Float32Array {
     let out: tf.Tensor | undefined;
     try {
-      out = m.model.execute({ ...m.extra, 'model/Placeholder': x }, 'model/Sigmoid') as tf.Tensor;
+      const inputs: Record<string, tf.Tensor> = { ...m.extra, 'model/Placeholder': x };
+      if (m.shared.length > 0) {
+        const shared = sharedOutputs();
+        for (const name of m.shared) inputs[name] = shared[name]!;
+      }
+      out = m.model.execute(inputs, 'model/Sigmoid') as tf.Tensor;
       const rows = out.dataSync() as Float32Array;
       if (rows.some((v) => !Number.isFinite(v))) throw new Error('it gave a value that is not a number');
       return rows;
@@ -261,5 +329,6 @@ export class ModelRunner {
       m.model.dispose();
       for (const t of Object.values(m.extra)) t.dispose();
     }
+    this.shared.dispose();
   }
 }

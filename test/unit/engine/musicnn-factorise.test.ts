@@ -2,8 +2,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel } from '@tensorflow/tfjs-converter';
 import { Matrix, SingularValueDecomposition } from 'ml-matrix';
 import type { ModelJson } from '../../../src/engine/models/model-files';
-import { factorKernel, factoriseMusicnn } from '../../../src/engine/models/musicnn.factorise';
-import { startBackend } from '../../../src/engine/models/runtime';
+import { factorKernel, factoriseMusicnn, sharedWindows } from '../../../src/engine/models/musicnn.factorise';
+import { SharedWindowRunner, startBackend } from '../../../src/engine/models/runtime';
 
 // A one-convolution graph shaped as MusiCNN's (a _FusedConv2D with bias and ReLU over a
 // one-channel input), so the rewrite is tested on TensorFlow.js's own executor without the models.
@@ -42,20 +42,39 @@ interface Norm {
   offset: Float32Array;
 }
 
+/** MusiCNN's input norm (x · scale + offset, one channel) and its padding of PAD frames before and after, ahead of the window. */
+interface InputNorm {
+  scale: number;
+  offset: number;
+}
+const PAD = 1;
+
 /** The graph's output: the convolution's, or with `norm` the pooled values (Squeeze after MaxPool). */
 const outputOf = (norm?: Norm): string => (norm ? 'model/Squeeze' : 'model/conv2d/Relu');
 
 type GraphNode = { name: string; op: string; input?: string[]; attr?: Record<string, unknown> };
 
-function graph(kernel: Float32Array, bias: Float32Array, norm?: Norm): { modelJson: ModelJson; weights: Uint8Array } {
+function graph(kernel: Float32Array, bias: Float32Array, norm?: Norm, inputNorm?: InputNorm): { modelJson: ModelJson; weights: Uint8Array } {
+  const T = { T: { type: 'DT_FLOAT' } };
+  const constant = (name: string, shape: number[], dtype = 'DT_FLOAT'): GraphNode => ({ name, op: 'Const', attr: { value: { tensor: { dtype, tensorShape: dims(shape) } }, dtype: { type: dtype } } });
   const node: GraphNode[] = [
     { name: 'model/Placeholder', op: 'Placeholder', attr: { dtype: { type: 'DT_FLOAT' }, shape: { shape: dims([-1, 10, 12, 1]) } } },
+    ...(inputNorm
+      ? [
+          constant('in/scale', [1]),
+          constant('in/offset', [1]),
+          constant('in/paddings', [4, 2], 'DT_INT32'),
+          { name: 'model/in/Mul', op: 'Mul', input: ['model/Placeholder', 'in/scale'], attr: T },
+          { name: 'model/in/Add', op: 'Add', input: ['model/in/Mul', 'in/offset'], attr: T },
+          { name: 'model/Pad', op: 'Pad', input: ['model/in/Add', 'in/paddings'], attr: { ...T, Tpaddings: { type: 'DT_INT32' } } },
+        ]
+      : []),
     { name: 'conv2d/kernel', op: 'Const', attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims([KH, KW, 1, OUT]) } }, dtype: { type: 'DT_FLOAT' } } },
     { name: 'conv2d/bias', op: 'Const', attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims([OUT]) } }, dtype: { type: 'DT_FLOAT' } } },
     {
       name: 'model/conv2d/Relu',
       op: '_FusedConv2D',
-      input: ['model/Placeholder', 'conv2d/kernel', 'conv2d/bias'],
+      input: [inputNorm ? 'model/Pad' : 'model/Placeholder', 'conv2d/kernel', 'conv2d/bias'],
       attr: {
         T: { type: 'DT_FLOAT' },
         fused_ops: { list: { s: [b64('BiasAdd'), b64('Relu')] } },
@@ -68,9 +87,9 @@ function graph(kernel: Float32Array, bias: Float32Array, norm?: Norm): { modelJs
       },
     },
   ];
-  const arrays = [kernel, bias, ...(norm ? [norm.scale, norm.offset] : [])];
+  const arrays: Array<Float32Array | Int32Array> = [kernel, bias, ...(norm ? [norm.scale, norm.offset] : [])];
+  if (inputNorm) arrays.push(Float32Array.of(inputNorm.scale), Float32Array.of(inputNorm.offset), Int32Array.of(0, 0, PAD, PAD, 0, 0, 0, 0));
   if (norm) {
-    const T = { T: { type: 'DT_FLOAT' } };
     node.push(
       { name: 'norm/scale', op: 'Const', attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims([OUT]) } }, dtype: { type: 'DT_FLOAT' } } },
       { name: 'norm/offset', op: 'Const', attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims([OUT]) } }, dtype: { type: 'DT_FLOAT' } } },
@@ -107,6 +126,13 @@ function graph(kernel: Float32Array, bias: Float32Array, norm?: Norm): { modelJs
                   { name: 'norm/offset', shape: [OUT], dtype: 'float32' },
                 ]
               : []),
+            ...(inputNorm
+              ? [
+                  { name: 'in/scale', shape: [1], dtype: 'float32' },
+                  { name: 'in/offset', shape: [1], dtype: 'float32' },
+                  { name: 'in/paddings', shape: [4, 2], dtype: 'int32' },
+                ]
+              : []),
           ],
         },
       ],
@@ -115,7 +141,7 @@ function graph(kernel: Float32Array, bias: Float32Array, norm?: Norm): { modelJs
   };
 }
 
-async function run(modelJson: ModelJson, weights: Uint8Array, input: tf.Tensor4D, output = outputOf()): Promise<Float32Array> {
+async function run(modelJson: ModelJson, weights: Uint8Array, input: tf.Tensor4D, output = outputOf(), extra: Record<string, tf.Tensor> = {}): Promise<Float32Array> {
   const model = await loadGraphModel({
     load: () =>
       Promise.resolve({
@@ -126,7 +152,7 @@ async function run(modelJson: ModelJson, weights: Uint8Array, input: tf.Tensor4D
       }),
   });
   try {
-    const out = model.execute({ 'model/Placeholder': input }, output) as tf.Tensor;
+    const out = model.execute({ ...extra, 'model/Placeholder': input }, output) as tf.Tensor;
     const data = out.dataSync() as Float32Array;
     out.dispose();
     return data;
@@ -224,10 +250,88 @@ describe('factorised convolutions', () => {
     expect(maxDiff(await run(modelJson, weights, input), await run(factorised.modelJson, factorised.weights, input))).toBeLessThan(1e-5);
   });
 
+  it('read a window as wide as its input (MusiCNN\'s 7 × 561 and 7 × 64 layers) with the width as channels, the same numbers', async () => {
+    const g = graph(kernelOfRank(OUT, 6), bias);
+    // The same graph with the kernel named as MusiCNN's first 7-frame layer and an input KW wide.
+    const modelJson = JSON.parse(JSON.stringify(g.modelJson).replaceAll('conv2d/kernel', 'conv2d_5/kernel')) as ModelJson;
+    modelJson.modelTopology.node![0]!.attr = { dtype: { type: 'DT_FLOAT' }, shape: { shape: dims([-1, 10, KW, 1]) } };
+    const narrow = tf.tensor4d(Float32Array.from({ length: 10 * KW }, noise(13)), [1, 10, KW, 1]);
+    try {
+      const rewritten = factoriseMusicnn(modelJson, g.weights, 6);
+      expect(rewritten.ranks).toEqual({});
+      expect(rewritten.modelJson.weightsManifest[0]!.weights.find((w) => w.name.startsWith('conv2d_5/kernel'))?.shape).toEqual([KH, 1, KW, OUT]);
+      expect(rewritten.modelJson.modelTopology.node!.map((n) => n.op)).toContain('ExpandDims');
+      const [before, after] = [await run(modelJson, g.weights, narrow), await run(rewritten.modelJson, rewritten.weights, narrow)];
+      expect(before).toHaveLength((10 - KH + 1) * OUT);
+      expect(before.some((v) => v > 0)).toBe(true);
+      expect(maxDiff(before, after)).toBeLessThan(1e-5);
+    } finally {
+      narrow.dispose();
+    }
+  });
+
   it('leave the graph as it is at rank 0', () => {
     const { modelJson, weights } = graph(kernelOfRank(3, 3), bias);
     const same = factoriseMusicnn(modelJson, weights, 0);
     expect(same.modelJson).toBe(modelJson);
     expect(same.weights).toBe(weights);
+  });
+});
+
+describe('windows shared by several models', () => {
+  let input: tf.Tensor4D;
+  const bias = Float32Array.from({ length: OUT }, (_, i) => (i % 3) * 0.1 - 0.1);
+  /** ROWS × OUT filters in the span of `basis` (ROWS × 3): basis · random 3 × OUT. */
+  const inSpan = (basis: number[], seed: number): Float32Array => {
+    const next = noise(seed);
+    const c = Array.from({ length: 3 * OUT }, next);
+    return Float32Array.from({ length: ROWS * OUT }, (_, k) => {
+      const [i, j] = [Math.floor(k / OUT), k % OUT];
+      return basis[i * 3]! * c[j]! + basis[i * 3 + 1]! * c[OUT + j]! + basis[i * 3 + 2]! * c[2 * OUT + j]!;
+    });
+  };
+  beforeAll(async () => {
+    await startBackend();
+    const next = noise(9);
+    input = tf.tensor4d(Float32Array.from({ length: 10 * 12 }, next), [1, 10, 12, 1]);
+  });
+  afterAll(() => input.dispose());
+
+  it('give each model its own outputs when its filters lie in the shared basis, the padded frames included', async () => {
+    // Two models whose filters span one 3-dimensional subspace of the window's 15 cells, each
+    // with its own input norm: the offset reaches every frame but the padding's.
+    const span = Array.from({ length: ROWS * 3 }, noise(21));
+    const models = [
+      { ...graph(inSpan(span, 22), bias, undefined, { scale: 1.7, offset: 0.4 }) },
+      { ...graph(inSpan(span, 23), bias, undefined, { scale: 0.6, offset: -0.9 }) },
+    ];
+    const windows = sharedWindows(models, 4, 10, 12);
+    expect(windows['conv2d/kernel']).toMatchObject({ input: 'shared/conv2d', shape: [KH, KW, 1, 4], before: PAD, after: PAD });
+    const runner = new SharedWindowRunner(windows);
+    const shared = runner.run(tf.reshape(input, [1, 10, 12]));
+    try {
+      expect(shared['shared/conv2d']!.shape).toEqual([1, 10, 12 - KW + 1, 4]);
+      for (const { modelJson, weights } of models) {
+        const factorised = factoriseMusicnn(modelJson, weights, 6, windows);
+        expect(factorised.inputs).toEqual(['shared/conv2d']);
+        expect(factorised.ranks).toEqual({ 'conv2d/kernel': 3 });
+        const before = await run(modelJson, weights, input);
+        const after = await run(factorised.modelJson, factorised.weights, input, outputOf(), shared);
+        expect(before.some((v) => v > 0)).toBe(true);
+        expect(maxDiff(before, after)).toBeLessThan(1e-4);
+      }
+    } finally {
+      for (const t of Object.values(shared)) t.dispose();
+      runner.dispose();
+    }
+  });
+
+  it('share nothing where a graph is not of that shape (no input norm), nor with one model alone', () => {
+    const span = Array.from({ length: ROWS * 3 }, noise(31));
+    const normed = graph(inSpan(span, 32), bias, undefined, { scale: 1, offset: 0.5 });
+    expect(sharedWindows([normed, graph(inSpan(span, 33), bias)], 4, 10, 12)).toEqual({});
+    expect(sharedWindows([normed], 4, 10, 12)).toEqual({});
+    // Without shared windows the graph reads its own input, as before.
+    expect(factoriseMusicnn(normed.modelJson, normed.weights, 6).inputs).toEqual([]);
   });
 });
