@@ -139,10 +139,28 @@ export type Feature = (typeof FEATURE_NAMES)[number];
 export const FITTED = ['energy', 'danceability', 'valence', 'arousal', 'happy', 'sad', 'relaxed', 'aggressive', 'instrumentalness', 'acousticness'] as const;
 export type Fitted = (typeof FITTED)[number];
 
-/** A fitted formula: clamp01(bias + Σ weight × feature). */
+/**
+ * A fitted formula: bias + Σ weight × feature, brought into 0–1 by softClamp (or, `hard`, by
+ * clamping: for a designed formula whose ends mean something, instrumentalness' 1).
+ */
 export interface Formula {
   bias: number;
   weights: Partial<Record<Feature, number>>;
+  hard?: boolean;
+}
+
+/**
+ * 0–1 without ties at the ends: the value itself from 0.1 to 0.9, and beyond, tails that
+ * approach 0 and 1 without reaching them (0.1·e^((v − 0.1)/0.1) below, its mirror above; the
+ * slope is continuous at 0.1 and 0.9). A clamp would give every track past an end the same
+ * value, and lose their order: music louder than the corpora the weights were fitted on would
+ * all read energy 1.
+ */
+export function softClamp(v: number): number {
+  if (!Number.isFinite(v)) return 0;
+  if (v < 0.1) return 0.1 * Math.exp((v - 0.1) / 0.1);
+  if (v > 0.9) return 1 - 0.1 * Math.exp((0.9 - v) / 0.1);
+  return v;
 }
 
 /**
@@ -161,14 +179,14 @@ export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
   sad: { bias: 1.223, weights: { major: -0.077, fast: -0.211, loud: -0.448, dense: -0.065, bright: -0.119, harsh: -0.103, smooth: 0.382 } },
   relaxed: { bias: 0.945, weights: { loud: -0.166, fast: -0.071, busy: -0.029, compressed: -0.107, harsh: -0.057, bright: -0.273, clear: 0.248 } },
   aggressive: { bias: -0.956, weights: { harsh: 0.129, loud: 1.114, dense: 0.343, fast: 0.09, drums: 0.066, air: 0.111 } },
-  instrumentalness: { bias: 1, weights: { speech: -1.6, sung: -0.85 } },
+  instrumentalness: { bias: 1, weights: { speech: -1.6, sung: -0.85 }, hard: true },
   acousticness: { bias: 0.759, weights: { harsh: -0.013, loud: -0.779, compressed: -0.078, bright: -0.084, air: -0.015, drums: -0.083, busy: 0.226, held: 0.294, clear: 0.615 } },
 };
 
 export function applyFormula(f: Formula, x: Readonly<Record<Feature, number>>): number {
   let v = f.bias;
   for (const [name, w] of Object.entries(f.weights) as Array<[Feature, number]>) v += w * x[name];
-  return clamp01(v);
+  return f.hard ? clamp01(v) : softClamp(v);
 }
 
 export function computeDescriptors(m: DescriptorInputs, formulas: Readonly<Record<Fitted, Formula>> = FORMULAS): Descriptors {

@@ -1,5 +1,5 @@
 import type { AudioFeatures } from '../../../src/core/types';
-import { type DescriptorInputs, computeDescriptors, ramp } from '../../../src/engine/descriptor.formulas';
+import { type DescriptorInputs, computeDescriptors, ramp, softClamp } from '../../../src/engine/descriptor.formulas';
 import { RATE, denseDistorted, liveVersion, mixIn, normalise, quieterDarker, roughen, sinePad, song, sparsePiano, speechLike, sungVowels } from '../../helpers/audio-signals';
 import { analyse } from '../../helpers/engine-run';
 import { type DrumHit, drumMachine } from '../../helpers/signals';
@@ -147,6 +147,30 @@ describe('descriptor formulas', () => {
     expect(ramp(50, 0, 10)).toBe(1);
     expect(ramp(5, 10, 0)).toBe(0.5);
     expect(ramp(Number.NaN, 0, 1)).toBe(0);
+  });
+
+  it('when a formula passes an end, then its value nears 0 or 1 without reaching it and keeps the order: the value itself from 0.1 to 0.9', () => {
+    for (const v of [0.1, 0.25, 0.5, 0.9]) expect(softClamp(v)).toBe(v);
+    const xs = [-2, -0.5, -0.1, 0, 0.05, 0.0999, 0.9001, 0.95, 1, 1.1, 1.5, 3];
+    const ys = xs.map(softClamp);
+    ys.forEach((y, i) => {
+      expect(y).toBeGreaterThan(0);
+      expect(y).toBeLessThan(1);
+      if (i > 0) expect(y).toBeGreaterThan(ys[i - 1]!);
+    });
+    // Continuous where the tails meet the middle.
+    expect(Math.abs(softClamp(0.0999) - 0.0999)).toBeLessThan(1e-4);
+    expect(Math.abs(softClamp(0.9001) - 0.9001)).toBeLessThan(1e-4);
+    expect(softClamp(Number.NaN)).toBe(0);
+  });
+
+  it('when two tracks are both louder, denser and harsher than the fitted range, then the one with more air still reads more energetic, short of 1', () => {
+    const loudest: DescriptorInputs = { ...base, loudness: -6, onsetRate: 8, timbre: { ...base.timbre, flatness: 0.2, highFrequencyRatio: 0.1 } };
+    const lessAir: DescriptorInputs = { ...loudest, timbre: { ...loudest.timbre, highFrequencyRatio: 0.064 } };
+    const [a, b] = [computeDescriptors(loudest).energy, computeDescriptors(lessAir).energy];
+    expect(a).toBeLessThan(1);
+    expect(a).toBeGreaterThan(b);
+    expect(b).toBeGreaterThan(0.9);
   });
 
   it('when only the loudness rises, then energy rises', () => {
