@@ -5,11 +5,11 @@ import type { VoiceStats } from './timbre.voice';
 /**
  * The 0–1 descriptors and moods, each a documented formula over measurements (docs/FEATURES.md
  * gives each one's meaning, formula, range and what a listener should expect). No trained model
- * runs here. The moods, danceability, valence, energy, arousal, instrumentalness and
- * acousticness are weighted sums of named features (FEATURES below, each a ramp of one
- * measurement), their weights fitted by least squares to what Essentia's trained models say of
- * the same clips (`npm run bench:descriptors`, BENCHMARKS.md): the formulas are held to the
- * models, they do not contain them.
+ * runs here. The moods, danceability, energy, arousal, instrumentalness and acousticness are
+ * weighted sums of named features (FEATURES below, each a ramp of one measurement), their
+ * weights fitted by least squares to what Essentia's trained models say of the same clips (`npm
+ * run bench:descriptors`, BENCHMARKS.md): the formulas are held to the models, they do not
+ * contain them. Valence is the happy mood less the sad, on 0–1, as its model counterpart is.
  */
 export interface DescriptorInputs {
   /** Integrated loudness of the window, LUFS. */
@@ -136,7 +136,7 @@ export const FEATURE_NAMES = [
 export type Feature = (typeof FEATURE_NAMES)[number];
 
 /** The descriptors given by a fitted formula. */
-export const FITTED = ['energy', 'danceability', 'valence', 'arousal', 'happy', 'sad', 'relaxed', 'aggressive', 'instrumentalness', 'acousticness'] as const;
+export const FITTED = ['energy', 'danceability', 'arousal', 'happy', 'sad', 'relaxed', 'aggressive', 'instrumentalness', 'acousticness'] as const;
 export type Fitted = (typeof FITTED)[number];
 
 /**
@@ -173,7 +173,6 @@ export function softClamp(v: number): number {
 export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
   energy: { bias: -0.814, weights: { loud: 1.163, dense: 0.396, harsh: 0.172, air: 0.146 } },
   danceability: { bias: 0.529, weights: { drums: 0.098, comfort: 0.058, stabs: 0.485, mids: -0.344, smooth: -0.258 } },
-  valence: { bias: -0.665, weights: { major: 0.068, fast: 0.166, bright: 0.205, loud: 0.346, drums: 0.107, keyed: 0.269, pulse: 0.195, stabs: 0.357 } },
   arousal: { bias: -0.929, weights: { loud: 1.266, harsh: 0.169, fast: 0.122, dense: 0.373, drums: 0.088, bright: 0.025 } },
   happy: { bias: -0.391, weights: { major: 0.068, fast: 0.116, bright: 0.189, loud: 0.153, drums: 0.054, pulse: 0.207, keyed: 0.237, stabs: 0.459 } },
   sad: { bias: 1.223, weights: { major: -0.077, fast: -0.211, loud: -0.448, dense: -0.065, bright: -0.119, harsh: -0.103, smooth: 0.382 } },
@@ -199,6 +198,11 @@ export function computeDescriptors(m: DescriptorInputs, formulas: Readonly<Recor
   const liveness = ramp(t.floorFlatness - 0.25 * t.flatness, 0.01, 0.06);
   const danceability = v('danceability');
   const arousal = v('arousal');
+  const happy = v('happy');
+  const sad = v('sad');
+  // Positiveness as the models' counterpart has it: the happy mood less the sad, on 0–1. A track
+  // that reads happier and less sad always reads higher valence.
+  const valence = (happy - sad + 1) / 2;
 
   const approachability = clamp01(
     0.3 * x.keyed + 0.25 * x.steady + 0.2 * x.comfort + 0.15 * (1 - x.harsh) + 0.1 * (1 - speech),
@@ -213,10 +217,10 @@ export function computeDescriptors(m: DescriptorInputs, formulas: Readonly<Recor
     speechiness: r3(speech),
     instrumentalness: r3(v('instrumentalness')),
     acousticness: r3(v('acousticness')),
-    valence: r3(v('valence')),
+    valence: r3(valence),
     arousal: r3(arousal),
     approachability: r3(approachability),
     engagement: r3(engagement),
-    mood: { happy: r3(v('happy')), sad: r3(v('sad')), relaxed: r3(v('relaxed')), aggressive: r3(v('aggressive')) },
+    mood: { happy: r3(happy), sad: r3(sad), relaxed: r3(v('relaxed')), aggressive: r3(v('aggressive')) },
   };
 }

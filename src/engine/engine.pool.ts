@@ -15,7 +15,7 @@ export interface EnginePoolOptions {
   timeoutMs: number;
   /** Analysed window of files longer than 45 s, seconds. */
   windowSeconds: number;
-  /** Essentia's models (MODELS_DIR): moods, danceability and instrumentalness from them. Unset: the signal formulas. */
+  /** Essentia's models (MODELS_DIR): moods, valence, danceability and instrumentalness from them. Unset: the signal formulas. */
   modelsDir?: string;
   /**
    * With modelsDir: a model file missing or wrong throws here, naming the file and the fault

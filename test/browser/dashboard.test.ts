@@ -252,7 +252,7 @@ describeInBrowser(title, () => {
     expect(await stat('Meter')).toBe(`${analysis.timeSignature}/4`);
     // How its moods were made, and by which engine build, as the API says.
     expect(analysis.method).toBe('signal');
-    expect(await page.locator('.method').innerText()).toBe(`Moods, danceability and instrumentalness by the engine's signal formulas · ${analysis.engine}`);
+    expect(await page.locator('.method').innerText()).toBe(`Moods, valence, danceability and instrumentalness by the engine's signal formulas · ${analysis.engine}`);
     // A bar for every descriptor and mood the API lists (its registry), labelled as it labels them.
     const vocabulary = (await graphql(t, VocabularyDocument, {})).body.data!;
     const described = (group: string) =>

@@ -507,7 +507,7 @@ export interface components {
             speechiness: number;
             /** @description Confidence that the track is acoustic: clean notes, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
             acousticness?: number;
-            /** @description Musical positiveness: quick, bright, loud and rhythmic music in a clear key, with notes and drums that strike, reads high, major more than minor; slow, dark, quiet music low. */
+            /** @description Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
             valence: number;
             /** @description Activation: loudness, the density of onsets, tempo and drums on the beat. */
             arousal: number;
@@ -1392,7 +1392,7 @@ export interface operations {
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
-                    /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
+                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
                     /** @description Requests per minute allowed to this key. */
                     "RateLimit-Limit": number;
@@ -1424,7 +1424,7 @@ export interface operations {
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
-                    /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
+                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
                     [name: string]: unknown;
                 };
@@ -1466,7 +1466,7 @@ export interface operations {
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
-                    /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
+                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
                     /** @description Requests per minute allowed to this key. */
                     "RateLimit-Limit": number;
@@ -1498,7 +1498,7 @@ export interface operations {
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
-                    /** @description How the moods, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
+                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
                     [name: string]: unknown;
                 };

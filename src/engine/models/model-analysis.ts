@@ -49,6 +49,7 @@ export class ThreadModels {
     return {
       ...features,
       mood: { ...features.mood, ...d.mood },
+      valence: d.valence,
       danceability: d.danceability,
       instrumentalness: d.instrumentalness,
       engine: engineWithMethod(features.engine, this.method),

@@ -18,6 +18,8 @@ export function instrumentalnessOf(tags: Readonly<Record<MsdTag, number>>): numb
 /** The descriptors the models decide, in the registry's names. */
 export interface ModelDescriptors {
   mood: { happy: number; sad: number; relaxed: number; aggressive: number };
+  /** The happy mood less the sad, on 0–1: (happy − sad + 1) / 2, as the signal formulas define it. */
+  valence: number;
   danceability: number;
   instrumentalness: number;
   /** The tagger's `acoustic` tag, for an acousticness built on it. */
@@ -30,6 +32,7 @@ export function modelDescriptors(out: ModelOutputs): ModelDescriptors {
   const c = out.classes;
   return {
     mood: { happy: round3(c.mood_happy), sad: round3(c.mood_sad), relaxed: round3(c.mood_relaxed), aggressive: round3(c.mood_aggressive) },
+    valence: round3((c.mood_happy - c.mood_sad + 1) / 2),
     danceability: round3(c.danceability),
     instrumentalness: round3(instrumentalnessOf(out.tags)),
     acoustic: round3(out.tags.acoustic),

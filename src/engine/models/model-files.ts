@@ -30,7 +30,7 @@ export const DEFAULT_PATCHES = 0;
 export const DEFAULT_RANK = 40;
 
 /**
- * The method of an analysis whose moods, danceability and instrumentalness the models gave:
+ * The method of an analysis whose moods, valence, danceability and instrumentalness the models gave:
  * `models:musicnn-msd-2`, then how they ran, where that moves the values: `/r<rank>` for
  * factorised convolutions (MODELS_RANK; absent at 0, as trained), `/p<n>` for n patches per
  * window (MODELS_PATCHES; absent at 0, every patch). So analyses made another way can be found

@@ -177,6 +177,21 @@ describe('descriptor formulas', () => {
     expect(computeDescriptors({ ...base, loudness: -8 }).energy).toBeGreaterThan(computeDescriptors(base).energy);
   });
 
+  it('when tracks differ, then valence follows the happy mood less the sad: a track that reads happier and less sad never reads lower valence', () => {
+    const variants: DescriptorInputs[] = [
+      base,
+      { ...base, mode: 0 },
+      { ...base, loudness: -24, tempo: 70 },
+      { ...base, midOnsetStrength: 8, keyStrength: 0.95 },
+      { ...base, timbre: { ...base.timbre, levelSmoothness: 1.4, rolloff: 800 } },
+    ];
+    const d = variants.map((v) => computeDescriptors(v));
+    for (const x of d) expect(Math.abs(x.valence - (x.mood.happy - x.mood.sad + 1) / 2)).toBeLessThanOrEqual(0.0015);
+    for (const a of d) for (const b of d) if (a.mood.happy >= b.mood.happy && a.mood.sad <= b.mood.sad) expect(a.valence).toBeGreaterThanOrEqual(b.valence);
+    // The variants do differ in both moods.
+    expect(new Set(d.map((x) => x.valence)).size).toBeGreaterThan(3);
+  });
+
   it('when only the mode flips from major to minor, then valence falls and sadness rises', () => {
     const minor = computeDescriptors({ ...base, mode: 0 });
     expect(minor.valence).toBeLessThan(computeDescriptors(base).valence);

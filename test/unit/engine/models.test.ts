@@ -220,7 +220,7 @@ withModels('the models', () => {
     expect(runner.run(frames).patches.used).toBe(patchCount(frames.frames));
   });
 
-  it('answer moods, danceability and instrumentalness through the engine pool, saying so', async () => {
+  it('answer moods, valence, danceability and instrumentalness through the engine pool, saying so', async () => {
     const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir });
     const signal = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30 });
     try {
@@ -235,6 +235,8 @@ withModels('the models', () => {
       expect(withModels.mood.happy).toBeCloseTo(direct.classes.mood_happy, 2);
       expect(withModels.mood.sad).toBeCloseTo(direct.classes.mood_sad, 2);
       expect(withModels.danceability).toBeCloseTo(direct.classes.danceability, 2);
+      // Valence from the models' moods, as the formulas make it from theirs.
+      expect(withModels.valence).toBeCloseTo((direct.classes.mood_happy - direct.classes.mood_sad + 1) / 2, 2);
       expect(withModels.tempo).toBe(withoutModels.tempo);
     } finally {
       await Promise.all([pool.close(), signal.close()]);

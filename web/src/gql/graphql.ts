@@ -105,7 +105,7 @@ export type TrackFilter = {
   timeSignature?: Array<number> | null | undefined;
   /** Substring of the title, ignoring case, accents and compatibility forms. */
   trackName?: string | null | undefined;
-  /** Range of valence: Musical positiveness: quick, bright, loud and rhythmic music in a clear key, with notes and drums that strike, reads high, major more than minor; slow, dark, quiet music low. */
+  /** Range of valence: Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
   valence?: FloatRange | null | undefined;
 };
 
@@ -153,7 +153,7 @@ export type TrackOrderField =
   | 'SPEECHINESS'
   /** Beats per minute. */
   | 'TEMPO'
-  /** valence: Musical positiveness: quick, bright, loud and rhythmic music in a clear key, with notes and drums that strike, reads high, major more than minor; slow, dark, quiet music low. */
+  /** valence: Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
   | 'VALENCE';
 
 export type ApiKeyRowFragment = { id: string, name: string, scope: ApiKeyScope, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null, source: string };

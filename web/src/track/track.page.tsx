@@ -78,7 +78,7 @@ function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
         <Stat label="Duration" value={clock(analysis.duration_ms / 1000)} />
       </dl>
       <p className="method">
-        Moods, danceability and instrumentalness by <strong>{methodLabel(analysis.method)}</strong> · <span className="engine">{analysis.engine}</span>
+        Moods, valence, danceability and instrumentalness by <strong>{methodLabel(analysis.method)}</strong> · <span className="engine">{analysis.engine}</span>
       </p>
       {error && <p className="error">The descriptors cannot be drawn: {problemOf(error).message}</p>}
       {vocabulary && (
