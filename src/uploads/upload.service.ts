@@ -12,7 +12,7 @@ import type { MetadataCache } from '../search/metadata-cache';
 import { nameFromPath } from '../sources/library/library.index';
 import type { UploadQuota } from './upload.quota';
 import { keepInLibrary } from './upload.keep';
-import { receiveToFile, sniffFile } from './upload.receiver';
+import { type ReceivedFile, receiveToFile, sniffFile } from './upload.receiver';
 import type { UploadSource } from './upload.source';
 
 export interface UploadOptions {
@@ -105,6 +105,28 @@ export class UploadService {
     await mkdir(this.options.dir, { recursive: true });
     const meter = await this.quota?.begin(requesterId);
     const received = await receiveToFile(body, this.options.dir, this.options.maxBytes, meter);
+    return this.analyseReceived(received, hints, requesterId);
+  }
+
+  /**
+   * As upload, for a file already received into the uploads folder (receiveToFile: a GraphQL
+   * multipart request's file), which it takes over rather than copies: counted against the
+   * requester's quota as it would have been while arriving, then named, stored and analysed; the
+   * file is moved or removed whatever happens.
+   */
+  async uploadReceived(received: ReceivedFile, hints: UploadHints | Promise<UploadHints>, requesterId?: string): Promise<UploadOutcome> {
+    try {
+      const refused = (await this.quota?.begin(requesterId))?.(received.bytes);
+      if (refused) throw refused;
+    } catch (error) {
+      await rm(received.path, { force: true });
+      throw error;
+    }
+    return this.analyseReceived(received, hints, requesterId);
+  }
+
+  /** Upload's work once the bytes are in a file of the uploads folder (removed or moved at the end). */
+  private async analyseReceived(received: ReceivedFile, hints: UploadHints | Promise<UploadHints>, requesterId?: string): Promise<UploadOutcome> {
     let held: string | undefined;
     try {
       if (received.bytes === 0) throw invalidArgument('the upload is empty: send the audio file as the body or as the form field "file"');

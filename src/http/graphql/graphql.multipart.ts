@@ -127,7 +127,7 @@ function readMultipart(req: Request, options: GraphQLMultipartOptions, files: st
         receiveToFile(stream, options.dir, options.maxBytes).then(
           (received) => {
             files.push(received.path);
-            const upload = new UploadedFile(received.path, info.filename || undefined, received.bytes);
+            const upload = new UploadedFile(received.path, info.filename || undefined, received.bytes, received.sha256);
             for (const p of paths) setAt(operations, p, upload);
           },
           (error: unknown) => fail(error),

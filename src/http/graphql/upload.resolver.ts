@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { UploadFetcher } from '../../uploads/upload.fetcher';
 import type { UploadHints, UploadService } from '../../uploads/upload.service';
@@ -34,12 +32,9 @@ export class UploadResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<AnalysisStatus> {
     const hints: UploadHints = { ...names(artist, track), ...(file.filename ? { filename: file.filename } : {}) };
-    try {
-      return analysisStatusOf(await this.uploads.upload(createReadStream(file.path), hints, context.principal.id));
-    } finally {
-      // The request's copy: the upload made its own. Removed before the answer (the middleware removes it on close too).
-      await rm(file.path, { force: true });
-    }
+    // The request's file is the upload's: taken over where it lies, not copied (the middleware
+    // removes it on close too, should anything have left it).
+    return analysisStatusOf(await this.uploads.uploadReceived({ path: file.path, bytes: file.bytes, sha256: file.sha256 }, hints, context.principal.id));
   }
 
   @Mutation(() => AnalysisStatus, {

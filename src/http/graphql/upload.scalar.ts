@@ -12,6 +12,8 @@ export class UploadedFile {
     /** The file name the client gave (its part's Content-Disposition), if any. */
     readonly filename: string | undefined,
     readonly bytes: number,
+    /** Hex SHA-256 of the bytes, taken as they were written. */
+    readonly sha256: string,
   ) {}
 }
 

@@ -1,3 +1,4 @@
+import { watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -108,6 +109,24 @@ describe('GraphQL uploads: analyseUpload (multipart request spec) and analyseUrl
     // The same analysis as the query returns.
     const q = await request(t.app).post('/graphql').set(t.auth).send({ query: `{ analysis(trackKey: "${key}") { trackKey artist trackName tempo } }` }).expect(200);
     expect(q.body.data.analysis).toEqual(res.body.data.analyseUpload.analysis);
+  });
+
+  it('when a file is uploaded, then it is written once: the upload takes over the request\'s file rather than copying it', async () => {
+    const dir = path.join(t.dir, 'data', 'uploads');
+    const written = new Set<string>();
+    const watcher = watch(dir, (_event, name) => {
+      if (name?.endsWith('.part')) written.add(name);
+    });
+    try {
+      const res = await post(uploadBody(wav, 'Graph Band - Written Once.wav')).expect(200);
+      expect(res.body.data.analyseUpload).toMatchObject({ status: 'DONE' });
+      // Let the last events arrive.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      watcher.close();
+    }
+    expect(written.size).toBe(1);
+    expect(await leftOver()).toEqual([]);
   });
 
   it('when artist and track are variables, then they name the track (x-apollo-operation-name is a preflighted header too)', async () => {

@@ -109,6 +109,32 @@ describe('upload quota per key per UTC day', () => {
     await request(t.app).get('/healthz').expect(200);
   });
 
+  it('when a file comes over GraphQL (analyseUpload), then it counts against the same quota: past UPLOAD_QUOTA_BYTES_PER_DAY the field fails with UPLOAD_QUOTA_EXCEEDED and nothing is left behind', async () => {
+    t = await createTestApp({ env: { API_KEYS: KEY_A, UPLOAD_QUOTA_FILES_PER_DAY: '0', UPLOAD_QUOTA_BYTES_PER_DAY: String(Math.floor(1.5 * SIZE)) } });
+    const boundary = '----trackgraph-quota-boundary';
+    const mutation = 'mutation Upload($file: Upload!, $track: String) { analyseUpload(file: $file, artist: "Quota", track: $track) { status } }';
+    const body = (file: Buffer, track: string): Buffer =>
+      Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify({ query: mutation, variables: { file: null, track } })}\r\n`),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n${JSON.stringify({ 0: ['variables.file'] })}\r\n`),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="q.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
+        file,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+    const post = (file: Buffer, track: string) =>
+      request(t.app).post('/graphql').set(asA).set('Apollo-Require-Preflight', 'true').set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(body(file, track));
+    const first = await post(wavAt(100), 'GraphOne').expect(200);
+    expect(first.body.data.analyseUpload).toEqual({ status: 'DONE' });
+    const second = await post(wavAt(110), 'GraphTwo');
+    expect(second.body.data?.analyseUpload ?? null).toBeNull();
+    expect(second.body.errors?.[0]?.extensions?.code).toBe('UPLOAD_QUOTA_EXCEEDED');
+    expect(await leftOver()).toEqual([]);
+    const { graphql } = await usageOf(t, asA);
+    // The refused file was received whole before the field ran (a multipart body is read to its
+    // end first), so its bytes count, as a chunked REST body's received bytes do.
+    expect(graphql).toEqual([{ keyId: 'env:1', uploads: 2, uploadBytes: 2 * SIZE }]);
+  });
+
   it('when the quota settings are 0, then uploads are not limited but still counted', async () => {
     t = await createTestApp({ env: { API_KEYS: KEY_A, UPLOAD_QUOTA_FILES_PER_DAY: '0', UPLOAD_QUOTA_BYTES_PER_DAY: '0' } });
     for (const bpm of [100, 110, 130]) await upload(asA, wavAt(bpm), `Free${bpm}`).expect(200);
