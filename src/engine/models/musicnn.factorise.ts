@@ -103,6 +103,15 @@ const b64 = (s: string): string => Buffer.from(s, 'latin1').toString('base64');
 /** Frames a temporal window reads per step once they are channels (see factoriseMusicnn). */
 const TEMPORAL_STEP = 8;
 
+/** A symmetric matrix's eigenvalues, largest first, and its eigenvectors in that order (column k for value k). */
+function eigenDescending(symmetric: Matrix): { values: number[]; vectors: Matrix } {
+  const evd = new EigenvalueDecomposition(symmetric, { assumeSymmetric: true });
+  const order = evd.realEigenvalues.map((value, index) => ({ value, index })).sort((x, y) => y.value - x.value);
+  const vectors = new Matrix(symmetric.rows, order.length);
+  order.forEach(({ index }, k) => vectors.setColumn(k, evd.eigenvectorMatrix.getColumn(index)));
+  return { values: order.map((o) => o.value), vectors };
+}
+
 /**
  * The kernel [kh, kw, 1, out] as rank-r factors: g [kh, kw, 1, r] (the window's r directions,
  * scaled by their singular values) and h [1, 1, r, out], r = min(rank, the kernel's own rank).
@@ -112,36 +121,15 @@ export function factorKernel(kernel: Float32Array, shape: readonly number[], ran
   const rows = kh * kw * channels;
   // The right singular vectors and values from the Gram matrix (out × out, small), then the
   // left ones scaled: g = M·V_r, h = V_rᵀ, so that g·h = M·V_r·V_rᵀ, M's best rank-r approximation.
-  const gram = new Matrix(out, out);
-  const column = new Float64Array(rows);
-  for (let a = 0; a < out; a++) {
-    for (let i = 0; i < rows; i++) column[i] = kernel[i * out + a]!;
-    for (let b = a; b < out; b++) {
-      let dot = 0;
-      for (let i = 0; i < rows; i++) dot += column[i]! * kernel[i * out + b]!;
-      gram.set(a, b, dot);
-      gram.set(b, a, dot);
-    }
-  }
-  const evd = new EigenvalueDecomposition(gram, { assumeSymmetric: true });
-  // Ascending eigenvalues: the largest last.
-  const order = evd.realEigenvalues.map((value, index) => ({ value, index })).sort((x, y) => y.value - x.value);
-  const largest = Math.max(order[0]?.value ?? 0, 0);
+  const m = Matrix.from1DArray(rows, out, kernel);
+  const { values, vectors } = eigenDescending(m.transpose().mmul(m));
+  const largest = Math.max(values[0] ?? 0, 0);
   let r = 0;
-  while (r < Math.min(rank, order.length) && order[r]!.value > NEGLIGIBLE ** 2 * largest) r++;
+  while (r < Math.min(rank, values.length) && values[r]! > NEGLIGIBLE ** 2 * largest) r++;
   r = Math.max(1, r);
-  const v = evd.eigenvectorMatrix;
-  const g = new Float32Array(rows * r);
-  const h = new Float32Array(r * out);
-  for (let k = 0; k < r; k++) {
-    const idx = order[k]!.index;
-    for (let j = 0; j < out; j++) h[k * out + j] = v.get(j, idx);
-    for (let i = 0; i < rows; i++) {
-      let dot = 0;
-      for (let j = 0; j < out; j++) dot += kernel[i * out + j]! * v.get(j, idx);
-      g[i * r + k] = dot;
-    }
-  }
+  const vr = vectors.subMatrix(0, out - 1, 0, r - 1);
+  const g = Float32Array.from(m.mmul(vr).to1DArray());
+  const h = Float32Array.from(vr.transpose().to1DArray());
   return { g, h, rank: r };
 }
 
@@ -220,25 +208,16 @@ export function sharedWindows(models: ReadonlyArray<{ modelJson: ModelJson; weig
       const out = s[3]!;
       const rows = s[0]! * s[1]!;
       const scale = view.normScale(conv, out);
-      const w = Float64Array.from(kernel, (v, i) => v * (scale ? scale[i % out]! : 1));
-      const norm = w.reduce((sum, v) => sum + v * v, 0);
+      const w = Matrix.from1DArray(rows, out, Float64Array.from(kernel, (v, i) => v * (scale ? scale[i % out]! : 1)));
+      const norm = w.norm() ** 2;
       if (!(norm > 0)) continue;
-      const g = new Matrix(rows, rows);
-      for (let a = 0; a < rows; a++) for (let b = a; b < rows; b++) {
-        let dot = 0;
-        for (let j = 0; j < out; j++) dot += w[a * out + j]! * w[b * out + j]!;
-        g.set(a, b, dot / norm);
-        g.set(b, a, dot / norm);
-      }
+      const g = w.mmul(w.transpose()).div(norm);
       gram = gram ? gram.add(g) : g;
     }
     const [kh, kw] = (shape ?? []) as [number, number];
     if (!gram || !shape || !input || kh * kw <= width) continue;
-    const evd = new EigenvalueDecomposition(gram, { assumeSymmetric: true });
-    const order = evd.realEigenvalues.map((value, index) => ({ value, index })).sort((x, y) => y.value - x.value);
     const rows = kh * kw;
-    const basis = new Float32Array(rows * width);
-    for (let k = 0; k < width; k++) for (let i = 0; i < rows; i++) basis[i * width + k] = evd.eigenvectorMatrix.get(i, order[k]!.index);
+    const basis = Float32Array.from(eigenDescending(gram).vectors.subMatrix(0, rows - 1, 0, width - 1).to1DArray());
     const outFrames = frames + input.before + input.after - kh + 1;
     const maskSum = new Float32Array(outFrames * width);
     for (let t = 0; t < outFrames; t++) for (let dt = 0; dt < kh; dt++) {
@@ -456,18 +435,16 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
   const foldNorm = (conv: Node, kernel: Float32Array, out: number, attr: Record<string, unknown>): Record<string, unknown> => {
     const fused = ((attr.fused_ops as { list?: { s?: string[] } } | undefined)?.list?.s ?? []).map((x) => Buffer.from(x, 'base64').toString('latin1'));
     const [mul] = readers(conv.name);
-    const scaleName = mul?.input?.find((i) => i !== conv.name);
+    const scale = view.normScale(conv, out);
     const [add] = mul ? readers(mul.name) : [];
     const offsetName = add?.input?.find((i) => i !== mul?.name);
     const [pool] = add ? readers(add.name) : [];
     const biasName = conv.input?.[2];
-    const scale = scaleName ? floats(scaleName) : undefined;
     const bias = biasName ? floats(biasName) : undefined;
     const only = (n: Node | undefined): boolean => n !== undefined && readers(n.name).length === 1;
     if (
-      fused.join() !== 'BiasAdd,Relu' || !mul || mul.op !== 'Mul' || !add || add.op !== 'Add' || !pool || pool.op !== 'MaxPool' ||
-      !only(mul) || !only(add) || readers(conv.name).length !== 1 || !scale || scale.length !== out || !bias || bias.length !== out ||
-      !offsetName || byName.get(offsetName)?.op !== 'Const' || byName.get(scaleName!)?.op !== 'Const'
+      fused.join() !== 'BiasAdd,Relu' || !mul || !scale || !add || add.op !== 'Add' || !pool || pool.op !== 'MaxPool' ||
+      !only(mul) || !only(add) || !bias || bias.length !== out || !offsetName || byName.get(offsetName)?.op !== 'Const'
     ) {
       return attr;
     }
