@@ -431,8 +431,17 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
    * σ·relu(σ·max u), σ = sign s), so the scale, ReLU and offset run on the pooled [t, 1, c]
    * values instead of every band's: the same numbers, two passes over the largest tensors fewer.
    * Where the graph is not of that shape the conv is left as it is.
+   *
+   * Then the filters left all zero (the published kernels' dead filters: 51–64 of the 204 of each
+   * classifier's 7 × 67 window, 164 and 183 of the tagger's two windows, 17 and 29 of its 51
+   * temporal filters; and those the norm silences) are dropped from the conv where that saves
+   * more than it costs: each is its bias on every band, so its pooled value is that bias. The
+   * pooled live filters are put back in their places among the dead ones' biases (a one-hot 1 × 1
+   * on the pooled frames, biased; a GatherV2 cost 5x as much on WebAssembly), so every layer after
+   * reads the same numbers in the same order, for none of the dead filters' arithmetic over every
+   * band. Returns the conv's attributes and its kernel and width, narrowed.
    */
-  const foldNorm = (conv: Node, kernel: Float32Array, out: number, attr: Record<string, unknown>): Record<string, unknown> => {
+  const foldNorm = (conv: Node, kernel: Float32Array, out: number, attr: Record<string, unknown>): { attr: Record<string, unknown>; kernel: Float32Array; out: number } => {
     const fused = ((attr.fused_ops as { list?: { s?: string[] } } | undefined)?.list?.s ?? []).map((x) => Buffer.from(x, 'base64').toString('latin1'));
     const [mul] = readers(conv.name);
     const scale = view.normScale(conv, out);
@@ -446,7 +455,7 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
       fused.join() !== 'BiasAdd,Relu' || !mul || !scale || !add || add.op !== 'Add' || !pool || pool.op !== 'MaxPool' ||
       !only(mul) || !only(add) || !bias || bias.length !== out || !offsetName || byName.get(offsetName)?.op !== 'Const'
     ) {
-      return attr;
+      return { attr, kernel, out };
     }
     // A channel the norm all but silences (|s| below 1e-6 of the largest; such channels' s reach
     // 1e-13) is its offset alone: scaled, its weights would fall to subnormal numbers, which
@@ -456,21 +465,70 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     const kept = Float32Array.from(scale, (v) => (Math.abs(v) < 1e-6 * largest ? 0 : v));
     for (let i = 0; i < kernel.length; i++) kernel[i] = flush(kernel[i]! * kept[i % out]!);
     for (let c = 0; c < out; c++) bias[c] = flush(bias[c]! * kept[c]!);
-    changed.set(biasName!, new Uint8Array(bias.buffer));
     const sign = Float32Array.from(kept, (v) => Math.sign(v));
     const base = `${conv.name}/norm_after_pool`;
     added.push(weight(`${base}/sign`, [out], sign));
     const T = { T: attr.T };
+    const rows = kernel.length / out;
+    // Dead: every weight of the filter below NEGLIGIBLE of the kernel's largest (an eigenvector's
+    // rounding leaves ~1e-17 where a dead filter has exactly zero).
+    const floor = NEGLIGIBLE * kernel.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    const live = [...Array(out).keys()].filter((c) => {
+      for (let i = 0; i < rows; i++) if (Math.abs(kernel[i * out + c]!) > floor) return true;
+      return false;
+    });
+    let pooled = pool.name;
+    let narrowed = { kernel, out };
+    // The bands the pooling takes its max over: each dead filter skipped saves rows multiply-adds
+    // on each of them; putting the live ones back in place costs live × out per frame.
+    const bands = Number(((pool.attr?.ksize as { list?: { i?: string[] } } | undefined)?.list?.i ?? [])[2] ?? 0);
+    if (live.length === 0 || bands * rows * (out - live.length) <= live.length * out) {
+      changed.set(biasName!, new Uint8Array(bias.buffer));
+    } else {
+      const width = live.length;
+      const liveKernel = new Float32Array(rows * width);
+      for (let i = 0; i < rows; i++) live.forEach((c, j) => (liveKernel[i * width + j] = kernel[i * out + c]!));
+      const liveBias = Float32Array.from(live, (c) => bias[c]!);
+      // A 1 × 1 from the live filters to their places (one-hot), biased by the dead ones' biases.
+      const place = new Float32Array(width * out);
+      live.forEach((c, j) => (place[j * out + c] = 1));
+      const isLive = new Set(live);
+      const dead = Float32Array.from(bias, (v, c) => (isLive.has(c) ? 0 : v));
+      const w = `${base}/widen`;
+      replaced.set(biasName!, [weight(`${biasName}/live`, [width], liveBias)]);
+      added.push(weight(`${w}/kernel`, [1, 1, width, out], place), weight(`${w}/bias`, [out], dead));
+      extraNodes.push(constNode(`${biasName}/live`, [width]), constNode(`${w}/kernel`, [1, 1, width, out]), constNode(`${w}/bias`, [out]), {
+        name: w,
+        op: '_FusedConv2D',
+        input: [pool.name, `${w}/kernel`, `${w}/bias`],
+        attr: {
+          T: attr.T,
+          data_format: attr.data_format,
+          num_args: { i: '1' },
+          fused_ops: { list: { s: [b64('BiasAdd')] } },
+          padding: { s: b64('VALID') },
+          strides: { list: { i: ['1', '1', '1', '1'] } },
+          dilations: { list: { i: ['1', '1', '1', '1'] } },
+        },
+      });
+      pooled = w;
+      narrowed = { kernel: liveKernel, out: width };
+    }
     extraNodes.push(
       constNode(`${base}/sign`, [out]),
-      { name: `${base}/signed`, op: 'Mul', input: [pool.name, `${base}/sign`], attr: T },
+      { name: `${base}/signed`, op: 'Mul', input: [pooled, `${base}/sign`], attr: T },
       { name: `${base}/relu`, op: 'Relu', input: [`${base}/signed`], attr: T },
       { name: `${base}/scaled`, op: 'Mul', input: [`${base}/relu`, `${base}/sign`], attr: T },
       { name: `${base}/offset`, op: 'Add', input: [`${base}/scaled`, offsetName], attr: T },
     );
     rewritten.set(pool.name, { ...pool, input: [conv.name] });
     for (const next of readers(pool.name)) rewritten.set(next.name, { ...(rewritten.get(next.name) ?? next), input: next.input!.map((i) => (i === pool.name ? `${base}/offset` : i)) });
-    return { ...attr, fused_ops: { list: { s: [b64('BiasAdd')] } } };
+    return { attr: { ...attr, fused_ops: { list: { s: [b64('BiasAdd')] } } }, ...narrowed };
+  };
+  /** The conv's inputs with its bias replaced by the live filters' when foldNorm narrowed it. */
+  const convInputs = (conv: Node, input: string, kernelName: string): string[] => {
+    const biasName = conv.input![2];
+    return [input, kernelName, ...(biasName !== undefined && replaced.has(biasName) ? [`${biasName}/live`] : conv.input!.slice(2))];
   };
 
   for (const [kernelName, share] of Object.entries(FACTORISED_KERNELS)) {
@@ -486,9 +544,10 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
       const r = relay(conv.input![0]!, kernel, at.entry.shape, linear, WHOLE_WIDTH.has(kernelName));
       const name = `${kernelName}/relaid`;
       const folded = foldNorm(conv, r.kernel, at.entry.shape[3]!, { ...attr, ...r.attr });
-      replaced.set(kernelName, [weight(name, r.shape, r.kernel)]);
-      extraNodes.push(constNode(name, r.shape));
-      rewritten.set(conv.name, { ...conv, input: [r.input, name, ...conv.input!.slice(2)], attr: folded });
+      const shape = [...r.shape.slice(0, 3), folded.out];
+      replaced.set(kernelName, [weight(name, shape, folded.kernel)]);
+      extraNodes.push(constNode(name, shape));
+      rewritten.set(conv.name, { ...conv, input: convInputs(conv, r.input, name), attr: folded.attr });
       continue;
     }
     const [kh, kw, channels, out] = at.entry.shape as [number, number, number, number];
@@ -536,15 +595,15 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
         extraNodes.push({ name: window.input, op: 'Placeholder', attr: { dtype: { type: 'DT_FLOAT' }, shape: { shape: { dim: [-1, frames, window.bands - kw + 1, width].map((size) => ({ size: String(size) })) } } } }),
       );
       const folded = foldNorm(conv, h, out, { ...attr, padding: { s: b64('VALID') } });
-      replaced.set(kernelName, [weight(pName, [1, 1, width, r], p), weight(eName, [1, frames, 1, r], edge), weight(hName, [1, 1, r, out], h)]);
+      replaced.set(kernelName, [weight(pName, [1, 1, width, r], p), weight(eName, [1, frames, 1, r], edge), weight(hName, [1, 1, r, folded.out], folded.kernel)]);
       extraNodes.push(
         constNode(pName, [1, 1, width, r]),
         constNode(eName, [1, frames, 1, r]),
-        constNode(hName, [1, 1, r, out]),
+        constNode(hName, [1, 1, r, folded.out]),
         { name: projectNode, op: 'Conv2D', input: [window.input, pName], ...device, attr: { ...linear, padding: { s: b64('VALID') } } },
         { name: offsetNode, op: 'Add', input: [projectNode, eName], attr: { T: attr.T } },
       );
-      rewritten.set(conv.name, { ...conv, input: [offsetNode, hName, ...conv.input!.slice(2)], attr: folded });
+      rewritten.set(conv.name, { ...conv, input: convInputs(conv, offsetNode, hName), attr: folded.attr });
       continue;
     }
     const f = factorKernel(kernel, at.entry.shape, Math.max(1, Math.round(rank * share)));
@@ -554,11 +613,11 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     const hName = `${kernelName}/factor_h`;
     const first = `${conv.name}/factor_g`;
     const folded = foldNorm(conv, f.h, out, { ...attr, padding: { s: b64('VALID') } });
-    replaced.set(kernelName, [weight(gName, g.shape, g.kernel), weight(hName, [1, 1, f.rank, out], f.h)]);
+    replaced.set(kernelName, [weight(gName, g.shape, g.kernel), weight(hName, [1, 1, f.rank, folded.out], folded.kernel)]);
     // The window, unbiased and linear: the fused op's own attributes without its bias and ReLU.
-    extraNodes.push(constNode(gName, g.shape), constNode(hName, [1, 1, f.rank, out]), { name: first, op: 'Conv2D', input: [g.input, gName], ...device, attr: g.attr });
+    extraNodes.push(constNode(gName, g.shape), constNode(hName, [1, 1, f.rank, folded.out]), { name: first, op: 'Conv2D', input: [g.input, gName], ...device, attr: g.attr });
     // Then the 1 × 1 to every filter, with the original bias and ReLU (VALID and SAME agree at 1 × 1).
-    rewritten.set(conv.name, { ...conv, input: [first, hName, ...conv.input!.slice(2)], attr: folded });
+    rewritten.set(conv.name, { ...conv, input: convInputs(conv, first, hName), attr: folded.attr });
   }
   if (replaced.size === 0) return { modelJson, weights, ranks, inputs: [] };
 

@@ -234,6 +234,24 @@ describe('factorised convolutions', () => {
     expect(maxDiff(before, after)).toBeLessThan(1e-5);
   });
 
+  it('drop dead filters (all zero) from the convolution and put their bias back in their places after the pooling, the same numbers', async () => {
+    const norm: Norm = { scale: Float32Array.from([1.5, -0.7, 0.4, 1, 2, -2, 0.3, 0.8]), offset: Float32Array.from({ length: OUT }, (_, i) => 0.25 * i - 1) };
+    const dead = [1, 4, 6];
+    const kernel = kernelOfRank(3, 9);
+    for (let i = 0; i < ROWS; i++) for (const c of dead) kernel[i * OUT + c] = 0;
+    // Dead filters of either sign of bias: each pools to its bias, which the norm then scales.
+    const deadBias = Float32Array.from({ length: OUT }, (_, i) => [0.3, -0.2, 0.5, 0.1, 0.7, -0.4, -0.6, 0.2][i]!);
+    const { modelJson, weights } = graph(kernel, deadBias, norm);
+    const factorised = factoriseMusicnn(modelJson, weights, 6);
+    const h = factorised.modelJson.weightsManifest[0]!.weights.find((w) => w.name === 'conv2d/kernel/factor_h');
+    expect(h?.shape).toEqual([1, 1, 3, OUT - dead.length]);
+    expect(factorised.modelJson.modelTopology.node!.map((n) => n.name)).toContain('model/conv2d/Relu/norm_after_pool/widen');
+    const [before, after] = [await run(modelJson, weights, input, outputOf(norm)), await run(factorised.modelJson, factorised.weights, input, outputOf(norm))];
+    // Every frame's dead filters read their bias through the norm: 0.7 · 2 + 0 for filter 4.
+    expect(before[4]).toBeCloseTo(2 * 0.7 + norm.offset[4]!, 5);
+    expect(maxDiff(before, after)).toBeLessThan(1e-5);
+  });
+
   it('zero weights too small to matter (below 1e-20), which WebAssembly would multiply slowly as subnormal products', async () => {
     const tiny = Float32Array.from(bias, (v, i) => (i === 0 ? 1e-25 : v));
     const { modelJson, weights } = graph(kernelOfRank(3, 5), tiny);
