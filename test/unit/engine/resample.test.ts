@@ -47,4 +47,9 @@ describe('PolyphaseResampler, 44.1 → 16 kHz', () => {
     expect(amplitudeAt(out10, 6000, 16000)).toBeLessThan(1e-4);
     expect(amplitudeAt(out12, 4000, 16000)).toBeLessThan(1e-4);
   });
+
+  it('when a filter of an odd number of taps a side is asked for, then it is refused (the sums run four taps at a time)', () => {
+    expect(() => new PolyphaseResampler(44100, 16000, 63)).toThrow(RangeError);
+    expect(() => new PolyphaseResampler(44100, 16000, 0)).toThrow(RangeError);
+  });
 });
