@@ -425,6 +425,47 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
   const changed = new Map<string, Uint8Array>();
   const readers = (name: string): Node[] => view.readers(name);
   /**
+   * A kernel [rows, out] without its dead filters (every weight below NEGLIGIBLE of the kernel's
+   * largest; an eigenvector's rounding leaves ~1e-17 where a dead filter has exactly zero), where
+   * that saves more than it costs: `positions` × rows multiply-adds per dead filter against live ×
+   * out per frame for the node named `name` that puts the live filters' values, read from `input`,
+   * back in their places (a one-hot 1 × 1), each dead filter's place biased by `value` (what it
+   * gives everywhere). Undefined when nothing is worth dropping.
+   */
+  const dropDead = (kernel: Float32Array, out: number, bias: Float32Array, positions: number, name: string, input: string, value: Float32Array, attr: Record<string, unknown>): { kernel: Float32Array; out: number; bias: Float32Array } | undefined => {
+    const rows = kernel.length / out;
+    const floor = NEGLIGIBLE * kernel.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    const live = [...Array(out).keys()].filter((c) => {
+      for (let i = 0; i < rows; i++) if (Math.abs(kernel[i * out + c]!) > floor) return true;
+      return false;
+    });
+    const width = live.length;
+    if (width === 0 || positions * rows * (out - width) <= width * out) return undefined;
+    const liveKernel = new Float32Array(rows * width);
+    for (let i = 0; i < rows; i++) live.forEach((c, j) => (liveKernel[i * width + j] = kernel[i * out + c]!));
+    const place = new Float32Array(width * out);
+    live.forEach((c, j) => (place[j * out + c] = 1));
+    const isLive = new Set(live);
+    const dead = Float32Array.from(value, (v, c) => (isLive.has(c) ? 0 : v));
+    added.push(weight(`${name}/kernel`, [1, 1, width, out], place), weight(`${name}/bias`, [out], dead));
+    extraNodes.push(constNode(`${name}/kernel`, [1, 1, width, out]), constNode(`${name}/bias`, [out]), {
+      name,
+      op: '_FusedConv2D',
+      input: [input, `${name}/kernel`, `${name}/bias`],
+      attr: {
+        T: attr.T,
+        data_format: attr.data_format,
+        num_args: { i: '1' },
+        fused_ops: { list: { s: [b64('BiasAdd')] } },
+        padding: { s: b64('VALID') },
+        strides: { list: { i: ['1', '1', '1', '1'] } },
+        dilations: { list: { i: ['1', '1', '1', '1'] } },
+      },
+    });
+    return { kernel: liveKernel, out: width, bias: Float32Array.from(live, (c) => bias[c]!) };
+  };
+
+  /**
    * Each front-end branch is conv → ReLU → batch norm (× s, + o) → max over the bands. With the
    * conv's kernel and bias scaled by s and no ReLU, u = s·y, and per channel the max over the
    * bands of s·relu(y) is relu(max u) where s > 0 and min(max u, 0) where s < 0 (both
@@ -469,51 +510,17 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     const base = `${conv.name}/norm_after_pool`;
     added.push(weight(`${base}/sign`, [out], sign));
     const T = { T: attr.T };
-    const rows = kernel.length / out;
-    // Dead: every weight of the filter below NEGLIGIBLE of the kernel's largest (an eigenvector's
-    // rounding leaves ~1e-17 where a dead filter has exactly zero).
-    const floor = NEGLIGIBLE * kernel.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-    const live = [...Array(out).keys()].filter((c) => {
-      for (let i = 0; i < rows; i++) if (Math.abs(kernel[i * out + c]!) > floor) return true;
-      return false;
-    });
-    let pooled = pool.name;
-    let narrowed = { kernel, out };
     // The bands the pooling takes its max over: each dead filter skipped saves rows multiply-adds
     // on each of them; putting the live ones back in place costs live × out per frame.
     const bands = Number(((pool.attr?.ksize as { list?: { i?: string[] } } | undefined)?.list?.i ?? [])[2] ?? 0);
-    if (live.length === 0 || bands * rows * (out - live.length) <= live.length * out) {
-      changed.set(biasName!, new Uint8Array(bias.buffer));
+    const narrowed = dropDead(kernel, out, bias, bands, `${base}/widen`, pool.name, bias, attr);
+    if (narrowed) {
+      replaced.set(biasName!, [weight(`${biasName}/live`, [narrowed.out], narrowed.bias)]);
+      extraNodes.push(constNode(`${biasName}/live`, [narrowed.out]));
     } else {
-      const width = live.length;
-      const liveKernel = new Float32Array(rows * width);
-      for (let i = 0; i < rows; i++) live.forEach((c, j) => (liveKernel[i * width + j] = kernel[i * out + c]!));
-      const liveBias = Float32Array.from(live, (c) => bias[c]!);
-      // A 1 × 1 from the live filters to their places (one-hot), biased by the dead ones' biases.
-      const place = new Float32Array(width * out);
-      live.forEach((c, j) => (place[j * out + c] = 1));
-      const isLive = new Set(live);
-      const dead = Float32Array.from(bias, (v, c) => (isLive.has(c) ? 0 : v));
-      const w = `${base}/widen`;
-      replaced.set(biasName!, [weight(`${biasName}/live`, [width], liveBias)]);
-      added.push(weight(`${w}/kernel`, [1, 1, width, out], place), weight(`${w}/bias`, [out], dead));
-      extraNodes.push(constNode(`${biasName}/live`, [width]), constNode(`${w}/kernel`, [1, 1, width, out]), constNode(`${w}/bias`, [out]), {
-        name: w,
-        op: '_FusedConv2D',
-        input: [pool.name, `${w}/kernel`, `${w}/bias`],
-        attr: {
-          T: attr.T,
-          data_format: attr.data_format,
-          num_args: { i: '1' },
-          fused_ops: { list: { s: [b64('BiasAdd')] } },
-          padding: { s: b64('VALID') },
-          strides: { list: { i: ['1', '1', '1', '1'] } },
-          dilations: { list: { i: ['1', '1', '1', '1'] } },
-        },
-      });
-      pooled = w;
-      narrowed = { kernel: liveKernel, out: width };
+      changed.set(biasName!, new Uint8Array(bias.buffer));
     }
+    const pooled = narrowed ? `${base}/widen` : pool.name;
     extraNodes.push(
       constNode(`${base}/sign`, [out]),
       { name: `${base}/signed`, op: 'Mul', input: [pooled, `${base}/sign`], attr: T },
@@ -523,7 +530,25 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     );
     rewritten.set(pool.name, { ...pool, input: [conv.name] });
     for (const next of readers(pool.name)) rewritten.set(next.name, { ...(rewritten.get(next.name) ?? next), input: next.input!.map((i) => (i === pool.name ? `${base}/offset` : i)) });
-    return { attr: { ...attr, fused_ops: { list: { s: [b64('BiasAdd')] } } }, ...narrowed };
+    return { attr: { ...attr, fused_ops: { list: { s: [b64('BiasAdd')] } } }, kernel: narrowed?.kernel ?? kernel, out: narrowed?.out ?? out };
+  };
+  /**
+   * A 7-frame layer of the mid-end (one output per frame, then ReLU and a batch norm) without its
+   * dead filters (dropDead; 15–29 of each classifier's 64 over the 561 features, 44 of the
+   * tagger's): the layer runs as `<name>/live`, and a node of its own name puts the live filters
+   * back among the dead ones' constant values (relu(bias)), so every reader sees the same numbers.
+   */
+  const dropDeadOutputs = (conv: Node, kernel: Float32Array, out: number, attr: Record<string, unknown>): { kernel: Float32Array; out: number } | undefined => {
+    const fused = ((attr.fused_ops as { list?: { s?: string[] } } | undefined)?.list?.s ?? []).map((x) => Buffer.from(x, 'base64').toString('latin1')).join();
+    const biasName = conv.input?.[2];
+    const bias = biasName ? floats(biasName) : undefined;
+    if ((fused !== 'BiasAdd,Relu' && fused !== 'BiasAdd') || !bias || bias.length !== out) return undefined;
+    const value = fused === 'BiasAdd' ? bias : Float32Array.from(bias, (v) => Math.max(0, v));
+    const narrowed = dropDead(kernel, out, bias, 1, conv.name, `${conv.name}/live`, value, attr);
+    if (!narrowed) return undefined;
+    replaced.set(biasName!, [weight(`${biasName}/live`, [narrowed.out], narrowed.bias)]);
+    extraNodes.push(constNode(`${biasName}/live`, [narrowed.out]));
+    return narrowed;
   };
   /** The conv's inputs with its bias replaced by the live filters' when foldNorm narrowed it. */
   const convInputs = (conv: Node, input: string, kernelName: string): string[] => {
@@ -544,10 +569,11 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
       const r = relay(conv.input![0]!, kernel, at.entry.shape, linear, WHOLE_WIDTH.has(kernelName));
       const name = `${kernelName}/relaid`;
       const folded = foldNorm(conv, r.kernel, at.entry.shape[3]!, { ...attr, ...r.attr });
-      const shape = [...r.shape.slice(0, 3), folded.out];
-      replaced.set(kernelName, [weight(name, shape, folded.kernel)]);
+      const narrowed = WHOLE_WIDTH.has(kernelName) && folded.out === at.entry.shape[3] ? dropDeadOutputs(conv, folded.kernel, folded.out, folded.attr) : undefined;
+      const shape = [...r.shape.slice(0, 3), narrowed?.out ?? folded.out];
+      replaced.set(kernelName, [weight(name, shape, narrowed?.kernel ?? folded.kernel)]);
       extraNodes.push(constNode(name, shape));
-      rewritten.set(conv.name, { ...conv, input: convInputs(conv, r.input, name), attr: folded.attr });
+      rewritten.set(conv.name, { ...conv, ...(narrowed ? { name: `${conv.name}/live` } : {}), input: convInputs(conv, r.input, name), attr: folded.attr });
       continue;
     }
     const [kh, kw, channels, out] = at.entry.shape as [number, number, number, number];

@@ -288,6 +288,29 @@ describe('factorised convolutions', () => {
     }
   });
 
+  it('drop the dead filters of a window as wide as its input, every reader seeing their relu(bias) in their places', async () => {
+    const kernel = kernelOfRank(OUT, 11);
+    const dead = [0, 3, 5];
+    for (let i = 0; i < ROWS; i++) for (const c of dead) kernel[i * OUT + c] = 0;
+    const deadBias = Float32Array.from([0.4, 0.1, -0.2, -0.3, 0.2, 0.6, 0.1, -0.1]);
+    const g = graph(kernel, deadBias);
+    const modelJson = JSON.parse(JSON.stringify(g.modelJson).replaceAll('conv2d/kernel', 'conv2d_5/kernel')) as ModelJson;
+    modelJson.modelTopology.node![0]!.attr = { dtype: { type: 'DT_FLOAT' }, shape: { shape: dims([-1, 10, KW, 1]) } };
+    const narrow = tf.tensor4d(Float32Array.from({ length: 10 * KW }, noise(17)), [1, 10, KW, 1]);
+    try {
+      const rewritten = factoriseMusicnn(modelJson, g.weights, 6);
+      expect(rewritten.modelJson.weightsManifest[0]!.weights.find((w) => w.name.startsWith('conv2d_5/kernel'))?.shape).toEqual([KH, 1, KW, OUT - dead.length]);
+      expect(rewritten.modelJson.modelTopology.node!.map((n) => n.name)).toContain('model/conv2d/Relu/live');
+      const [before, after] = [await run(modelJson, g.weights, narrow), await run(rewritten.modelJson, rewritten.weights, narrow)];
+      // Dead filter 0 reads relu(0.4), dead filter 3 relu(−0.3) = 0, on every frame.
+      expect(before[0]).toBeCloseTo(0.4, 6);
+      expect(before[OUT + 3]).toBe(0);
+      expect(maxDiff(before, after)).toBeLessThan(1e-5);
+    } finally {
+      narrow.dispose();
+    }
+  });
+
   it('leave the graph as it is at rank 0', () => {
     const { modelJson, weights } = graph(kernelOfRank(3, 3), bias);
     const same = factoriseMusicnn(modelJson, weights, 0);
