@@ -250,7 +250,7 @@ export class ModelRunner {
     if (sampleRate !== MUSICNN_RATE) {
       let r = this.resamplers.get(sampleRate);
       if (!r) this.resamplers.set(sampleRate, (r = new PolyphaseResampler(sampleRate, MUSICNN_RATE)));
-      x = r.resample(samples);
+      x = r.resampleOnBackend(samples);
     }
     return this.input.frames(x);
   }
@@ -330,5 +330,6 @@ export class ModelRunner {
       for (const t of Object.values(m.extra)) t.dispose();
     }
     this.shared.dispose();
+    for (const r of this.resamplers.values()) r.dispose();
   }
 }
