@@ -1392,7 +1392,7 @@ export interface operations {
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
-                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
+                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r32`: the models’ convolutions factorised at rank 32; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
                     /** @description Requests per minute allowed to this key. */
                     "RateLimit-Limit": number;
@@ -1424,7 +1424,7 @@ export interface operations {
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
-                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
+                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r32`: the models’ convolutions factorised at rank 32; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
                     [name: string]: unknown;
                 };
@@ -1466,7 +1466,7 @@ export interface operations {
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
-                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
+                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r32`: the models’ convolutions factorised at rank 32; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
                     /** @description Requests per minute allowed to this key. */
                     "RateLimit-Limit": number;
@@ -1498,7 +1498,7 @@ export interface operations {
                     ETag: string;
                     /** @description The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s. */
                     "Trackgraph-Engine": string;
-                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`. */
+                    /** @description How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r32`: the models’ convolutions factorised at rank 32; `/p<n>`: over n patches per window) or `external`. */
                     "Trackgraph-Analysis-Method": string;
                     [name: string]: unknown;
                 };

@@ -23,11 +23,13 @@ export const DEFAULT_PATCHES = 0;
 
 /**
  * Rank of the models' factorised convolutions (musicnn.factorise.ts; MODELS_RANK; 0: the
- * convolutions as trained), the classifiers' first windows shared at 1.6 × it. 40 kept every
- * output within 0.013 of the models as trained on every patch of the corpora, for ~0.22x the
- * CPU; 32 was 0.043 off (0.047 with shared windows), 24 0.165 (bench/models.ts, BENCHMARKS.md).
+ * convolutions as trained), the classifiers' first windows shared at 1.6 × it. What an analysis
+ * reports is each output's mean over the patches: at 32 those moved by 0.014 at most against the
+ * models as trained on the corpora (a single patch's output by 0.032), and every descriptor stayed
+ * within 0.014 of essentia.js's reference, for 0.87x the CPU of rank 40 (0.009 and 0.013 per
+ * patch there); rank 24 was 0.033 off essentia.js on a clip already (bench/models.ts, BENCHMARKS.md).
  */
-export const DEFAULT_RANK = 40;
+export const DEFAULT_RANK = 32;
 
 /**
  * The method of an analysis whose moods, valence, danceability and instrumentalness the models gave:
@@ -40,7 +42,7 @@ export function modelsMethod(rank: number = DEFAULT_RANK, patches: number = DEFA
   return `models:${MODEL_SET_ID}${rank > 0 ? `/r${rank}` : ''}${patches > 0 ? `/p${patches}` : ''}`;
 }
 
-/** The method of the models run as they are by default (`models:musicnn-msd-2/r40`). */
+/** The method of the models run as they are by default (`models:musicnn-msd-2/r32`). */
 export const MODELS_METHOD = modelsMethod();
 
 export type ClassifierName = 'mood_happy' | 'mood_sad' | 'mood_relaxed' | 'mood_aggressive' | 'danceability';

@@ -144,7 +144,7 @@ interface Relaid {
 /** The windows the five classifiers share (sharedWindows): MusiCNN's two timbral windows. */
 export const SHARED_KERNELS = ['conv2d/kernel', 'conv2d_1/kernel'] as const;
 
-/** Filters of a shared basis per unit of rank: 64 at rank 40. */
+/** Filters of a shared basis per unit of rank: 51 at rank 32, 64 at 40. */
 export const SHARED_WIDTH_PER_RANK = 1.6;
 
 /**

@@ -126,8 +126,28 @@ export class MusicnnInput {
   }
 }
 
-/** The number of patches essentia.js makes of these frames: no overlap, the last one zero-padded. */
+/**
+ * Frames a last, partial patch must hold to be read: half a patch (94 frames, 1.5 s). essentia.js's
+ * mood-classifiers demo pads any last patch with zeros and counts it as much as a whole one;
+ * Essentia's own predictor (TensorflowPredictMusiCNN, lastPatchMode discard) drops every partial
+ * patch. A 30 s window is 1,876 frames: 10 patches and 6 frames, whose patch would be 97 % zeros,
+ * cost a model run like any other and weigh as much as 3 s of music in the mean.
+ */
+export const MUSICNN_MIN_TAIL = ceil(MUSICNN_PATCH / 2);
+
+/**
+ * The patches the models read of these frames: essentia.js's layout (no overlap, the last one
+ * zero-padded), less a last patch of fewer than MUSICNN_MIN_TAIL frames when whole patches come
+ * before it. At least one.
+ */
 export function patchCount(frames: number): number {
+  const whole = floor(frames / MUSICNN_PATCH);
+  const rest = frames - whole * MUSICNN_PATCH;
+  return Math.max(1, whole + (rest >= MUSICNN_MIN_TAIL || whole === 0 ? 1 : 0));
+}
+
+/** The patches of essentia.js's layout, the last partial one included whatever it holds. */
+export function paddedPatchCount(frames: number): number {
   return Math.max(1, ceil(frames / MUSICNN_PATCH));
 }
 

@@ -209,7 +209,7 @@ export class TrackAnalysis extends Node {
 
   @Field(() => String, {
     description:
-      'How the moods, valence, danceability and instrumentalness were made: `signal` (the engine\'s formulas), `models:<set>[/r<rank>][/p<patches>]` (Essentia\'s trained models, MODELS_DIR; `/r40`: their convolutions factorised at rank 40, `/p<n>`: over n patches per window) or `external` (another server) (GraphQL; REST: the Trackgraph-Analysis-Method header).',
+      'How the moods, valence, danceability and instrumentalness were made: `signal` (the engine\'s formulas), `models:<set>[/r<rank>][/p<patches>]` (Essentia\'s trained models, MODELS_DIR; `/r32`: their convolutions factorised at rank 32, `/p<n>`: over n patches per window) or `external` (another server) (GraphQL; REST: the Trackgraph-Analysis-Method header).',
   })
   method!: string;
 }

@@ -116,7 +116,7 @@ const rateLimitHeaders = {
 /** How the analysis was made (docs/API.md), beside the contract's fields. */
 const madeBy = {
   'Trackgraph-Engine': z.string().meta({ description: 'The engine build stored with the analysis: `trackgraph-engine/<n>`, then ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` for another server’s.' }),
-  'Trackgraph-Analysis-Method': z.string().meta({ description: 'How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r40`: the models’ convolutions factorised at rank 40; `/p<n>`: over n patches per window) or `external`.' }),
+  'Trackgraph-Analysis-Method': z.string().meta({ description: 'How the moods, valence, danceability and instrumentalness were made: `signal`, `models:<set>[/r<rank>][/p<patches>]` (`/r32`: the models’ convolutions factorised at rank 32; `/p<n>`: over n patches per window) or `external`.' }),
 };
 
 function analysisOutcome(data: z.ZodType, id: string, what: string): ZodOpenApiResponsesObject {
