@@ -75,6 +75,11 @@ function paddingOf(attr: Record<string, unknown>): string {
   return s ? Buffer.from(s, 'base64').toString('latin1') : '';
 }
 
+/** A fused op's fused operations, joined ('BiasAdd,Relu'), as the converter stores them (base64). */
+function fusedOpsOf(attr: Record<string, unknown>): string {
+  return ((attr.fused_ops as { list?: { s?: string[] } } | undefined)?.list?.s ?? []).map((x) => Buffer.from(x, 'base64').toString('latin1')).join();
+}
+
 /**
  * Zero for a weight too small to matter (below 1e-20; a product with any input the models see is
  * below 1e-16), so that no product becomes a subnormal number, which WebAssembly multiplies
@@ -430,9 +435,15 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
    * that saves more than it costs: `positions` × rows multiply-adds per dead filter against live ×
    * out per frame for the node named `name` that puts the live filters' values, read from `input`,
    * back in their places (a one-hot 1 × 1), each dead filter's place biased by `value` (what it
-   * gives everywhere). Undefined when nothing is worth dropping.
+   * gives everywhere). The conv's bias (`bias`, the numbers of the weight `biasName`) is replaced
+   * by the live filters' (`<biasName>/live`, which convInputs reads). Undefined when nothing is
+   * worth dropping.
    */
-  const dropDead = (kernel: Float32Array, out: number, bias: Float32Array, positions: number, name: string, input: string, value: Float32Array, attr: Record<string, unknown>): { kernel: Float32Array; out: number; bias: Float32Array } | undefined => {
+  const dropDead = (
+    kernel: Float32Array,
+    out: number,
+    { bias, biasName, positions, name, input, value, attr }: { bias: Float32Array; biasName: string; positions: number; name: string; input: string; value: Float32Array; attr: Record<string, unknown> },
+  ): { kernel: Float32Array; out: number } | undefined => {
     const rows = kernel.length / out;
     const floor = NEGLIGIBLE * kernel.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
     const live = [...Array(out).keys()].filter((c) => {
@@ -462,7 +473,9 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
         dilations: { list: { i: ['1', '1', '1', '1'] } },
       },
     });
-    return { kernel: liveKernel, out: width, bias: Float32Array.from(live, (c) => bias[c]!) };
+    replaced.set(biasName, [weight(`${biasName}/live`, [width], Float32Array.from(live, (c) => bias[c]!))]);
+    extraNodes.push(constNode(`${biasName}/live`, [width]));
+    return { kernel: liveKernel, out: width };
   };
 
   /**
@@ -483,7 +496,7 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
    * band. Returns the conv's attributes and its kernel and width, narrowed.
    */
   const foldNorm = (conv: Node, kernel: Float32Array, out: number, attr: Record<string, unknown>): { attr: Record<string, unknown>; kernel: Float32Array; out: number } => {
-    const fused = ((attr.fused_ops as { list?: { s?: string[] } } | undefined)?.list?.s ?? []).map((x) => Buffer.from(x, 'base64').toString('latin1'));
+    const fused = fusedOpsOf(attr);
     const [mul] = readers(conv.name);
     const scale = view.normScale(conv, out);
     const [add] = mul ? readers(mul.name) : [];
@@ -493,7 +506,7 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     const bias = biasName ? floats(biasName) : undefined;
     const only = (n: Node | undefined): boolean => n !== undefined && readers(n.name).length === 1;
     if (
-      fused.join() !== 'BiasAdd,Relu' || !mul || !scale || !add || add.op !== 'Add' || !pool || pool.op !== 'MaxPool' ||
+      fused !== 'BiasAdd,Relu' || !mul || !scale || !add || add.op !== 'Add' || !pool || pool.op !== 'MaxPool' ||
       !only(mul) || !only(add) || !bias || bias.length !== out || !offsetName || byName.get(offsetName)?.op !== 'Const'
     ) {
       return { attr, kernel, out };
@@ -513,13 +526,8 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
     // The bands the pooling takes its max over: each dead filter skipped saves rows multiply-adds
     // on each of them; putting the live ones back in place costs live × out per frame.
     const bands = Number(((pool.attr?.ksize as { list?: { i?: string[] } } | undefined)?.list?.i ?? [])[2] ?? 0);
-    const narrowed = dropDead(kernel, out, bias, bands, `${base}/widen`, pool.name, bias, attr);
-    if (narrowed) {
-      replaced.set(biasName!, [weight(`${biasName}/live`, [narrowed.out], narrowed.bias)]);
-      extraNodes.push(constNode(`${biasName}/live`, [narrowed.out]));
-    } else {
-      changed.set(biasName!, new Uint8Array(bias.buffer));
-    }
+    const narrowed = dropDead(kernel, out, { bias, biasName: biasName!, positions: bands, name: `${base}/widen`, input: pool.name, value: bias, attr });
+    if (!narrowed) changed.set(biasName!, new Uint8Array(bias.buffer));
     const pooled = narrowed ? `${base}/widen` : pool.name;
     extraNodes.push(
       constNode(`${base}/sign`, [out]),
@@ -539,18 +547,14 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
    * back among the dead ones' constant values (relu(bias)), so every reader sees the same numbers.
    */
   const dropDeadOutputs = (conv: Node, kernel: Float32Array, out: number, attr: Record<string, unknown>): { kernel: Float32Array; out: number } | undefined => {
-    const fused = ((attr.fused_ops as { list?: { s?: string[] } } | undefined)?.list?.s ?? []).map((x) => Buffer.from(x, 'base64').toString('latin1')).join();
+    const fused = fusedOpsOf(attr);
     const biasName = conv.input?.[2];
     const bias = biasName ? floats(biasName) : undefined;
     if ((fused !== 'BiasAdd,Relu' && fused !== 'BiasAdd') || !bias || bias.length !== out) return undefined;
     const value = fused === 'BiasAdd' ? bias : Float32Array.from(bias, (v) => Math.max(0, v));
-    const narrowed = dropDead(kernel, out, bias, 1, conv.name, `${conv.name}/live`, value, attr);
-    if (!narrowed) return undefined;
-    replaced.set(biasName!, [weight(`${biasName}/live`, [narrowed.out], narrowed.bias)]);
-    extraNodes.push(constNode(`${biasName}/live`, [narrowed.out]));
-    return narrowed;
+    return dropDead(kernel, out, { bias, biasName: biasName!, positions: 1, name: conv.name, input: `${conv.name}/live`, value, attr });
   };
-  /** The conv's inputs with its bias replaced by the live filters' when foldNorm narrowed it. */
+  /** The conv's inputs with its bias replaced by the live filters' when dropDead narrowed it. */
   const convInputs = (conv: Node, input: string, kernelName: string): string[] => {
     const biasName = conv.input![2];
     return [input, kernelName, ...(biasName !== undefined && replaced.has(biasName) ? [`${biasName}/live`] : conv.input!.slice(2))];

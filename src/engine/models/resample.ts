@@ -28,8 +28,7 @@ function besselI0(x: number): number {
  * need: their top mel bands reach 8 kHz, and a filter that rolls off below it (a cut-off at
  * 0.94 with 48 taps) moved the models' outputs by up to 0.03 against a near-ideal resampler,
  * these by 0.005 (bench/models.ts).
- */
-/**
+ *
  * resample() is the filter written out, one output sample at a time; resampleOnBackend() gives
  * the same samples (to float rounding) as one matrix product per block, and is what the models use.
  */
