@@ -95,7 +95,7 @@ export const DESIGN: Record<Fitted, { bounds: Bounds; target: (m: CachedModels) 
   // beat at a comfortable tempo. (The bass share, density and tempo regularity it weighed before
   // ordered one corpus and went against another, left out.)
   danceability: { bounds: { drums: UP, pulse: UP, comfort: UP, stabs: UP, mids: DOWN, smooth: DOWN }, target: (m) => m.classes.danceability },
-  happy: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: [-0.3, 0], loud: FREE, drums: FREE, pulse: FREE, keyed: FREE, stabs: UP }, target: (m) => m.classes.mood_happy },
+  happy: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: [-0.3, 0], loud: FREE, drums: FREE, pulse: FREE, keyed: FREE, stabs: UP, rich: UP }, target: (m) => m.classes.mood_happy },
   sad: { bounds: { major: MINOR, fast: DOWN, loud: DOWN, dense: DOWN, drums: DOWN, bright: FREE, harsh: FREE, smooth: UP }, target: (m) => m.classes.mood_sad },
   relaxed: { bounds: { loud: DOWN, dense: DOWN, drums: DOWN, fast: DOWN, busy: DOWN, compressed: DOWN, harsh: [-0.3, 0], bright: FREE, clear: UP }, target: (m) => m.classes.mood_relaxed },
   aggressive: { bounds: { harsh: UP, loud: UP, dense: UP, compressed: UP, bright: UP, fast: UP, major: DOWN, drums: FREE, air: UP }, target: (m) => m.classes.mood_aggressive },

@@ -117,6 +117,7 @@ export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<
     clear: ramp(t.lowContrast, 10, 30),
     smooth: ramp(t.levelSmoothness, 0.5, 1.5),
     stabs: ramp(m.midOnsetStrength, 1, 9),
+    rich: ramp(t.partials, 4, 16),
     fast: ramp(m.tempo, 70, 170),
     comfort: tempoComfort(m.tempo),
     steady: clamp01(m.tempoConfidence),
@@ -131,7 +132,7 @@ export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<
 }
 
 export const FEATURE_NAMES = [
-  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'mids', 'clear', 'smooth', 'stabs', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
+  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'mids', 'clear', 'smooth', 'stabs', 'rich', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
 ] as const;
 export type Feature = (typeof FEATURE_NAMES)[number];
 
@@ -171,15 +172,15 @@ export function softClamp(v: number): number {
  * instrumentalness is designed, not fitted (the corpora hold almost no singing).
  */
 export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
-  energy: { bias: -0.814, weights: { loud: 1.163, dense: 0.396, harsh: 0.172, air: 0.146 } },
-  danceability: { bias: 0.529, weights: { drums: 0.098, comfort: 0.058, stabs: 0.485, mids: -0.344, smooth: -0.258 } },
-  arousal: { bias: -0.929, weights: { loud: 1.266, harsh: 0.169, fast: 0.122, dense: 0.373, drums: 0.088, bright: 0.025 } },
-  happy: { bias: -0.391, weights: { major: 0.068, fast: 0.116, bright: 0.189, loud: 0.153, drums: 0.054, pulse: 0.207, keyed: 0.237, stabs: 0.459 } },
-  sad: { bias: 1.223, weights: { major: -0.077, fast: -0.211, loud: -0.448, dense: -0.065, bright: -0.119, harsh: -0.103, smooth: 0.382 } },
-  relaxed: { bias: 0.945, weights: { loud: -0.166, fast: -0.071, busy: -0.029, compressed: -0.107, harsh: -0.057, bright: -0.273, clear: 0.248 } },
-  aggressive: { bias: -0.956, weights: { harsh: 0.129, loud: 1.114, dense: 0.343, fast: 0.09, drums: 0.066, air: 0.111 } },
+  energy: { bias: -0.836, weights: { loud: 1.193, dense: 0.404, harsh: 0.168, air: 0.138 } },
+  danceability: { bias: 0.636, weights: { drums: 0.082, pulse: 0.09, stabs: 0.325, mids: -0.377, smooth: -0.344 } },
+  arousal: { bias: -0.944, weights: { loud: 1.296, harsh: 0.168, fast: 0.116, dense: 0.381, drums: 0.086, bright: 0.007 } },
+  happy: { bias: -0.644, weights: { major: 0.074, fast: 0.095, bright: 0.104, loud: 0.154, drums: 0.056, pulse: 0.225, keyed: 0.355, stabs: 0.583, rich: 0.294 } },
+  sad: { bias: 1.245, weights: { major: -0.084, fast: -0.232, loud: -0.491, dense: -0.071, bright: -0.13, harsh: -0.113, smooth: 0.419 } },
+  relaxed: { bias: 0.986, weights: { loud: -0.23, fast: -0.076, busy: -0.014, compressed: -0.132, harsh: -0.064, bright: -0.296, clear: 0.234 } },
+  aggressive: { bias: -1.078, weights: { harsh: 0.136, loud: 1.246, dense: 0.385, fast: 0.091, drums: 0.072, air: 0.114 } },
   instrumentalness: { bias: 1, weights: { speech: -1.6, sung: -0.85 }, hard: true },
-  acousticness: { bias: 0.759, weights: { harsh: -0.013, loud: -0.779, compressed: -0.078, bright: -0.084, air: -0.015, drums: -0.083, busy: 0.226, held: 0.294, clear: 0.615 } },
+  acousticness: { bias: 0.761, weights: { harsh: -0.018, loud: -0.776, compressed: -0.108, bass: -0.032, bright: -0.047, air: 0.032, drums: -0.088, busy: 0.231, held: 0.34, clear: 0.619 } },
 };
 
 export function applyFormula(f: Formula, x: Readonly<Record<Feature, number>>): number {

@@ -38,6 +38,12 @@ export interface TimbreStats {
    * (held notes, legato, slow dynamics).
    */
   levelSmoothness: number;
+  /**
+   * Mean number of partials sounding at once in 50 Hz-2 kHz: the spectral peaks (local maxima)
+   * within 20 dB of the band's strongest bin, per audible frame. A single held note reads its few
+   * harmonics; full chords, layered parts and a busy arrangement read many (12-16).
+   */
+  partials: number;
   /** Mean positive change of the level-normalised log spectrum between frames: how busy the texture is. */
   spectralFlux: number;
   /** Mean zero-crossing rate (crossings per sample at 22.05 kHz). */
@@ -65,6 +71,12 @@ const BIN_200 = Math.round(200 / BIN_HZ);
 const BIN_400 = Math.round(400 / BIN_HZ);
 const BIN_2K = Math.round(2000 / BIN_HZ);
 const BIN_4K = Math.round(4000 / BIN_HZ);
+/** The band whose partials are counted, bins (50 Hz-2 kHz), and the level under its strongest bin that still counts (-20 dB, amplitude). */
+const PARTIALS_LO = Math.round(50 / BIN_HZ);
+const PARTIALS_HI = BIN_2K;
+const PARTIALS_FLOOR = 0.1;
+/** A partial must also stand within 40 dB of the frame's strongest bin. */
+const PARTIALS_SILENT = 0.01;
 /** Windows of the level's fluctuation analysis, blocks (23 ms): 0.19 and 0.74 s. */
 const DFA_SHORT = 8;
 const DFA_LONG = 32;
@@ -79,6 +91,7 @@ interface FrameSeries {
   fullFlatness: number[];
   flux: number[];
   contrast: number[];
+  partials: number[];
   /** Energy below 200 Hz, above 4 kHz, in all, from 200 Hz to 2 kHz. */
   energy: Float64Array;
 }
@@ -158,6 +171,26 @@ function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curL
   s.contrast.push((10 / Math.LN10) * (lowLogMax - lowLogSum / (BIN_400 - BIN_200)));
   const bins = BINS - FIRST_BIN;
   s.fullFlatness.push(sum > 0 ? exp(fullLogSum / bins) / (sum / bins) : 0);
+  s.partials.push(partialsOf(mags, row));
+}
+
+/**
+ * Local maxima of PARTIALS_LO … PARTIALS_HI in the row within PARTIALS_FLOOR (amplitude) of the
+ * band's strongest bin, and within PARTIALS_SILENT of the whole row's (a band that holds only
+ * the leakage of louder sounds elsewhere counts none).
+ */
+function partialsOf(mags: Float32Array, row: number): number {
+  let max = 0;
+  for (let k = PARTIALS_LO; k < PARTIALS_HI; k++) if (mags[row + k]! > max) max = mags[row + k]!;
+  let rowMax = 0;
+  for (let k = 1; k < BINS; k++) if (mags[row + k]! > rowMax) rowMax = mags[row + k]!;
+  const floor = Math.max(PARTIALS_FLOOR * max, PARTIALS_SILENT * rowMax);
+  let count = 0;
+  for (let k = PARTIALS_LO; k < PARTIALS_HI; k++) {
+    const m = mags[row + k]!;
+    if (m > floor && m > mags[row + k - 1]! && m >= mags[row + k + 1]!) count++;
+  }
+  return count;
 }
 
 /** Share of blocks below half the mean power of the second around them. */
@@ -229,7 +262,7 @@ export class TimbreMeter {
   private readonly env = new Float64Array(MODULATION_SIZE);
 
   measure(spec: Spectrogram): TimbreStats {
-    const series: FrameSeries = { db: [], centroid: [], rolloff: [], flatness: [], fullFlatness: [], flux: [], contrast: [], energy: new Float64Array(4) };
+    const series: FrameSeries = { db: [], centroid: [], rolloff: [], flatness: [], fullFlatness: [], flux: [], contrast: [], partials: [], energy: new Float64Array(4) };
     let prevLog = new Float64Array(BINS);
     let curLog = new Float64Array(BINS);
     for (let f = 0; f < spec.frames; f += 4) {
@@ -254,6 +287,7 @@ export class TimbreMeter {
       midFrequencyRatio: total! > 0 ? mid! / total! : 0,
       lowContrast: meanOf(pick(series.contrast)),
       levelSmoothness: levelSmoothness(blockDb, loud),
+      partials: meanOf(pick(series.partials)),
       spectralFlux: meanOf(pick(series.flux)),
       zcr: meanOf(Array.from(spec.blockCrossings)),
       lowEnergyRatio: lowEnergyRatio(spec.blockPower, Math.round(FRAMES_PER_SECOND)),

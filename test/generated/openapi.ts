@@ -541,7 +541,7 @@ export interface components {
          *     }
          */
         Mood: {
-            /** @description Positive and active: quick, bright, rhythmic songs whose chords and drums strike read high, major more than minor; slow, dark, quiet music low. */
+            /** @description Positive and active: quick, bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; slow, dark, quiet, sparse music low. */
             happy: number;
             /** @description Negative and calm: slow, quiet, sparse music whose level swells and fades reads high, minor more than major. */
             sad: number;

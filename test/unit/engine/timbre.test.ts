@@ -31,7 +31,26 @@ function subBass(seconds: number): Float32Array {
   return normalise(Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) => Math.sin((2 * Math.PI * 55 * i) / RATE) + 0.5 * Math.sin((2 * Math.PI * 110 * i) / RATE)), 0.5);
 }
 
+/** Equal sines at the given frequencies, held. */
+function sines(seconds: number, hz: readonly number[]): Float32Array {
+  return normalise(Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) => hz.reduce((sum, f) => sum + Math.sin((2 * Math.PI * f * i) / RATE), 0)), 0.5);
+}
+
 describe('timbre measurements the descriptors read, on generated audio', () => {
+  it('when more notes sound at once, then more partials are counted: one sine reads 1, a chord of six sines 6, and partials 20 dB under the strongest are not counted', () => {
+    const seconds = 4;
+    expect(inputs('sine', () => sines(seconds, [440])).timbre.partials).toBeCloseTo(1, 1);
+    expect(inputs('chord', () => sines(seconds, [196, 247, 294, 392, 494, 587])).timbre.partials).toBeCloseTo(6, 1);
+    // Three strong notes and three at -26 dB: only the three.
+    const quiet = (hz: number[]) => hz.map((f) => [f, 0.05] as const);
+    const partly = () => normalise(Float32Array.from({ length: seconds * RATE }, (_, i) =>
+      [...[196, 294, 392].map((f) => [f, 1] as const), ...quiet([247, 494, 587])].reduce((sum, [f, a]) => sum + a * Math.sin((2 * Math.PI * f * i) / RATE), 0)), 0.5);
+    expect(inputs('partly', partly).timbre.partials).toBeCloseTo(3, 1);
+    // Above 2 kHz nothing is counted.
+    expect(inputs('high', () => sines(seconds, [3000, 4000])).timbre.partials).toBe(0);
+    expect(mix().timbre.partials).toBeGreaterThan(pad().timbre.partials);
+  });
+
   it('when the level swells and fades (a held pad) rather than pulsing (a drum mix) or jumping at random (noise, dense distorted rock), then its level smoothness is higher', () => {
     expect(pad().timbre.levelSmoothness).toBeGreaterThan(1.2);
     expect(piano().timbre.levelSmoothness).toBeGreaterThan(mix().timbre.levelSmoothness + 0.2);
