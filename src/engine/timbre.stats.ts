@@ -123,9 +123,13 @@ function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curL
   let low = 0;
   let mid = 0;
   let high = 0;
+  let peak = 0;
+  let bandPeak = 0;
   for (let k = FIRST_BIN; k < BINS; k++) {
     const p = mags[row + k]! * mags[row + k]!;
     sum += p;
+    if (p > peak) peak = p;
+    if (k >= PARTIALS_LO && k < PARTIALS_HI && p > bandPeak) bandPeak = p;
     weighted += p * k;
     if (k < BIN_200) low += p;
     else if (k < BIN_2K) mid += p;
@@ -171,20 +175,16 @@ function measureFrame(mags: Float32Array, f: number, prevLog: Float64Array, curL
   s.contrast.push((10 / Math.LN10) * (lowLogMax - lowLogSum / (BIN_400 - BIN_200)));
   const bins = BINS - FIRST_BIN;
   s.fullFlatness.push(sum > 0 ? exp(fullLogSum / bins) / (sum / bins) : 0);
-  s.partials.push(partialsOf(mags, row));
+  s.partials.push(partialsOf(mags, row, sqrt(bandPeak), sqrt(peak)));
 }
 
 /**
  * Local maxima of PARTIALS_LO … PARTIALS_HI in the row within PARTIALS_FLOOR (amplitude) of the
- * band's strongest bin, and within PARTIALS_SILENT of the whole row's (a band that holds only
- * the leakage of louder sounds elsewhere counts none).
+ * band's strongest bin (`bandPeak`), and within PARTIALS_SILENT of the row's strongest from 30 Hz
+ * (`rowPeak`): a band that holds only the leakage of louder sounds elsewhere counts none.
  */
-function partialsOf(mags: Float32Array, row: number): number {
-  let max = 0;
-  for (let k = PARTIALS_LO; k < PARTIALS_HI; k++) if (mags[row + k]! > max) max = mags[row + k]!;
-  let rowMax = 0;
-  for (let k = 1; k < BINS; k++) if (mags[row + k]! > rowMax) rowMax = mags[row + k]!;
-  const floor = Math.max(PARTIALS_FLOOR * max, PARTIALS_SILENT * rowMax);
+function partialsOf(mags: Float32Array, row: number, bandPeak: number, rowPeak: number): number {
+  const floor = Math.max(PARTIALS_FLOOR * bandPeak, PARTIALS_SILENT * rowPeak);
   let count = 0;
   for (let k = PARTIALS_LO; k < PARTIALS_HI; k++) {
     const m = mags[row + k]!;
