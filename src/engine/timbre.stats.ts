@@ -40,8 +40,9 @@ export interface TimbreStats {
   levelSmoothness: number;
   /**
    * Mean number of partials sounding at once in 50 Hz-2 kHz: the spectral peaks (local maxima)
-   * within 20 dB of the band's strongest bin, per audible frame. A single held note reads its few
-   * harmonics; full chords, layered parts and a busy arrangement read many (12-16).
+   * within 20 dB of the band's strongest bin and 40 dB of the frame's, per audible frame. A single
+   * held note reads its few harmonics; full chords, layered parts and a busy arrangement read many
+   * (12-16).
    */
   partials: number;
   /** Mean positive change of the level-normalised log spectrum between frames: how busy the texture is. */

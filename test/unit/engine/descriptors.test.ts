@@ -173,6 +173,13 @@ describe('descriptor formulas', () => {
     expect(b).toBeGreaterThan(0.9);
   });
 
+  it('when only the number of partials sounding at once rises (a fuller arrangement), then happy and valence rise', () => {
+    const full = computeDescriptors({ ...base, timbre: { ...base.timbre, partials: 15 } });
+    const sparse = computeDescriptors({ ...base, timbre: { ...base.timbre, partials: 4 } });
+    expect(full.mood.happy).toBeGreaterThan(sparse.mood.happy + 0.1);
+    expect(full.valence).toBeGreaterThan(sparse.valence);
+  });
+
   it('when only the loudness rises, then energy rises', () => {
     expect(computeDescriptors({ ...base, loudness: -8 }).energy).toBeGreaterThan(computeDescriptors(base).energy);
   });
