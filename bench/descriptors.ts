@@ -2,7 +2,8 @@
  * The signal descriptors held to Essentia's trained models:
  * `npm run bench:descriptors -- --models DIR [--cache DIR] [--patches N] [--limit N] [--resignal] [--models-only] <dirs...>`
  *
- *   dirs           folders of audio clips, one corpus each (e.g. ../shared/corpus/{synth,produced,recorded})
+ *   dirs           folders of audio clips, one corpus each (e.g. ../shared/corpus/{synth,produced,recorded},
+ *                  and the game soundtracks of `npm run bench:game-music`, music none of the fits saw)
  *   --models DIR   Essentia's models, laid out as MODELS_DIR (default: TRACKGRAPH_TEST_MODELS_DIR or ../shared/models)
  *   --cache DIR    per-corpus JSON of each clip's raw measurements and model outputs (default
  *                  bench/.cache/descriptors): the models run once per clip, later runs read them back

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RATE, encodeWav, song } from '../helpers/audio-signals';
@@ -8,9 +8,10 @@ import { npmRun, tempDir, userEnv, type Ran } from './smoke.helpers';
 /*
  * Every `bench:*` script with its smallest arguments, on a small corpus made here (songs of known
  * tempo and key, rendered in code, with a truth.json): each prints its table, and the test reads
- * the rows, not only the exit status. The three that make corpora from Debian's packages
- * (lmms/hydrogen, fretsonfire songs, sox) run for real where those are installed; where they are
- * not, each must say what it needs and stop with status 2, which is what a user then sees.
+ * the rows, not only the exit status. The four that make corpora from Debian's packages
+ * (lmms/hydrogen, fretsonfire songs, sox, the games' soundtracks) run for real where those are
+ * installed; where they are not, each must say what it needs and stop with status 2, which is
+ * what a user then sees.
  */
 
 jest.setTimeout(300_000);
@@ -180,7 +181,7 @@ withSox('bench:tempo-scaled writes each clip at its scaled tempo with its scaled
   expect(printed).toMatch(/^wrote 2 clips and truth\.json to /m);
 });
 
-it('bench:tempo-scaled, bench:demo-songs and bench:band-songs without their arguments (or Debian packages) say what they need and stop', async () => {
+it('bench:tempo-scaled, bench:demo-songs, bench:band-songs and bench:game-music without their arguments (or Debian packages) say what they need and stop', async () => {
   const scaled = await npmRun('bench:tempo-scaled', [], env(), 120_000);
   expect(scaled.code).toBe(2);
   expect(scaled.stderr).toMatch(/^usage: npm run bench:tempo-scaled -- <dir> <out dir> --factors .*\(needs sox\)$/m);
@@ -195,4 +196,31 @@ it('bench:tempo-scaled, bench:demo-songs and bench:band-songs without their argu
   const band = await npmRun('bench:band-songs', [path.join(scratch, 'band')], env(), 120_000);
   if (band.code === 2) expect(band.stderr).toContain('needs fretsonfire-songs-* and sox');
   else expect(ok(band)).toMatch(/clips/);
+  const games = await npmRun('bench:game-music', [], env(), 120_000);
+  expect(games.code).toBe(2);
+  expect(games.stderr).toMatch(/^usage: npm run bench:game-music -- <out dir> \(needs: apt-get install wesnoth-1\.16-music .*lincity-ng-data\)$/m);
+});
+
+const GAME_MUSIC = ['/usr/share/games/wesnoth/1.16/data/core/music', '/usr/share/games/hedgewars/Data/Music'];
+const withGameMusic = GAME_MUSIC.some(existsSync) ? it : it.skip;
+withGameMusic('bench:game-music copies the installed games\' soundtracks into two corpora, each track keeping its time', async () => {
+  const out = path.join(scratch, 'game-music');
+  const printed = ok(await npmRun('bench:game-music', [out], env(), 240_000));
+  expect(printed).toMatch(/^wrote (scores|games): \d+ tracks/m);
+  for (const corpus of ['scores', 'games']) {
+    if (!existsSync(path.join(out, corpus))) continue;
+    const files = await readdir(path.join(out, corpus));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(f).toMatch(/^(wesnoth|warzone|hedgewars|etr|frozenbubble|lincity)-[^ ]+\.(ogg|opus)$/i);
+  }
+  // Made again, the copies keep the installed files' times, so the descriptor cache stays valid.
+  const first = await readdir(path.join(out, 'games')).catch(() => [] as string[]);
+  if (first.length > 0) {
+    const file = path.join(out, 'games', first[0]!);
+    const before = statSync(file).mtimeMs;
+    ok(await npmRun('bench:game-music', [out], env(), 240_000));
+    expect(statSync(file).mtimeMs).toBe(before);
+    expect(Date.now() - before).toBeGreaterThan(24 * 3600 * 1000);
+  }
+  await rm(out, { recursive: true, force: true });
 });
