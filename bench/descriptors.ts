@@ -1,9 +1,11 @@
 /**
  * The signal descriptors held to Essentia's trained models:
- * `npm run bench:descriptors -- --models DIR [--cache DIR] [--patches N] [--limit N] [--resignal] [--models-only] <dirs...>`
+ * `npm run bench:descriptors -- --models DIR [--cache DIR] [--patches N] [--limit N] [--resignal] [--models-only] [--unseen DIR]... <dirs...>`
  *
- *   dirs           folders of audio clips, one corpus each (e.g. ../shared/corpus/{synth,produced,recorded},
- *                  and the game soundtracks of `npm run bench:game-music`, music none of the fits saw)
+ *   dirs           folders of audio clips, one corpus each (e.g. ../shared/corpus/{synth,produced,recorded}):
+ *                  the corpora the formulas are fitted on
+ *   --unseen DIR   a corpus scored but never fitted on (repeatable; e.g. the game soundtracks of
+ *                  `npm run bench:game-music`): music of another kind, as a user's would be
  *   --models DIR   Essentia's models, laid out as MODELS_DIR (default: TRACKGRAPH_TEST_MODELS_DIR or ../shared/models)
  *   --cache DIR    per-corpus JSON of each clip's raw measurements and model outputs (default
  *                  bench/.cache/descriptors): the models run once per clip, later runs read them back
@@ -16,7 +18,8 @@
  * values) and once through the models (ModelRunner, as MODELS_DIR does). Printed: Spearman ρ
  * between each signal descriptor and its model counterpart, per corpus, with today's formulas;
  * then the same with leave-one-corpus-out calibration (descriptors.calibration.ts fits the
- * formulas' coefficients on the other corpora and the left-out one is scored).
+ * formulas' coefficients on the other corpora and the left-out one is scored); then each unseen
+ * corpus scored with the formulas fitted on all of `dirs`.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -38,6 +41,7 @@ const { values, positionals } = parseArgs({
     limit: { type: 'string' },
     resignal: { type: 'boolean', default: false },
     'models-only': { type: 'boolean', default: false },
+    unseen: { type: 'string', multiple: true, default: [] },
   },
 });
 
@@ -79,19 +83,26 @@ async function main(): Promise<void> {
   // The reference the formulas are held to: the models as trained (rank 0), not factorised.
   const runner = (): Promise<ModelRunner> => (loaded ??= ModelRunner.load(values.models, 0));
   const byCorpus = new Map<string, Clip[]>();
-  for (const dir of positionals) byCorpus.set(path.basename(path.resolve(dir)), await measureCorpus(dir, runner));
+  const unseen = new Set<string>();
+  for (const dir of [...positionals, ...values.unseen]) {
+    const corpus = path.basename(path.resolve(dir));
+    if (byCorpus.has(corpus)) throw new Error(`two folders named ${corpus}: each corpus needs a name of its own`);
+    byCorpus.set(corpus, await measureCorpus(dir, runner));
+    if (values.unseen.includes(dir)) unseen.add(corpus);
+  }
   if (loaded) (await loaded).dispose();
   if (values['models-only']) return;
 
   const corpora = [...byCorpus.keys()];
-  const all = [...byCorpus.values()].flat();
-  console.log(`models ${values.models}, patches ${values.patches === '0' ? 'all' : values.patches}; ${corpora.map((c) => `${c} ${byCorpus.get(c)!.length}`).join(', ')} clips\n`);
+  const fitted = corpora.filter((c) => !unseen.has(c));
+  const all = fitted.flatMap((c) => byCorpus.get(c)!);
+  console.log(`models ${values.models}, patches ${values.patches === '0' ? 'all' : values.patches}; ${corpora.map((c) => `${c} ${byCorpus.get(c)!.length}${unseen.has(c) ? ' (unseen)' : ''}`).join(', ')} clips\n`);
 
-  const table = (title: string, rows: Array<{ label: string; rho: (a: (typeof AGREEMENTS)[number], corpus: string) => number }>): void => {
+  const table = (title: string, rows: Array<{ label: string; rho: (a: (typeof AGREEMENTS)[number], corpus: string) => number }>, over = corpora): void => {
     console.log(title);
-    console.log(`| descriptor | model counterpart | ${rows.flatMap((r) => corpora.map((c) => `${c} ${r.label}`)).join(' | ')} |`);
-    console.log(`|---|---|${rows.flatMap(() => corpora.map(() => '---')).join('|')}|`);
-    for (const a of AGREEMENTS) console.log(`| ${a.signal} | ${a.model} | ${rows.flatMap((r) => corpora.map((c) => fmt(r.rho(a, c)))).join(' | ')} |`);
+    console.log(`| descriptor | model counterpart | ${rows.flatMap((r) => over.map((c) => `${c} ${r.label}`)).join(' | ')} |`);
+    console.log(`|---|---|${rows.flatMap(() => over.map(() => '---')).join('|')}|`);
+    for (const a of AGREEMENTS) console.log(`| ${a.signal} | ${a.model} | ${rows.flatMap((r) => over.map((c) => fmt(r.rho(a, c)))).join(' | ')} |`);
     console.log('');
   };
   const rhoOf = (a: (typeof AGREEMENTS)[number], clips: readonly Clip[], compute: (i: DescriptorInputs) => ReturnType<typeof computeDescriptors>): number =>
@@ -124,16 +135,25 @@ async function main(): Promise<void> {
   }
   console.log('');
 
-  if (corpora.length < 2) return;
-  // Leave one corpus out: the formulas' coefficients fitted on the others, scored on it.
-  const leftOut = new Map<string, (i: DescriptorInputs) => ReturnType<typeof computeDescriptors>>();
-  for (const c of corpora) leftOut.set(c, calibrate(all.filter((x) => x.corpus !== c)).compute);
+  if (fitted.length === 0) return;
   const inSample = calibrate(all);
-  table('Spearman ρ after calibration: fitted on all corpora (in-sample) and on the other corpora (left out)', [
-    { label: 'in-sample', rho: (a, c) => rhoOf(a, byCorpus.get(c)!, inSample.compute) },
-    { label: 'left out', rho: (a, c) => rhoOf(a, byCorpus.get(c)!, leftOut.get(c)!) },
-  ]);
-  console.log('coefficients fitted on all corpora:');
+  if (unseen.size > 0) {
+    table(`Spearman ρ on the unseen corpora, the formulas fitted on ${fitted.join(', ')}`, [{ label: 'unseen', rho: (a, c) => rhoOf(a, byCorpus.get(c)!, inSample.compute) }], [...unseen]);
+  }
+  if (fitted.length >= 2) {
+    // Leave one corpus out: the formulas' coefficients fitted on the others, scored on it.
+    const leftOut = new Map<string, (i: DescriptorInputs) => ReturnType<typeof computeDescriptors>>();
+    for (const c of fitted) leftOut.set(c, calibrate(all.filter((x) => x.corpus !== c)).compute);
+    table(
+      'Spearman ρ after calibration: fitted on all corpora (in-sample) and on the other corpora (left out)',
+      [
+        { label: 'in-sample', rho: (a, c) => rhoOf(a, byCorpus.get(c)!, inSample.compute) },
+        { label: 'left out', rho: (a, c) => rhoOf(a, byCorpus.get(c)!, leftOut.get(c)!) },
+      ],
+      fitted,
+    );
+  }
+  console.log(`coefficients fitted on all corpora (${fitted.join(', ')}):`);
   console.log(JSON.stringify(inSample.coefficients, null, 1));
 }
 

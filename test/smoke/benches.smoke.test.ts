@@ -160,7 +160,7 @@ withModels('bench:models compares the models fed by our input with essentia.js\'
   expect(timed).toMatch(/^1 worker : [\d.]+ clips\/s/m);
 });
 
-withModels('bench:descriptors holds the signal descriptors to the models per corpus, fits them leaving each corpus out, and reads its cache back', async () => {
+withModels('bench:descriptors holds the signal descriptors to the models per corpus, fits them leaving each corpus out, scores a corpus it never fits on, and reads its cache back', async () => {
   const cache = path.join(scratch, 'descriptor-cache');
   const args = ['--models', modelsDir, '--patches', '1', '--limit', '3', '--cache', cache, corpus, second];
   const out = ok(await npmRun('bench:descriptors', args, env(), 280_000));
@@ -171,6 +171,13 @@ withModels('bench:descriptors holds the signal descriptors to the models per cor
   // The second run reads the models' outputs back: it prints the same tables without running them.
   const again = ok(await npmRun('bench:descriptors', args, env(), 120_000));
   expect(again).toBe(out);
+  // A corpus scored but never fitted on: its own table, and no left-out column of its own.
+  const unseen = ok(await npmRun('bench:descriptors', ['--models', modelsDir, '--patches', '1', '--limit', '3', '--cache', cache, corpus, '--unseen', second], env(), 120_000));
+  expect(unseen).toMatch(/^models .*; set-a 3, set-b 3 \(unseen\) clips$/m);
+  expect(unseen).toMatch(/^Spearman ρ on the unseen corpora, the formulas fitted on set-a$/m);
+  expect(unseen).toMatch(/^\| relaxed \| mood_relaxed \| (-?[\d.]+|–) \|$/m);
+  expect(unseen).not.toContain('left out');
+  expect(unseen).toMatch(/^coefficients fitted on all corpora \(set-a\):$/m);
 });
 
 const withSox = installed('sox') ? it : it.skip;
