@@ -17,9 +17,9 @@
  * Each clip's analysis window (decode.ts) goes once through the engine (the formulas' inputs and
  * values) and once through the models (ModelRunner, as MODELS_DIR does). Printed: Spearman ρ
  * between each signal descriptor and its model counterpart, per corpus, with today's formulas;
- * then the same with leave-one-corpus-out calibration (descriptors.calibration.ts fits the
- * formulas' coefficients on the other corpora and the left-out one is scored); then each unseen
- * corpus scored with the formulas fitted on all of `dirs`.
+ * then each unseen corpus scored with the formulas fitted on all of `dirs`; then the same with
+ * leave-one-corpus-out calibration over `dirs` (lib/descriptor-agreement.ts's `calibrate` fits
+ * the formulas' coefficients on the other corpora and the left-out one is scored).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
