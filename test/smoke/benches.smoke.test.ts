@@ -167,6 +167,8 @@ withModels('bench:descriptors holds the signal descriptors to the models per cor
   expect(out).toMatch(/^\| descriptor \| model counterpart \| set-a ρ \| set-b ρ \|$/m);
   expect(out).toMatch(/^\| relaxed \| mood_relaxed \| (-?[\d.]+|–) \| (-?[\d.]+|–) \|$/m);
   expect(out).toMatch(/set-a left out \| set-b left out \|$/m);
+  // The target's count over the fitted descriptors' cells (9 per corpus), read unrounded.
+  expect(out).toMatch(/^left out: ρ ≥ 0\.6 in \d+ of 18 cells \(unrounded\), mean (-?[\d.]+|–)$/m);
   expect(await readdir(cache)).toEqual(['set-a.json', 'set-b.json']);
   // The second run reads the models' outputs back: it prints the same tables without running them.
   const again = ok(await npmRun('bench:descriptors', args, env(), 120_000));
@@ -177,6 +179,7 @@ withModels('bench:descriptors holds the signal descriptors to the models per cor
   expect(unseen).toMatch(/^Spearman ρ on the unseen corpora, the formulas fitted on set-a$/m);
   expect(unseen).toMatch(/^\| relaxed \| mood_relaxed \| (-?[\d.]+|–) \|$/m);
   expect(unseen).not.toContain('left out');
+  expect(unseen).toMatch(/^unseen: ρ ≥ 0\.6 in \d+ of 9 cells \(unrounded\), mean (-?[\d.]+|–)$/m);
   expect(unseen).toMatch(/^coefficients fitted on all corpora \(set-a\):$/m);
 });
 
