@@ -87,8 +87,14 @@ const FREE = [-2, 2] as const;
 // the corpora's own major/minor contrast is too weak in the models' outputs to carry it).
 const MAJOR = [0.1, 2] as const;
 const MINOR = [-2, -0.1] as const;
+// Loudness is energy's first cue, and a loud master is not acoustic, whatever the corpora's own
+// order says: game soundtracks are mastered loud whatever their mood, and fitted freely on them
+// loudness fell to 0.74 in energy (loud distorted rock then read 0.73) and to −0.41 in
+// acousticness (a clipped square wave then read 0.77).
+const LOUD_ENERGY = [1, 2] as const;
+const LOUD_NOT_ACOUSTIC = [-2, -0.7] as const;
 export const DESIGN: Record<Fitted, { bounds: Bounds; target: (m: CachedModels) => number; span?: boolean; fixed?: boolean }> = {
-  energy: { bounds: { loud: UP, compressed: UP, busy: UP, dense: UP, harsh: UP, bright: UP, air: UP }, target: (m) => m.classes.mood_aggressive, span: true },
+  energy: { bounds: { loud: LOUD_ENERGY, compressed: UP, busy: UP, dense: UP, harsh: UP, bright: UP, air: UP }, target: (m) => m.classes.mood_aggressive, span: true },
   arousal: { bounds: { loud: UP, harsh: UP, fast: UP, dense: UP, drums: UP, busy: UP, bright: UP, compressed: UP }, target: (m) => m.classes.mood_aggressive, span: true },
   // Danceability: hits that strike in the mid-range (stabs, snares), a level that pulses rather
   // than swells (smooth down), energy in the bass and the treble rather than the mids, drums on the
@@ -102,7 +108,7 @@ export const DESIGN: Record<Fitted, { bounds: Bounds; target: (m: CachedModels) 
   // Not fitted: the corpora hold almost no sung music (the tagger's vocal tags stay under 0.2 on
   // every clip), so there is nothing to fit the voice's weight to; the shipped formula is scored as it is.
   instrumentalness: { bounds: { sung: DOWN, speech: DOWN }, target: (m) => instrumentalnessOf(m.tags), fixed: true },
-  acousticness: { bounds: { harsh: DOWN, loud: DOWN, compressed: DOWN, bass: DOWN, bright: FREE, air: FREE, drums: FREE, busy: FREE, held: FREE, clear: UP }, target: (m) => m.tags.acoustic, span: true },
+  acousticness: { bounds: { harsh: DOWN, loud: LOUD_NOT_ACOUSTIC, compressed: DOWN, bass: DOWN, bright: FREE, air: FREE, drums: FREE, busy: FREE, held: FREE, clear: UP }, target: (m) => m.tags.acoustic, span: true },
 };
 
 /**

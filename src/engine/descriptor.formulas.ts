@@ -165,22 +165,23 @@ export function softClamp(v: number): number {
 }
 
 /**
- * The shipped formulas: weights fitted on all three benchmark corpora (`npm run
- * bench:descriptors`, its "coefficients fitted on all corpora"; BENCHMARKS.md). Energy, arousal
+ * The shipped formulas: weights fitted on five corpora, the three benchmark corpora and the two
+ * of game soundtracks that `npm run bench:game-music` gathers (`npm run bench:descriptors` with
+ * all five, its "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 15"). Energy, arousal
  * and acousticness are stretched so that the corpora's 5th–95th percentiles span 0.1–0.9 (room at
  * both ends for music quieter or louder than the corpora hold);
  * instrumentalness is designed, not fitted (the corpora hold almost no singing).
  */
 export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
-  energy: { bias: -0.836, weights: { loud: 1.193, dense: 0.404, harsh: 0.168, air: 0.138 } },
-  danceability: { bias: 0.636, weights: { drums: 0.082, pulse: 0.09, stabs: 0.325, mids: -0.377, smooth: -0.344 } },
-  arousal: { bias: -0.944, weights: { loud: 1.296, harsh: 0.168, fast: 0.116, dense: 0.381, drums: 0.086, bright: 0.007 } },
-  happy: { bias: -0.644, weights: { major: 0.074, fast: 0.095, bright: 0.104, loud: 0.154, drums: 0.056, pulse: 0.225, keyed: 0.355, stabs: 0.583, rich: 0.294 } },
-  sad: { bias: 1.245, weights: { major: -0.084, fast: -0.232, loud: -0.491, dense: -0.071, bright: -0.13, harsh: -0.113, smooth: 0.419 } },
-  relaxed: { bias: 0.986, weights: { loud: -0.23, fast: -0.076, busy: -0.014, compressed: -0.132, harsh: -0.064, bright: -0.296, clear: 0.234 } },
-  aggressive: { bias: -1.078, weights: { harsh: 0.136, loud: 1.246, dense: 0.385, fast: 0.091, drums: 0.072, air: 0.114 } },
+  energy: { bias: -0.785, weights: { loud: 1.151, dense: 0.318, harsh: 0.263, air: 0.143 } },
+  danceability: { bias: 0.58, weights: { drums: 0.171, pulse: 0.126, stabs: 0.467, mids: -0.419, smooth: -0.348 } },
+  arousal: { bias: -0.647, weights: { loud: 0.775, harsh: 0.292, fast: 0.16, dense: 0.375, drums: 0.076, bright: 0.036 } },
+  happy: { bias: -0.669, weights: { major: 0.077, fast: 0.014, bright: 0.143, loud: 0.184, drums: 0.053, pulse: 0.245, keyed: 0.345, stabs: 0.624, rich: 0.306 } },
+  sad: { bias: 1.144, weights: { major: -0.089, fast: -0.149, loud: -0.322, dense: -0.141, drums: -0.032, bright: -0.149, harsh: -0.169, smooth: 0.449 } },
+  relaxed: { bias: 0.945, weights: { loud: -0.205, busy: -0.039, compressed: -0.132, harsh: -0.135, bright: -0.32, clear: 0.346 } },
+  aggressive: { bias: -0.604, weights: { harsh: 0.22, loud: 0.627, dense: 0.299, fast: 0.121, drums: 0.048, air: 0.132 } },
   instrumentalness: { bias: 1, weights: { speech: -1.6, sung: -0.85 }, hard: true },
-  acousticness: { bias: 0.761, weights: { harsh: -0.018, loud: -0.776, compressed: -0.108, bass: -0.032, bright: -0.047, air: 0.032, drums: -0.088, busy: 0.231, held: 0.34, clear: 0.619 } },
+  acousticness: { bias: 0.996, weights: { harsh: -0.073, loud: -0.867, compressed: -0.045, bright: -0.107, air: -0.061, drums: -0.061, busy: 0.026, held: 0.489, clear: 0.289 } },
 };
 
 export function applyFormula(f: Formula, x: Readonly<Record<Feature, number>>): number {

@@ -505,7 +505,7 @@ export interface components {
             instrumentalness: number;
             /** @description Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
             speechiness: number;
-            /** @description Confidence that the track is acoustic: clean notes, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+            /** @description Confidence that the track is acoustic: quiet, clean, held notes read high; loud, distorted, electronic sound low. */
             acousticness?: number;
             /** @description Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
             valence: number;
@@ -541,11 +541,11 @@ export interface components {
          *     }
          */
         Mood: {
-            /** @description Positive and active: quick, bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; slow, dark, quiet, sparse music low. */
+            /** @description Positive and active: bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; dark, quiet, sparse music low. */
             happy: number;
             /** @description Negative and calm: slow, quiet, sparse music whose level swells and fades reads high, minor more than major. */
             sad: number;
-            /** @description Calm: dark, quiet, slow and dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
+            /** @description Calm: dark, quiet, dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
             relaxed: number;
             /** @description Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
             aggressive: number;

@@ -52,9 +52,9 @@ export type FloatRange = {
 export type MoodFilter = {
   /** Range of mood.aggressive: Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
   aggressive?: FloatRange | null | undefined;
-  /** Range of mood.happy: Positive and active: quick, bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; slow, dark, quiet, sparse music low. */
+  /** Range of mood.happy: Positive and active: bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; dark, quiet, sparse music low. */
   happy?: FloatRange | null | undefined;
-  /** Range of mood.relaxed: Calm: dark, quiet, slow and dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
+  /** Range of mood.relaxed: Calm: dark, quiet, dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
   relaxed?: FloatRange | null | undefined;
   /** Range of mood.sad: Negative and calm: slow, quiet, sparse music whose level swells and fades reads high, minor more than major. */
   sad?: FloatRange | null | undefined;
@@ -69,7 +69,7 @@ export type OrderDirection =
 
 /** Which stored analyses tracks() returns: every condition given must hold. */
 export type TrackFilter = {
-  /** Range of acousticness: Confidence that the track is acoustic: clean notes, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+  /** Range of acousticness: Confidence that the track is acoustic: quiet, clean, held notes read high; loud, distorted, electronic sound low. */
   acousticness?: FloatRange | null | undefined;
   /** Range of approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   approachability?: FloatRange | null | undefined;
@@ -119,7 +119,7 @@ export type TrackOrder = {
 
 /** What tracks() orders by. ANALYSED_AT is the order analyses were stored in; every other value is the field of that name. */
 export type TrackOrderField =
-  /** acousticness: Confidence that the track is acoustic: clean notes, dynamic, unamplified sound reads high; distorted, compressed, electronic sound low. */
+  /** acousticness: Confidence that the track is acoustic: quiet, clean, held notes read high; loud, distorted, electronic sound low. */
   | 'ACOUSTICNESS'
   /** The order analyses were stored in. */
   | 'ANALYSED_AT'
@@ -143,9 +143,9 @@ export type TrackOrderField =
   | 'LOUDNESS'
   /** mood.aggressive: Loud, dense, fast and harsh: metal and hard electronic music read high, quiet music near 0. */
   | 'MOOD_AGGRESSIVE'
-  /** mood.happy: Positive and active: quick, bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; slow, dark, quiet, sparse music low. */
+  /** mood.happy: Positive and active: bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; dark, quiet, sparse music low. */
   | 'MOOD_HAPPY'
-  /** mood.relaxed: Calm: dark, quiet, slow and dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
+  /** mood.relaxed: Calm: dark, quiet, dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
   | 'MOOD_RELAXED'
   /** mood.sad: Negative and calm: slow, quiet, sparse music whose level swells and fades reads high, minor more than major. */
   | 'MOOD_SAD'
