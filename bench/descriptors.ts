@@ -141,9 +141,9 @@ async function main(): Promise<void> {
   const inSample = calibrate(all);
   // The target's count, read unrounded (a cell the table shows as 0.60 may be under 0.6): every
   // fitted descriptor's cell (instrumentalness is designed, not fitted).
-  const held = AGREEMENTS.filter((a) => a.signal !== 'instrumentalness');
+  const counted = AGREEMENTS.filter((a) => a.signal !== 'instrumentalness');
   const count = (label: string, over: readonly string[], rho: (a: (typeof AGREEMENTS)[number], corpus: string) => number): void => {
-    const cells = held.flatMap((a) => over.map((c) => rho(a, c)));
+    const cells = counted.flatMap((a) => over.map((c) => rho(a, c)));
     const finite = cells.filter(Number.isFinite);
     const mean = finite.reduce((t, v) => t + v, 0) / finite.length;
     console.log(`${label}: ρ ≥ 0.6 in ${cells.filter((v) => v >= 0.6).length} of ${cells.length} cells (unrounded), mean ${fmt(mean)}\n`);

@@ -22,6 +22,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { Stats } from 'node:fs';
 
 interface Source {
   pkg: string;
@@ -43,12 +44,14 @@ const SOURCES: readonly Source[] = [
 const MIN_BYTES = 500_000;
 const AUDIO = /\.(ogg|opus)$/i;
 
-/** The audio files under `dir` worth a track (over 500 kB: the games' short sound effects are not music). */
-function tracks(dir: string): string[] {
+/** The audio files under `dir` worth a track (over 500 kB: the games' short sound effects are not music), by path, with their stats. */
+function tracks(dir: string): Array<{ file: string; stats: Stats }> {
   return readdirSync(dir, { recursive: true })
     .map((f) => join(dir, String(f)))
-    .filter((f) => AUDIO.test(f) && statSync(f).isFile() && statSync(f).size > MIN_BYTES)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .filter((file) => AUDIO.test(file))
+    .map((file) => ({ file, stats: statSync(file) }))
+    .filter(({ stats }) => stats.isFile() && stats.size > MIN_BYTES)
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
 /** The installed version of a Debian package, if dpkg knows it. */
@@ -77,11 +80,10 @@ function main(): void {
     const target = join(out, source.corpus);
     mkdirSync(target, { recursive: true });
     const chosen = tracks(source.dir).filter((_, i) => i % source.step === 0);
-    for (const file of chosen) {
+    for (const { file, stats } of chosen) {
       const copy = join(target, `${source.prefix}-${basename(file).replace(/ /g, '_')}`);
       copyFileSync(file, copy);
-      const { atime, mtime } = statSync(file);
-      utimesSync(copy, atime, mtime);
+      utimesSync(copy, stats.atime, stats.mtime);
     }
     counts.set(source.corpus, (counts.get(source.corpus) ?? 0) + chosen.length);
     const line = `${source.pkg} ${version(source.pkg) ?? '(version unknown)'}: ${chosen.length} tracks to ${source.corpus}/`;

@@ -6,7 +6,6 @@ import {
   type Formula,
   FITTED,
   FORMULAS,
-
   computeDescriptors,
   descriptorFeatures,
   speechiness,

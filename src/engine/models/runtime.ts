@@ -65,8 +65,9 @@ function distance(a: Float64Array, b: Float64Array): number {
  * Which of the patches the models read (patchCount: 187 frames, no overlap, a last partial
  * patch zero-padded when it holds half a patch or more) feed the models when at most `budget`
  * may, so that their weighted mean stands for the mean over all patches: all when they fit;
- * otherwise the patches are grouped by what they sound like (mean and spread of each mel band; k-medoids from a farthest-point start) and each
- * group's medoid runs, weighted by the share of patches it stands for. A budget of 0: all.
+ * otherwise the patches are grouped by what they sound like (mean and spread of each mel band;
+ * k-medoids from a farthest-point start) and each group's medoid runs, weighted by the share of
+ * patches it stands for. A budget of 0: all.
  */
 export function choosePatches(input: MusicnnFrames, budget: number): PatchChoice {
   const count = patchCount(input.frames);

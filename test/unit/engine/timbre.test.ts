@@ -31,9 +31,10 @@ function subBass(seconds: number): Float32Array {
   return normalise(Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) => Math.sin((2 * Math.PI * 55 * i) / RATE) + 0.5 * Math.sin((2 * Math.PI * 110 * i) / RATE)), 0.5);
 }
 
-/** Equal sines at the given frequencies, held. */
-function sines(seconds: number, hz: readonly number[]): Float32Array {
-  return normalise(Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) => hz.reduce((sum, f) => sum + Math.sin((2 * Math.PI * f * i) / RATE), 0)), 0.5);
+/** Sines at the given frequencies, held: equal, or each at its amplitude ([hz, amplitude]). */
+function sines(seconds: number, partials: ReadonlyArray<number | readonly [number, number]>): Float32Array {
+  const pairs = partials.map((p) => (typeof p === 'number' ? ([p, 1] as const) : p));
+  return normalise(Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) => pairs.reduce((sum, [f, a]) => sum + a * Math.sin((2 * Math.PI * f * i) / RATE), 0)), 0.5);
 }
 
 describe('timbre measurements the descriptors read, on generated audio', () => {
@@ -42,9 +43,7 @@ describe('timbre measurements the descriptors read, on generated audio', () => {
     expect(inputs('sine', () => sines(seconds, [440])).timbre.partials).toBeCloseTo(1, 1);
     expect(inputs('chord', () => sines(seconds, [196, 247, 294, 392, 494, 587])).timbre.partials).toBeCloseTo(6, 1);
     // Three strong notes and three at -26 dB: only the three.
-    const quiet = (hz: number[]) => hz.map((f) => [f, 0.05] as const);
-    const partly = () => normalise(Float32Array.from({ length: seconds * RATE }, (_, i) =>
-      [...[196, 294, 392].map((f) => [f, 1] as const), ...quiet([247, 494, 587])].reduce((sum, [f, a]) => sum + a * Math.sin((2 * Math.PI * f * i) / RATE), 0)), 0.5);
+    const partly = () => sines(seconds, [196, 294, 392, ...[247, 494, 587].map((f) => [f, 0.05] as const)]);
     expect(inputs('partly', partly).timbre.partials).toBeCloseTo(3, 1);
     // Above 2 kHz nothing is counted.
     expect(inputs('high', () => sines(seconds, [3000, 4000])).timbre.partials).toBe(0);
