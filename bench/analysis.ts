@@ -13,6 +13,9 @@
  *   --patches N        patches per window the models run on (MODELS_PATCHES; default 0: all)
  *   --rank N           rank of the models' factorised convolutions (MODELS_RANK; default
  *                      DEFAULT_RANK; 0: as trained)
+ *   --essentia         with --stages --models: also essentia.js's own pipeline per clip, the known
+ *                      tool's row (bench/lib/essentia-pipeline.ts), and the models' CPU as a share
+ *                      of it, a ratio the machine's load moves far less than either figure
  *
  * RSS is the whole process (main thread + worker threads + WASM heaps), sampled every 25 ms.
  * The npm script runs under `node --single-threaded-gc`, as the processes that only analyse do
@@ -37,6 +40,7 @@ import { chromaOf } from '../src/engine/tonal.chroma';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { ANALYSIS_RATE } from '../src/engine/window';
 import { RATE, encodeWav, song } from '../test/helpers/audio-signals';
+import { EssentiaPipeline } from './lib/essentia-pipeline';
 import { median } from './lib/stats';
 
 const { values, positionals } = parseArgs({
@@ -51,6 +55,7 @@ const { values, positionals } = parseArgs({
     models: { type: 'string' },
     patches: { type: 'string', default: String(DEFAULT_PATCHES) },
     rank: { type: 'string', default: String(DEFAULT_RANK) },
+    essentia: { type: 'boolean', default: false },
   },
 });
 
@@ -199,6 +204,7 @@ async function stages(clips: AudioInput[]): Promise<void> {
   const engine = createEngine({ windowSeconds: 30 });
   const runner = values.models ? await ModelRunner.load(values.models, Number(values.rank)) : undefined;
   if (runner) console.log(`models: ${values.models} (WASM SIMD ${runner.simd ? 'on' : 'off'}, 1 thread)`);
+  const essentia = runner && values.essentia ? await EssentiaPipeline.load(values.models!) : undefined;
   const stft = new Stft();
   const timbre = new TimbreMeter();
   const cpu: Record<string, number[]> = {};
@@ -230,17 +236,46 @@ async function stages(clips: AudioInput[]): Promise<void> {
       const budget = Number(values.patches);
       const choice = await time(`models: choice of patches (MODELS_PATCHES=${budget})`, () => choosePatches(frames, budget));
       await time(`models: 5 classifiers + tagger over ${choice.patches.length} patches`, () => runner.run(frames, choice));
-      await time('models: all of the above (model descriptors, per clip)', () => {
+      await time(MODELS_ALL, () => {
         const f = runner.frames(audio.samples, ANALYSIS_RATE);
         return runner.run(f, choosePatches(f, budget));
       });
+    }
+    if (essentia) {
+      const x16 = await time(ESSENTIA.resample, () => essentia.resample(audio.samples, ANALYSIS_RATE));
+      const input = await time(ESSENTIA.frames, () => essentia.frames(x16));
+      await time(ESSENTIA.classifiers, () => essentia.classifiers(input));
+      await time(ESSENTIA.tagger, () => essentia.tagger(input));
     }
   }
   console.log(`stages, one thread, CPU ms per clip: first clip (start-up) and median of the other ${clips.length - 1}; median wall ms`);
   for (const [name, xs] of Object.entries(cpu)) {
     console.log(`  ${name.padEnd(52)} first ${xs[0]!.toFixed(0).padStart(5)}   median ${median(xs.slice(1)).toFixed(0).padStart(4)} CPU, ${median(wall[name]!.slice(1)).toFixed(0).padStart(4)} wall`);
   }
+  if (essentia) {
+    essentia.dispose();
+    // Clip by clip, so that a slow moment of the machine weighs on both sides of each ratio.
+    const at = (name: string): number[] => cpu[name]!.slice(1);
+    const ours = at(MODELS_ALL);
+    const classifiers = at(ESSENTIA.classifiers);
+    const five = classifiers.map((ms, i) => ms + at(ESSENTIA.frames)[i]!);
+    const six = five.map((ms, i) => ms + at(ESSENTIA.tagger)[i]!);
+    const share = (theirs: number[]): string => median(ours.map((ms, i) => ms / theirs[i]!)).toFixed(3);
+    console.log(
+      `the model descriptors' CPU as a share of essentia.js's, median of each clip's ratio over clips 2-${clips.length} (its resampling not counted): ` +
+        `${share(classifiers)} of its 5 classifiers, ${share(five)} of its frames + 5 classifiers, ${share(six)} of its frames + the same 6 models`,
+    );
+  }
 }
+
+/** The stages of essentia.js's pipeline (bench/lib/essentia-pipeline.ts), as --stages names them. */
+const ESSENTIA = {
+  resample: 'essentia.js: 16 kHz (wave-resampler, sinc; not counted)',
+  frames: 'essentia.js: MusiCNN frames (EssentiaTFInputExtractor)',
+  classifiers: 'essentia.js: 5 classifiers as trained, demo layout',
+  tagger: 'essentia.js: the tagger as trained, demo layout',
+} as const;
+const MODELS_ALL = 'models: all of the above (model descriptors, per clip)';
 
 /**
  * What the machine gives right now: the same busy loop in 1 thread and in 2 threads at once

@@ -1,29 +1,57 @@
 import { MUSICNN_BANDS, MUSICNN_HOP, type MusicnnFrames } from '../../src/engine/models/musicnn.input';
 
-interface TfInputExtractor {
-  computeFrameWise(signal: Float32Array, hopSize: number): { melSpectrum: Float32Array[]; frameSize: number };
+/** What essentia.js's extractor gives: one row of mel bands per frame, and the patch layout. */
+export interface EssentiaMusicnnInput {
+  melSpectrum: Float32Array[];
+  frameSize: number;
+  melBandsSize: number;
+  patchSize: number;
+}
+
+export interface TfInputExtractor {
+  computeFrameWise(signal: Float32Array, hopSize: number): EssentiaMusicnnInput;
   delete(): void;
 }
 
+/** essentia.js's TensorflowMusiCNN (its mood-classifiers demo's predictor), and the parts predict() is made of. */
+export interface EssentiaMusicnn {
+  initialize(): Promise<void>;
+  predict(input: EssentiaMusicnnInput, zeroPadding: boolean): Promise<number[][]>;
+  arrayToTensorAsBatches(rows: Float32Array[], shape: [number, number], patchSize: number, zeroPadding: boolean): unknown;
+  disambiguateExtraInputs(): unknown[];
+  model: { execute(inputs: unknown[], outputs: string): { array(): Promise<number[][]>; dispose(): void } };
+  dispose(): void;
+}
+
+export interface EssentiaModelModule {
+  EssentiaTFInputExtractor: new (wasm: unknown, type: string) => TfInputExtractor;
+  TensorflowMusiCNN: new (tf: unknown, model: unknown) => EssentiaMusicnn;
+}
+
 /**
- * essentia.js's MusiCNN input extractor (`EssentiaTFInputExtractor(EssentiaWASM, 'musicnn')`),
- * the reference the engine's frontend is held to. Loading essentia.js installs process-wide
- * uncaughtException/unhandledRejection handlers; they are removed again here.
+ * essentia.js's WebAssembly build and its model module. Loading essentia.js installs
+ * process-wide uncaughtException/unhandledRejection handlers; they are removed again here.
  */
-export async function loadEssentiaModel(): Promise<{ frames(samples16k: Float32Array): MusicnnFrames }> {
+export async function loadEssentia(): Promise<{ wasm: unknown; model: EssentiaModelModule }> {
   const before = {
     exception: new Set(process.listeners('uncaughtException')),
     rejection: new Set(process.listeners('unhandledRejection')),
   };
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- essentia.js's model module has no typings
-  const { EssentiaWASM, EssentiaModel } = require('essentia.js') as {
-    EssentiaWASM: unknown;
-    EssentiaModel: { EssentiaTFInputExtractor: new (wasm: unknown, type: string) => TfInputExtractor };
-  };
+  const { EssentiaWASM, EssentiaModel } = require('essentia.js') as { EssentiaWASM: unknown; EssentiaModel: EssentiaModelModule };
   for (const l of process.listeners('uncaughtException')) if (!before.exception.has(l)) process.off('uncaughtException', l);
   for (const l of process.listeners('unhandledRejection')) if (!before.rejection.has(l)) process.off('unhandledRejection', l);
   await Promise.resolve();
-  const extractor = new EssentiaModel.EssentiaTFInputExtractor(EssentiaWASM, 'musicnn');
+  return { wasm: EssentiaWASM, model: EssentiaModel };
+}
+
+/**
+ * essentia.js's MusiCNN input extractor (`EssentiaTFInputExtractor(EssentiaWASM, 'musicnn')`),
+ * the reference the engine's frontend is held to.
+ */
+export async function loadEssentiaModel(): Promise<{ frames(samples16k: Float32Array): MusicnnFrames }> {
+  const { wasm, model } = await loadEssentia();
+  const extractor = new model.EssentiaTFInputExtractor(wasm, 'musicnn');
   return {
     frames(samples16k: Float32Array): MusicnnFrames {
       const out = extractor.computeFrameWise(samples16k, MUSICNN_HOP);

@@ -158,6 +158,16 @@ withModels('bench:models compares the models fed by our input with essentia.js\'
   const files = (await readdir(corpus)).filter((f) => f.endsWith('.wav')).map((f) => path.join(corpus, f));
   const timed = ok(await npmRun('bench:analysis', ['--models', modelsDir, '--clips', '1', '--workers', '1', files[0]!], env(), 280_000));
   expect(timed).toMatch(/^1 worker : [\d.]+ clips\/s/m);
+  // The known tool's row: essentia.js's own pipeline, clip by clip beside the engine's model path.
+  const beside = ok(await npmRun('bench:analysis', ['--stages', '--essentia', '--models', modelsDir, '--clips', '2', '--workers', '1', ...files.slice(0, 2)], env(), 280_000));
+  expect(beside).toMatch(/^ {2}essentia\.js: 5 classifiers as trained, demo layout +first +\d+ +median +\d+ CPU/m);
+  const shares = /^the model descriptors' CPU as a share of essentia\.js's.*: ([\d.]+) of its 5 classifiers, ([\d.]+) of its frames \+ 5 classifiers, ([\d.]+) of its frames \+ the same 6 models$/m.exec(beside);
+  expect(shares).not.toBeNull();
+  const [classifiers, five, six] = shares!.slice(1).map(Number) as [number, number, number];
+  // Each share's denominator holds the one before's: the shares can only fall along the line.
+  expect(classifiers).toBeGreaterThan(0);
+  expect(five).toBeLessThanOrEqual(classifiers);
+  expect(six).toBeLessThanOrEqual(five);
 });
 
 withModels('bench:descriptors holds the signal descriptors to the models per corpus, fits them leaving each corpus out, scores a corpus it never fits on, and reads its cache back', async () => {
