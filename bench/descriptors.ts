@@ -1,6 +1,6 @@
 /**
  * The signal descriptors held to Essentia's trained models:
- * `npm run bench:descriptors -- --models DIR [--cache DIR] [--patches N] [--limit N] [--resignal] [--models-only] [--unseen DIR]... <dirs...>`
+ * `npm run bench:descriptors -- --models DIR [--cache DIR] [--patches N] [--limit N] [--resignal] [--models-only] [--within-corpus] [--unseen DIR]... <dirs...>`
  *
  *   dirs           folders of audio clips, one corpus each (e.g. ../shared/corpus/{synth,produced,recorded}):
  *                  the corpora the formulas are fitted on
@@ -13,6 +13,10 @@
  *   --limit N      clips per folder
  *   --resignal     measure the signal path again (after a change to what the engine measures)
  *   --models-only  fill the cache with the models' outputs and stop
+ *   --within-corpus  also what each formula's design can say within each corpus: each clip scored
+ *                  by the design fitted on its corpus' other clips alone (lib/descriptor-agreement.ts,
+ *                  withinCorpus): a left-out cell under 0.6 whose figure there reaches it lacks
+ *                  calibration that carries over; one whose figure stays under lacks a measurement
  *
  * Each clip's analysis window (decode.ts) goes once through the engine (the formulas' inputs and
  * values) and once through the models (ModelRunner, as MODELS_DIR does). Printed: Spearman ρ
@@ -27,12 +31,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeAnalysisWindow } from '../src/engine/decode';
-import { type DescriptorInputs, computeDescriptors } from '../src/engine/descriptor.formulas';
+import { type DescriptorInputs, FITTED, computeDescriptors } from '../src/engine/descriptor.formulas';
 import { createEngine } from '../src/engine/engine';
 import { ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { ENGINE_ID } from '../src/engine/version';
 import { type CachedModels, DescriptorCache } from './lib/descriptor-cache';
-import { AGREEMENTS, type Clip, calibrate, spearman } from './lib/descriptor-agreement';
+import { AGREEMENTS, type Clip, DESIGN, calibrate, spearman, withinCorpus } from './lib/descriptor-agreement';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -44,6 +48,7 @@ const { values, positionals } = parseArgs({
     resignal: { type: 'boolean', default: false },
     'models-only': { type: 'boolean', default: false },
     unseen: { type: 'string', multiple: true, default: [] },
+    'within-corpus': { type: 'boolean', default: false },
   },
 });
 
@@ -166,6 +171,15 @@ async function main(): Promise<void> {
       fitted,
     );
     count('left out', fitted, (a, c) => rhoOf(a, byCorpus.get(c)!, leftOut.get(c)!));
+  }
+  if (values['within-corpus']) {
+    // Valence is happy less sad, and instrumentalness is designed: neither is fitted.
+    const names = FITTED.filter((n) => !DESIGN[n].fixed);
+    console.log("Spearman ρ within each corpus: each clip scored by its formula's design fitted on the corpus' other clips alone");
+    console.log(`| descriptor | ${corpora.join(' | ')} |`);
+    console.log(`|---|${corpora.map(() => '---').join('|')}|`);
+    for (const n of names) console.log(`| ${n} | ${corpora.map((c) => fmt(withinCorpus(byCorpus.get(c)!, n))).join(' | ')} |`);
+    console.log('');
   }
   console.log(`coefficients fitted on all corpora (${fitted.join(', ')}):`);
   console.log(JSON.stringify(inSample.coefficients, null, 1));

@@ -208,3 +208,30 @@ export function calibrate(clips: readonly Clip[]): { compute: (i: DescriptorInpu
   return { compute: (i) => computeDescriptors(i, coefficients), coefficients };
 }
 
+
+/**
+ * What a formula's design can say of its model output within one corpus: each clip scored by the
+ * design fitted (fitOne, its bounds as in DESIGN) on the corpus' other clips alone, then
+ * Spearman's ρ of those scores against the model. A left-out cell under 0.6 whose figure here
+ * reaches it lacks calibration that carries from the other corpora; one whose figure here stays
+ * under it lacks a measurement, since no weighting of the design's features orders that corpus'
+ * clips better than this on clips it was not fitted to.
+ */
+export function withinCorpus(clips: readonly Clip[], name: Fitted): number {
+  const design = DESIGN[name];
+  const xs = clips.map((c) => descriptorFeatures(c.inputs, speechiness(c.inputs.timbre, c.inputs.pulseClarity)));
+  // The fit's linear sum, unclamped: the order is what is scored.
+  const scores = clips.map((_, i) => {
+    const others = clips.flatMap((_c, k) => (k === i ? [] : [k]));
+    const f = fitOne(
+      others.map((k) => clips[k]!),
+      others.map((k) => xs[k]!),
+      design,
+    );
+    return (Object.entries(f.weights) as Array<[Feature, number]>).reduce((v, [feature, w]) => v + w * xs[i]![feature], f.bias);
+  });
+  return spearman(
+    scores,
+    clips.map((c) => design.target(c.models)),
+  );
+}

@@ -191,6 +191,14 @@ withModels('bench:descriptors holds the signal descriptors to the models per cor
   expect(unseen).not.toContain('left out');
   expect(unseen).toMatch(/^unseen: ρ ≥ 0\.6 in \d+ of 9 cells \(unrounded\), mean (-?[\d.]+|–)$/m);
   expect(unseen).toMatch(/^coefficients fitted on all corpora \(set-a\):$/m);
+  // Each fitted design within each corpus, from the cache: the fitted descriptors' rows only.
+  const within = ok(await npmRun('bench:descriptors', [...args, '--within-corpus'], env(), 120_000));
+  const title = within.indexOf("Spearman ρ within each corpus: each clip scored by its formula's design fitted on the corpus' other clips alone\n| descriptor | set-a | set-b |\n");
+  expect(title).toBeGreaterThan(0);
+  const rows = within.slice(title).split('\n').slice(3).filter((l) => l.startsWith('| '));
+  expect(rows.map((l) => l.split(' | ')[0])).toEqual(['| energy', '| danceability', '| arousal', '| happy', '| sad', '| relaxed', '| aggressive', '| acousticness']);
+  for (const l of rows) expect(l).toMatch(/^\| \w+ \| (-?[\d.]+|–) \| (-?[\d.]+|–) \|$/);
+  expect(within.replace(within.slice(title, title + within.slice(title).indexOf('\n\n') + 2), '')).toBe(out);
 });
 
 const withSox = installed('sox') ? it : it.skip;
