@@ -295,6 +295,10 @@ async function parallelismControl(): Promise<number> {
 }
 
 async function main(): Promise<void> {
+  if (values.essentia && !(values.stages && values.models)) {
+    console.error('usage: --essentia times essentia.js beside the models stage by stage: give it with --stages --models DIR');
+    process.exit(2);
+  }
   const clipCount = Number(values.clips);
   const workers = Number(values.workers);
   const clips = inputs(clipCount);

@@ -89,6 +89,10 @@ it('bench:analysis times the engine per clip on 1 and 2 workers', async () => {
   const out = ok(await npmRun('bench:analysis', ['--clips', '2', ...files.slice(0, 2)], env(), 240_000));
   expect(out).toMatch(/^1 worker : [\d.]+ clips\/s, median \d+ ms per clip/m);
   expect(out).toMatch(/^2 workers: [\d.]+ clips\/s, speed-up [\d.]+x/m);
+  // essentia.js's pipeline is timed beside the models' stages, so without them there is nothing to time it beside.
+  const alone = await npmRun('bench:analysis', ['--essentia', files[0]!], env(), 120_000);
+  expect(alone.code).toBe(2);
+  expect(alone.stderr).toContain('usage: --essentia times essentia.js beside the models stage by stage: give it with --stages --models DIR');
 });
 
 it('bench:browse times every browse query on a small synthetic store, with its plan', async () => {
