@@ -172,6 +172,10 @@ withModels('bench:models compares the models fed by our input with essentia.js\'
   expect(classifiers).toBeGreaterThan(0);
   expect(five).toBeLessThanOrEqual(classifiers);
   expect(six).toBeLessThanOrEqual(five);
+  // What it times computes what the engine computes: within the models' tolerance over the same patches.
+  const apart = /^the same clips' 5 classifiers, largest \|engine \(MODELS_PATCHES=0\) − essentia\.js\| over the clips: ([\d.]+) over the whole patches the engine reads, ([\d.]+) over the demo's every patch/m.exec(beside);
+  expect(apart).not.toBeNull();
+  expect(Number(apart![1])).toBeLessThanOrEqual(0.05);
 });
 
 withModels('bench:descriptors holds the signal descriptors to the models per corpus, fits them leaving each corpus out, scores a corpus it never fits on, and reads its cache back', async () => {
