@@ -208,7 +208,6 @@ export function calibrate(clips: readonly Clip[]): { compute: (i: DescriptorInpu
   return { compute: (i) => computeDescriptors(i, coefficients), coefficients };
 }
 
-
 /**
  * What a formula's design can say of its model output within one corpus: each clip scored by the
  * design fitted (fitOne, its bounds as in DESIGN) on the corpus' other clips alone, then

@@ -6,7 +6,7 @@ import { resample } from 'wave-resampler';
 import { CLASSIFIERS, TAGGER, readModelFiles } from '../../src/engine/models/model-files';
 import { MUSICNN_HOP, MUSICNN_RATE } from '../../src/engine/models/musicnn.input';
 import { startBackend } from '../../src/engine/models/runtime';
-import { type EssentiaMusicnn, type EssentiaMusicnnInput, loadEssentia } from '../../test/helpers/essentia-model';
+import { type EssentiaMusicnn, type EssentiaMusicnnInput, type TfInputExtractor, loadEssentia } from '../../test/helpers/essentia-model';
 
 /**
  * essentia.js's own MusiCNN pipeline, as its mood-classifiers demo runs it: the known tool the
@@ -18,7 +18,7 @@ import { type EssentiaMusicnn, type EssentiaMusicnnInput, loadEssentia } from '.
  */
 export class EssentiaPipeline {
   private constructor(
-    private readonly extractor: { computeFrameWise(signal: Float32Array, hop: number): EssentiaMusicnnInput },
+    private readonly extractor: TfInputExtractor,
     /** The five classifiers (CLASSIFIERS' order), then the tagger. */
     private readonly models: EssentiaMusicnn[],
   ) {}
@@ -79,5 +79,6 @@ export class EssentiaPipeline {
 
   dispose(): void {
     for (const m of this.models) m.dispose();
+    this.extractor.delete();
   }
 }
