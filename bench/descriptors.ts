@@ -31,12 +31,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeAnalysisWindow } from '../src/engine/decode';
-import { type DescriptorInputs, FITTED, computeDescriptors } from '../src/engine/descriptor.formulas';
+import { type DescriptorInputs, computeDescriptors } from '../src/engine/descriptor.formulas';
 import { createEngine } from '../src/engine/engine';
 import { ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { ENGINE_ID } from '../src/engine/version';
 import { type CachedModels, DescriptorCache } from './lib/descriptor-cache';
-import { AGREEMENTS, type Clip, DESIGN, calibrate, spearman, withinCorpus } from './lib/descriptor-agreement';
+import { AGREEMENTS, type Clip, calibrate, spearman, withinCorpus } from './lib/descriptor-agreement';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -173,12 +173,12 @@ async function main(): Promise<void> {
     count('left out', fitted, (a, c) => rhoOf(a, byCorpus.get(c)!, leftOut.get(c)!));
   }
   if (values['within-corpus']) {
-    // Valence is happy less sad, and instrumentalness is designed: neither is fitted.
-    const names = FITTED.filter((n) => !DESIGN[n].fixed);
+    // The fitted formulas' rows (valence is happy less sad, instrumentalness designed).
+    const within = corpora.map((c) => withinCorpus(byCorpus.get(c)!));
     console.log("Spearman ρ within each corpus: each clip scored by its formula's design fitted on the corpus' other clips alone");
     console.log(`| descriptor | ${corpora.join(' | ')} |`);
     console.log(`|---|${corpora.map(() => '---').join('|')}|`);
-    for (const n of names) console.log(`| ${n} | ${corpora.map((c) => fmt(withinCorpus(byCorpus.get(c)!, n))).join(' | ')} |`);
+    for (const n of Object.keys(within[0] ?? {}) as Array<keyof (typeof within)[number]>) console.log(`| ${n} | ${within.map((w) => fmt(w[n]!)).join(' | ')} |`);
     console.log('');
   }
   console.log(`coefficients fitted on all corpora (${fitted.join(', ')}):`);

@@ -20,9 +20,8 @@
  * from the first; named `<prefix>-<file name>` with spaces made underscores.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { type Stats, copyFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Stats } from 'node:fs';
 
 interface Source {
   pkg: string;

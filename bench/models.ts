@@ -24,13 +24,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { resample } from 'wave-resampler';
 import { decodeAnalysisWindow } from '../src/engine/decode';
 import { CLASSIFIERS, MSD_TAGS } from '../src/engine/models/model-files';
 import { type MusicnnFrames, paddedPatchCount, patchCount } from '../src/engine/models/musicnn.input';
 import { instrumentalnessOf } from '../src/engine/models/model-descriptors';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, type PatchOutputs, choosePatches } from '../src/engine/models/runtime';
-import { loadEssentiaModel } from '../test/helpers/essentia-model';
+import { loadEssentiaModel, resampleForEssentia } from '../test/helpers/essentia-model';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -91,8 +90,7 @@ async function main(): Promise<void> {
     const results: ClipResult[] = [];
     for (const file of files) {
       const audio = await decodeAnalysisWindow(new Uint8Array(readFileSync(path.join(dir, file))), 30);
-      // wave-resampler low-passes its input in place: it gets a copy.
-      const x16 = Float32Array.from(resample(audio.samples.slice(), 44100, 16000, { method: 'sinc' }));
+      const x16 = resampleForEssentia(audio.samples, 44100);
       const refFrames: MusicnnFrames = essentia.frames(x16);
       // The reference reads the patches the engine reads (patchCount: a last patch of under half
       // a patch dropped); the demo's layout pads and counts it whatever it holds (paddedPatchCount).

@@ -8,6 +8,7 @@ import {
   FORMULAS,
   computeDescriptors,
   descriptorFeatures,
+  formulaSum,
   speechiness,
 } from '../../src/engine/descriptor.formulas';
 import { instrumentalnessOf } from '../../src/engine/models/model-descriptors';
@@ -209,28 +210,33 @@ export function calibrate(clips: readonly Clip[]): { compute: (i: DescriptorInpu
 }
 
 /**
- * What a formula's design can say of its model output within one corpus: each clip scored by the
- * design fitted (fitOne, its bounds as in DESIGN) on the corpus' other clips alone, then
- * Spearman's ρ of those scores against the model. A left-out cell under 0.6 whose figure here
- * reaches it lacks calibration that carries from the other corpora; one whose figure here stays
- * under it lacks a measurement, since no weighting of the design's features orders that corpus'
- * clips better than this on clips it was not fitted to.
+ * What each fitted formula's design can say of its model output within one corpus: each clip
+ * scored by the design fitted (fitOne, its bounds as in DESIGN) on the corpus' other clips
+ * alone, then Spearman's ρ of those scores against the model; for every descriptor that is
+ * fitted (not instrumentalness, designed). A left-out cell under 0.6 whose figure here reaches it
+ * lacks calibration that carries from the other corpora; one whose figure here stays under it
+ * lacks a measurement, since no weighting of the design's features orders that corpus' clips
+ * better than this on clips it was not fitted to.
  */
-export function withinCorpus(clips: readonly Clip[], name: Fitted): number {
-  const design = DESIGN[name];
+export function withinCorpus(clips: readonly Clip[]): Partial<Record<Fitted, number>> {
   const xs = clips.map((c) => descriptorFeatures(c.inputs, speechiness(c.inputs.timbre, c.inputs.pulseClarity)));
-  // The fit's linear sum, unclamped: the order is what is scored.
-  const scores = clips.map((_, i) => {
-    const others = clips.flatMap((_c, k) => (k === i ? [] : [k]));
-    const f = fitOne(
-      others.map((k) => clips[k]!),
-      others.map((k) => xs[k]!),
-      design,
+  const result: Partial<Record<Fitted, number>> = {};
+  for (const name of FITTED.filter((n) => !DESIGN[n].fixed)) {
+    const design = DESIGN[name];
+    // The fit's sum, unclamped: the order is what is scored.
+    const scores = clips.map((_, i) => {
+      const others = clips.flatMap((_c, k) => (k === i ? [] : [k]));
+      const f = fitOne(
+        others.map((k) => clips[k]!),
+        others.map((k) => xs[k]!),
+        design,
+      );
+      return formulaSum(f, xs[i]!);
+    });
+    result[name] = spearman(
+      scores,
+      clips.map((c) => design.target(c.models)),
     );
-    return (Object.entries(f.weights) as Array<[Feature, number]>).reduce((v, [feature, w]) => v + w * xs[i]![feature], f.bias);
-  });
-  return spearman(
-    scores,
-    clips.map((c) => design.target(c.models)),
-  );
+  }
+  return result;
 }

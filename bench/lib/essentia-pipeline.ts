@@ -2,16 +2,15 @@ import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel } from '@tensorflow/tfjs-converter';
 // essentia.js calls chained ops (tensor.concat, as3D) that tfjs-core alone does not install.
 import '@tensorflow/tfjs-core/dist/public/chained_ops/register_all_chained_ops';
-import { resample } from 'wave-resampler';
 import { CLASSIFIERS, TAGGER, readModelFiles } from '../../src/engine/models/model-files';
-import { MUSICNN_HOP, MUSICNN_RATE } from '../../src/engine/models/musicnn.input';
+import { MUSICNN_HOP } from '../../src/engine/models/musicnn.input';
 import { startBackend } from '../../src/engine/models/runtime';
-import { type EssentiaMusicnn, type EssentiaMusicnnInput, type TfInputExtractor, loadEssentia } from '../../test/helpers/essentia-model';
+import { type EssentiaMusicnn, type EssentiaMusicnnInput, type TfInputExtractor, loadEssentia, resampleForEssentia } from '../../test/helpers/essentia-model';
 
 /**
  * essentia.js's own MusiCNN pipeline, as its mood-classifiers demo runs it: the known tool the
- * engine's model path is measured beside. The window resampled to 16 kHz (wave-resampler's
- * windowed sinc; the demo leaves this to the browser), framed by `EssentiaTFInputExtractor(…,
+ * engine's model path is measured beside. The window resampled to 16 kHz (resampleForEssentia),
+ * framed by `EssentiaTFInputExtractor(…,
  * 'musicnn')`, then each model as trained, loaded by `TensorflowMusiCNN` on the same tfjs WebAssembly
  * backend as the engine's, over every patch of the demo's layout (the last one zero-padded) in
  * one batch: `predict(input, true)`.
@@ -48,7 +47,7 @@ export class EssentiaPipeline {
 
   /** The window at 16 kHz, as essentia.js's extractor wants it. */
   resample(samples: Float32Array, sampleRate: number): Float32Array {
-    return Float32Array.from(resample(samples.slice(), sampleRate, MUSICNN_RATE, { method: 'sinc' }));
+    return resampleForEssentia(samples, sampleRate);
   }
 
   frames(samples16k: Float32Array): EssentiaMusicnnInput {

@@ -184,9 +184,15 @@ export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
   acousticness: { bias: 0.996, weights: { harsh: -0.073, loud: -0.867, compressed: -0.045, bright: -0.107, air: -0.061, drums: -0.061, busy: 0.026, held: 0.489, clear: 0.289 } },
 };
 
-export function applyFormula(f: Formula, x: Readonly<Record<Feature, number>>): number {
+/** The formula's weighted sum, before its clamp: bias + Σ weight · feature. */
+export function formulaSum(f: Formula, x: Readonly<Record<Feature, number>>): number {
   let v = f.bias;
   for (const [name, w] of Object.entries(f.weights) as Array<[Feature, number]>) v += w * x[name];
+  return v;
+}
+
+export function applyFormula(f: Formula, x: Readonly<Record<Feature, number>>): number {
+  const v = formulaSum(f, x);
   return f.hard ? clamp01(v) : softClamp(v);
 }
 

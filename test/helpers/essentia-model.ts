@@ -1,4 +1,13 @@
-import { MUSICNN_BANDS, MUSICNN_HOP, type MusicnnFrames } from '../../src/engine/models/musicnn.input';
+import { resample } from 'wave-resampler';
+import { MUSICNN_BANDS, MUSICNN_HOP, MUSICNN_RATE, type MusicnnFrames } from '../../src/engine/models/musicnn.input';
+
+/**
+ * A window at 16 kHz as the references feed essentia.js: wave-resampler's windowed sinc (the
+ * demo leaves this to the browser). wave-resampler low-passes its input in place: it gets a copy.
+ */
+export function resampleForEssentia(samples: Float32Array, sampleRate: number): Float32Array {
+  return Float32Array.from(resample(samples.slice(), sampleRate, MUSICNN_RATE, { method: 'sinc' }));
+}
 
 /** What essentia.js's extractor gives: one row of mel bands per frame, and the patch layout. */
 export interface EssentiaMusicnnInput {
