@@ -1,7 +1,7 @@
 /**
- * Two corpora of music people made, from the soundtracks Debian's games ship, for `npm run
- * bench:descriptors`: music of other kinds than the benchmark corpora, on which the signal
- * formulas (fitted on those) are scored unseen.
+ * Three corpora of music people made, from the soundtracks Debian's games ship, for `npm run
+ * bench:descriptors`: music of other kinds than the benchmark corpora. The shipped formulas are
+ * fitted on scores and games; arcade is kept out of every fit, to be scored `--unseen`.
  *
  *   npm run bench:game-music -- <out dir>
  *
@@ -10,9 +10,12 @@
  *   <out dir>/games   game songs of many kinds (pop, rock, jazz, folk, world, electronic): every
  *                     track of hedgewars-data, extremetuxracer-data, frozen-bubble-data and
  *                     lincity-ng-data (39 tracks)
+ *   <out dir>/arcade    arcade and adventure game music (chiptune-like, rock, electronic, ambient):
+ *                       every other track of supertux-data, every track of neverball-data,
+ *                       xmoto-data and freedroidrpg-data's music (52 tracks); no fit sees it
  *
- * Needs those Debian packages installed (`apt-get install` them; their copyright files give
- * GPL-2 or later); the service never does. A package that is not installed is skipped, saying
+ * Needs those Debian packages installed (`apt-get install` them; their copyright files give the
+ * music GPL-2 or later, or CC BY-SA; nothing is committed or bundled); the service never does. A package that is not installed is skipped, saying
  * so. The tracks are copied whole, as Ogg Vorbis or Opus (the engine takes its analysis window
  * from each, as it does in the product), keeping their modification time, so the descriptor
  * cache, which keys each clip by size and time, stays valid when the folder is made again.
@@ -26,7 +29,7 @@ import { basename, join } from 'node:path';
 interface Source {
   pkg: string;
   dir: string;
-  corpus: 'scores' | 'games';
+  corpus: 'scores' | 'games' | 'arcade';
   prefix: string;
   step: number;
 }
@@ -38,6 +41,10 @@ const SOURCES: readonly Source[] = [
   { pkg: 'extremetuxracer-data', dir: '/usr/share/games/etr/music', corpus: 'games', prefix: 'etr', step: 1 },
   { pkg: 'frozen-bubble-data', dir: '/usr/share/games/frozen-bubble/snd', corpus: 'games', prefix: 'frozenbubble', step: 1 },
   { pkg: 'lincity-ng-data', dir: '/usr/share/games/lincity-ng/music', corpus: 'games', prefix: 'lincity', step: 1 },
+  { pkg: 'supertux-data', dir: '/usr/share/games/supertux2/music', corpus: 'arcade', prefix: 'supertux', step: 2 },
+  { pkg: 'neverball-data', dir: '/usr/share/games/neverball/bgm', corpus: 'arcade', prefix: 'neverball', step: 1 },
+  { pkg: 'xmoto-data', dir: '/usr/share/games/xmoto/Textures/Musics', corpus: 'arcade', prefix: 'xmoto', step: 1 },
+  { pkg: 'freedroidrpg-data', dir: '/usr/share/freedroidrpg/data/sound/music', corpus: 'arcade', prefix: 'freedroid', step: 1 },
 ];
 
 const MIN_BYTES = 500_000;
