@@ -10,15 +10,16 @@
  *   <out dir>/games   game songs of many kinds (pop, rock, jazz, folk, world, electronic): every
  *                     track of hedgewars-data, extremetuxracer-data, frozen-bubble-data and
  *                     lincity-ng-data (39 tracks)
- *   <out dir>/arcade    arcade and adventure game music (chiptune-like, rock, electronic, ambient):
- *                       every other track of supertux-data, every track of neverball-data,
- *                       xmoto-data and freedroidrpg-data's music (52 tracks); no fit sees it
+ *   <out dir>/arcade  arcade and adventure game music (chiptune-like, rock, electronic, ambient):
+ *                     every other track of supertux-data, every track of neverball-data,
+ *                     xmoto-data and freedroidrpg-data's music (52 tracks); no fit sees it
  *
  * Needs those Debian packages installed (`apt-get install` them; their copyright files give the
- * music GPL-2 or later, or CC BY-SA; nothing is committed or bundled); the service never does. A package that is not installed is skipped, saying
- * so. The tracks are copied whole, as Ogg Vorbis or Opus (the engine takes its analysis window
- * from each, as it does in the product), keeping their modification time, so the descriptor
- * cache, which keys each clip by size and time, stays valid when the folder is made again.
+ * music GPL-2 or later, or CC BY-SA; nothing is committed or bundled); the service never does.
+ * A package that is not installed is skipped, saying so. The tracks are copied whole, as Ogg
+ * Vorbis or Opus (the engine takes its analysis window from each, as it does in the product),
+ * keeping their modification time, so the descriptor cache, which keys each clip by size and
+ * time, stays valid when the folder is made again.
  * Which tracks: each package's Ogg and Opus files over 500 kB, sorted by path, every `step`-th
  * from the first; named `<prefix>-<file name>` with spaces made underscores.
  */

@@ -165,10 +165,11 @@ export function softClamp(v: number): number {
 }
 
 /**
- * The shipped formulas: weights fitted on five corpora, the three benchmark corpora and the two
- * of game soundtracks that `npm run bench:game-music` gathers (`npm run bench:descriptors` with
- * all five, its "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 15"). Energy, arousal
- * and acousticness are stretched so that the corpora's 5th–95th percentiles span 0.1–0.9 (room at
+ * The shipped formulas: weights fitted on five corpora, the three benchmark corpora and two of
+ * the game-soundtrack corpora that `npm run bench:game-music` gathers, scores and games (its
+ * third, arcade, is kept out of every fit; `npm run bench:descriptors` with all five, its
+ * "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 15"). Energy, arousal and
+ * acousticness are stretched so that the corpora's 5th–95th percentiles span 0.1–0.9 (room at
  * both ends for music quieter or louder than the corpora hold);
  * instrumentalness is designed, not fitted (the corpora hold almost no singing).
  */
