@@ -65,6 +65,15 @@ describe('timbre measurements the descriptors read, on generated audio', () => {
     expect(hiss().timbre.lowContrast).toBeLessThan(12);
   });
 
+  it('when distortion or noise fills the valleys between partials in 1-4 kHz, then its spectral contrast falls; a band with nothing in it is not measured', () => {
+    expect(piano().timbre.midContrast).toBeGreaterThan(40);
+    expect(mix().timbre.midContrast).toBeGreaterThan(rock().timbre.midContrast + 6);
+    expect(rock().timbre.midContrast).toBeLessThan(25);
+    expect(hiss().timbre.midContrast).toBeLessThan(12);
+    // The pad's partials end under 2 kHz, so its 1-4 kHz band holds only leakage 40 dB and more down.
+    expect(pad().timbre.midContrast).toBeNaN();
+  });
+
   it('when the energy lies in the bass (a 55 Hz sine), then the mid-frequency ratio is near 0; a pad of 200-2000 Hz partials reads near 1 and a mix between', () => {
     expect(inputs('bass', () => subBass(SECONDS)).timbre.midFrequencyRatio).toBeLessThan(0.05);
     expect(pad().timbre.midFrequencyRatio).toBeGreaterThan(0.9);
