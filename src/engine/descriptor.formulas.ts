@@ -115,6 +115,8 @@ export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<
     bass: ramp(t.lowFrequencyRatio, 0.05, 0.6),
     mids: ramp(t.midFrequencyRatio, 0.05, 0.75),
     clear: ramp(t.lowContrast, 10, 30),
+    // Distortion's grit where it bites, 1-4 kHz, under the cymbals: the valleys between partials filled.
+    grit: ramp(t.midContrast, 40, 15),
     smooth: ramp(t.levelSmoothness, 0.5, 1.5),
     stabs: ramp(m.midOnsetStrength, 1, 9),
     rich: ramp(t.partials, 4, 16),
@@ -132,7 +134,7 @@ export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<
 }
 
 export const FEATURE_NAMES = [
-  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'mids', 'clear', 'smooth', 'stabs', 'rich', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
+  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'mids', 'clear', 'grit', 'smooth', 'stabs', 'rich', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
 ] as const;
 export type Feature = (typeof FEATURE_NAMES)[number];
 
@@ -168,19 +170,19 @@ export function softClamp(v: number): number {
  * The shipped formulas: weights fitted on five corpora, the three benchmark corpora and two of
  * the game-soundtrack corpora that `npm run bench:game-music` gathers, scores and games (its
  * third, arcade, is kept out of every fit; `npm run bench:descriptors` with all five, its
- * "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 15"). Energy, arousal and
+ * "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 16"). Energy, arousal and
  * acousticness are stretched so that the corpora's 5th–95th percentiles span 0.1–0.9 (room at
  * both ends for music quieter or louder than the corpora hold);
  * instrumentalness is designed, not fitted (the corpora hold almost no singing).
  */
 export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
-  energy: { bias: -0.785, weights: { loud: 1.151, dense: 0.318, harsh: 0.263, air: 0.143 } },
+  energy: { bias: -0.651, weights: { loud: 0.979, dense: 0.24, grit: 0.397, bright: 0.011, air: 0.14 } },
   danceability: { bias: 0.58, weights: { drums: 0.171, pulse: 0.126, stabs: 0.467, mids: -0.419, smooth: -0.348 } },
-  arousal: { bias: -0.647, weights: { loud: 0.775, harsh: 0.292, fast: 0.16, dense: 0.375, drums: 0.076, bright: 0.036 } },
+  arousal: { bias: -0.558, weights: { loud: 0.611, grit: 0.475, fast: 0.125, dense: 0.299, drums: 0.056, bright: 0.097 } },
   happy: { bias: -0.669, weights: { major: 0.077, fast: 0.014, bright: 0.143, loud: 0.184, drums: 0.053, pulse: 0.245, keyed: 0.345, stabs: 0.624, rich: 0.306 } },
   sad: { bias: 1.144, weights: { major: -0.089, fast: -0.149, loud: -0.322, dense: -0.141, drums: -0.032, bright: -0.149, harsh: -0.169, smooth: 0.449 } },
   relaxed: { bias: 0.945, weights: { loud: -0.205, busy: -0.039, compressed: -0.132, harsh: -0.135, bright: -0.32, clear: 0.346 } },
-  aggressive: { bias: -0.604, weights: { harsh: 0.22, loud: 0.627, dense: 0.299, fast: 0.121, drums: 0.048, air: 0.132 } },
+  aggressive: { bias: -0.634, weights: { grit: 0.424, loud: 0.547, dense: 0.263, fast: 0.104, drums: 0.029, air: 0.154 } },
   instrumentalness: { bias: 1, weights: { speech: -1.6, sung: -0.85 }, hard: true },
   acousticness: { bias: 0.996, weights: { harsh: -0.073, loud: -0.867, compressed: -0.045, bright: -0.107, air: -0.061, drums: -0.061, busy: 0.026, held: 0.489, clear: 0.289 } },
 };

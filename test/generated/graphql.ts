@@ -62,7 +62,7 @@ export type TrackFilter = {
   acousticness?: FloatRange | null | undefined;
   /** Range of approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   approachability?: FloatRange | null | undefined;
-  /** Range of arousal: Activation: loudness, the density of onsets, tempo and drums on the beat. */
+  /** Range of arousal: Activation: loudness, distortion's grit, the density of onsets, tempo and drums on the beat. */
   arousal?: FloatRange | null | undefined;
   /** Substring of the artist, ignoring case, accents and compatibility forms ("beyonce" finds "Beyoncé"). */
   artist?: string | null | undefined;
@@ -114,7 +114,7 @@ export type TrackOrderField =
   | 'ANALYSED_AT'
   /** approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   | 'APPROACHABILITY'
-  /** arousal: Activation: loudness, the density of onsets, tempo and drums on the beat. */
+  /** arousal: Activation: loudness, distortion's grit, the density of onsets, tempo and drums on the beat. */
   | 'AROUSAL'
   /** danceability: Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat at a tempo one moves to. */
   | 'DANCEABILITY'

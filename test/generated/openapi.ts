@@ -509,7 +509,7 @@ export interface components {
             acousticness?: number;
             /** @description Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
             valence: number;
-            /** @description Activation: loudness, the density of onsets, tempo and drums on the beat. */
+            /** @description Activation: loudness, distortion's grit, the density of onsets, tempo and drums on the beat. */
             arousal: number;
             /** @description How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
             approachability: number;
