@@ -187,6 +187,13 @@ withModels('bench:descriptors holds the signal descriptors to the models per cor
   expect(out).toMatch(/set-a left out \| set-b left out \|$/m);
   // The target's count over the fitted descriptors' cells (9 per corpus), read unrounded.
   expect(out).toMatch(/^left out: ρ ≥ 0\.6 in \d+ of 18 cells \(unrounded\), mean (-?[\d.]+|–)$/m);
+  // The models' own spread per cell, and the count again over the cells where it is wide.
+  expect(out).toMatch(/^The model counterpart's spread within each corpus: its interquartile range\n\| descriptor \| model counterpart \| set-a IQR \| set-b IQR \|$/m);
+  expect(out).toMatch(/^\| sad \| mood_sad \| [\d.]+ \| [\d.]+ \|$/m);
+  const wide = /^left out, where the model's answers spread \(IQR ≥ 0\.1\): ρ ≥ 0\.6 in (\d+) of (\d+) cells$/m.exec(out);
+  expect(wide).not.toBeNull();
+  expect(Number(wide![1])).toBeLessThanOrEqual(Number(wide![2]));
+  expect(Number(wide![2])).toBeLessThanOrEqual(18);
   expect(await readdir(cache)).toEqual(['set-a.json', 'set-b.json']);
   // The second run reads the models' outputs back: it prints the same tables without running them.
   const again = ok(await npmRun('bench:descriptors', args, env(), 120_000));
@@ -198,6 +205,7 @@ withModels('bench:descriptors holds the signal descriptors to the models per cor
   expect(unseen).toMatch(/^\| relaxed \| mood_relaxed \| (-?[\d.]+|–) \|$/m);
   expect(unseen).not.toContain('left out');
   expect(unseen).toMatch(/^unseen: ρ ≥ 0\.6 in \d+ of 9 cells \(unrounded\), mean (-?[\d.]+|–)$/m);
+  expect(unseen).toMatch(/^unseen, where the model's answers spread \(IQR ≥ 0\.1\): ρ ≥ 0\.6 in \d+ of \d+ cells$/m);
   expect(unseen).toMatch(/^coefficients fitted on all corpora \(set-a\):$/m);
   // Each fitted design within each corpus, from the cache: the fitted descriptors' rows only.
   const within = ok(await npmRun('bench:descriptors', [...args, '--within-corpus'], env(), 120_000));
