@@ -25,7 +25,9 @@
  * leave-one-corpus-out calibration over `dirs` (lib/descriptor-agreement.ts's `calibrate` fits
  * the formulas' coefficients on the other corpora and the left-out one is scored). Under the
  * unseen and the left-out tables, how many of their cells reach the target ρ ≥ 0.6, read
- * unrounded (instrumentalness, designed and not fitted, is not counted).
+ * unrounded (instrumentalness, designed and not fitted, is not counted), and how many of those
+ * where the model counterpart's interquartile range within the corpus (printed before them) is
+ * at least WIDE: where it is narrower, the model gives nearly every clip the same answer.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
