@@ -175,6 +175,16 @@ const engineText = (max: number) =>
 /** The engine build another server names; stored behind a prefix naming the source ("upstream:…"). */
 export const engineSchema = engineText(200);
 
+/** The MSD auto-tagger's tags with their probabilities (src/core/types.ts TagScore): at most its 50. */
+export const tagScoresSchema = z
+  .array(
+    z.object({
+      name: engineText(64).describe('The tag, as the tagger names it (e.g. "rock", "female vocalists", "80s").'),
+      probability: z.number().min(0).max(1).describe('The tagger’s probability of the tag, 0–1.'),
+    }),
+  )
+  .max(50);
+
 /** A stored analysis (src/core/types.ts StoredAnalysis), every field in range. */
 export const storedAnalysisSchema = z.object({
   trackKey: trackKeySchema,

@@ -114,6 +114,12 @@ export interface Timeline {
   segments?: Segment[];
 }
 
+/** One of the MSD auto-tagger's tags (msd-musicnn-1) and its probability, 0–1. */
+export interface TagScore {
+  name: string;
+  probability: number;
+}
+
 /** A tempo the level choice weighed and did not choose, with its probability among the candidates. */
 export interface TempoAlternative {
   tempo: number;
@@ -149,6 +155,11 @@ interface MeasuredFeatures {
    * from analyses made before engine 11 and from upstream servers.
    */
   tempoAlternatives?: TempoAlternative[];
+  /**
+   * The MSD auto-tagger's 50 tags (genres, eras, voices, instruments, moods) with their
+   * probabilities, most probable first; present when trained models made the analysis (MODELS_DIR).
+   */
+  tags?: TagScore[];
   /** Identifies the engine build that produced these values (its algorithm version). */
   engine: string;
 }

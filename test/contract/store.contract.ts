@@ -47,6 +47,7 @@ export function describeStoreContract(label: string, factory: () => Promise<Stor
         segments: [{ start: 0, duration: 0.3, confidence: 0, loudnessStart: -20, loudnessMax: -12.5, loudnessMaxTime: 0.05, loudnessEnd: -30, pitches: [1, ...new Array(11).fill(0.25)], timbre: [40, ...new Array(11).fill(-1.5)] }],
       };
       a.features.tempoAlternatives = [{ tempo: 61.2, confidence: 0.21 }, { tempo: 244.8, confidence: 0.02 }];
+      a.features.tags = [{ name: 'rock', probability: 0.41 }, { name: 'female vocalists', probability: 0.007 }];
       const without = syntheticAnalysis(9);
       await store.save(a);
       await store.save(without);
@@ -54,6 +55,7 @@ export function describeStoreContract(label: string, factory: () => Promise<Stor
       const back = await store.get(without.trackKey);
       expect(back).toEqual(without);
       expect(back!.features).not.toHaveProperty('tempoAlternatives');
+      expect(back!.features).not.toHaveProperty('tags');
       expect((await store.getMany([a.trackKey])).get(a.trackKey)).toEqual(a);
     });
 

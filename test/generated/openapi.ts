@@ -530,6 +530,13 @@ export interface components {
                 /** @description The level’s probability among the candidates (docs/FEATURES.md, "Tempo alternatives"). */
                 confidence: number;
             }[];
+            /** @description Additive: the MSD auto-tagger’s 50 tags (genres, eras, voices, instruments, moods) with their probabilities, most probable first; present when trained models made the analysis (MODELS_DIR). */
+            tags?: {
+                /** @description The tag, as the tagger names it (e.g. "rock", "female vocalists", "80s"). */
+                name: string;
+                /** @description The tagger’s probability of the tag, 0–1. */
+                probability: number;
+            }[];
         };
         /**
          * @description Mood scores, each in [0, 1].

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { DESCRIPTORS, columnOf, valueOf, type DescriptorValues, type MoodValues } from '../../core/descriptors';
 import { foldForSearch } from '../../core/fold';
-import type { AudioFeatures, Segment, StoredAnalysis, TempoAlternative, Timeline } from '../../core/types';
+import type { AudioFeatures, Segment, StoredAnalysis, TagScore, TempoAlternative, Timeline } from '../../core/types';
 import type { DescriptorColumn, DescriptorColumnValues } from '../../db/columns';
 import { guardConnection, type AnalysesTable, type Database } from '../../db/database';
 import type { AnalysisStore, StoredSummary } from './store';
@@ -141,9 +141,9 @@ export function fromRow(r: Row): StoredAnalysis {
 }
 
 /**
- * The timeline column holds the timeline's JSON and, beside its lists, the tempo alternatives:
- * read only with the whole analysis, never filtered or sorted on, so they need no column (nor a
- * migration) of their own. Segments are kept as rows of numbers (SEGMENT_ROW's order), half the
+ * The timeline column holds the timeline's JSON and, beside its lists, the tempo alternatives and
+ * the tagger's tags (analyses the models made): read only with the whole analysis, never
+ * filtered or sorted on, so they need no column (nor a migration) of their own. Segments are kept as rows of numbers (SEGMENT_ROW's order), half the
  * size of their objects: ~100 segments make most of a 30 s window's timeline. Rows written before
  * engine 11 lack the segments and the tempo alternatives.
  */
@@ -153,6 +153,7 @@ interface TimelineColumn {
   sections: Timeline['sections'];
   segmentRows?: number[][];
   tempoAlternatives?: TempoAlternative[];
+  tags?: TagScore[];
 }
 
 /** A stored segment row: these fields, then its 12 pitches and its 12 timbre coefficients. */
@@ -164,13 +165,14 @@ function timelineColumn(f: AudioFeatures): TimelineColumn {
     ...lists,
     ...(segments ? { segmentRows: segments.map((s) => [...SEGMENT_ROW.map((k) => s[k]), ...s.pitches, ...s.timbre]) } : {}),
     ...(f.tempoAlternatives ? { tempoAlternatives: f.tempoAlternatives } : {}),
+    ...(f.tags ? { tags: f.tags } : {}),
   };
 }
 
-function fromTimelineColumn(json: string): { timeline: Timeline; tempoAlternatives?: TempoAlternative[] } {
-  const { segmentRows, tempoAlternatives, ...lists } = JSON.parse(json) as TimelineColumn;
+function fromTimelineColumn(json: string): { timeline: Timeline; tempoAlternatives?: TempoAlternative[]; tags?: TagScore[] } {
+  const { segmentRows, tempoAlternatives, tags, ...lists } = JSON.parse(json) as TimelineColumn;
   const timeline: Timeline = segmentRows ? { ...lists, segments: segmentRows.map(segmentOfRow) } : lists;
-  return tempoAlternatives ? { timeline, tempoAlternatives } : { timeline };
+  return { timeline, ...(tempoAlternatives ? { tempoAlternatives } : {}), ...(tags ? { tags } : {}) };
 }
 
 /** A segment from its stored row (SEGMENT_ROW's order), built as one literal: this runs ~100 times per analysis read. */

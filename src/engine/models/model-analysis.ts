@@ -1,6 +1,6 @@
 import { engineWithMethod } from '../../core/analysis-method';
 import type { AudioFeatures } from '../../core/types';
-import { modelDescriptors } from './model-descriptors';
+import { modelDescriptors, tagScores } from './model-descriptors';
 import { modelsMethod } from './model-files';
 import type { SharedWindows } from './musicnn.factorise';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, choosePatches } from './runtime';
@@ -35,7 +35,7 @@ export class ThreadModels {
     this.ready.catch(() => undefined);
   }
 
-  /** The features with the model-backed descriptors in place of the formulas' and the method recorded. */
+  /** The features with the model-backed descriptors in place of the formulas', the tagger's tags and the method recorded. */
   async apply(features: AudioFeatures, samples: Float32Array, sampleRate: number): Promise<AudioFeatures> {
     let runner: ModelRunner;
     try {
@@ -52,6 +52,7 @@ export class ThreadModels {
       valence: d.valence,
       danceability: d.danceability,
       instrumentalness: d.instrumentalness,
+      tags: tagScores(out.tags),
       engine: engineWithMethod(features.engine, this.method),
     };
   }

@@ -1,3 +1,4 @@
+import type { TagScore } from '../../core/types';
 import type { MsdTag } from './model-files';
 import type { ModelOutputs } from './runtime';
 
@@ -27,6 +28,13 @@ export interface ModelDescriptors {
 }
 
 const round3 = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
+
+/** The tagger's tags with their probabilities (3 decimals), most probable first (ties in the tagger's order). */
+export function tagScores(tags: Readonly<Record<MsdTag, number>>): TagScore[] {
+  return (Object.entries(tags) as Array<[MsdTag, number]>)
+    .map(([name, p]) => ({ name, probability: round3(p) }))
+    .sort((a, b) => b.probability - a.probability);
+}
 
 export function modelDescriptors(out: ModelOutputs): ModelDescriptors {
   const c = out.classes;

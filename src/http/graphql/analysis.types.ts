@@ -125,6 +125,15 @@ export class TempoAlternative {
   confidence!: number;
 }
 
+@ObjectType({ description: 'One of the MSD auto-tagger’s tags (msd-musicnn-1) and its probability.' })
+export class TagScore {
+  @Field(() => String, { description: 'The tag, as the tagger names it: a genre ("rock", "Hip-Hop"), an era ("80s"), a voice ("female vocalists"), an instrument ("guitar") or a mood ("Mellow").' })
+  name!: string;
+
+  @Field(() => Float, { description: 'The tagger’s probability of the tag, in [0, 1]. A tag is a listener’s word, not a class: most stay under 0.2 on most music.' })
+  probability!: number;
+}
+
 @ObjectType({ description: 'Time-resolved analysis of the analysed window (docs/FEATURES.md, "Timeline"), times from the start of the file.' })
 export class Timeline {
   @Field(() => [TimeInterval], { description: 'Every beat, in order: the pulse the tempo counts.' })
@@ -201,6 +210,12 @@ export class TrackAnalysis extends Node {
   })
   tempoAlternatives!: TempoAlternative[];
 
+  @Field(() => [TagScore], {
+    description:
+      'The MSD auto-tagger’s 50 tags with their probabilities, most probable first, when trained models made this analysis (MODELS_DIR; method `models:…`); empty otherwise (REST: tags on the analysis object).',
+  })
+  tags!: TagScore[];
+
   @Field(() => String, {
     description:
       'The engine build that made this analysis (`trackgraph-engine/<n>`, followed by ` models:<set>[/r<rank>][/p<patches>]` when trained models made its moods; `upstream:…` when another server did) (GraphQL; REST: the Trackgraph-Engine header).',
@@ -272,6 +287,7 @@ export function trackAnalysisOf(stored: StoredAnalysis): TrackAnalysis {
     loudness: stored.features.loudness,
     timeline: { ...stored.features.timeline, tatums: tatumsOf(stored.features.timeline.beats), segments: stored.features.timeline.segments ?? [] },
     tempoAlternatives: stored.features.tempoAlternatives ?? [],
+    tags: stored.features.tags ?? [],
     engine: stored.features.engine,
     method: methodOf(stored.features.engine),
   };

@@ -179,12 +179,13 @@ function pageLinks(q: { track: string; artist?: string | undefined; limit: numbe
 }
 
 /**
- * The contract's analysis object, and `tempoAlternatives` (additive: docs/API.md) when the
- * analysis recorded them (engine 11 on; older analyses and other servers' have none).
+ * The contract's analysis object, with `tempoAlternatives` when the analysis recorded them
+ * (engine 11 on; older analyses and other servers' have none) and `tags` when trained models
+ * made it (MODELS_DIR): both additive (docs/API.md).
  */
 export function restAnalysis(a: StoredAnalysis) {
-  const contract = toContractAnalysis(a);
-  return a.features.tempoAlternatives ? { ...contract, tempoAlternatives: a.features.tempoAlternatives } : contract;
+  const { tempoAlternatives, tags } = a.features;
+  return { ...toContractAnalysis(a), ...(tempoAlternatives ? { tempoAlternatives } : {}), ...(tags ? { tags } : {}) };
 }
 
 /** The time-resolved view of an analysis (GET /analysis/{trackKey}/timeline). */

@@ -5,6 +5,7 @@ import {
   describeIssues,
   engineSchema,
   loudnessSchema,
+  tagScoresSchema,
   timelineSchema,
 } from '../../core/contract.schema';
 import { pickDescriptors } from '../../core/descriptors';
@@ -63,6 +64,7 @@ const upstreamAnalysisSchema = analysisSchema.extend({
     .max(10)
     .optional()
     .catch(undefined),
+  tags: tagScoresSchema.optional().catch(undefined),
 });
 
 /**
@@ -88,6 +90,7 @@ export function toStoredAnalysis(raw: unknown, now: Date = new Date()): StoredAn
     confidence: a.confidence ?? { ...NEUTRAL.confidence },
     timeline: a.timeline ?? { beats: [], bars: [], sections: [] },
     ...(a.tempoAlternatives ? { tempoAlternatives: a.tempoAlternatives } : {}),
+    ...(a.tags ? { tags: a.tags } : {}),
     engine: a.engine ? `upstream:${a.engine}` : UPSTREAM,
   };
   return {

@@ -5,11 +5,13 @@ import { DESCRIPTORS, valueOf } from '../../../src/core/descriptors';
 import { AppError } from '../../../src/core/errors';
 import { PITCH_CLASSES } from '../../../src/core/music';
 import { trackKey } from '../../../src/core/track-key';
+import { ENGINE_ID } from '../../../src/engine/version';
 import {
   AnalysesDocument,
   AnalysisDocument,
   AnalysisStatusDocument,
   AnalysisDescriptorValuesDocument,
+  AnalysisMethodAndTagsDocument,
   AnalysisWithConfidenceDocument,
   DescriptorsDocument,
   SearchDocument,
@@ -62,6 +64,25 @@ describe('GraphQL analysis', () => {
     const contract = toContractAnalysis(stored);
     expect(analysis.descriptorValues).toEqual(DESCRIPTORS.map((d) => ({ name: d.name, group: d.group === 'mood' ? 'MOOD' : 'DESCRIPTOR', value: valueOf(contract, d) })));
     expect(analysis.descriptorValues.find((d) => d.name === 'energy')!.value).toBe(analysis.energy);
+  });
+
+  it('answers the tagger’s tags, most probable first, of an analysis the models made, and none of one the formulas made', async () => {
+    const made = storedAnalysis('Pink Floyd', 'Money');
+    const tags = [
+      { name: 'rock', probability: 0.412 },
+      { name: 'classic rock', probability: 0.18 },
+      { name: 'female vocalists', probability: 0.003 },
+    ];
+    await t.container.store.save({ ...made, features: { ...made.features, tags, engine: `${ENGINE_ID} models:musicnn-msd-2/r32` } });
+    const res = await graphql(t, AnalysisMethodAndTagsDocument, { trackKey: MONEY });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.analysis).toEqual({ trackKey: MONEY, method: 'models:musicnn-msd-2/r32', tags });
+
+    const cymbaline = storedAnalysis('Pink Floyd', 'Cymbaline');
+    const signal = { ...cymbaline, features: { ...cymbaline.features, engine: ENGINE_ID } };
+    await t.container.store.save(signal);
+    const without = await graphql(t, AnalysisMethodAndTagsDocument, { trackKey: signal.trackKey });
+    expect(without.body.data!.analysis).toEqual({ trackKey: signal.trackKey, method: 'signal', tags: [] });
   });
 
   it('answers the engine’s confidences of tempo, key, mode and time signature', async () => {

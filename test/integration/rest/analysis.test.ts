@@ -4,7 +4,9 @@ import request from 'supertest';
 import { AppError } from '../../../src/core/errors';
 import { keyString } from '../../../src/core/music';
 import { trackKey } from '../../../src/core/track-key';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { ENGINE_ID } from '../../../src/engine/version';
+import { analysisSchema } from '../../../src/http/rest/schemas';
+import { FakeEngine, featuresFromBytes } from '../../helpers/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 // The contract's fields and the registry's additive ones (acousticness, since engine 11).
@@ -89,6 +91,24 @@ describe('GET /api/audio/analysis/:trackKey', () => {
     const second = await analysis('bc24aaa5a97c70ed').expect(200);
     expect(second.body).toEqual(first.body);
     expect(engine.analyseCalls).toBe(1);
+  });
+
+  it('adds the tagger’s tags to an analysis the models made, as the published schema has them, and nothing to one without', async () => {
+    const money = { trackKey: trackKey('Pink Floyd', 'Money'), artist: 'Pink Floyd', trackName: 'Money', analysedAt: '2026-01-01T00:00:00.000Z', source: 'library' };
+    const features = featuresFromBytes(new TextEncoder().encode('bytes of money'));
+    const tags = [{ name: 'rock', probability: 0.412 }, { name: '70s', probability: 0.2 }, { name: 'Hip-Hop', probability: 0.001 }];
+    await t.container.store.save({ ...money, features: { ...features, tags, engine: `${ENGINE_ID} models:musicnn-msd-2/r32` } });
+    const res = await analysis(money.trackKey).expect(200);
+    expect(res.headers['trackgraph-analysis-method']).toBe('models:musicnn-msd-2/r32');
+    expect(Object.keys(res.body.data).sort()).toEqual([...CONTRACT_FIELDS, 'tags'].sort());
+    expect(res.body.data.tags).toEqual(tags);
+    expect(analysisSchema.safeParse(res.body.data).success).toBe(true);
+    // Out of the published schema's range, the schema refuses it: the tests of the document hold it to something.
+    expect(analysisSchema.safeParse({ ...res.body.data, tags: [{ name: 'rock', probability: 1.5 }] }).success).toBe(false);
+
+    await search('track=Cymbaline&artist=Pink+Floyd').expect(200);
+    const signal = await analysis(trackKey('Pink Floyd', 'Cymbaline')).expect(200);
+    expect(signal.body.data).not.toHaveProperty('tags');
   });
 
   it('analyses the bytes of the file the key names', async () => {

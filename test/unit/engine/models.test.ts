@@ -7,7 +7,7 @@ import { loadEssentiaModel } from '../../helpers/essentia-model';
 import { AppError } from '../../../src/core/errors';
 import { createEnginePool } from '../../../src/engine/engine.pool';
 import { MODELS_METHOD, SIGNAL_METHOD, methodOf } from '../../../src/engine/models/model-analysis';
-import { instrumentalnessOf } from '../../../src/engine/models/model-descriptors';
+import { instrumentalnessOf, tagScores } from '../../../src/engine/models/model-descriptors';
 import { CLASSIFIERS, MODEL_FOLDERS, MSD_TAGS, ModelFilesError, readModelFiles } from '../../../src/engine/models/model-files';
 import { MUSICNN_BANDS, MUSICNN_MIN_TAIL, MUSICNN_PATCH, MusicnnInput, paddedPatchCount, patchCount } from '../../../src/engine/models/musicnn.input';
 import { DEFAULT_PATCHES, ModelRunError, ModelRunner, choosePatches } from '../../../src/engine/models/runtime';
@@ -120,6 +120,18 @@ describe('instrumentalness', () => {
     const played = instrumentalnessOf({ ...tags, 'female vocalists': 0.01, 'male vocalists': 0.01, 'female vocalist': 0.01, instrumental: 0.3 });
     expect(sung).toBeLessThan(0.2);
     expect(played).toBeGreaterThan(0.8);
+  });
+});
+
+describe('tag scores', () => {
+  it('lists every tag of the tagger once, most probable first, rounded to 3 decimals and held to [0, 1]', () => {
+    const tags = Object.fromEntries(MSD_TAGS.map((t, i) => [t, (i * 37) % 50 / 50])) as Parameters<typeof tagScores>[0];
+    const scores = tagScores({ ...tags, rock: 0.98765, jazz: 1.2, punk: -0.1 });
+    expect(scores.map((s) => s.name).sort()).toEqual([...MSD_TAGS].sort());
+    expect(scores[0]).toEqual({ name: 'jazz', probability: 1 });
+    expect(scores[1]).toEqual({ name: 'rock', probability: 0.988 });
+    expect(scores.at(-1)).toEqual({ name: 'punk', probability: 0 });
+    scores.forEach((s, i) => i > 0 && expect(s.probability).toBeLessThanOrEqual(scores[i - 1]!.probability));
   });
 });
 
@@ -247,7 +259,7 @@ withModels('the models', () => {
     expect(runner.run(frames).patches.used).toBe(patchCount(frames.frames));
   });
 
-  it('answer moods, valence, danceability and instrumentalness through the engine pool, saying so', async () => {
+  it('answer moods, valence, danceability, instrumentalness and the tagger’s tags through the engine pool, saying so', async () => {
     const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir });
     const signal = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30 });
     try {
@@ -265,6 +277,11 @@ withModels('the models', () => {
       // Valence from the models' moods, as the formulas make it from theirs.
       expect(withModels.valence).toBeCloseTo((direct.classes.mood_happy - direct.classes.mood_sad + 1) / 2, 2);
       expect(withModels.tempo).toBe(withoutModels.tempo);
+      // The tagger's 50 tags, most probable first, as the runner gives them; none without models.
+      expect(withModels.tags).toHaveLength(MSD_TAGS.length);
+      for (const { name, probability } of withModels.tags!) expect(probability).toBeCloseTo(direct.tags[name as (typeof MSD_TAGS)[number]], 2);
+      expect(withModels.tags![0]!.probability).toBeCloseTo(Math.max(...Object.values(direct.tags)), 2);
+      expect(withoutModels).not.toHaveProperty('tags');
     } finally {
       await Promise.all([pool.close(), signal.close()]);
     }

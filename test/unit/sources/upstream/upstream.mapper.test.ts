@@ -69,4 +69,21 @@ describe('upstream mapper', () => {
     expect(outOfRange.features.tempo).toBe(response.data!.tempo);
     expect(toStoredAnalysis(response.data!).features).not.toHaveProperty('tempoAlternatives');
   });
+
+  it('when another server of this project sends the tagger’s tags, then they are kept; out of range or too many, dropped and the rest kept', () => {
+    const response = sourceFixture<UpstreamAnalysisResponse>('upstream/analysis-money.json');
+    const tags = [{ name: 'rock', probability: 0.41 }, { name: '70s', probability: 0.2 }];
+    expect(toStoredAnalysis({ ...response.data!, tags }).features.tags).toEqual(tags);
+    for (const bad of [
+      [{ name: 'rock', probability: 2 }],
+      [{ name: '', probability: 0.1 }],
+      [{ name: 'rock\u0000', probability: 0.1 }],
+      Array.from({ length: 51 }, (_, i) => ({ name: `tag ${i}`, probability: 0.1 })),
+      'rock',
+    ]) {
+      const stored = toStoredAnalysis({ ...response.data!, tags: bad });
+      expect(stored.features).not.toHaveProperty('tags');
+      expect(stored.features.tempo).toBe(response.data!.tempo);
+    }
+  });
 });
