@@ -253,6 +253,9 @@ describeInBrowser(title, () => {
     // How its moods were made, and by which engine build, as the API says.
     expect(analysis.method).toBe('signal');
     expect(await page.locator('.method').innerText()).toBe(`Moods, valence, danceability and instrumentalness by the engine's signal formulas · ${analysis.engine}`);
+    // The signal formulas make no tags: the page lists none.
+    expect(analysis.tags).toEqual([]);
+    expect(await page.getByRole('heading', { name: 'Tags' }).count()).toBe(0);
     // A bar for every descriptor and mood the API lists (its registry), labelled as it labels them.
     const vocabulary = (await graphql(t, VocabularyDocument, {})).body.data!;
     const described = (group: string) =>
@@ -375,6 +378,28 @@ describeInBrowser(title, () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/track\/bc24aaa5a97c70ed\?/);
     await page.getByRole('img', { name: 'Descriptors' }).waitFor();
+    expectNoProblems();
+  }, 60_000);
+
+  it('lists the auto-tagger’s ten most probable tags of an analysis the models made, most probable first', async () => {
+    // A stored analysis as the models would have made it: another track's, with the tagger's 50 tags.
+    const made = (await t.container.store.get(trackKey(OPENED.artist, OPENED.title)))!;
+    const names = Array.from({ length: 50 }, (_, i) => (i === 0 ? 'female vocalists' : i === 1 ? 'Hip-Hop' : `tag ${i}`));
+    const tags = names.map((name, i) => ({ name, probability: Math.round((0.9 - i * 0.017) * 1000) / 1000 }));
+    const key = trackKey('Tagged Artist', 'Tagged Song');
+    await t.container.store.save({ ...made, trackKey: key, artist: 'Tagged Artist', trackName: 'Tagged Song', features: { ...made.features, tags, engine: `${made.features.engine} models:musicnn-msd-2/r32` } });
+
+    await page.goto(`${origin}/track/${key}`);
+    const panel = page.getByRole('region', { name: 'Tags' });
+    await panel.waitFor();
+    expect(await page.locator('.method strong').innerText()).not.toBe("the engine's signal formulas");
+    const items = await panel.getByRole('listitem').allInnerTexts();
+    expect(items).toEqual(tags.slice(0, 10).map((tag) => `${tag.name} ${Math.round(tag.probability * 100)} %`));
+    expect(await panel.locator('.tags-note').innerText()).toContain('10 most probable of its 50 tags');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await resize(PHONE);
+    await expectNoSidewaysScroll();
+    await resize(DESKTOP);
     expectNoProblems();
   }, 60_000);
 

@@ -52,6 +52,29 @@ function Similar({ trackKey }: { trackKey: string }) {
   );
 }
 
+/** How many of the tagger's 50 tags the page lists. */
+const TOP_TAGS = 10;
+
+/** The auto-tagger's most probable tags, when trained models made the analysis (none otherwise). */
+function Tags({ tags }: { tags: TrackDetailFragment['tags'] }) {
+  if (tags.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby="tags-title">
+      <h2 id="tags-title">Tags</h2>
+      <p className="tags-note">
+        The auto-tagger’s {Math.min(TOP_TAGS, tags.length)} most probable of its {tags.length} tags. A tag is a listener’s word, not a class: most stay under 20 %.
+      </p>
+      <ol className="tags">
+        {tags.slice(0, TOP_TAGS).map(({ name, probability }) => (
+          <li key={name}>
+            <span className="tag-name">{name}</span> <span className="tag-probability">{percent(probability)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
 /** The descriptors and moods of an analysis as bars, labelled as the API's vocabulary labels them. */
 function DescriptorCharts({ analysis, vocabulary }: { analysis: TrackDetailFragment; vocabulary: Vocabulary }) {
   const bars = (group: 'DESCRIPTOR' | 'MOOD') =>
@@ -87,6 +110,7 @@ function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
           <TimelineChart timeline={analysis.timeline} durationMs={analysis.duration_ms} pitchClasses={vocabulary.pitchClasses} />
         </>
       )}
+      <Tags tags={analysis.tags} />
       <Similar trackKey={analysis.trackKey} />
     </>
   );
