@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { trackKey } from '../../src/core/track-key';
 import { readWithMusicMetadata } from '../helpers/music-metadata';
 import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../helpers/infra';
-import { fixtureLibrary, freePort, getJson, logLines, npmRun, run, start, tempDir, userEnv, waitFor, type Started } from './smoke.helpers';
+import { ROOT, fixtureLibrary, freePort, getJson, logLines, npmRun, run, start, tempDir, userEnv, waitFor, type Started } from './smoke.helpers';
 
 /*
  * Every command README and docs/ name, run as a user runs it: `npm start` from a fresh data
@@ -95,6 +95,35 @@ describe('npm start, first run and second start', () => {
     const stored = await getJson(`http://127.0.0.1:${port}/api/audio/analyses?keys=${trackKey('Pink Floyd', 'Money')}`, key);
     expect(stored.status).toBe(200);
     expect((stored.body as { data: ({ tempo: number } | null)[] }).data[0]?.tempo).toBeGreaterThan(0);
+    expect(await server.stop()).toBe(0);
+  });
+
+  /** Essentia's models for tests (never bundled: README, "Trained models"). */
+  const modelsDir = process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(ROOT, '..', 'shared', 'models');
+  const withModels = existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json')) ? it : it.skip;
+  withModels('with MODELS_DIR, a fresh start answers the moods from the models, says so, and records the tagger’s tags', async () => {
+    const dir = await tempDir('start-models');
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const port = await freePort();
+    const env = userEnv({ PORT: String(port), DATA_DIR: path.join(dir, 'data'), LIBRARY_DIR: libraryDir, MODELS_DIR: modelsDir });
+    const server = start(process.execPath, ['dist/src/main.js'], env);
+    cleanups.push(() => server.stop());
+    await ready(server, port);
+    const readiness = await getJson(`http://127.0.0.1:${port}/readyz`);
+    expect(readiness.body).toMatchObject({ status: 'ready', checks: { models: 'ok' } });
+    const key = await firstKey(path.join(dir, 'data'));
+    const money = trackKey('Pink Floyd', 'Money');
+    await getJson(`http://127.0.0.1:${port}/api/audio/search?track=Money&artist=Pink+Floyd`, key);
+    const res = await waitFor('the analysis of Money by the models', 120_000, async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/api/audio/analysis/${money}`, { headers: { Authorization: `Bearer ${key}` } });
+      return r.status === 200 ? r : undefined;
+    });
+    expect(res.headers.get('trackgraph-analysis-method')).toMatch(/^models:musicnn-msd-2(\/r\d+)?$/);
+    expect(res.headers.get('trackgraph-engine')).toMatch(/^trackgraph-engine\/\d+ models:musicnn-msd-2/);
+    const data = ((await res.json()) as { data: { mood: Record<string, number>; tags: { name: string; probability: number }[] } }).data;
+    for (const v of Object.values(data.mood)) expect(v).toBeGreaterThanOrEqual(0);
+    expect(data.tags).toHaveLength(50);
+    expect(data.tags.map((t) => t.probability)).toEqual([...data.tags.map((t) => t.probability)].sort((a, b) => b - a));
     expect(await server.stop()).toBe(0);
   });
 });
