@@ -143,9 +143,10 @@ export function fromRow(r: Row): StoredAnalysis {
 /**
  * The timeline column holds the timeline's JSON and, beside its lists, the tempo alternatives and
  * the tagger's tags (analyses the models made): read only with the whole analysis, never
- * filtered or sorted on, so they need no column (nor a migration) of their own. Segments are kept as rows of numbers (SEGMENT_ROW's order), half the
- * size of their objects: ~100 segments make most of a 30 s window's timeline. Rows written before
- * engine 11 lack the segments and the tempo alternatives.
+ * filtered or sorted on, so they need no column (nor a migration) of their own. Segments are
+ * kept as rows of numbers (SEGMENT_ROW's order), half the size of their objects: ~100 segments
+ * make most of a 30 s window's timeline. Rows written before engine 11 lack the segments and the
+ * tempo alternatives.
  */
 interface TimelineColumn {
   beats: Timeline['beats'];
