@@ -27,7 +27,9 @@
  * unseen and the left-out tables, how many of their cells reach the target ρ ≥ 0.6, read
  * unrounded (instrumentalness, designed and not fitted, is not counted), and how many of those
  * where the model counterpart's interquartile range within the corpus (printed before them) is
- * at least WIDE: where it is narrower, the model gives nearly every clip the same answer.
+ * at least WIDE: where it is narrower, the model gives nearly every clip the same answer. Also
+ * the auto-tagger's most probable tag per clip, the five commonest per corpus: what the `tags`
+ * of an analysis the models made say of each kind of music.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -35,6 +37,7 @@ import { parseArgs } from 'node:util';
 import { decodeAnalysisWindow } from '../src/engine/decode';
 import { type DescriptorInputs, computeDescriptors } from '../src/engine/descriptor.formulas';
 import { createEngine } from '../src/engine/engine';
+import { tagScores } from '../src/engine/models/model-descriptors';
 import { ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { ENGINE_ID } from '../src/engine/version';
 import { type CachedModels, DescriptorCache } from './lib/descriptor-cache';
@@ -156,6 +159,22 @@ async function main(): Promise<void> {
     return percentile(v, 75) - percentile(v, 25);
   };
   table("The model counterpart's spread within each corpus: its interquartile range", [{ label: 'IQR', rho: spreadOf }]);
+
+  // What the auto-tagger (its tags are recorded with every analysis the models make) says of each
+  // corpus: how many clips have each tag as their most probable one, the five commonest.
+  console.log("The tagger's most probable tag per clip: the five commonest per corpus (clips)");
+  console.log('| corpus | tags |');
+  console.log('|---|---|');
+  for (const c of corpora) {
+    const counts = new Map<string, number>();
+    for (const x of byCorpus.get(c)!) {
+      const top = tagScores(x.models.tags)[0]!.name;
+      counts.set(top, (counts.get(top) ?? 0) + 1);
+    }
+    const commonest = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 5);
+    console.log(`| ${c} | ${commonest.map(([tag, n]) => `${tag} ${n}`).join(', ')} |`);
+  }
+  console.log('');
 
   if (fitted.length === 0) return;
   const inSample = calibrate(all);

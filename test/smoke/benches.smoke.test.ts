@@ -194,6 +194,10 @@ withModels('bench:descriptors holds the signal descriptors to the models per cor
   expect(wide).not.toBeNull();
   expect(Number(wide![1])).toBeLessThanOrEqual(Number(wide![2]));
   expect(Number(wide![2])).toBeLessThanOrEqual(18);
+  // The tagger's most probable tag per clip: 3 clips per corpus, so the counts of a row sum to 3.
+  const tagRows = /^The tagger's most probable tag per clip: the five commonest per corpus \(clips\)\n\| corpus \| tags \|\n\|---\|---\|\n\| set-a \| (.+) \|\n\| set-b \| (.+) \|$/m.exec(out);
+  expect(tagRows).not.toBeNull();
+  for (const row of [tagRows![1]!, tagRows![2]!]) expect(row.split(', ').reduce((n, cell) => n + Number(/^.+ (\d+)$/.exec(cell)![1]), 0)).toBe(3);
   expect(await readdir(cache)).toEqual(['set-a.json', 'set-b.json']);
   // The second run reads the models' outputs back: it prints the same tables without running them.
   const again = ok(await npmRun('bench:descriptors', args, env(), 120_000));
