@@ -210,10 +210,7 @@ export class TrackAnalysis extends Node {
   })
   tempoAlternatives!: TempoAlternative[];
 
-  @Field(() => [TagScore], {
-    description:
-      'The MSD auto-tagger’s 50 tags with their probabilities, most probable first, when trained models made this analysis (MODELS_DIR; method `models:…`); empty otherwise (REST: tags on the analysis object).',
-  })
+  /** The tagger's tags, most probable first (empty for other methods): the `tags` field's source (descriptors.resolver.ts). */
   tags!: TagScore[];
 
   @Field(() => String, {

@@ -1,8 +1,18 @@
-import { FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { Arg, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { z } from 'zod';
 import { DESCRIPTORS, descriptorListings, valueOf } from '../../core/descriptors';
 import { PITCH_CLASSES } from '../../core/music';
-import { TrackAnalysis } from './analysis.types';
+import { parse } from '../argument.rules';
+import { TagScore, TrackAnalysis } from './analysis.types';
 import { DescriptorGroup, DescriptorInfo, DescriptorValue } from './descriptors.types';
+
+/** The tagger's tags: `tags(first:)` takes 1 to all of them. */
+const MAX_TAGS = 50;
+const firstRule = z
+  .number()
+  .int('first must be a whole number')
+  .min(1, 'first must be at least 1')
+  .max(MAX_TAGS, `first must be at most ${MAX_TAGS}`);
 
 /** The registry as the API lists it: computed once, the same objects for every request. */
 const LISTINGS: readonly DescriptorInfo[] = descriptorListings().map((d) => ({ ...d, group: DescriptorGroup[d.group] }));
@@ -29,5 +39,16 @@ export class DescriptorsResolver {
       if (value !== undefined) values.push({ name: d.name, group: d.group === 'mood' ? DescriptorGroup.MOOD : DescriptorGroup.DESCRIPTOR, value });
     }
     return values;
+  }
+
+  @FieldResolver(() => [TagScore], {
+    description:
+      'The MSD auto-tagger’s 50 tags with their probabilities, most probable first, when trained models made this analysis (MODELS_DIR; method `models:…`); empty otherwise (REST: tags on the analysis object).',
+  })
+  tags(
+    @Root() analysis: TrackAnalysis,
+    @Arg('first', () => Int, { nullable: true, description: `Only the n most probable: 1–${MAX_TAGS}; every tag when absent.` }) first: number | null,
+  ): TagScore[] {
+    return first === null || first === undefined ? analysis.tags : analysis.tags.slice(0, parse(firstRule, first));
   }
 }

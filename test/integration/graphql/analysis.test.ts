@@ -12,6 +12,7 @@ import {
   AnalysisStatusDocument,
   AnalysisDescriptorValuesDocument,
   AnalysisMethodAndTagsDocument,
+  AnalysisTopTagsDocument,
   AnalysisWithConfidenceDocument,
   DescriptorsDocument,
   SearchDocument,
@@ -83,6 +84,16 @@ describe('GraphQL analysis', () => {
     await t.container.store.save(signal);
     const without = await graphql(t, AnalysisMethodAndTagsDocument, { trackKey: signal.trackKey });
     expect(without.body.data!.analysis).toEqual({ trackKey: signal.trackKey, method: 'signal', tags: [] });
+
+    // The n most probable only, 1 to 50; out of that range, INVALID_ARGUMENT with the rule.
+    const top = await graphql(t, AnalysisTopTagsDocument, { trackKey: MONEY, first: 2 });
+    expect(top.body.data!.analysis!.tags).toEqual(tags.slice(0, 2));
+    expect((await graphql(t, AnalysisTopTagsDocument, { trackKey: MONEY, first: 50 })).body.data!.analysis!.tags).toEqual(tags);
+    for (const [first, message] of [[0, 'first must be at least 1'], [51, 'first must be at most 50']] as const) {
+      const refused = await graphql(t, AnalysisTopTagsDocument, { trackKey: MONEY, first });
+      expect(onlyError(refused).code).toBe('INVALID_ARGUMENT');
+      expect(onlyError(refused).message).toContain(message);
+    }
   });
 
   it('answers the engine’s confidences of tempo, key, mode and time signature', async () => {
