@@ -43,11 +43,12 @@ import { ENGINE_ID } from '../src/engine/version';
 import { type CachedModels, DescriptorCache } from './lib/descriptor-cache';
 import { AGREEMENTS, type Clip, calibrate, spearman, withinCorpus } from './lib/descriptor-agreement';
 import { median, percentile } from './lib/stats';
+import { TEST_MODELS_DIR } from '../test/helpers/test-models';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    models: { type: 'string', default: process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(__dirname, '..', '..', 'shared', 'models') },
+    models: { type: 'string', default: TEST_MODELS_DIR },
     cache: { type: 'string', default: path.resolve(__dirname, '.cache', 'descriptors') },
     patches: { type: 'string', default: '0' },
     limit: { type: 'string' },

@@ -30,11 +30,12 @@ import { type MusicnnFrames, paddedPatchCount, patchCount } from '../src/engine/
 import { instrumentalnessOf } from '../src/engine/models/model-descriptors';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, type PatchOutputs, choosePatches } from '../src/engine/models/runtime';
 import { loadEssentiaModel, resampleForEssentia } from '../test/helpers/essentia-model';
+import { TEST_MODELS_DIR } from '../test/helpers/test-models';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    models: { type: 'string', default: process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(__dirname, '..', '..', 'shared', 'models') },
+    models: { type: 'string', default: TEST_MODELS_DIR },
     limit: { type: 'string' },
     calibrate: { type: 'string' },
     rank: { type: 'string', default: String(DEFAULT_RANK) },

@@ -175,7 +175,10 @@ const engineText = (max: number) =>
 /** The engine build another server names; stored behind a prefix naming the source ("upstream:…"). */
 export const engineSchema = engineText(200);
 
-/** The MSD auto-tagger's tags with their probabilities (src/core/types.ts TagScore): at most its 50. */
+/** How many tags the MSD auto-tagger (msd-musicnn-1) gives: an analysis holds at most these. */
+export const TAGGER_TAGS = 50;
+
+/** The MSD auto-tagger's tags with their probabilities (src/core/types.ts TagScore): at most TAGGER_TAGS. */
 export const tagScoresSchema = z
   .array(
     z.object({
@@ -183,7 +186,7 @@ export const tagScoresSchema = z
       probability: z.number().min(0).max(1).describe('The tagger’s probability of the tag, 0–1.'),
     }),
   )
-  .max(50);
+  .max(TAGGER_TAGS);
 
 /** A stored analysis (src/core/types.ts StoredAnalysis), every field in range. */
 export const storedAnalysisSchema = z.object({

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../helpers/test-models';
 import { RATE, encodeWav, song } from '../helpers/audio-signals';
 import { npmRun, tempDir, userEnv, type Ran } from './smoke.helpers';
 
@@ -149,10 +150,9 @@ it('bench:uploads reports memory over mutated uploads, upload-to-analysis latenc
   expect(out).toMatch(/^\| while 30 s clips are uploaded \(\d+ in 1 s\) \| \d+ \| \d+ \| 0 \|$/m);
 });
 
-/** Essentia's models, where the model tests find them (README, "Trained models"). */
-const modelsDir = process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(__dirname, '..', '..', '..', 'shared', 'models');
-const withModels = existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json')) ? it : it.skip;
-if (!existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json'))) console.warn(`bench:models smoke SKIPPED: no models at ${modelsDir} (TRACKGRAPH_TEST_MODELS_DIR)`);
+const modelsDir = TEST_MODELS_DIR;
+const withModels = HAVE_TEST_MODELS ? it : it.skip;
+if (!HAVE_TEST_MODELS) console.warn(`bench:models smoke SKIPPED: no models at ${modelsDir} (TRACKGRAPH_TEST_MODELS_DIR)`);
 
 withModels('bench:models compares the models fed by our input with essentia.js\'s over every patch count and the factorised models with the models as trained, and bench:analysis times them', async () => {
   const out = ok(await npmRun('bench:models', ['--models', modelsDir, '--limit', '1', corpus], env(), 280_000));

@@ -5,7 +5,8 @@ import SQLite from 'better-sqlite3';
 import { trackKey } from '../../src/core/track-key';
 import { readWithMusicMetadata } from '../helpers/music-metadata';
 import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../helpers/infra';
-import { ROOT, fixtureLibrary, freePort, getJson, logLines, npmRun, run, start, tempDir, userEnv, waitFor, type Started } from './smoke.helpers';
+import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../helpers/test-models';
+import { fixtureLibrary, freePort, getJson, logLines, npmRun, run, start, tempDir, userEnv, waitFor, type Started } from './smoke.helpers';
 
 /*
  * Every command README and docs/ name, run as a user runs it: `npm start` from a fresh data
@@ -98,14 +99,12 @@ describe('npm start, first run and second start', () => {
     expect(await server.stop()).toBe(0);
   });
 
-  /** Essentia's models for tests (never bundled: README, "Trained models"). */
-  const modelsDir = process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(ROOT, '..', 'shared', 'models');
-  const withModels = existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json')) ? it : it.skip;
+  const withModels = HAVE_TEST_MODELS ? it : it.skip;
   withModels('with MODELS_DIR, a fresh start answers the moods from the models, says so, and records the tagger’s tags', async () => {
     const dir = await tempDir('start-models');
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const port = await freePort();
-    const env = userEnv({ PORT: String(port), DATA_DIR: path.join(dir, 'data'), LIBRARY_DIR: libraryDir, MODELS_DIR: modelsDir });
+    const env = userEnv({ PORT: String(port), DATA_DIR: path.join(dir, 'data'), LIBRARY_DIR: libraryDir, MODELS_DIR: TEST_MODELS_DIR });
     const server = start(process.execPath, ['dist/src/main.js'], env);
     cleanups.push(() => server.stop());
     await ready(server, port);

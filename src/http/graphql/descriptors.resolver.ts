@@ -1,18 +1,10 @@
 import { Arg, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { z } from 'zod';
+import { TAGGER_TAGS } from '../../core/contract.schema';
 import { DESCRIPTORS, descriptorListings, valueOf } from '../../core/descriptors';
 import { PITCH_CLASSES } from '../../core/music';
-import { parse } from '../argument.rules';
 import { TagScore, TrackAnalysis } from './analysis.types';
 import { DescriptorGroup, DescriptorInfo, DescriptorValue } from './descriptors.types';
-
-/** The tagger's tags: `tags(first:)` takes 1 to all of them. */
-const MAX_TAGS = 50;
-const firstRule = z
-  .number()
-  .int('first must be a whole number')
-  .min(1, 'first must be at least 1')
-  .max(MAX_TAGS, `first must be at most ${MAX_TAGS}`);
+import { tagCount } from './graphql.args';
 
 /** The registry as the API lists it: computed once, the same objects for every request. */
 const LISTINGS: readonly DescriptorInfo[] = descriptorListings().map((d) => ({ ...d, group: DescriptorGroup[d.group] }));
@@ -47,8 +39,8 @@ export class DescriptorsResolver {
   })
   tags(
     @Root() analysis: TrackAnalysis,
-    @Arg('first', () => Int, { nullable: true, description: `Only the n most probable: 1–${MAX_TAGS}; every tag when absent.` }) first: number | null,
+    @Arg('first', () => Int, { nullable: true, description: `Only the n most probable: 1–${TAGGER_TAGS}; every tag when absent.` }) first: number | null,
   ): TagScore[] {
-    return first === null || first === undefined ? analysis.tags : analysis.tags.slice(0, parse(firstRule, first));
+    return analysis.tags.slice(0, tagCount(first));
   }
 }

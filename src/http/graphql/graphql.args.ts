@@ -1,4 +1,6 @@
 import { ArgsType, Field, Int } from 'type-graphql';
+import { z } from 'zod';
+import { TAGGER_TAGS } from '../../core/contract.schema';
 import { MAX_SEARCH_OFFSET } from '../../search/search.service';
 import { DEFAULT_LIMIT, MAX_LIMIT, limitRule, nameRule, parse } from '../argument.rules';
 
@@ -58,4 +60,15 @@ export function optionalName(field: string, value: string | null | undefined): s
 /** Number of search results: DEFAULT_LIMIT when absent, 1–MAX_LIMIT. */
 export function limit(value: number | null | undefined): number {
   return value === null || value === undefined ? DEFAULT_LIMIT : parse(limitRule, value);
+}
+
+const tagCountRule = z
+  .number()
+  .int('first must be a whole number')
+  .min(1, 'first must be at least 1')
+  .max(TAGGER_TAGS, `first must be at most ${TAGGER_TAGS}`);
+
+/** How many tags `tags(first:)` answers: every one when absent, else 1–TAGGER_TAGS. */
+export function tagCount(value: number | null | undefined): number {
+  return value === null || value === undefined ? TAGGER_TAGS : parse(tagCountRule, value);
 }

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resample } from 'wave-resampler';
 import { loadEssentiaModel } from '../../helpers/essentia-model';
+import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../helpers/test-models';
+import { TAGGER_TAGS } from '../../../src/core/contract.schema';
 import { AppError } from '../../../src/core/errors';
 import { createEnginePool } from '../../../src/engine/engine.pool';
 import { MODELS_METHOD, SIGNAL_METHOD, methodOf } from '../../../src/engine/models/model-analysis';
@@ -16,9 +18,8 @@ import { DEFAULT_PATCHES, ModelRunError, ModelRunner, choosePatches } from '../.
 jest.setTimeout(300_000);
 
 const repoRoot = path.resolve(__dirname, '../../..');
-/** Essentia's models for tests: never bundled (non-commercial licence); see README. */
-const modelsDir = process.env.TRACKGRAPH_TEST_MODELS_DIR ?? path.resolve(repoRoot, '..', 'shared', 'models');
-const haveModels = existsSync(path.join(modelsDir, 'msd-musicnn-1', 'model.json'));
+const modelsDir = TEST_MODELS_DIR;
+const haveModels = HAVE_TEST_MODELS;
 if (!haveModels) console.warn(`models tests SKIPPED: no models at ${modelsDir} (set TRACKGRAPH_TEST_MODELS_DIR)`);
 const withModels = haveModels ? describe : describe.skip;
 
@@ -128,6 +129,8 @@ describe('tag scores', () => {
     const tags = Object.fromEntries(MSD_TAGS.map((t, i) => [t, (i * 37) % 50 / 50])) as Parameters<typeof tagScores>[0];
     const scores = tagScores({ ...tags, rock: 0.98765, jazz: 1.2, punk: -0.1 });
     expect(scores.map((s) => s.name).sort()).toEqual([...MSD_TAGS].sort());
+    // Every tag the tagger gives fits what the API publishes and accepts from another server.
+    expect(scores).toHaveLength(TAGGER_TAGS);
     expect(scores[0]).toEqual({ name: 'jazz', probability: 1 });
     expect(scores[1]).toEqual({ name: 'rock', probability: 0.988 });
     expect(scores.at(-1)).toEqual({ name: 'punk', probability: 0 });
