@@ -3,6 +3,7 @@ import { DESCRIPTORS, columnOf, orderNameOf, pathOf, valueOf, type DescriptorNam
 import type { DescriptorColumn, DescriptorColumnValues } from '../db/columns';
 import { foldForSearch } from '../core/fold';
 import { nameProblem, tidyName } from '../core/name';
+import { TAGGER_TAGS, taggerTag } from '../core/tags';
 import { checkedTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
 import type { AnalysisStore } from './store/store';
@@ -12,6 +13,7 @@ import type {
   FeatureRow,
   OrderColumn,
   RangeColumn,
+  TagCondition,
   TracksFilter,
   TracksPageRequest,
   TracksQuery,
@@ -68,7 +70,20 @@ interface TrackFilterFields {
   artist?: string | null;
   /** Substring of the title, folded alike. */
   trackName?: string | null;
+  /** Conditions on the tagger's tags, every one of which must hold (at most MAX_TAG_CONDITIONS). */
+  tags?: readonly TagFilter[] | null;
 }
+
+/** A condition on one of the tagger's tags: named in any case; a probability range; among the `top` most probable. */
+export interface TagFilter {
+  name: string;
+  min?: number | null;
+  max?: number | null;
+  top?: number | null;
+}
+
+/** Most tag conditions one filter holds. */
+export const MAX_TAG_CONDITIONS = 5;
 
 export interface TrackOrder {
   field: TrackOrderField;
@@ -391,7 +406,25 @@ function toColumnFilter(filter: TrackFilter): TracksFilter {
   if (artist !== undefined) out.artist = artist;
   const trackName = checkedText('filter.trackName', filter.trackName);
   if (trackName !== undefined) out.trackName = trackName;
+  if (filter.tags !== undefined && filter.tags !== null) out.tags = checkedTags(filter.tags);
   return out;
+}
+
+function checkedTags(tags: readonly TagFilter[]): TagCondition[] {
+  if (tags.length === 0 || tags.length > MAX_TAG_CONDITIONS) throw invalidArgument(`filter.tags must list 1 to ${MAX_TAG_CONDITIONS} tag conditions`);
+  return tags.map((t, i) => {
+    const at = `filter.tags[${i}]`;
+    const tag = typeof t.name === 'string' ? taggerTag(t.name) : undefined;
+    if (tag === undefined) {
+      throw invalidArgument(`${at}.name: the tagger gives no tag ${JSON.stringify(String(t.name).slice(0, 64))} (taggerTags lists its ${TAGGER_TAGS} tags)`);
+    }
+    const condition: TagCondition = { tag, ...checkedRange(`tags[${i}]`, t) };
+    if (t.top !== undefined && t.top !== null) {
+      if (!Number.isInteger(t.top) || t.top < 1 || t.top > TAGGER_TAGS) throw invalidArgument(`${at}.top must be a whole number from 1 to ${TAGGER_TAGS}`);
+      condition.top = t.top;
+    }
+    return condition;
+  });
 }
 
 function checkedRange(name: string, range: Range | null | undefined): ColumnRange | undefined {

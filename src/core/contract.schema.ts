@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MOODS, TOP_LEVEL, exampleDescriptors, type Descriptor, type DescriptorName, type MoodName } from './descriptors';
+import { TAGGER_TAGS } from './tags';
 
 /*
  * The contract's values with the ranges this service holds them to, as zod schemas. They are
@@ -175,8 +176,6 @@ const engineText = (max: number) =>
 /** The engine build another server names; stored behind a prefix naming the source ("upstream:…"). */
 export const engineSchema = engineText(200);
 
-/** How many tags the MSD auto-tagger (msd-musicnn-1) gives: an analysis holds at most these. */
-export const TAGGER_TAGS = 50;
 
 /** The MSD auto-tagger's tags with their probabilities (src/core/types.ts TagScore): at most TAGGER_TAGS. */
 export const tagScoresSchema = z

@@ -123,8 +123,22 @@ export interface WebhookInterestsTable {
   created_at: string;
 }
 
+/**
+ * The tagger's tags of each stored analysis that has them, a row per tag (migration 0008): what
+ * browse filters by. Written with the analysis in one transaction; the analysis' own copy (the
+ * timeline column) is what reads of it return.
+ */
+export interface AnalysisTagsTable {
+  track_key: string;
+  tag: string;
+  probability: number;
+  /** 1 for the most probable tag of the analysis, 2 for the next … */
+  rank: number;
+}
+
 export interface DatabaseSchema {
   analyses: AnalysesTable;
+  analysis_tags: AnalysisTagsTable;
   api_keys: ApiKeysTable;
   api_key_last_used: ApiKeyLastUsedTable;
   api_key_usage: ApiKeyUsageTable;
@@ -216,8 +230,10 @@ export function openDatabase(databaseUrl: string | undefined, dataDir: string, s
  * index-only scan still reads the table's rows (a bounded walk's position, similar()'s candidates).
  */
 export async function refreshStatistics(database: Pick<Database, 'db' | 'dialect'>): Promise<void> {
-  if (database.dialect === 'sqlite') await sql`analyze analyses`.execute(database.db);
-  else await sql`vacuum (analyze) analyses`.execute(database.db);
+  for (const table of ['analyses', 'analysis_tags']) {
+    if (database.dialect === 'sqlite') await sql`analyze ${sql.table(table)}`.execute(database.db);
+    else await sql`vacuum (analyze) ${sql.table(table)}`.execute(database.db);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { DESCRIPTORS, columnOf } from '../core/descriptors';
 import { foldForSearch } from '../core/fold';
+import { tagRows } from './tag-rows';
 import type { Database, Dialect } from './database';
 
 const REAL = 'double precision' as const;
@@ -243,6 +244,31 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('api_key_usage').dropColumn('uploads').execute();
       },
     },
+    '0008_analysis_tags': {
+      // The tagger's tags of each analysis, a row per tag, so that browse can find the analyses
+      // of a tag from an index alone: (tag, probability, …) answers "tag ≥ p", (tag, rank, …)
+      // "among its n most probable"; the primary key (track_key, tag) answers "does this analysis
+      // have it" for the rows an order index walks (on SQLite the table is that key's b-tree:
+      // WITHOUT ROWID). Rows stored before are back-filled from their timeline column, where the
+      // tags also stay.
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('analysis_tags')
+          .addColumn('track_key', 'text', (c) => c.notNull())
+          .addColumn('tag', 'text', (c) => c.notNull())
+          .addColumn('probability', REAL, (c) => c.notNull())
+          .addColumn('rank', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('analysis_tags_pk', ['track_key', 'tag'])
+          .modifyEnd(dialect === 'sqlite' ? sql`without rowid` : sql``)
+          .execute();
+        await db.schema.createIndex('analysis_tags_by_tag').on('analysis_tags').columns(['tag', 'probability', 'rank', 'track_key']).execute();
+        await db.schema.createIndex('analysis_tags_by_rank').on('analysis_tags').columns(['tag', 'rank', 'probability', 'track_key']).execute();
+        await backFillTags(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('analysis_tags').execute();
+      },
+    },
   };
 }
 
@@ -261,6 +287,32 @@ async function backFillFolds(db: Kysely<unknown>): Promise<void> {
       update analyses set artist_fold = folded.a, title_fold = folded.t from folded where analyses.track_key = folded.k`.execute(db);
     after = Number(rows[rows.length - 1]!.seq);
     if (rows.length < FOLD_BATCH) return;
+  }
+}
+
+/** Analyses read per batch of the tags' back-fill; their tag rows are written TAG_ROWS_PER_STATEMENT at a time (4 parameters each). */
+const TAG_BATCH = 200;
+const TAG_ROWS_PER_STATEMENT = 500;
+
+/**
+ * The tag rows of the analyses stored before migration 0008, from the tags in their timeline
+ * column (only rows whose column names tags are read whole). Tags that are not a list of
+ * {name, probability} are skipped, as a read would not serve them either.
+ */
+async function backFillTags(db: Kysely<unknown>): Promise<void> {
+  let after = Number.MIN_SAFE_INTEGER;
+  for (;;) {
+    const { rows } = await sql<{ seq: number | string; track_key: string; timeline: string }>`
+      select seq, track_key, timeline from analyses where seq > ${after} and timeline like ${'%"tags":[%'}
+      order by seq limit ${TAG_BATCH}`.execute(db);
+    if (rows.length === 0) return;
+    const values = rows.flatMap((r) => tagRows(r.track_key, (JSON.parse(r.timeline) as { tags?: unknown }).tags));
+    for (let i = 0; i < values.length; i += TAG_ROWS_PER_STATEMENT) {
+      const chunk = values.slice(i, i + TAG_ROWS_PER_STATEMENT).map((t) => sql`(${t.track_key}, ${t.tag}, ${t.probability}, ${t.rank})`);
+      await sql`insert into analysis_tags (track_key, tag, probability, rank) values ${sql.join(chunk)}`.execute(db);
+    }
+    after = Number(rows[rows.length - 1]!.seq);
+    if (rows.length < TAG_BATCH) return;
   }
 }
 

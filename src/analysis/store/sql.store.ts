@@ -1,9 +1,10 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { DESCRIPTORS, columnOf, valueOf, type DescriptorValues, type MoodValues } from '../../core/descriptors';
 import { foldForSearch } from '../../core/fold';
 import type { AudioFeatures, Segment, StoredAnalysis, TagScore, TempoAlternative, Timeline } from '../../core/types';
 import type { DescriptorColumn, DescriptorColumnValues } from '../../db/columns';
-import { guardConnection, type AnalysesTable, type Database } from '../../db/database';
+import { guardConnection, type AnalysesTable, type Database, type DatabaseSchema } from '../../db/database';
+import { tagRows } from '../../db/tag-rows';
 import type { AnalysisStore, StoredSummary } from './store';
 
 /** The engine strings this engine writes begin so (src/core/analysis-method.ts). */
@@ -14,7 +15,8 @@ type Row = Selectable<AnalysesTable>;
 /**
  * The analysis store on SQLite or Postgres: one repository, one schema (src/db/migrations.ts).
  * Connection failures surface as SERVICE_UNAVAILABLE, so a client is told to retry rather than
- * seeing an internal error; the insert is one statement, so nothing is ever half-written.
+ * seeing an internal error; an analysis and its tag rows are written in one statement or one
+ * transaction, so nothing is ever half-written.
  */
 export class SqlAnalysisStore implements AnalysisStore {
   constructor(private readonly database: Database) {}
@@ -39,22 +41,38 @@ export class SqlAnalysisStore implements AnalysisStore {
 
   async save(analysis: StoredAnalysis): Promise<boolean> {
     const values = toRow(analysis);
-    const result = await guardConnection(() => {
-      const insert = this.database.db.insertInto('analyses');
+    const tags = tagRows(analysis.trackKey, analysis.features.tags);
+    const insert = async (db: Kysely<DatabaseSchema>): Promise<boolean> => {
+      const into = db.insertInto('analyses');
       const query =
         this.database.dialect === 'sqlite'
-          ? insert.values({ ...values, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from analyses)` })
-          : insert.values(values);
-      return query.onConflict((oc) => oc.column('track_key').doNothing()).executeTakeFirst();
-    });
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+          ? into.values({ ...values, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from analyses)` })
+          : into.values(values);
+      const result = await query.onConflict((oc) => oc.column('track_key').doNothing()).executeTakeFirst();
+      const inserted = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      // The first save of a key writes its tags; a later one leaves both as they are.
+      if (inserted && tags.length > 0) await db.insertInto('analysis_tags').values(tags).execute();
+      return inserted;
+    };
+    // With tags, the analysis and its tag rows are one transaction: both are stored or neither.
+    return guardConnection(() => (tags.length > 0 ? this.database.db.transaction().execute(insert) : insert(this.database.db)));
   }
 
   async replace(analysis: StoredAnalysis): Promise<boolean> {
-    // Every column but the key (and SQLite's seq, the row's place in insertion order) is rewritten by one UPDATE.
+    // Every column but the key (and SQLite's seq, the row's place in insertion order) is rewritten
+    // by one UPDATE; the tag rows are swapped in the same transaction (the analysis replaced may
+    // have had tags, or other ones).
     const { track_key: trackKey, ...values } = toRow(analysis);
-    const result = await guardConnection(() => this.database.db.updateTable('analyses').set(values).where('track_key', '=', trackKey).executeTakeFirst());
-    return Number(result.numUpdatedRows) > 0;
+    const tags = tagRows(trackKey, analysis.features.tags);
+    return guardConnection(() =>
+      this.database.db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('analyses').set(values).where('track_key', '=', trackKey).executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        await trx.deleteFrom('analysis_tags').where('track_key', '=', trackKey).execute();
+        if (tags.length > 0) await trx.insertInto('analysis_tags').values(tags).execute();
+        return true;
+      }),
+    );
   }
 
   async listOtherEngines(currentEngine: string, page: { after?: string; limit: number }): Promise<StoredSummary[]> {
@@ -142,8 +160,8 @@ export function fromRow(r: Row): StoredAnalysis {
 
 /**
  * The timeline column holds the timeline's JSON and, beside its lists, the tempo alternatives and
- * the tagger's tags (analyses the models made): read only with the whole analysis, never
- * filtered or sorted on, so they need no column (nor a migration) of their own. Segments are
+ * the tagger's tags (analyses the models made): read with the whole analysis. (Browse filters by
+ * tags through their own table, analysis_tags, written beside this column.) Segments are
  * kept as rows of numbers (SEGMENT_ROW's order), half the size of their objects: ~100 segments
  * make most of a 30 s window's timeline. Rows written before engine 11 lack the segments and the
  * tempo alternatives.

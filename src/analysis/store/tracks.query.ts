@@ -16,6 +16,17 @@ export interface ColumnRange {
   max?: number;
 }
 
+/**
+ * A condition on one of the tagger's tags (analysis_tags): the analysis has the tag, with a
+ * probability in the range, among its `top` most probable tags when given.
+ */
+export interface TagCondition {
+  tag: string;
+  min?: number;
+  max?: number;
+  top?: number;
+}
+
 /** Filters in column terms, already validated by the service. */
 export interface TracksFilter {
   ranges?: Partial<Record<RangeColumn, ColumnRange>>;
@@ -26,6 +37,8 @@ export interface TracksFilter {
   artist?: string;
   /** Substring of the title, both folded by foldForSearch. */
   trackName?: string;
+  /** Tag conditions, every one of which must hold. */
+  tags?: readonly TagCondition[];
 }
 
 export interface TracksPageRequest {
@@ -236,7 +249,14 @@ export class SqlTracksQuery implements TracksQuery {
     const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
     let node: PlanNode | undefined = doc[0]?.Plan;
     while (node && node['Node Type'] === 'Limit') node = node.Plans?.[0];
-    return node?.['Node Type'] === 'Index Scan' && node.Filter !== undefined;
+    // A tag condition is a join: the walk is the outermost side of nested loops, each tag looked
+    // up for the rows it reads.
+    let joined = false;
+    while (node && node['Node Type'] === 'Nested Loop') {
+      joined = true;
+      node = node.Plans?.[0];
+    }
+    return node?.['Node Type'] === 'Index Scan' && (node.Filter !== undefined || joined);
   }
 
   /**
@@ -298,26 +318,38 @@ export class SqlTracksQuery implements TracksQuery {
    * The rowids in every range filter on another field than the order's, each range read from its
    * index alone (json_group_array over a covering range: about 0.1 µs of CPU an entry, where a
    * row read by rowid, checked and sorted costs 2–3 µs), intersected through a bitmap; undefined
-   * with no such range or more than WALK_WINDOW rowids. `beforeWalk`: each range is read only up
-   * to WALK_WINDOW rowids, and only the ranges found whole are intersected: a range of a few rows
-   * is the cheapest answer, a loose one not worth reading unless the walk fails.
+   * with no such range or tag condition, or more than WALK_WINDOW rowids. Tag conditions give
+   * track keys, read from the tags' indexes alone and intersected first: only the keys left are
+   * looked up for their rowids. `beforeWalk`: each range and tag is read only up to WALK_WINDOW
+   * entries, and only those found whole are intersected: a range of a few rows is the cheapest
+   * answer, a loose one not worth reading unless the walk fails.
    */
   private async sqliteCandidates(request: TracksPageRequest, exec: Exec, beforeWalk = false): Promise<number[] | undefined> {
+    const db = this.database.db;
+    const limit = beforeWalk ? sql`limit ${WALK_WINDOW + 1}` : sql``;
+    let keys: string[] | undefined;
+    for (const condition of request.filter.tags ?? []) {
+      const [row] = await exec(sql<{ keys: string }>`select json_group_array(track_key) as keys from (select track_key from analysis_tags where ${tagWhere(condition)} ${limit})`.compile(db), db);
+      const set = JSON.parse(row?.keys ?? '[]') as string[];
+      if (beforeWalk && set.length > WALK_WINDOW) continue;
+      keys = keys ? intersectKeys(keys, set) : set;
+      if (keys.length === 0) return [];
+    }
     let ids: number[] | undefined;
+    if (keys && keys.length <= WALK_WINDOW) {
+      const [row] = await exec(sql<{ ids: string }>`select json_group_array(rowid) as ids from analyses where track_key in (select value from json_each(${JSON.stringify(keys)}))`.compile(db), db);
+      ids = JSON.parse(row?.ids ?? '[]') as number[];
+    }
     for (const [column, range] of Object.entries(request.filter.ranges ?? {}) as [RangeColumn, ColumnRange | undefined][]) {
       if (!range || column === request.order.column) continue;
+      if (ids?.length === 0) break;
       let where = sql<boolean>`1`;
       if (range.min !== undefined) where = sql<boolean>`${where} and ${sql.ref(column)} >= ${range.min}`;
       if (range.max !== undefined) where = sql<boolean>`${where} and ${sql.ref(column)} <= ${range.max}`;
-      const limit = beforeWalk ? sql`limit ${WALK_WINDOW + 1}` : sql``;
-      const [row] = await exec(
-        sql<{ ids: string }>`select json_group_array(rowid) as ids from (select rowid from analyses where ${where} ${limit})`.compile(this.database.db),
-        this.database.db,
-      );
+      const [row] = await exec(sql<{ ids: string }>`select json_group_array(rowid) as ids from (select rowid from analyses where ${where} ${limit})`.compile(db), db);
       const set = JSON.parse(row?.ids ?? '[]') as number[];
       if (beforeWalk && set.length > WALK_WINDOW) continue;
       ids = ids ? intersect(ids, set) : set;
-      if (ids.length === 0) break;
     }
     return ids && ids.length <= WALK_WINDOW ? ids : undefined;
   }
@@ -367,10 +399,10 @@ export class SqlTracksQuery implements TracksQuery {
       : query.where(sql<boolean>`(${ref(column)}, ${ref('seq')}) ${op} (${after.value}, ${after.seq})`);
   }
 
-  /** Whether a filter has an index other than the order's: a range on another field, or a key list. */
+  /** Whether a filter has an index other than the order's: a range on another field, a key list, or a tag. */
   private hasIndexedFilter(request: TracksPageRequest): boolean {
-    const { ranges, keys } = request.filter;
-    return keys !== undefined || Object.entries(ranges ?? {}).some(([c, r]) => r !== undefined && c !== request.order.column);
+    const { ranges, keys, tags } = request.filter;
+    return keys !== undefined || (tags?.length ?? 0) > 0 || Object.entries(ranges ?? {}).some(([c, r]) => r !== undefined && c !== request.order.column);
   }
 
   private filtered<Q extends Select>(query: Q, filter: TracksFilter): Q {
@@ -385,6 +417,16 @@ export class SqlTracksQuery implements TracksQuery {
     if (filter.timeSignatures) q = q.where(col('time_signature'), 'in', [...filter.timeSignatures]);
     if (filter.artist !== undefined) q = q.where((eb) => this.contains(eb, 'artist', filter.artist!));
     if (filter.trackName !== undefined) q = q.where((eb) => this.contains(eb, 'track_name', filter.trackName!));
+    for (const condition of filter.tags ?? []) {
+      // SQLite: each row's tag looked up by the primary key (track_key, tag) as the page reads it,
+      // where a list would be read whole first (sqliteCandidates reads it when it is short).
+      // Postgres: a semi-join, its planner choosing the side to start from.
+      q = q.where(
+        this.database.dialect === 'sqlite'
+          ? sql<boolean>`exists (select 1 from analysis_tags as t where t.track_key = analyses.track_key and ${tagWhere(condition, 't.')})`
+          : sql<boolean>`track_key in (${tagged(condition)})`,
+      );
+    }
     return q as Q;
   }
 
@@ -399,6 +441,30 @@ export class SqlTracksQuery implements TracksQuery {
     const pattern = `%${foldForSearch(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return sql<boolean>`${eb.ref(folded)} like ${pattern} escape '\\'`;
   }
+}
+
+/**
+ * The keys of the analyses a tag condition holds for: a range of analysis_tags_by_tag (tag, then
+ * probability), the rank checked in the same index.
+ */
+function tagged(condition: TagCondition): RawBuilder<unknown> {
+  return sql`select track_key from analysis_tags where ${tagWhere(condition)}`;
+}
+
+/** A tag condition on analysis_tags' columns (`prefix`: the table's alias and a dot, or nothing). */
+function tagWhere(condition: TagCondition, prefix = ''): RawBuilder<boolean> {
+  const ref = (column: string) => sql.ref(`${prefix}${column}`);
+  let where = sql<boolean>`${ref('tag')} = ${condition.tag}`;
+  if (condition.min !== undefined) where = sql<boolean>`${where} and ${ref('probability')} >= ${condition.min}`;
+  if (condition.max !== undefined) where = sql<boolean>`${where} and ${ref('probability')} <= ${condition.max}`;
+  if (condition.top !== undefined) where = sql<boolean>`${where} and ${ref('rank')} <= ${condition.top}`;
+  return where;
+}
+
+/** The keys in both lists (in b's order). */
+function intersectKeys(a: readonly string[], b: readonly string[]): string[] {
+  const small = new Set(a.length <= b.length ? a : b);
+  return (a.length <= b.length ? b : a).filter((k) => small.has(k));
 }
 
 /** The ids in both lists (in b's order), through a bitmap over the smaller one. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { TAGGER_TAG_NAMES, type TaggerTag } from '../../core/tags';
 
 // This module loads no TensorFlow.js: the pool's host (the API's process) imports it to check
 // the files at start; only the engine threads load the runtime (runtime.ts).
@@ -115,16 +116,10 @@ export const CLASSIFIERS: readonly ClassifierFolder[] = [
   },
 ];
 
-/** The tags of the MSD auto-tagger, in the order of its 50 outputs (musicnn's MSD vocabulary). */
-export const MSD_TAGS = [
-  'rock', 'pop', 'alternative', 'indie', 'electronic', 'female vocalists', 'dance', '00s', 'alternative rock', 'jazz',
-  'beautiful', 'metal', 'chillout', 'male vocalists', 'classic rock', 'soul', 'indie rock', 'Mellow', 'electronica', '80s',
-  'folk', '90s', 'chill', 'instrumental', 'punk', 'oldies', 'blues', 'hard rock', 'ambient', 'acoustic',
-  'experimental', 'female vocalist', 'guitar', 'Hip-Hop', '70s', 'party', 'country', 'easy listening', 'sexy', 'catchy',
-  'funk', 'electro', 'heavy metal', 'Progressive rock', '60s', 'rnb', 'indie pop', 'sad', 'House', 'happy',
-] as const;
+/** The tags of the MSD auto-tagger, in the order of its 50 outputs (core's vocabulary: what analyses carry). */
+export const MSD_TAGS = TAGGER_TAG_NAMES;
 
-export type MsdTag = (typeof MSD_TAGS)[number];
+export type MsdTag = TaggerTag;
 
 export const TAGGER: ModelFolder = {
   folder: 'msd-musicnn-1',

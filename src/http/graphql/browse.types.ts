@@ -4,11 +4,13 @@ import {
   DEFAULT_SIMILAR,
   MAX_PAGE,
   MAX_SIMILAR,
+  MAX_TAG_CONDITIONS,
   TRACK_ORDER_FIELDS,
   type TrackOrderField as TrackOrderFieldName,
 } from '../../analysis/browse.service';
 import type { TracksFilter } from '../../analysis/store/tracks.query';
 import { DESCRIPTORS, orderNameOf, pathOf } from '../../core/descriptors';
+import { TAGGER_TAGS } from '../../core/tags';
 import { TrackAnalysis } from './analysis.types';
 
 /*
@@ -62,6 +64,21 @@ export class FloatRange {
 @InputType({ description: 'Ranges of the mood scores.' })
 export class MoodFilter {}
 
+@InputType({ description: 'A condition on one of the auto-tagger’s tags: every bound given must hold.' })
+export class TagFilter {
+  @Field(() => String, { description: 'One of taggerTags, in any case ("hip-hop" is "Hip-Hop").' })
+  name!: string;
+
+  @Field(() => Float, { nullable: true, description: 'The lowest probability of the tag allowed (inclusive, 0–1).' })
+  min?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'The highest probability of the tag allowed (inclusive, 0–1).' })
+  max?: number | null;
+
+  @Field(() => Int, { nullable: true, description: `The tag is among the analysis’s n most probable tags: 1–${TAGGER_TAGS}.` })
+  top?: number | null;
+}
+
 @InputType({ description: 'Which stored analyses tracks() returns: every condition given must hold.' })
 export class TrackFilter {
   @Field(() => FloatRange, { nullable: true, description: 'Beats per minute.' })
@@ -93,6 +110,12 @@ export class TrackFilter {
 
   @Field(() => String, { nullable: true, description: 'Substring of the title, ignoring case, accents and compatibility forms.' })
   trackName?: string | null;
+
+  @Field(() => [TagFilter], {
+    nullable: true,
+    description: `Conditions on the auto-tagger’s tags (1–${MAX_TAG_CONDITIONS}), every one of which must hold. Only analyses made with the trained models (method \`models:…\`) carry tags: no other analysis matches.`,
+  })
+  tags?: TagFilter[] | null;
 }
 
 // The descriptors browse covers, as range filters: top-level ones on TrackFilter, moods on MoodFilter.

@@ -1,5 +1,5 @@
 import { Arg, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { TAGGER_TAGS } from '../../core/contract.schema';
+import { TAGGER_TAGS, TAGGER_TAG_NAMES } from '../../core/tags';
 import { DESCRIPTORS, descriptorListings, valueOf } from '../../core/descriptors';
 import { PITCH_CLASSES } from '../../core/music';
 import { TagScore, TrackAnalysis } from './analysis.types';
@@ -19,6 +19,13 @@ export class DescriptorsResolver {
   @Query(() => [String], { description: 'Pitch-class names as `key` counts them: 0 = C … 11 = B (the notes keyString writes).' })
   pitchClasses(): readonly string[] {
     return PITCH_CLASSES;
+  }
+
+  @Query(() => [String], {
+    description: `The ${TAGGER_TAGS} tags the MSD auto-tagger gives, in its output order and its spelling: what \`tags\` names and \`filter.tags\` finds.`,
+  })
+  taggerTags(): readonly string[] {
+    return TAGGER_TAG_NAMES;
   }
 
   @FieldResolver(() => [DescriptorValue], {

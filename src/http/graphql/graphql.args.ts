@@ -1,6 +1,6 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { z } from 'zod';
-import { TAGGER_TAGS } from '../../core/contract.schema';
+import { TAGGER_TAGS } from '../../core/tags';
 import { MAX_SEARCH_OFFSET } from '../../search/search.service';
 import { DEFAULT_LIMIT, MAX_LIMIT, limitRule, nameRule, parse } from '../argument.rules';
 

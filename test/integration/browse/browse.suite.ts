@@ -12,9 +12,11 @@ import { SqlTracksQuery } from '../../../src/analysis/store/tracks.query';
 import { DESCRIPTORS, columnOf } from '../../../src/core/descriptors';
 import { isAppError } from '../../../src/core/errors';
 import { trackKey } from '../../../src/core/track-key';
-import type { StoredAnalysis } from '../../../src/core/types';
+import { TAGGER_TAG_NAMES } from '../../../src/core/tags';
+import type { StoredAnalysis, TagScore } from '../../../src/core/types';
 import { refreshStatistics, type Database } from '../../../src/db/database';
 import { migrateTo, migrateToLatest } from '../../../src/db/migrations';
+import { tagRows } from '../../../src/db/tag-rows';
 
 /*
  * One suite for browsing (tracks, similar) run on SQLite and on Postgres. Expected answers are
@@ -69,6 +71,13 @@ export function analysisOf(artist: string, trackName: string, patch: Partial<Sto
       ...patch,
     },
   };
+}
+
+/** The tagger's 50 tags with pseudo-random probabilities (3 decimals), most probable first, as an analysis made with the models holds them. */
+export function tagsOf(seed: number): TagScore[] {
+  const r = rng(seed * 13 + 5);
+  return TAGGER_TAG_NAMES.map((name) => ({ name, probability: Math.round(r() * r() * 1000) / 1000 }))
+    .sort((a, b) => b.probability - a.probability || (a.name < b.name ? -1 : 1));
 }
 
 /**
@@ -329,6 +338,143 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       // Saved after the migration: folded on insert.
       await store.save(analysisOf('Ólafur Arnalds', 'Saman', {}, 9999));
       expect(await browse.count({ artist: 'olafur' })).toBe(1);
+    });
+
+    it('filters by the tagger’s tags: a probability range, among the n most probable, every condition; analyses without tags never match', async () => {
+      // Half the seeded analyses carry tags (as the models make them); the others (signal) none.
+      const tagged = new Map<string, TagScore[]>();
+      for (let i = 0; i < 30; i++) {
+        const tags = tagsOf(500 + i);
+        const a = analysisOf('Tagged', `Tagged ${i}`, { tags }, 500 + i);
+        await save(a);
+        tagged.set(a.trackKey, tags);
+      }
+      const has = (a: StoredAnalysis, name: string, min = -Infinity, max = Infinity, top = 50): boolean => {
+        const tags = tagged.get(a.trackKey) ?? [];
+        const at = tags.findIndex((t) => t.name === name);
+        return at >= 0 && at < top && tags[at]!.probability >= min && tags[at]!.probability <= max;
+      };
+      const cases: ReadonlyArray<{ filter: TrackFilter; keep: (a: StoredAnalysis) => boolean }> = [
+        { filter: { tags: [{ name: 'rock', min: 0.2 }] }, keep: (a) => has(a, 'rock', 0.2) },
+        { filter: { tags: [{ name: 'Jazz', min: 0.1, max: 0.4 }] }, keep: (a) => has(a, 'jazz', 0.1, 0.4) },
+        { filter: { tags: [{ name: 'hip-hop', top: 10 }] }, keep: (a) => has(a, 'Hip-Hop', -Infinity, Infinity, 10) },
+        { filter: { tags: [{ name: 'pop', min: 0.05 }, { name: 'electronic', top: 25 }] }, keep: (a) => has(a, 'pop', 0.05) && has(a, 'electronic', -Infinity, Infinity, 25) },
+        { filter: { tags: [{ name: 'ambient' }] }, keep: (a) => has(a, 'ambient') },
+        { filter: { tags: [{ name: 'metal', min: 0.1 }], mode: 1, tempo: { min: 90 } }, keep: (a) => has(a, 'metal', 0.1) && a.features.mode === 1 && a.features.tempo >= 90 },
+      ];
+      for (const { filter, keep } of cases) {
+        for (const field of ['ANALYSED_AT', 'TEMPO'] as const) {
+          const want = expected(keep, field, 'DESC');
+          const got = await all({ filter, orderBy: { field, direction: 'DESC' }, first: 4 });
+          expect({ filter, field, keys: got.keys }).toEqual({ filter, field, keys: want });
+          expect((await allBackward({ filter, orderBy: { field, direction: 'DESC' } }, 4)).keys).toEqual(want);
+          expect(await browse.count(browse.pageRequest({ filter }).filter)).toBe(want.length);
+        }
+      }
+      // The cases are not vacuous: each matches some analyses and leaves out others.
+      for (const { keep } of cases.slice(0, 4)) {
+        const n = seeded.filter(keep).length;
+        expect(n).toBeGreaterThan(0);
+        expect(n).toBeLessThan(30);
+      }
+      expect(seeded.filter((a) => has(a, 'ambient'))).toHaveLength(30);
+    });
+
+    it('stores tag rows with the analysis: a second save leaves them, replace swaps them, an analysis without tags has none', async () => {
+      const key = trackKey('Swap', 'Tags');
+      const count = async (filter: TrackFilter): Promise<number> => browse.count(browse.pageRequest({ filter }).filter);
+      const jazzFirst: TagScore[] = [{ name: 'jazz', probability: 0.9 }, { name: 'rock', probability: 0.1 }];
+      await save(analysisOf('Swap', 'Tags', { tags: jazzFirst }, 77));
+      expect(await store.save(analysisOf('Swap', 'Tags', { tags: [{ name: 'rock', probability: 0.95 }] }, 77))).toBe(false);
+      expect(await count({ artist: 'swap', tags: [{ name: 'jazz', top: 1 }] })).toBe(1);
+      expect(await count({ artist: 'swap', tags: [{ name: 'rock', min: 0.5 }] })).toBe(0);
+      expect(await store.replace(analysisOf('Swap', 'Tags', { tags: [{ name: 'rock', probability: 0.95 }, { name: 'jazz', probability: 0.05 }] }, 77))).toBe(true);
+      expect(await count({ artist: 'swap', tags: [{ name: 'jazz', top: 1 }] })).toBe(0);
+      expect(await count({ artist: 'swap', tags: [{ name: 'rock', top: 1, min: 0.9 }] })).toBe(1);
+      expect((await store.get(key))!.features.tags).toEqual([{ name: 'rock', probability: 0.95 }, { name: 'jazz', probability: 0.05 }]);
+      // Re-analysed by a method that makes no tags: the tag rows go with the old analysis.
+      expect(await store.replace(analysisOf('Swap', 'Tags', {}, 77))).toBe(true);
+      expect(await count({ artist: 'swap', tags: [{ name: 'rock' }] })).toBe(0);
+      const rows = await fixture.database.db.selectFrom('analysis_tags').select('tag').where('track_key', '=', key).execute();
+      expect(rows).toEqual([]);
+      // No analysis, nothing written.
+      expect(await store.replace(analysisOf('Never', 'Stored', { tags: jazzFirst }, 78))).toBe(false);
+      expect(await fixture.database.db.selectFrom('analysis_tags').select('tag').where('track_key', '=', trackKey('Never', 'Stored')).execute()).toEqual([]);
+    });
+
+    it('refuses bad tag conditions with INVALID_ARGUMENT', async () => {
+      expect(await invalid({ filter: { tags: [{ name: 'polka' }] } })).toMatch(/filter\.tags\[0\]\.name: the tagger gives no tag "polka"/);
+      expect(await invalid({ filter: { tags: [{ name: 'rock' }, { name: 'pop', top: 0 }] } })).toMatch(/filter\.tags\[1\]\.top must be a whole number from 1 to 50/);
+      expect(await invalid({ filter: { tags: [{ name: 'rock', top: 51 }] } })).toMatch(/top must be a whole number from 1 to 50/);
+      expect(await invalid({ filter: { tags: [{ name: 'rock', top: 2.5 }] } })).toMatch(/top must be a whole number/);
+      expect(await invalid({ filter: { tags: [{ name: 'rock', min: 0.6, max: 0.2 }] } })).toMatch(/filter\.tags\[0\]: min \(0\.6\) is above max \(0\.2\)/);
+      expect(await invalid({ filter: { tags: [{ name: 'rock', min: Number.NaN }] } })).toMatch(/filter\.tags\[0\]\.min must be a finite number/);
+      expect(await invalid({ filter: { tags: [] } })).toMatch(/filter\.tags must list 1 to 5 tag conditions/);
+      expect(await invalid({ filter: { tags: Array.from({ length: 6 }, () => ({ name: 'rock' })) } })).toMatch(/1 to 5 tag conditions/);
+    });
+
+    it('migration 0008 gives the analyses stored before it their tag rows, from their timeline column, in batches', async () => {
+      await fixture.close();
+      fixture = await open();
+      const { db, dialect } = fixture.database;
+      await migrateTo(fixture.database, '0007_upload_usage');
+      const rows = [];
+      for (let i = 0; i < 450; i++) {
+        // Every third analysis made without the models (no tags); one with a malformed list.
+        const a = analysisOf('Before', `Tagged ${i}`, i % 3 === 0 ? {} : { tags: tagsOf(900 + i) }, 900 + i);
+        const row = rowBeforeAddedDescriptors(toRow(a));
+        if (i === 4) row.timeline = JSON.stringify({ ...JSON.parse(row.timeline), tags: [{ name: 'rock' }, 'x', { name: 'jazz', probability: 2 }, { name: 'pop', probability: 0.5 }] });
+        rows.push({ row: dialect === 'sqlite' ? { ...row, seq: i + 1 } : row, tags: i === 4 ? [{ name: 'pop', probability: 0.5 }] : (a.features.tags ?? []) });
+      }
+      for (let i = 0; i < rows.length; i += 150) await db.insertInto('analyses').values(rows.slice(i, i + 150).map((r) => r.row)).execute();
+      await migrateToLatest(fixture.database);
+      browse = new BrowseService(new SqlTracksQuery(fixture.database), new SqlAnalysisStore(fixture.database));
+      const stored = await db.selectFrom('analysis_tags').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+      expect(Number(stored?.n)).toBe(rows.reduce((n, r) => n + r.tags.length, 0));
+      for (const name of ['rock', 'jazz', 'pop'] as const) {
+        const want = rows.filter((r) => r.tags.slice(0, 3).some((t) => t.name === name)).length;
+        expect({ name, n: await browse.count(browse.pageRequest({ filter: { tags: [{ name, top: 3 }] } }).filter) }).toEqual({ name, n: want });
+      }
+      expect(await browse.count(browse.pageRequest({ filter: { tags: [{ name: 'pop', min: 0.5, max: 0.5 }], trackName: 'tagged 4' } }).filter)).toBeGreaterThanOrEqual(1);
+    });
+
+    it('a tag filter reads the tags’ indexes, not every analysis', async () => {
+      const sqlite = fixture.database.dialect === 'sqlite';
+      const rows = [];
+      const tags = [];
+      // 12,000 analyses (as many as the planners need to prefer indexes to reading the table);
+      // of their tags, only the three asked for here are written as rows.
+      for (let i = 0; i < 12000; i++) {
+        // rock and jazz take turns: each over 0.3 in half the analyses, never both.
+        const turns = tagsOf(3000 + i)
+          .map((t) => (t.name === 'rock' ? { ...t, probability: i % 2 ? 0.61 : 0.01 } : t.name === 'jazz' ? { ...t, probability: i % 2 ? 0.02 : 0.62 } : t))
+          .sort((x, y) => y.probability - x.probability || (x.name < y.name ? -1 : 1));
+        const a = analysisOf(`Lib ${i % 50}`, `Lib ${i}`, { tags: turns }, 3000 + i);
+        seeded.push(a);
+        rows.push(sqlite ? { ...toRow(a), seq: 10_000 + i } : toRow(a));
+        tags.push(...tagRows(a.trackKey, a.features.tags).filter((t) => ['rock', 'jazz', 'punk'].includes(t.tag)));
+      }
+      for (let i = 0; i < rows.length; i += 500) await fixture.database.db.insertInto('analyses').values(rows.slice(i, i + 500)).execute();
+      for (let i = 0; i < tags.length; i += 1000) await fixture.database.db.insertInto('analysis_tags').values(tags.slice(i, i + 1000)).execute();
+      await refreshStatistics(fixture.database);
+      const request: TracksRequest = { filter: { tags: [{ name: 'punk', top: 1 }] }, orderBy: { field: 'TEMPO', direction: 'ASC' }, first: 10 };
+      const want = expected((a) => a.features.tags?.[0]?.name === 'punk', 'TEMPO', 'ASC');
+      expect(want.length).toBeGreaterThan(10);
+      expect(want.length).toBeLessThan(1000);
+      expect((await all(request)).keys).toEqual(want);
+      const plan = (await browse.explain(request)).join('\n');
+      // "Among the n most probable": a range of (tag, rank).
+      expect(plan).toMatch(sqlite ? /USING COVERING INDEX analysis_tags_by_rank \(tag=\? AND rank<\?\)/ : /analysis_tags_by_rank/);
+      // Two loose tags never found together: the order index walked 2,000 rows at most, then the
+      // exact (empty) answer from the tags' indexes.
+      const apart: TracksRequest = { filter: { tags: [{ name: 'rock', min: 0.3 }, { name: 'jazz', min: 0.3 }] }, orderBy: { field: 'ENERGY', direction: 'DESC' }, first: 10 };
+      expect((await all(apart)).keys).toEqual([]);
+      const rock = expected((a) => (a.features.tags ?? []).some((t) => t.name === 'rock' && t.probability >= 0.3), 'ENERGY', 'DESC');
+      expect(rock.length).toBeGreaterThan(5000);
+      expect((await all({ ...apart, filter: { tags: [{ name: 'rock', min: 0.3 }] }, first: 100 })).keys).toEqual(rock);
+      const apartPlan = (await browse.explain(apart)).join('\n');
+      expect(apartPlan).toMatch(sqlite ? /SCAN analyses USING COVERING INDEX analyses_by_energy\nthen:[^]*then:[^]*analysis_tags_by_tag \(tag=\? AND probability>\?\)[^]*then:[^]*analysis_tags_by_tag \(tag=\? AND probability>\?\)/ : /Limit[\s\S]*Index Scan Backward using analyses_by_energy[\s\S]*then:[\s\S]*analysis_tags_by_tag/);
+      expect(pageStatements(`${plan}\nthen:\n${apartPlan}`)).not.toMatch(/^(SCAN analyses$|.*Seq Scan on analyses)/m);
     });
 
     it('when nothing matches, then no edges, no next page and null cursors', async () => {

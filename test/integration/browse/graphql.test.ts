@@ -1,10 +1,11 @@
 import { trackKey } from '../../../src/core/track-key';
 import type { Timeline } from '../../../src/core/types';
-import { AnalysisTimelineDocument, SimilarDocument, TracksCountDocument, TracksDocument } from '../../generated/graphql';
+import { AnalysisTimelineDocument, SimilarDocument, TaggerTagsDocument, TracksCountDocument, TracksDocument } from '../../generated/graphql';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError } from '../graphql/graphql.helpers';
-import { analysisOf } from './browse.suite';
+import { analysisOf, tagsOf } from './browse.suite';
+import { TAGGER_TAG_NAMES } from '../../../src/core/tags';
 
 const TIMELINE: Timeline = {
   beats: [
@@ -93,6 +94,30 @@ describe('GraphQL tracks, similar and timeline', () => {
     expect(onlyError(bad)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/min \(0.9\) is above max \(0.1\)/) });
     const cursor = await graphql(t, TracksDocument, { after: 'bogus' });
     expect(onlyError(cursor).code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('filters by the tagger’s tags (any case, a probability range, among the n most probable) and lists the tags it knows', async () => {
+    const tagged = [0, 1, 2, 3].map((i) => analysisOf('Tag Band', `Tagged ${i}`, { tags: tagsOf(700 + i) }, 700 + i));
+    for (const a of tagged) await t.container.store.save(a);
+    const names = (await graphql(t, TaggerTagsDocument, {})).body.data!.taggerTags;
+    expect(names).toEqual([...TAGGER_TAG_NAMES]);
+    // The first analysis' most probable tag, asked in capitals: among the top 1 exactly where it leads.
+    const lead = tagged[0]!.features.tags![0]!;
+    const top = await graphql(t, TracksDocument, { filter: { tags: [{ name: lead.name.toUpperCase(), top: 1 }] }, first: 10 });
+    expect(top.body.errors).toBeUndefined();
+    expect(top.body.data!.tracks.edges.map((e) => e.node.trackName).sort()).toEqual(tagged.filter((a) => a.features.tags![0]!.name === lead.name).map((a) => a.trackName).sort());
+    const p = tagged[1]!.features.tags!.find((x) => x.name === 'rock')!.probability;
+    const ranged = await graphql(t, TracksDocument, { filter: { artist: 'tag band', tags: [{ name: 'rock', min: p, max: p }] }, first: 10 });
+    expect(ranged.body.data!.tracks.edges.map((e) => e.node.trackName)).toEqual(
+      tagged.filter((a) => a.features.tags!.some((x) => x.name === 'rock' && x.probability === p)).map((a) => a.trackName).reverse(),
+    );
+    // Analyses without tags (the signal method's) never match.
+    const count = await graphql(t, TracksCountDocument, { filter: { tags: [{ name: 'rock' }] } });
+    expect(count.body.data!.tracks.totalCount).toBe(4);
+    const unknown = await graphql(t, TracksDocument, { filter: { tags: [{ name: 'polka' }] } });
+    expect(onlyError(unknown)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/filter\.tags\[0\]\.name: the tagger gives no tag "polka"/) });
+    const badTop = await graphql(t, TracksDocument, { filter: { tags: [{ name: 'rock', top: 51 }] } });
+    expect(onlyError(badTop)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/top must be a whole number from 1 to 50/) });
   });
 
   it('serves the stored timeline (beats, bars, sections), loudness and confidences on TrackAnalysis', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { resample } from 'wave-resampler';
 import { loadEssentiaModel } from '../../helpers/essentia-model';
 import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../helpers/test-models';
-import { TAGGER_TAGS } from '../../../src/core/contract.schema';
+import { TAGGER_TAGS } from '../../../src/core/tags';
 import { AppError } from '../../../src/core/errors';
 import { createEnginePool } from '../../../src/engine/engine.pool';
 import { MODELS_METHOD, SIGNAL_METHOD, methodOf } from '../../../src/engine/models/model-analysis';
