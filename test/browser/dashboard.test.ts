@@ -381,7 +381,7 @@ describeInBrowser(title, () => {
     expectNoProblems();
   }, 60_000);
 
-  it('lists the auto-tagger’s ten most probable tags of an analysis the models made, most probable first', async () => {
+  it('lists the auto-tagger’s ten most probable tags of an analysis the models made, most probable first; browse finds it by tag', async () => {
     // A stored analysis as the models would have made it: another track's, with the tagger's 50 tags.
     const made = (await t.container.store.get(trackKey(OPENED.artist, OPENED.title)))!;
     const names = Array.from({ length: 50 }, (_, i) => (i === 0 ? 'female vocalists' : i === 1 ? 'Hip-Hop' : `tag ${i}`));
@@ -396,6 +396,21 @@ describeInBrowser(title, () => {
     const items = await panel.getByRole('listitem').allInnerTexts();
     expect(items).toEqual(tags.slice(0, 10).map((tag) => `${tag.name} ${Math.round(tag.probability * 100)} %`));
     expect(await panel.locator('.tags-note').innerText()).toContain('10 most probable of its 50 tags');
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Browse finds it by a tag among its two most probable, and not among its one.
+    await page.goto(`${origin}/browse`);
+    const filters = page.getByRole('form', { name: 'Filters' });
+    await filters.getByRole('combobox', { name: 'Tag', exact: true }).selectOption('Hip-Hop');
+    await filters.getByLabel('Among its top (1–50)').fill('2');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/tag=Hip-Hop&tagTop=2/);
+    await page.getByRole('status').filter({ hasText: '1 track match.' }).waitFor();
+    expect(await page.getByRole('list', { name: 'Tracks' }).locator('.result-title').allInnerTexts()).toEqual(['Tagged Song']);
+    await filters.getByLabel('Among its top (1–50)').fill('1');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/tagTop=1/);
+    await page.getByRole('status').filter({ hasText: '0 tracks match.' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await resize(PHONE);
     await expectNoSidewaysScroll();

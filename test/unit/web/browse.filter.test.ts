@@ -1,8 +1,9 @@
 import { descriptorListings, MOODS } from '../../../src/core/descriptors';
+import { TAGGER_TAG_NAMES } from '../../../src/core/tags';
 import { EMPTY_FORM, browseVocabulary, formFromParams as formOf, paramsFromForm, variablesOfForm } from '../../../web/src/browse/browse.filter';
 
 /** The form's choices from the registry, listed as the API lists it. */
-const vocabulary = browseVocabulary(descriptorListings());
+const vocabulary = browseVocabulary(descriptorListings(), TAGGER_TAG_NAMES);
 const formFromParams = (params: URLSearchParams) => formOf(params, vocabulary);
 
 describe('the browse page filters', () => {
@@ -18,9 +19,9 @@ describe('the browse page filters', () => {
   });
 
   it('reads a form from the URL and writes it back unchanged', () => {
-    const query = 'mood=relaxed&moodMin=0.6&tempoMin=80&tempoMax=120&key=0%2C9&mode=0&order=TEMPO&dir=ASC';
+    const query = 'mood=relaxed&moodMin=0.6&tempoMin=80&tempoMax=120&key=0%2C9&mode=0&tag=Hip-Hop&tagTop=5&order=TEMPO&dir=ASC';
     const form = formFromParams(new URLSearchParams(query));
-    expect(form).toEqual({ mood: 'relaxed', moodMin: '0.6', tempoMin: '80', tempoMax: '120', keys: [0, 9], mode: '0', order: 'TEMPO', direction: 'ASC' });
+    expect(form).toEqual({ mood: 'relaxed', moodMin: '0.6', tempoMin: '80', tempoMax: '120', keys: [0, 9], mode: '0', tag: 'Hip-Hop', tagTop: '5', order: 'TEMPO', direction: 'ASC' });
     expect(paramsFromForm(form).toString()).toBe(query);
   });
 
@@ -30,14 +31,14 @@ describe('the browse page filters', () => {
   });
 
   it('drops values a hand-edited URL may hold that the API would refuse', () => {
-    const form = formFromParams(new URLSearchParams('mood=ecstatic&key=3,12,x,3,-1&mode=2&order=DROP_TABLE&dir=sideways'));
+    const form = formFromParams(new URLSearchParams('mood=ecstatic&key=3,12,x,3,-1&mode=2&tag=polka&order=DROP_TABLE&dir=sideways'));
     expect(form).toEqual({ ...EMPTY_FORM, keys: [3] });
   });
 
   it('turns the form into the arguments of tracks(filter, orderBy)', () => {
-    const form = { ...EMPTY_FORM, mood: 'happy' as const, moodMin: '0.7', tempoMin: '90', keys: [2, 7], mode: '1' as const, order: 'MOOD_HAPPY' as const };
+    const form = { ...EMPTY_FORM, mood: 'happy' as const, moodMin: '0.7', tempoMin: '90', keys: [2, 7], mode: '1' as const, tag: 'jazz', tagTop: '4', order: 'MOOD_HAPPY' as const };
     expect(variablesOfForm(form)).toEqual({
-      filter: { mood: { happy: { min: 0.7 } }, tempo: { min: 90 }, key: [2, 7], mode: 1 },
+      filter: { mood: { happy: { min: 0.7 } }, tempo: { min: 90 }, key: [2, 7], mode: 1, tags: [{ name: 'jazz', top: 4 }] },
       orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' },
     });
   });
@@ -45,7 +46,9 @@ describe('the browse page filters', () => {
   it('asks for no filter when nothing is set, and ignores numbers out of range', () => {
     expect(variablesOfForm(EMPTY_FORM).filter).toBeNull();
     expect(variablesOfForm({ ...EMPTY_FORM, tempoMin: 'fast', tempoMax: '-5', mood: 'sad', moodMin: '1.5' }).filter).toBeNull();
-    // A mood score without a mood is not a filter.
+    // A mood score without a mood is not a filter, nor a tag's rank without a tag.
     expect(variablesOfForm({ ...EMPTY_FORM, moodMin: '0.9' }).filter).toBeNull();
+    expect(variablesOfForm({ ...EMPTY_FORM, tagTop: '7' }).filter).toBeNull();
+    for (const tagTop of ['0', '51', '2.5', 'many']) expect(variablesOfForm({ ...EMPTY_FORM, tag: 'rock', tagTop }).filter).toBeNull();
   });
 });

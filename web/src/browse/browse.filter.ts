@@ -6,6 +6,8 @@ export interface BrowseVocabulary {
   readonly moods: readonly (readonly [string, string])[];
   /** The orders, with their labels: the two of every track, then each descriptor browse orders by. */
   readonly orders: readonly (readonly [TrackOrderField, string])[];
+  /** The tagger's tags, as the API spells them (taggerTags). */
+  readonly tags: readonly string[];
 }
 
 /** The orders every track has, before the descriptors'. */
@@ -15,8 +17,12 @@ const FIXED_ORDERS: readonly (readonly [TrackOrderField, string])[] = [
 ];
 
 /** The browse form's choices from the API's list of descriptors. */
-export function browseVocabulary(descriptors: readonly { name: string; group: string; label: string; orderField?: string | null }[]): BrowseVocabulary {
+export function browseVocabulary(
+  descriptors: readonly { name: string; group: string; label: string; orderField?: string | null }[],
+  tags: readonly string[] = [],
+): BrowseVocabulary {
   return {
+    tags,
     moods: descriptors.filter((d) => d.group === 'MOOD' && d.orderField).map((d) => [d.name, d.label] as const),
     orders: [...FIXED_ORDERS, ...descriptors.flatMap((d) => (d.orderField ? [[d.orderField as TrackOrderField, d.label] as const] : []))],
   };
@@ -34,11 +40,15 @@ export interface BrowseForm {
   keys: number[];
   /** '1' major, '0' minor, '' either. */
   mode: '' | '0' | '1';
+  /** One of the tagger's tags, or '' for any. */
+  tag: string;
+  /** The tag is among the track's n most probable, 1–50. */
+  tagTop: string;
   order: TrackOrderField;
   direction: 'ASC' | 'DESC';
 }
 
-export const EMPTY_FORM: BrowseForm = { mood: '', moodMin: '0.5', tempoMin: '', tempoMax: '', keys: [], mode: '', order: 'ANALYSED_AT', direction: 'DESC' };
+export const EMPTY_FORM: BrowseForm = { mood: '', moodMin: '0.5', tempoMin: '', tempoMax: '', keys: [], mode: '', tag: '', tagTop: '3', order: 'ANALYSED_AT', direction: 'DESC' };
 
 
 /** A number the form may hold, or undefined for an empty or unreadable field. */
@@ -48,11 +58,12 @@ function number(text: string, min: number, max: number): number | undefined {
   return Number.isFinite(n) && n >= min && n <= max ? n : undefined;
 }
 
-/** The form a URL's query describes (?mood=happy&moodMin=0.6&tempoMin=90&key=0,9&mode=0&order=TEMPO&dir=ASC); unknown values are dropped. */
+/** The form a URL's query describes (?mood=happy&moodMin=0.6&tempoMin=90&key=0,9&mode=0&tag=jazz&tagTop=3&order=TEMPO&dir=ASC); unknown values are dropped. */
 export function formFromParams(params: URLSearchParams, vocabulary: BrowseVocabulary): BrowseForm {
   const mood = params.get('mood');
   const mode = params.get('mode');
   const order = params.get('order');
+  const tag = params.get('tag');
   const keys = (params.get('key') ?? '')
     .split(',')
     .filter((k) => /^\d{1,2}$/.test(k))
@@ -65,6 +76,8 @@ export function formFromParams(params: URLSearchParams, vocabulary: BrowseVocabu
     tempoMax: params.get('tempoMax') ?? '',
     keys: [...new Set(keys)].sort((a, b) => a - b),
     mode: mode === '0' || mode === '1' ? mode : '',
+    tag: vocabulary.tags.find((t) => t === tag) ?? '',
+    tagTop: params.get('tagTop') ?? EMPTY_FORM.tagTop,
     order: vocabulary.orders.find(([o]) => o === order)?.[0] ?? EMPTY_FORM.order,
     direction: params.get('dir') === 'ASC' ? 'ASC' : 'DESC',
   };
@@ -81,6 +94,10 @@ export function paramsFromForm(form: BrowseForm): URLSearchParams {
   if (form.tempoMax.trim()) params.set('tempoMax', form.tempoMax.trim());
   if (form.keys.length > 0) params.set('key', form.keys.join(','));
   if (form.mode) params.set('mode', form.mode);
+  if (form.tag) {
+    params.set('tag', form.tag);
+    params.set('tagTop', form.tagTop);
+  }
   if (form.order !== EMPTY_FORM.order) params.set('order', form.order);
   if (form.direction !== EMPTY_FORM.direction) params.set('dir', form.direction);
   return params;
@@ -99,5 +116,8 @@ export function variablesOfForm(form: BrowseForm): { filter: TrackFilter | null;
   }
   if (form.keys.length > 0) filter.key = form.keys;
   if (form.mode) filter.mode = Number(form.mode);
+  const tagTop = number(form.tagTop, 1, 50);
+  // The tag is one the API listed (formFromParams and the form's select offer no other).
+  if (form.tag && tagTop !== undefined && Number.isInteger(tagTop)) filter.tags = [{ name: form.tag, top: tagTop }];
   return { filter: Object.keys(filter).length > 0 ? filter : null, orderBy: { field: form.order, direction: form.direction } };
 }

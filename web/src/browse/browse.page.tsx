@@ -102,6 +102,34 @@ function Filters({ initial, choices, pitchClasses, onApply }: { initial: BrowseF
         </div>
       </fieldset>
       <fieldset>
+        <legend>Tag</legend>
+        <div className="field">
+          <label htmlFor={`${id}-tag`}>Tag</label>
+          <select id={`${id}-tag`} value={form.tag} onChange={(e) => set('tag', e.target.value)}>
+            <option value="">Any tag</option>
+            {choices.tags.map((tag) => (
+              <option key={tag} value={tag}>
+                {tag}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-tag-top`}>Among its top (1–50)</label>
+          <input
+            id={`${id}-tag-top`}
+            type="number"
+            min={1}
+            max={50}
+            step={1}
+            inputMode="numeric"
+            value={form.tagTop}
+            disabled={!form.tag}
+            onChange={(e) => set('tagTop', e.target.value)}
+          />
+        </div>
+      </fieldset>
+      <fieldset>
         <legend>Order</legend>
         <div className="field">
           <label htmlFor={`${id}-order`}>Order by</label>
@@ -131,7 +159,7 @@ function Filters({ initial, choices, pitchClasses, onApply }: { initial: BrowseF
   );
 }
 
-/** Stored analyses by mood, tempo and key, a page at a time; the filters live in the URL. */
+/** Stored analyses by mood, tempo, key and tag, a page at a time; the filters live in the URL. */
 export function BrowsePage() {
   usePageTitle('Browse');
   const { vocabulary, error } = useVocabulary();
@@ -140,7 +168,7 @@ export function BrowsePage() {
       <h1 id="browse-title" tabIndex={-1}>
         Browse
       </h1>
-      <p className="lead">Every analysed track, filtered by mood, tempo and key.</p>
+      <p className="lead">Every analysed track, filtered by mood, tempo, key and, for tracks the trained models analysed, their tags.</p>
       {error && (
         <p className="error" role="alert">
           Browsing failed: {problemOf(error).message}
@@ -154,7 +182,7 @@ export function BrowsePage() {
 function Browse({ vocabulary }: { vocabulary: Vocabulary }) {
   const [params, setParams] = useSearchParams();
   const query = params.toString();
-  const choices = useMemo(() => browseVocabulary(vocabulary.descriptors), [vocabulary]);
+  const choices = useMemo(() => browseVocabulary(vocabulary.descriptors, vocabulary.taggerTags), [vocabulary]);
   const form = useMemo(() => formFromParams(new URLSearchParams(query), choices), [query, choices]);
   const variables = useMemo(() => ({ ...variablesOfForm(form), first: PAGE }), [form]);
   const { data, loading, error, fetchMore } = useQuery(BrowseTracksDocument, { variables, notifyOnNetworkStatusChange: true });

@@ -5,7 +5,7 @@ export type Vocabulary = VocabularyQuery;
 export type DescriptorInfo = Vocabulary['descriptors'][number];
 
 /**
- * The descriptors, moods and pitch names as the API defines them, asked once per session (the
+ * The descriptors, moods, pitch names and tagger tags as the API defines them, asked once per session (the
  * Apollo cache answers every later page): the dashboard copies none of them, so a descriptor
  * added to the server's registry is listed here with no change to the dashboard.
  */
