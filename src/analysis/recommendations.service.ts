@@ -1,5 +1,6 @@
 import { AppError, invalidArgument } from '../core/errors';
 import { DESCRIPTORS, TOP_LEVEL, columnOf, valueOf } from '../core/descriptors';
+import { GENRE_SEEDS, genreSeedTag, type TaggerTag } from '../core/tags';
 import { checkedTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
 import { fifthsSteps } from './browse.service';
@@ -36,12 +37,16 @@ export interface Tuning {
 
 export interface RecommendationsRequest {
   seedTracks?: readonly string[];
+  /** Genre seeds: tagger tags in Spotify's spelling or the tagger's (GENRE_SEEDS). */
+  seedGenres?: readonly string[];
   limit?: number | null;
   tuning?: Tuning;
 }
 
 export interface RecommendationSeed {
-  trackKey: string;
+  /** A seed track's key, or a genre seed as Spotify spells it. */
+  id: string;
+  type: 'TRACK' | 'GENRE';
   initialPoolSize: number;
   afterFilteringSize: number;
   afterRelinkingSize: number;
@@ -51,6 +56,9 @@ export interface Recommendations {
   tracks: StoredAnalysis[];
   seeds: RecommendationSeed[];
 }
+
+/** A genre seed holds for an analysis whose tags have it among their GENRE_TOP most probable. */
+export const GENRE_TOP = 3;
 
 /** Most stored analyses read and ranked per request. */
 const POOL = 1500;
@@ -62,8 +70,11 @@ const isTunable = (name: string): boolean => TUNABLE.some((t) => t.name === name
 /**
  * Recommendations by target over the stored analyses: the analyses within every min_/max_
  * (range filters of the browse query, read through its indexes), ranked by their distance to the
- * targets; a target not given is the seeds' mean (their first seed's key and mode, their most
- * common time signature). The seeds themselves are never recommended. Reads only the store.
+ * targets; a target not given is the seed tracks' mean (their first seed's key and mode, their
+ * most common time signature). Genre seeds keep the analyses that have one of them among their
+ * GENRE_TOP most probable tags (only analyses the models made have tags), and order those equally
+ * near by that tag's probability. The seed tracks themselves are never recommended. Reads only
+ * the store.
  */
 export class RecommendationsService {
   constructor(
@@ -77,10 +88,11 @@ export class RecommendationsService {
       throw invalidArgument(`limit must be a whole number from 1 to ${MAX_RECOMMENDATIONS}`);
     }
     const seedKeys = [...new Set((request.seedTracks ?? []).map(checkedTrackKey))];
-    if (seedKeys.length > MAX_SEEDS) throw invalidArgument(`at most ${MAX_SEEDS} seed tracks`);
+    const genres = checkedGenres(request.seedGenres ?? []);
+    if (seedKeys.length + genres.length > MAX_SEEDS) throw invalidArgument(`at most ${MAX_SEEDS} seeds, tracks and genres together`);
     const tuning = checkedTuning(request.tuning ?? {});
-    if (seedKeys.length === 0 && Object.keys(tuning.target).length === 0 && Object.keys(tuning.min).length === 0 && Object.keys(tuning.max).length === 0) {
-      throw invalidArgument('give at least one seed track (seed_tracks) or one min_, max_ or target_ value');
+    if (seedKeys.length === 0 && genres.length === 0 && Object.keys(tuning.target).length === 0 && Object.keys(tuning.min).length === 0 && Object.keys(tuning.max).length === 0) {
+      throw invalidArgument('give at least one seed (seed_tracks, seed_genres) or one min_, max_ or target_ value');
     }
     const found = seedKeys.length > 0 ? await this.store.getMany(seedKeys) : new Map<string, StoredAnalysis>();
     const missing = seedKeys.filter((k) => !found.has(k));
@@ -89,6 +101,7 @@ export class RecommendationsService {
     const targets = { ...seedTargets(seeds.map(rankRowOf)), ...tuning.target };
 
     const filter = toFilter(tuning);
+    if (genres.length > 0) filter.tags = [{ tag: genres.map((g) => g.tag), top: GENRE_TOP }];
     const exclude = new Set(seedKeys);
     // First the tempo band around the target tempo (an index range); without it when that band
     // holds too few to choose from (fewer than ten times the answer, or 200).
@@ -102,7 +115,7 @@ export class RecommendationsService {
     const candidates = pool.filter((r) => !exclude.has(r.trackKey));
     const ranked = candidates
       .map((r) => ({ r, d: distance(r, targets) }))
-      .sort((x, y) => x.d - y.d || (x.r.trackKey < y.r.trackKey ? -1 : 1))
+      .sort((x, y) => x.d - y.d || (y.r.tagProbability ?? 0) - (x.r.tagProbability ?? 0) || (x.r.trackKey < y.r.trackKey ? -1 : 1))
       .slice(0, limit);
     const stored = await this.store.getMany(ranked.map((x) => x.r.trackKey));
     return {
@@ -110,10 +123,26 @@ export class RecommendationsService {
         const a = stored.get(x.r.trackKey);
         return a ? [a] : [];
       }),
-      seeds: seedKeys.map((trackKey) => ({ trackKey, initialPoolSize: pool.length, afterFilteringSize: candidates.length, afterRelinkingSize: candidates.length })),
+      seeds: [
+        ...seedKeys.map((id) => ({ id, type: 'TRACK' as const })),
+        ...genres.map((g) => ({ id: g.seed, type: 'GENRE' as const })),
+      ].map((seed) => ({ ...seed, initialPoolSize: pool.length, afterFilteringSize: candidates.length, afterRelinkingSize: candidates.length })),
     };
   }
 }
+/** The genre seeds named, each once, as Spotify spells them with the tag each stands for. */
+function checkedGenres(names: readonly string[]): { seed: string; tag: TaggerTag }[] {
+  const out = new Map<string, { seed: string; tag: TaggerTag }>();
+  for (const name of names) {
+    const tag = typeof name === 'string' ? genreSeedTag(name) : undefined;
+    if (tag === undefined) {
+      throw invalidArgument(`seed genre ${JSON.stringify(String(name).slice(0, 64))} is not one of the genre seeds (GET /v1/recommendations/available-genre-seeds lists them)`);
+    }
+    out.set(tag, GENRE_SEEDS.find((g) => g.tag === tag)!);
+  }
+  return [...out.values()];
+}
+
 interface CheckedTuning {
   min: Record<string, number>;
   max: Record<string, number>;

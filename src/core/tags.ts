@@ -22,3 +22,24 @@ const BY_FOLDED = new Map<string, TaggerTag>(TAGGER_TAG_NAMES.map((t) => [t.toLo
 export function taggerTag(name: string): TaggerTag | undefined {
   return BY_FOLDED.get(name.trim().toLowerCase());
 }
+
+/** The tags that are eras or voices, not kinds of music: no genre seed. */
+const NOT_GENRES: ReadonlySet<TaggerTag> = new Set(['00s', '90s', '80s', '70s', '60s', 'female vocalists', 'female vocalist', 'male vocalists']);
+
+/** A tag as Spotify spells a genre seed: lower case, words joined by hyphens ("Hip-Hop" hip-hop, "indie pop" indie-pop, "rnb" r-n-b). */
+function seedSpelling(tag: TaggerTag): string {
+  return tag === 'rnb' ? 'r-n-b' : tag.toLowerCase().replace(/ /g, '-');
+}
+
+/**
+ * The genre seeds of recommendations (Spotify's `seed_genres`, `available-genre-seeds`): the
+ * tagger's tags but its eras and voices, spelt as Spotify spells its seeds, in the tagger's order.
+ */
+export const GENRE_SEEDS: readonly { seed: string; tag: TaggerTag }[] = TAGGER_TAG_NAMES.filter((t) => !NOT_GENRES.has(t)).map((tag) => ({ seed: seedSpelling(tag), tag }));
+
+const GENRE_BY_NAME = new Map<string, TaggerTag>(GENRE_SEEDS.flatMap(({ seed, tag }) => [[seed, tag], [tag.toLowerCase(), tag]] as const));
+
+/** The tag a genre seed names, in Spotify's spelling or the tagger's, any case; undefined for an era, a voice or no tag. */
+export function genreSeedTag(name: string): TaggerTag | undefined {
+  return GENRE_BY_NAME.get(name.trim().toLowerCase());
+}

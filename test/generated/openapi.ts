@@ -324,9 +324,26 @@ export interface paths {
         };
         /**
          * Stored analyses nearest to targets (given, or the seeds’ mean) within the min_/max_ ranges, nearest first; the seeds excluded. Starts no analysis.
-         * @description Every top-level descriptor, tempo, key, mode, loudness, time_signature and duration_ms has min_, max_ and target_. At least one seed or one of those is needed. The distance is in docs/API.md, "Spotify’s shape: /v1".
+         * @description Every top-level descriptor, tempo, key, mode, loudness, time_signature and duration_ms has min_, max_ and target_. At least one seed (a track or a genre) or one of those is needed. The distance is in docs/API.md, "Spotify’s shape: /v1".
          */
         get: operations["spotifyRecommendations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recommendations/available-genre-seeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The genre seeds seed_genres takes: the auto-tagger’s tags but its eras and voices, in Spotify’s spelling. */
+        get: operations["spotifyAvailableGenreSeeds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1159,17 +1176,23 @@ export interface components {
         };
         /** @description A seed of the recommendations and the sizes of the pool ranked for it. */
         SpotifyRecommendationSeed: {
-            /** @description The seed’s trackKey. */
+            /** @description The seed track’s trackKey, or the genre seed as asked for, in Spotify’s spelling. */
             id: string;
-            /** @constant */
-            type: "TRACK";
-            href: string;
-            /** @description Stored analyses read (within the min_/max_ ranges). */
+            /** @enum {string} */
+            type: "TRACK" | "GENRE";
+            /** @description The seed track’s analysis in the contract’s shape; null for a genre. */
+            href: string | null;
+            /** @description Stored analyses read (within the min_/max_ ranges, and of the seed genres). */
             initialPoolSize: number;
             /** @description Of those, the ones that are not seeds. */
             afterFilteringSize: number;
             /** @description The same as afterFilteringSize (nothing is relinked). */
             afterRelinkingSize: number;
+        };
+        /** @description The genre seeds: the auto-tagger’s tags but its eras and voices. */
+        SpotifyGenreSeeds: {
+            /** @description Every genre seed_genres takes, in Spotify’s spelling. */
+            genres: string[];
         };
         /**
          * @description First 16 hex characters of sha256(lower(trim(artist)) + ":" + lower(trim(track))), after Unicode NFC.
@@ -2328,6 +2351,8 @@ export interface operations {
             query?: {
                 /** @description Up to 5 trackKeys of stored analyses, comma-separated: the targets not given are their mean. */
                 seed_tracks?: string;
+                /** @description Genre seeds (GET /v1/recommendations/available-genre-seeds), comma-separated: the tracks answered have one of them among their 3 most probable tags (only analyses the trained models made have tags). Up to 5 seeds, tracks and genres together. */
+                seed_genres?: string;
                 /** @description Tracks answered: 1–100, default 20. */
                 limit?: number;
                 /** @description Lowest energy allowed (inclusive). */
@@ -2489,6 +2514,53 @@ export interface operations {
             };
             /** @description The store is unreachable (Retry-After). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+        };
+    };
+    spotifyAvailableGenreSeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The genre seeds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyGenreSeeds"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Rate limited (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpotifyError"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

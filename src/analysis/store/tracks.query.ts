@@ -17,11 +17,11 @@ export interface ColumnRange {
 }
 
 /**
- * A condition on one of the tagger's tags (analysis_tags): the analysis has the tag, with a
- * probability in the range, among its `top` most probable tags when given.
+ * A condition on the tagger's tags (analysis_tags): the analysis has the tag (or one of the tags
+ * listed), with a probability in the range, among its `top` most probable tags when given.
  */
 export interface TagCondition {
-  tag: string;
+  tag: string | readonly string[];
   min?: number;
   max?: number;
   top?: number;
@@ -59,8 +59,11 @@ export interface TracksPageRow {
 /** The columns similarity needs, without the timeline: tempo, key, mode and every descriptor column. */
 export type FeatureRow = { trackKey: string; tempo: number; key: number; mode: number } & DescriptorColumnValues;
 
-/** FeatureRow and the other columns recommendations rank by. */
-export type RankRow = FeatureRow & { loudness: number; timeSignature: number; durationMs: number };
+/**
+ * FeatureRow and the other columns recommendations rank by; with a tag condition in the filter,
+ * the highest probability among the first condition's tags.
+ */
+export type RankRow = FeatureRow & { loudness: number; timeSignature: number; durationMs: number; tagProbability?: number };
 
 export interface CandidatesRequest {
   /** Inclusive tempo bands, any of (similar() reads one around the tempo, half and double it). */
@@ -180,10 +183,16 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   async featureRows(filter: TracksFilter, limit: number): Promise<RankRow[]> {
-    const query = this.filtered(this.database.db.selectFrom('analyses'), filter)
+    let query = this.filtered(this.database.db.selectFrom('analyses'), filter)
       .select(['track_key as trackKey', 'tempo', 'key', 'mode', 'loudness', 'time_signature as timeSignature', 'duration_ms as durationMs', ...DESCRIPTOR_COLUMNS])
       .orderBy('seq', 'desc')
       .limit(limit);
+    const first = filter.tags?.[0];
+    if (first) {
+      query = query.select(
+        sql<number>`(select max(t.probability) from analysis_tags as t where t.track_key = analyses.track_key and ${tagWhere(first, 't.')})`.as('tagProbability'),
+      );
+    }
     const rows = await guardConnection(() => query.execute());
     return rows.map((r) => {
       const out = {} as Record<string, unknown>;
@@ -329,7 +338,12 @@ export class SqlTracksQuery implements TracksQuery {
     const limit = beforeWalk ? sql`limit ${WALK_WINDOW + 1}` : sql``;
     let keys: string[] | undefined;
     for (const condition of request.filter.tags ?? []) {
-      const [row] = await exec(sql<{ keys: string }>`select json_group_array(track_key) as keys from (select track_key from analysis_tags where ${tagWhere(condition)} ${limit})`.compile(db), db);
+      // An analysis may hold several of a condition's tags: its key once.
+      const distinct = typeof condition.tag === 'string' || condition.tag.length === 1 ? sql`` : sql`distinct`;
+      const [row] = await exec(
+        sql<{ keys: string }>`select json_group_array(track_key) as keys from (select ${distinct} track_key from analysis_tags where ${tagWhere(condition)} ${limit})`.compile(db),
+        db,
+      );
       const set = JSON.parse(row?.keys ?? '[]') as string[];
       if (beforeWalk && set.length > WALK_WINDOW) continue;
       keys = keys ? intersectKeys(keys, set) : set;
@@ -454,7 +468,8 @@ function tagged(condition: TagCondition): RawBuilder<unknown> {
 /** A tag condition on analysis_tags' columns (`prefix`: the table's alias and a dot, or nothing). */
 function tagWhere(condition: TagCondition, prefix = ''): RawBuilder<boolean> {
   const ref = (column: string) => sql.ref(`${prefix}${column}`);
-  let where = sql<boolean>`${ref('tag')} = ${condition.tag}`;
+  const tags = typeof condition.tag === 'string' ? [condition.tag] : condition.tag;
+  let where = tags.length === 1 ? sql<boolean>`${ref('tag')} = ${tags[0]}` : sql<boolean>`${ref('tag')} in (${sql.join(tags)})`;
   if (condition.min !== undefined) where = sql<boolean>`${where} and ${ref('probability')} >= ${condition.min}`;
   if (condition.max !== undefined) where = sql<boolean>`${where} and ${ref('probability')} <= ${condition.max}`;
   if (condition.top !== undefined) where = sql<boolean>`${where} and ${ref('rank')} <= ${condition.top}`;

@@ -1,5 +1,5 @@
 import { Args, ArgsType, Field, Float, InputType, Int, Query, Resolver } from 'type-graphql';
-import { DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS, MAX_SEEDS, TUNABLE, type RecommendationsService, type Tuning } from '../../analysis/recommendations.service';
+import { DEFAULT_RECOMMENDATIONS, GENRE_TOP, MAX_RECOMMENDATIONS, MAX_SEEDS, TUNABLE, type RecommendationsService, type Tuning } from '../../analysis/recommendations.service';
 import { TrackAnalysis, trackAnalysisOf } from './analysis.types';
 
 /** Extra cost of recommendations() (a pool read and ranking). */
@@ -21,6 +21,12 @@ for (const { name } of TUNABLE) {
 export class RecommendationsArgs {
   @Field(() => [String], { nullable: true, description: `Up to ${MAX_SEEDS} keys of stored analyses: the targets not given are their mean. Never recommended themselves.` })
   seedTracks?: string[] | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: `Genre seeds (the auto-tagger’s tags but its eras and voices, in Spotify’s spelling or the tagger’s: "hip-hop", "jazz"): only analyses with one of them among their ${GENRE_TOP} most probable tags are recommended (analyses the trained models made). Up to ${MAX_SEEDS} seeds, tracks and genres together.`,
+  })
+  seedGenres?: string[] | null;
 
   @Field(() => Int, { nullable: true, description: `How many: 1–${MAX_RECOMMENDATIONS}, default ${DEFAULT_RECOMMENDATIONS}.` })
   limit?: number | null;
@@ -58,7 +64,7 @@ export class RecommendationsResolver {
   })
   async recommendations(@Args(() => RecommendationsArgs) args: RecommendationsArgs): Promise<TrackAnalysis[]> {
     const tuning: Tuning = { min: byName(args.min), max: byName(args.max), target: byName(args.target) };
-    const found = await this.service.recommend({ seedTracks: args.seedTracks ?? [], limit: args.limit ?? null, tuning });
+    const found = await this.service.recommend({ seedTracks: args.seedTracks ?? [], seedGenres: args.seedGenres ?? [], limit: args.limit ?? null, tuning });
     return found.tracks.map(trackAnalysisOf);
   }
 }

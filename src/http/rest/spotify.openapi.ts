@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { MAX_SPOTIFY_IDS } from '../../analysis/spotify.shape';
 import { recommendationsParams, spotifyIdPath, spotifyIdsQuery } from './spotify.params';
-import { spotifyAudioAnalysisSchema, spotifyAudioFeaturesListSchema, spotifyAudioFeaturesSchema, spotifyErrorSchema, spotifyPendingSchema, spotifyRecommendationsSchema } from './spotify.schemas';
+import {
+  spotifyAudioAnalysisSchema,
+  spotifyAudioFeaturesListSchema,
+  spotifyAudioFeaturesSchema,
+  spotifyErrorSchema,
+  spotifyGenreSeedsSchema,
+  spotifyPendingSchema,
+  spotifyRecommendationsSchema,
+} from './spotify.schemas';
 
 /* The /v1 routes (Spotify's shape) in the OpenAPI document; their failures have their own schema. */
 
@@ -72,9 +80,17 @@ export function spotifyPaths(): ZodOpenApiPathsObject {
         operationId: 'spotifyRecommendations',
         tags: ['spotify'],
         summary: 'Stored analyses nearest to targets (given, or the seeds’ mean) within the min_/max_ ranges, nearest first; the seeds excluded. Starts no analysis.',
-        description: 'Every top-level descriptor, tempo, key, mode, loudness, time_signature and duration_ms has min_, max_ and target_. At least one seed or one of those is needed. The distance is in docs/API.md, "Spotify’s shape: /v1".',
+        description: 'Every top-level descriptor, tempo, key, mode, loudness, time_signature and duration_ms has min_, max_ and target_. At least one seed (a track or a genre) or one of those is needed. The distance is in docs/API.md, "Spotify’s shape: /v1".',
         requestParams: { query: recommendationsParams },
         responses: { '200': json(spotifyRecommendationsSchema, 'The recommendations.'), ...failures(400, 401, 404, 429, 500, 503) },
+      },
+    },
+    '/v1/recommendations/available-genre-seeds': {
+      get: {
+        operationId: 'spotifyAvailableGenreSeeds',
+        tags: ['spotify'],
+        summary: 'The genre seeds seed_genres takes: the auto-tagger’s tags but its eras and voices, in Spotify’s spelling.',
+        responses: { '200': json(spotifyGenreSeedsSchema, 'The genre seeds.'), ...failures(401, 429, 500) },
       },
     },
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS, MAX_SEEDS, TUNABLE, type Tuning } from '../../analysis/recommendations.service';
+import { DEFAULT_RECOMMENDATIONS, GENRE_TOP, MAX_RECOMMENDATIONS, MAX_SEEDS, TUNABLE, type Tuning } from '../../analysis/recommendations.service';
 import { MAX_SPOTIFY_IDS } from '../../analysis/spotify.shape';
 
 /*
@@ -60,6 +60,15 @@ export const recommendationsParams = z
       .pipe(z.array(z.string()).max(MAX_SEEDS, `at most ${MAX_SEEDS} seed tracks`))
       .optional()
       .meta({ description: `Up to ${MAX_SEEDS} trackKeys of stored analyses, comma-separated: the targets not given are their mean.`, example: 'bc24aaa5a97c70ed' }),
+    seed_genres: z
+      .string({ error: 'seed_genres must be a single comma-separated string' })
+      .transform((v) => v.split(',').map((k) => k.trim()).filter((k) => k.length > 0))
+      .pipe(z.array(z.string()).max(MAX_SEEDS, `at most ${MAX_SEEDS} seed genres`))
+      .optional()
+      .meta({
+        description: `Genre seeds (GET /v1/recommendations/available-genre-seeds), comma-separated: the tracks answered have one of them among their ${GENRE_TOP} most probable tags (only analyses the trained models made have tags). Up to ${MAX_SEEDS} seeds, tracks and genres together.`,
+        example: 'jazz,hip-hop',
+      }),
     limit: z.coerce
       .number<number>({ error: 'limit must be a number' })
       .int(`limit must be a whole number from 1 to ${MAX_RECOMMENDATIONS}`)
@@ -84,5 +93,5 @@ export const recommendationsQuery = recommendationsParams
       }
       if (typeof value === 'number') tuning[m[1] as 'min' | 'max' | 'target'][m[2]!] = value;
     }
-    return { seedTracks: q.seed_tracks ?? [], limit: q.limit, tuning };
+    return { seedTracks: q.seed_tracks ?? [], seedGenres: q.seed_genres ?? [], limit: q.limit, tuning };
   });

@@ -6,6 +6,7 @@ import { toSpotifyAudioFeatures, toSpotifyTrack } from '../../analysis/spotify.s
 import type { StoredAnalysis } from '../../core/types';
 import type { Principal } from '../../auth/api-keys';
 import { AppError } from '../../core/errors';
+import { GENRE_SEEDS } from '../../core/tags';
 import { clientErrorHandler, HTTP_STATUS } from '../http.errors';
 import { refuseMalformedUrls } from '../url-encoding.guard';
 import { parse } from './rest.params';
@@ -55,6 +56,11 @@ export function spotifyRoutes(services: SpotifyRouteServices, gate: RequestHandl
     res.json({ audio_features: stored.map((a) => (a ? toSpotifyAudioFeatures(a, base) : null)) });
   });
 
+  // The genre seeds: the tagger's tags but its eras and voices, in Spotify's spelling.
+  router.get('/v1/recommendations/available-genre-seeds', gate, (_req, res) => {
+    res.json({ genres: GENRE_SEEDS.map((g) => g.seed) });
+  });
+
   // Recommendations by target over the stored analyses.
   router.get('/v1/recommendations', gate, async (req, res) => {
     const q = parse(recommendationsQuery, req.query);
@@ -63,9 +69,9 @@ export function spotifyRoutes(services: SpotifyRouteServices, gate: RequestHandl
     res.json({
       tracks: found.tracks.map((a) => toSpotifyTrack(a, base)),
       seeds: found.seeds.map((s) => ({
-        id: s.trackKey,
-        type: 'TRACK',
-        href: `${base}/api/audio/analysis/${s.trackKey}`,
+        id: s.id,
+        type: s.type,
+        href: s.type === 'TRACK' ? `${base}/api/audio/analysis/${s.id}` : null,
         initialPoolSize: s.initialPoolSize,
         afterFilteringSize: s.afterFilteringSize,
         afterRelinkingSize: s.afterRelinkingSize,

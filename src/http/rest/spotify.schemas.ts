@@ -49,6 +49,11 @@ export const spotifyPendingSchema = z
   })
   .meta({ id: 'SpotifyPending', description: 'Being analysed: ask again after retry_after seconds.' });
 
+/** GET /v1/recommendations/available-genre-seeds: Spotify's list of genre seeds. */
+export const spotifyGenreSeedsSchema = z
+  .object({ genres: z.array(z.string()).describe('Every genre seed_genres takes, in Spotify’s spelling.') })
+  .meta({ id: 'SpotifyGenreSeeds', description: 'The genre seeds: the auto-tagger’s tags but its eras and voices.' });
+
 export const spotifyRecommendationsSchema = z
   .object({
     tracks: z.array(
@@ -67,10 +72,10 @@ export const spotifyRecommendationsSchema = z
     seeds: z.array(
       z
         .object({
-          id: z.string().describe('The seed’s trackKey.'),
-          type: z.literal('TRACK'),
-          href: z.string(),
-          initialPoolSize: z.int().min(0).describe('Stored analyses read (within the min_/max_ ranges).'),
+          id: z.string().describe('The seed track’s trackKey, or the genre seed as asked for, in Spotify’s spelling.'),
+          type: z.enum(['TRACK', 'GENRE']),
+          href: z.string().nullable().describe('The seed track’s analysis in the contract’s shape; null for a genre.'),
+          initialPoolSize: z.int().min(0).describe('Stored analyses read (within the min_/max_ ranges, and of the seed genres).'),
           afterFilteringSize: z.int().min(0).describe('Of those, the ones that are not seeds.'),
           afterRelinkingSize: z.int().min(0).describe('The same as afterFilteringSize (nothing is relinked).'),
         })

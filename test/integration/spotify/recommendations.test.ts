@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { StoredAnalysis } from '../../../src/core/types';
-import { analysisOf } from '../browse/browse.suite';
+import { GENRE_SEEDS } from '../../../src/core/tags';
+import { analysisOf, tagsOf } from '../browse/browse.suite';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { onlyError, post } from '../graphql/graphql.helpers';
 
@@ -94,10 +95,73 @@ describe("GET /v1/recommendations (Spotify's shape)", () => {
     ['target_energy=lots', /target_energy must be a number/],
     ['seed_tracks=a,b,c,d,e,f', /at most 5 seed tracks/],
     ['seed_tracks=nope', /trackKey must be 16/],
-    ['limit=5', /at least one seed track/],
+    ['limit=5', /at least one seed \(seed_tracks, seed_genres\)/],
+    ['seed_genres=polka', /seed genre "polka" is not one of the genre seeds/],
+    ['seed_genres=80s', /seed genre "80s" is not one of the genre seeds/],
+    ['seed_genres=jazz,rock,pop,funk,soul,blues', /at most 5 seed genres/],
   ])('%s is 400 in Spotify’s error shape', async (query, message) => {
     const res = await get(query).expect(400);
     expect(res.body).toEqual({ error: { status: 400, message: expect.stringMatching(message) } });
+  });
+
+  describe('genre seeds (the auto-tagger’s tags)', () => {
+    const tagged: StoredAnalysis[] = [];
+    const top3 = (a: StoredAnalysis) => (a.features.tags ?? []).slice(0, 3).map((x) => x.name);
+    const probabilityOf = (a: StoredAnalysis, names: string[]) => Math.max(...(a.features.tags ?? []).filter((x) => names.includes(x.name)).map((x) => x.probability));
+    beforeAll(async () => {
+      for (let i = 0; i < 60; i++) {
+        const a = analysisOf('Tagged', `Tagged ${i}`, { tags: tagsOf(300 + i) }, 300 + i);
+        tagged.push(a);
+        await t.container.store.save(a);
+      }
+    });
+
+    it('lists the genre seeds in Spotify’s spelling: the tagger’s tags but its eras and voices', async () => {
+      const res = await request(t.app).get('/v1/recommendations/available-genre-seeds').set(t.auth).expect(200);
+      expect(res.body).toEqual({ genres: GENRE_SEEDS.map((g) => g.seed) });
+      expect(res.body.genres).toEqual(expect.arrayContaining(['jazz', 'hip-hop', 'r-n-b', 'indie-pop', 'heavy-metal', 'house']));
+      for (const notGenre of ['80s', '00s', 'female-vocalists', 'male-vocalists', 'Hip-Hop']) expect(res.body.genres).not.toContain(notGenre);
+      expect((await request(t.app).get('/v1/recommendations/available-genre-seeds').expect(401)).body.error.status).toBe(401);
+    });
+
+    it('seed_genres keeps the analyses with one of the genres among their 3 most probable tags, the most probable first', async () => {
+      const res = await get('seed_genres=jazz,Hip-Hop&limit=100').expect(200);
+      const byKey = new Map(tagged.map((a) => [a.trackKey, a]));
+      const want = tagged
+        .filter((a) => top3(a).some((n) => n === 'jazz' || n === 'Hip-Hop'))
+        .sort((a, b) => probabilityOf(b, ['jazz', 'Hip-Hop']) - probabilityOf(a, ['jazz', 'Hip-Hop']) || (a.trackKey < b.trackKey ? -1 : 1));
+      expect(want.length).toBeGreaterThan(2);
+      expect(want.length).toBeLessThan(30);
+      expect((res.body.tracks as { id: string }[]).map((x) => byKey.get(x.id)?.trackName)).toEqual(want.map((a) => a.trackName));
+      expect(res.body.seeds).toEqual(
+        ['jazz', 'hip-hop'].map((id) => ({ id, type: 'GENRE', href: null, initialPoolSize: want.length, afterFilteringSize: want.length, afterRelinkingSize: want.length })),
+      );
+    });
+
+    it('with a seed track, the genre’s analyses nearest to it; with a min_, within it', async () => {
+      const anchor = tagged.find((a) => top3(a).includes('rock'))!;
+      const res = await get(`seed_tracks=${anchor.trackKey}&seed_genres=rock&limit=100`).expect(200);
+      const ids = (res.body.tracks as { id: string }[]).map((x) => x.id);
+      expect(ids.sort()).toEqual(tagged.filter((a) => a !== anchor && top3(a).includes('rock')).map((a) => a.trackKey).sort());
+      expect(res.body.seeds.map((x: { type: string }) => x.type)).toEqual(['TRACK', 'GENRE']);
+      const bounded = await get('seed_genres=rock&min_energy=0.5&limit=100').expect(200);
+      const byKey = new Map(tagged.map((a) => [a.trackKey, a]));
+      for (const x of bounded.body.tracks as { id: string }[]) expect(byKey.get(x.id)!.features.energy).toBeGreaterThanOrEqual(0.5);
+      expect(await get(`seed_tracks=${anchor.trackKey},${seed.trackKey},${all[2]!.trackKey}&seed_genres=rock,jazz,pop`).expect(400)).toMatchObject({
+        body: { error: { status: 400, message: 'at most 5 seeds, tracks and genres together' } },
+      });
+    });
+
+    it('GraphQL seedGenres answers as REST does', async () => {
+      const rest = await get('seed_genres=pop,r-n-b&target_energy=0.4&limit=10').expect(200);
+      const res = await post<{ recommendations: { trackKey: string }[] }>(t, {
+        query: 'query ($genres: [String!]) { recommendations(seedGenres: $genres, target: { energy: 0.4 }, limit: 10) { trackKey } }',
+        variables: { genres: ['Pop', 'rnb'] },
+      });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data!.recommendations.map((x) => x.trackKey)).toEqual((rest.body.tracks as { id: string }[]).map((x) => x.id));
+      expect(rest.body.tracks.length).toBeGreaterThan(0);
+    });
   });
 
   it('a seed with no stored analysis is 404', async () => {
