@@ -126,12 +126,16 @@ export interface WebhookInterestsTable {
 /**
  * The tagger's tags of each stored analysis that has them, a row per tag (migration 0008): what
  * browse filters by. Written with the analysis in one transaction; the analysis' own copy (the
- * timeline column) is what reads of it return.
+ * timeline column) is what reads of it return. Numbers throughout, so that 50 rows an analysis
+ * stay small: the analysis by its seq, the tag by its id (src/db/tag-rows.ts).
  */
 export interface AnalysisTagsTable {
-  track_key: string;
-  tag: string;
-  probability: number;
+  /** The analysis' seq. */
+  seq: number;
+  /** The tag's place among the tagger's outputs (TAGGER_TAG_NAMES). */
+  tag: number;
+  /** The probability in thousandths (0–1000). */
+  milli: number;
   /** 1 for the most probable tag of the analysis, 2 for the next … */
   rank: number;
 }

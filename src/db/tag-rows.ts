@@ -1,13 +1,23 @@
+import { TAGGER_TAG_NAMES } from '../core/tags';
 import type { AnalysisTagsTable } from './database';
 
+const TAG_IDS = new Map<string, number>(TAGGER_TAG_NAMES.map((t, i) => [t, i]));
+
+/** A tagger tag's id in analysis_tags: its place among the tagger's outputs (TAGGER_TAG_NAMES), or undefined. */
+export function tagId(name: string): number | undefined {
+  return TAG_IDS.get(name);
+}
+
 /**
- * The analysis_tags rows of an analysis' tags (migration 0008): most probable first, ranked from
- * 1, ties in name order; a name given twice counts once (its first). Anything that is not a
- * {name, probability} with a name and a probability from 0 to 1 is left out: the tags come from
- * the engine or from another server's checked record, and the back-fill reads what older rows
- * hold.
+ * The analysis_tags rows of an analysis' tags (migration 0008), for the analysis stored as `seq`:
+ * its tags ranked from 1, most probable first (ties in name order; a name given twice counts once,
+ * its first), each tagger tag a row of its id, its probability in thousandths and its rank. Tags
+ * the tagger does not give (another server may send others) take their place in the ranking but
+ * have no row: browse finds the tagger's alone. Anything that is not a {name, probability} with a
+ * name and a probability from 0 to 1 is left out: the tags come from the engine or from another
+ * server's checked record, and the back-fill reads what older rows hold.
  */
-export function tagRows(trackKey: string, tags: unknown): AnalysisTagsTable[] {
+export function tagRows(seq: number, tags: unknown): AnalysisTagsTable[] {
   if (!Array.isArray(tags)) return [];
   const seen = new Set<string>();
   const valid: { name: string; probability: number }[] = [];
@@ -20,5 +30,8 @@ export function tagRows(trackKey: string, tags: unknown): AnalysisTagsTable[] {
     valid.push({ name, probability });
   }
   valid.sort((a, b) => b.probability - a.probability || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return valid.map((t, i) => ({ track_key: trackKey, tag: t.name, probability: t.probability, rank: i + 1 }));
+  return valid.flatMap((t, i) => {
+    const tag = tagId(t.name);
+    return tag === undefined ? [] : [{ seq, tag, milli: Math.round(t.probability * 1000), rank: i + 1 }];
+  });
 }

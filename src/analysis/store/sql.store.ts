@@ -41,21 +41,20 @@ export class SqlAnalysisStore implements AnalysisStore {
 
   async save(analysis: StoredAnalysis): Promise<boolean> {
     const values = toRow(analysis);
-    const tags = tagRows(analysis.trackKey, analysis.features.tags);
+    const tags = analysis.features.tags;
     const insert = async (db: Kysely<DatabaseSchema>): Promise<boolean> => {
       const into = db.insertInto('analyses');
       const query =
         this.database.dialect === 'sqlite'
           ? into.values({ ...values, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from analyses)` })
           : into.values(values);
-      const result = await query.onConflict((oc) => oc.column('track_key').doNothing()).executeTakeFirst();
-      const inserted = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      const row = await query.onConflict((oc) => oc.column('track_key').doNothing()).returning('seq').executeTakeFirst();
       // The first save of a key writes its tags; a later one leaves both as they are.
-      if (inserted && tags.length > 0) await db.insertInto('analysis_tags').values(tags).execute();
-      return inserted;
+      if (row) await insertTags(db, Number(row.seq), tags);
+      return row !== undefined;
     };
     // With tags, the analysis and its tag rows are one transaction: both are stored or neither.
-    return guardConnection(() => (tags.length > 0 ? this.database.db.transaction().execute(insert) : insert(this.database.db)));
+    return guardConnection(() => (tags && tags.length > 0 ? this.database.db.transaction().execute(insert) : insert(this.database.db)));
   }
 
   async replace(analysis: StoredAnalysis): Promise<boolean> {
@@ -63,13 +62,12 @@ export class SqlAnalysisStore implements AnalysisStore {
     // by one UPDATE; the tag rows are swapped in the same transaction (the analysis replaced may
     // have had tags, or other ones).
     const { track_key: trackKey, ...values } = toRow(analysis);
-    const tags = tagRows(trackKey, analysis.features.tags);
     return guardConnection(() =>
       this.database.db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('analyses').set(values).where('track_key', '=', trackKey).executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) return false;
-        await trx.deleteFrom('analysis_tags').where('track_key', '=', trackKey).execute();
-        if (tags.length > 0) await trx.insertInto('analysis_tags').values(tags).execute();
+        const row = await trx.updateTable('analyses').set(values).where('track_key', '=', trackKey).returning('seq').executeTakeFirst();
+        if (!row) return false;
+        await trx.deleteFrom('analysis_tags').where('seq', '=', Number(row.seq)).execute();
+        await insertTags(trx, Number(row.seq), analysis.features.tags);
         return true;
       }),
     );
@@ -102,6 +100,12 @@ export class SqlAnalysisStore implements AnalysisStore {
   async close(): Promise<void> {
     await this.database.close();
   }
+}
+
+/** The tag rows of the analysis stored as `seq` (analysis_tags, src/db/tag-rows.ts), on `db` (a transaction). */
+async function insertTags(db: Kysely<DatabaseSchema>, seq: number, tags: StoredAnalysis['features']['tags']): Promise<void> {
+  const rows = tagRows(seq, tags);
+  if (rows.length > 0) await db.insertInto('analysis_tags').values(rows).execute();
 }
 
 export function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {

@@ -3,6 +3,7 @@ import { foldForSearch } from '../../core/fold';
 import type { StoredAnalysis } from '../../core/types';
 import { guardConnection, type AnalysesTable, type Database, type DatabaseSchema } from '../../db/database';
 import { DESCRIPTOR_COLUMNS, type DescriptorColumn, type DescriptorColumnValues, type OrderableColumn } from '../../db/columns';
+import { tagId } from '../../db/tag-rows';
 import { fromRow } from './sql.store';
 
 /** A numeric column tracks can be filtered by ranges of and ordered by. */
@@ -190,7 +191,7 @@ export class SqlTracksQuery implements TracksQuery {
     const first = filter.tags?.[0];
     if (first) {
       query = query.select(
-        sql<number>`(select max(t.probability) from analysis_tags as t where t.track_key = analyses.track_key and ${tagWhere(first, 't.')})`.as('tagProbability'),
+        sql<number>`(select max(t.milli) / 1000.0 from analysis_tags as t where t.seq = analyses.seq and ${tagWhere(first, 't.')})`.as('tagProbability'),
       );
     }
     const rows = await guardConnection(() => query.execute());
@@ -328,7 +329,7 @@ export class SqlTracksQuery implements TracksQuery {
    * index alone (json_group_array over a covering range: about 0.1 µs of CPU an entry, where a
    * row read by rowid, checked and sorted costs 2–3 µs), intersected through a bitmap; undefined
    * with no such range or tag condition, or more than WALK_WINDOW rowids. Tag conditions give
-   * track keys, read from the tags' indexes alone and intersected first: only the keys left are
+   * analyses' seqs, read from the tags' indexes alone and intersected first: only the seqs left are
    * looked up for their rowids. `beforeWalk`: each range and tag is read only up to WALK_WINDOW
    * entries, and only those found whole are intersected: a range of a few rows is the cheapest
    * answer, a loose one not worth reading unless the walk fails.
@@ -336,22 +337,22 @@ export class SqlTracksQuery implements TracksQuery {
   private async sqliteCandidates(request: TracksPageRequest, exec: Exec, beforeWalk = false): Promise<number[] | undefined> {
     const db = this.database.db;
     const limit = beforeWalk ? sql`limit ${WALK_WINDOW + 1}` : sql``;
-    let keys: string[] | undefined;
+    let seqs: number[] | undefined;
     for (const condition of request.filter.tags ?? []) {
-      // An analysis may hold several of a condition's tags: its key once.
+      // An analysis may hold several of a condition's tags: its seq once.
       const distinct = typeof condition.tag === 'string' || condition.tag.length === 1 ? sql`` : sql`distinct`;
       const [row] = await exec(
-        sql<{ keys: string }>`select json_group_array(track_key) as keys from (select ${distinct} track_key from analysis_tags where ${tagWhere(condition)} ${limit})`.compile(db),
+        sql<{ seqs: string }>`select json_group_array(seq) as seqs from (select ${distinct} seq from analysis_tags where ${tagWhere(condition)} ${limit})`.compile(db),
         db,
       );
-      const set = JSON.parse(row?.keys ?? '[]') as string[];
+      const set = JSON.parse(row?.seqs ?? '[]') as number[];
       if (beforeWalk && set.length > WALK_WINDOW) continue;
-      keys = keys ? intersectKeys(keys, set) : set;
-      if (keys.length === 0) return [];
+      seqs = seqs ? intersect(seqs, set) : set;
+      if (seqs.length === 0) return [];
     }
     let ids: number[] | undefined;
-    if (keys && keys.length <= WALK_WINDOW) {
-      const [row] = await exec(sql<{ ids: string }>`select json_group_array(rowid) as ids from analyses where track_key in (select value from json_each(${JSON.stringify(keys)}))`.compile(db), db);
+    if (seqs && seqs.length <= WALK_WINDOW) {
+      const [row] = await exec(sql<{ ids: string }>`select json_group_array(rowid) as ids from analyses where seq in (select value from json_each(${JSON.stringify(seqs)}))`.compile(db), db);
       ids = JSON.parse(row?.ids ?? '[]') as number[];
     }
     for (const [column, range] of Object.entries(request.filter.ranges ?? {}) as [RangeColumn, ColumnRange | undefined][]) {
@@ -432,13 +433,13 @@ export class SqlTracksQuery implements TracksQuery {
     if (filter.artist !== undefined) q = q.where((eb) => this.contains(eb, 'artist', filter.artist!));
     if (filter.trackName !== undefined) q = q.where((eb) => this.contains(eb, 'track_name', filter.trackName!));
     for (const condition of filter.tags ?? []) {
-      // SQLite: each row's tag looked up by the primary key (track_key, tag) as the page reads it,
+      // SQLite: each row's tag looked up by the primary key (seq, tag) as the page reads it,
       // where a list would be read whole first (sqliteCandidates reads it when it is short).
       // Postgres: a semi-join, its planner choosing the side to start from.
       q = q.where(
         this.database.dialect === 'sqlite'
-          ? sql<boolean>`exists (select 1 from analysis_tags as t where t.track_key = analyses.track_key and ${tagWhere(condition, 't.')})`
-          : sql<boolean>`track_key in (${tagged(condition)})`,
+          ? sql<boolean>`exists (select 1 from analysis_tags as t where t.seq = analyses.seq and ${tagWhere(condition, 't.')})`
+          : sql<boolean>`seq in (${tagged(condition)})`,
       );
     }
     return q as Q;
@@ -458,28 +459,24 @@ export class SqlTracksQuery implements TracksQuery {
 }
 
 /**
- * The keys of the analyses a tag condition holds for: a range of analysis_tags_by_tag (tag, then
- * probability), the rank checked in the same index.
+ * The seqs of the analyses a tag condition holds for: a range of analysis_tags_by_tag (tag, then
+ * probability) or analysis_tags_by_rank (tag, then rank), the other checked in the same index.
  */
 function tagged(condition: TagCondition): RawBuilder<unknown> {
-  return sql`select track_key from analysis_tags where ${tagWhere(condition)}`;
+  return sql`select seq from analysis_tags where ${tagWhere(condition)}`;
 }
 
 /** A tag condition on analysis_tags' columns (`prefix`: the table's alias and a dot, or nothing). */
 function tagWhere(condition: TagCondition, prefix = ''): RawBuilder<boolean> {
   const ref = (column: string) => sql.ref(`${prefix}${column}`);
-  const tags = typeof condition.tag === 'string' ? [condition.tag] : condition.tag;
-  let where = tags.length === 1 ? sql<boolean>`${ref('tag')} = ${tags[0]}` : sql<boolean>`${ref('tag')} in (${sql.join(tags)})`;
-  if (condition.min !== undefined) where = sql<boolean>`${where} and ${ref('probability')} >= ${condition.min}`;
-  if (condition.max !== undefined) where = sql<boolean>`${where} and ${ref('probability')} <= ${condition.max}`;
+  // Names the tagger does not give have no id, and match nothing (-1).
+  const ids = (typeof condition.tag === 'string' ? [condition.tag] : condition.tag).map((t) => tagId(t) ?? -1);
+  let where = ids.length === 1 ? sql<boolean>`${ref('tag')} = ${ids[0]}` : sql<boolean>`${ref('tag')} in (${sql.join(ids)})`;
+  // Probabilities are held in thousandths: p ≥ min is milli ≥ ⌈1000·min⌉ (to within rounding).
+  if (condition.min !== undefined) where = sql<boolean>`${where} and ${ref('milli')} >= ${Math.ceil(condition.min * 1000 - 1e-6)}`;
+  if (condition.max !== undefined) where = sql<boolean>`${where} and ${ref('milli')} <= ${Math.floor(condition.max * 1000 + 1e-6)}`;
   if (condition.top !== undefined) where = sql<boolean>`${where} and ${ref('rank')} <= ${condition.top}`;
   return where;
-}
-
-/** The keys in both lists (in b's order). */
-function intersectKeys(a: readonly string[], b: readonly string[]): string[] {
-  const small = new Set(a.length <= b.length ? a : b);
-  return (a.length <= b.length ? b : a).filter((k) => small.has(k));
 }
 
 /** The ids in both lists (in b's order), through a bitmap over the smaller one. */
