@@ -9,7 +9,8 @@ import { SqlAnalysisStore, toRow } from '../src/analysis/store/sql.store';
 import { SqlTracksQuery } from '../src/analysis/store/tracks.query';
 import { openDatabase, refreshStatistics, type Database } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrations';
-import { realisticAnalysis, syntheticAnalysis } from './http/seed';
+import { tagRows } from '../src/db/tag-rows';
+import { realisticAnalysis, syntheticAnalysis, syntheticTags } from './http/seed';
 import { percentile } from './lib/stats';
 
 /**
@@ -21,7 +22,9 @@ import { percentile } from './lib/stats';
  * `--data synthetic` (the default) stores syntheticAnalysis(i): every descriptor an exact function
  * of i mod 1000, so filters are perfectly correlated (the worst case for a planner assuming
  * independence: "energetic and danceable" matches no row at all). `--data realistic` stores
- * realisticAnalysis(i): seeded random values with a catalogue's correlations.
+ * realisticAnalysis(i): seeded random values with a catalogue's correlations. Either way every
+ * analysis carries the tagger's 50 tags (syntheticTags(i): as an analysis made with the models
+ * does), written to analysis_tags.
  *
  *   npm run bench:browse -- [--rows 100000] [--iterations 200] [--only sqlite|postgres] [--data synthetic|realistic]
  */
@@ -65,6 +68,15 @@ const CASES: ReadonlyArray<readonly [string, (i: number) => TracksRequest]> = [
   [
     'keys and meter (key in [0,7], 3/4; by valence desc)',
     () => ({ filter: { key: [0, 7], timeSignature: [3] }, orderBy: { field: 'VALENCE', direction: 'DESC' }, first: 20 }),
+  ],
+  ['a tag among the top 3 (punk; newest first)', () => ({ filter: { tags: [{ name: 'punk', top: 3 }] }, first: 20 })],
+  [
+    'a tag’s probability (rock ≥ 0.2–0.5; by energy desc)',
+    (i) => ({ filter: { tags: [{ name: 'rock', min: 0.2 + (i % 4) / 10 }] }, orderBy: { field: 'ENERGY', direction: 'DESC' }, first: 20 }),
+  ],
+  [
+    'two tags never together (rock ≥ 0.35, jazz ≥ 0.35; by tempo asc: an empty answer)',
+    () => ({ filter: { tags: [{ name: 'rock', min: 0.35 }, { name: 'jazz', min: 0.35 }] }, orderBy: { field: 'TEMPO', direction: 'ASC' }, first: 20 }),
   ],
   [
     'artist text (contains "artist 4N"; by energy desc)',
@@ -128,13 +140,27 @@ async function seed(database: Database): Promise<number> {
   const batch = 500;
   for (let i = 0; i < ROWS; i += batch) {
     const rows = [];
+    const indexOf = new Map<string, number>();
     for (let j = i; j < Math.min(ROWS, i + batch); j++) {
       const row = toRow(analysisAt(j));
       rows.push(database.dialect === 'sqlite' ? { ...row, seq: j + 1 } : row);
+      indexOf.set(row.track_key, j);
     }
-    await database.db.insertInto('analyses').values(rows).execute();
+    // Each analysis's tags as the store writes them (analysis_tags, by the seq it was given).
+    const stored = await database.db.insertInto('analyses').values(rows).returning(['seq', 'track_key']).execute();
+    const tags = stored.flatMap((r) => tagRows(Number(r.seq), syntheticTags(indexOf.get(r.track_key)!)));
+    for (let k = 0; k < tags.length; k += 2500) await database.db.insertInto('analysis_tags').values(tags.slice(k, k + 2500)).execute();
   }
   return (Date.now() - started) / 1000;
+}
+
+/** Bytes the tags' table and its indexes take (SQLite: its pages, dbstat; Postgres: pg_total_relation_size). */
+async function tagTableBytes(database: Database): Promise<number> {
+  const { rows } =
+    database.dialect === 'sqlite'
+      ? await sql<{ bytes: number }>`select sum(pgsize) as bytes from dbstat where name like 'analysis_tags%'`.execute(database.db)
+      : await sql<{ bytes: string }>`select pg_total_relation_size('analysis_tags') as bytes`.execute(database.db);
+  return Number(rows[0]?.bytes ?? 0);
 }
 
 async function measure(label: string, database: Database): Promise<void> {
@@ -151,6 +177,8 @@ async function measure(label: string, database: Database): Promise<void> {
   process.stdout.write(
     `\n### ${label}: ${ROWS} ${DATA} rows (seeded in ${seconds.toFixed(0)} s; statistics in ${analysed.wall.toFixed(2)} s, ${analysed.cpu.toFixed(2)} s of this process's CPU), ${ITERATIONS} iterations per query\n\n`,
   );
+  const tagBytes = await tagTableBytes(database);
+  process.stdout.write(`analysis_tags and its indexes: ${Math.round(tagBytes / ROWS)} bytes per analysis (50 tags each)\n\n`);
   const results: Result[] = [];
   for (const [name, request] of CASES) {
     const plan = (await browse.explain(request(0))).map((l) => l.trim()).filter((l) => !/^(Planning|JIT)/.test(l)).join('; ');

@@ -1,5 +1,6 @@
 import { trackKey } from '../../src/core/track-key';
-import type { StoredAnalysis } from '../../src/core/types';
+import { TAGGER_TAG_NAMES } from '../../src/core/tags';
+import type { StoredAnalysis, TagScore } from '../../src/core/types';
 // The tests' seeded PRNG (mulberry32): the same stream for the same seed.
 import { seeded } from './signals';
 
@@ -87,4 +88,19 @@ export function realisticAnalysis(i: number): StoredAnalysis {
       confidence: { tempo: unit(r()), key: unit(r()), mode: unit(r()), timeSignature: unit(r()) },
     },
   };
+}
+
+/**
+ * The tagger's 50 tags for synthetic analysis i, exact functions of i mod 1000 as syntheticAnalysis's
+ * descriptors are: `rock` rises from 0 to 0.6 as `jazz` falls from 0.6 to 0 (so "rock ≥ 0.35 and
+ * jazz ≥ 0.35" matches no analysis, though each matches two in five), every other tag from 0 to
+ * 0.3; most probable first (values made up: a benchmark measures serving, not tagging).
+ */
+export function syntheticTags(i: number): TagScore[] {
+  const x = (i % 1000) / 1000;
+  const round = (v: number): number => Math.round(v * 1000) / 1000;
+  return TAGGER_TAG_NAMES.map((name, k) => ({
+    name,
+    probability: name === 'rock' ? round(0.6 * x) : name === 'jazz' ? round(0.6 * (1 - x)) : round((((i * 7919 + (k + 30) * 104729) % 1000) / 1000) * 0.3),
+  })).sort((a, b) => b.probability - a.probability || (a.name < b.name ? -1 : 1));
 }

@@ -99,6 +99,9 @@ it('bench:analysis times the engine per clip on 1 and 2 workers', async () => {
 it('bench:browse times every browse query on a small synthetic store, with its plan', async () => {
   const out = ok(await npmRun('bench:browse', ['--rows', '2000', '--iterations', '10', '--only', 'sqlite'], env(), 240_000));
   expect(out).toMatch(/^\| happiest \(order by mood\.happy desc\) \| [\d.]+ \| [\d.]+ \|/m);
+  // The tag cases read the tags' indexes.
+  expect(out).toMatch(/^\| a tag among the top 3 \(punk; newest first\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| .*analysis_tags_by_rank/m);
+  expect(out).toMatch(/^\| two tags never together \(rock ≥ 0\.35, jazz ≥ 0\.35; by tempo asc: an empty answer\) \| [\d.]+ \| .*analysis_tags_by_tag/m);
   expect(out).toMatch(/^worst tracks\(\) p99: [\d.]+ ms/m);
 });
 
