@@ -398,10 +398,14 @@ describeInBrowser(title, () => {
     expect(await panel.locator('.tags-note').innerText()).toContain('10 most probable of its 50 tags');
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    // Browse finds it by a tag among its two most probable, and not among its one.
-    await page.goto(`${origin}/browse`);
+    // A tag the tagger gives links to browse by it (the others are text); browse finds the track
+    // by that tag among its two most probable, and not among its one.
+    expect(await panel.getByRole('link').allInnerTexts()).toEqual(['female vocalists', 'Hip-Hop']);
+    await panel.getByRole('link', { name: 'Hip-Hop' }).click();
+    await page.waitForURL(/\/browse\?tag=Hip-Hop&tagTop=3$/);
+    await page.getByRole('status').filter({ hasText: '1 track match.' }).waitFor();
     const filters = page.getByRole('form', { name: 'Filters' });
-    await filters.getByRole('combobox', { name: 'Tag', exact: true }).selectOption('Hip-Hop');
+    expect(await filters.getByRole('combobox', { name: 'Tag', exact: true }).inputValue()).toBe('Hip-Hop');
     await filters.getByLabel('Among its top (1–50)').fill('2');
     await filters.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/tag=Hip-Hop&tagTop=2/);

@@ -7,6 +7,7 @@ import { problemOf } from '../graphql/problem';
 import { SimilarTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../gql/graphql';
 import { clock, percent } from '../lib/format';
 import { labelOf, useVocabulary, type Vocabulary } from '../lib/vocabulary';
+import { EMPTY_FORM } from '../browse/browse.filter';
 import { trackPath } from '../search/search.page';
 import { TimelineChart } from './timeline.chart';
 import { methodLabel } from './method-label';
@@ -55,8 +56,16 @@ function Similar({ trackKey }: { trackKey: string }) {
 /** How many of the tagger's 50 tags the page lists. */
 const TOP_TAGS = 10;
 
-/** The auto-tagger's most probable tags, when trained models made the analysis (none otherwise). */
-function Tags({ tags }: { tags: TrackDetailFragment['tags'] }) {
+/** Where the browse page lists the tracks with a tag among their most probable (its form's default rank). */
+export function tagBrowsePath(tag: string): string {
+  return `/browse?${new URLSearchParams({ tag, tagTop: EMPTY_FORM.tagTop }).toString()}`;
+}
+
+/**
+ * The auto-tagger's most probable tags, when trained models made the analysis (none otherwise);
+ * each tag the API lists (`known`) links to the tracks that have it among their most probable.
+ */
+function Tags({ tags, known }: { tags: TrackDetailFragment['tags']; known: readonly string[] | undefined }) {
   if (tags.length === 0) return null;
   return (
     <section className="panel" aria-labelledby="tags-title">
@@ -67,7 +76,14 @@ function Tags({ tags }: { tags: TrackDetailFragment['tags'] }) {
       <ol className="tags">
         {tags.slice(0, TOP_TAGS).map(({ name, probability }) => (
           <li key={name}>
-            <span className="tag-name">{name}</span> <span className="tag-probability">{percent(probability)}</span>
+            {known?.includes(name) ? (
+              <Link className="tag-name" to={tagBrowsePath(name)} title={`Tracks with ${name} among their ${EMPTY_FORM.tagTop} most probable tags`}>
+                {name}
+              </Link>
+            ) : (
+              <span className="tag-name">{name}</span>
+            )}{' '}
+            <span className="tag-probability">{percent(probability)}</span>
           </li>
         ))}
       </ol>
@@ -110,7 +126,7 @@ function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
           <TimelineChart timeline={analysis.timeline} durationMs={analysis.duration_ms} pitchClasses={vocabulary.pitchClasses} />
         </>
       )}
-      <Tags tags={analysis.tags} />
+      <Tags tags={analysis.tags} known={vocabulary?.taggerTags} />
       <Similar trackKey={analysis.trackKey} />
     </>
   );
