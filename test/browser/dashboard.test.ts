@@ -407,10 +407,15 @@ describeInBrowser(title, () => {
     const filters = page.getByRole('form', { name: 'Filters' });
     expect(await filters.getByRole('combobox', { name: 'Tag', exact: true }).inputValue()).toBe('Hip-Hop');
     await filters.getByLabel('Among its top (1–50)').fill('2');
+    // The answer to top 2 counts as many as the one to top 3 before it: wait for that answer itself.
+    const topTwo = page.waitForResponse((r) => r.url() === `${origin}/graphql` && /"top":2\b/.test(r.request().postData() ?? ''));
     await filters.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/tag=Hip-Hop&tagTop=2/);
+    await topTwo;
+    const listed = page.getByRole('list', { name: 'Tracks' }).locator('.result-title');
+    await listed.filter({ hasText: 'Tagged Song' }).waitFor();
     await page.getByRole('status').filter({ hasText: '1 track match.' }).waitFor();
-    expect(await page.getByRole('list', { name: 'Tracks' }).locator('.result-title').allInnerTexts()).toEqual(['Tagged Song']);
+    expect(await listed.allInnerTexts()).toEqual(['Tagged Song']);
     await filters.getByLabel('Among its top (1–50)').fill('1');
     await filters.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/tagTop=1/);
