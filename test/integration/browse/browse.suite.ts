@@ -380,6 +380,24 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       expect(seeded.filter((a) => has(a, 'ambient'))).toHaveLength(30);
     });
 
+    it('the rows recommendations rank carry the highest probability among a condition’s tags (any of them)', async () => {
+      const tagged = [];
+      for (let i = 0; i < 30; i++) {
+        const a = analysisOf('Genre', `Genre ${i}`, { tags: tagsOf(800 + i) }, 800 + i);
+        await save(a);
+        tagged.push(a);
+      }
+      const names = ['jazz', 'Hip-Hop'];
+      const rows = await query.featureRows({ tags: [{ tag: names, top: 3 }] }, 100);
+      const want = tagged.filter((a) => a.features.tags!.slice(0, 3).some((t) => names.includes(t.name)));
+      expect(want.length).toBeGreaterThan(1);
+      expect(rows.map((r) => r.trackKey).sort()).toEqual(want.map((a) => a.trackKey).sort());
+      for (const r of rows) {
+        const a = want.find((x) => x.trackKey === r.trackKey)!;
+        expect(r.tagProbability).toBeCloseTo(Math.max(...a.features.tags!.filter((t) => names.includes(t.name)).map((t) => t.probability)), 6);
+      }
+    });
+
     it('stores tag rows with the analysis: a second save leaves them, replace swaps them, an analysis without tags has none', async () => {
       const key = trackKey('Swap', 'Tags');
       const count = async (filter: TrackFilter): Promise<number> => browse.count(browse.pageRequest({ filter }).filter);
