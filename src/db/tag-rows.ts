@@ -10,8 +10,8 @@ export function tagId(name: string): number | undefined {
 
 /**
  * The analysis_tags rows of an analysis' tags (migration 0008), for the analysis stored as `seq`:
- * its tags ranked from 1, most probable first (ties in name order; a name given twice counts once,
- * its first), each tagger tag a row of its id, its probability in thousandths and its rank. Tags
+ * its tags ranked from 1, most probable first (ties in the order given, so ranks follow the order
+ * the analysis lists its tags in; a name given twice counts once, its first), each tagger tag a row of its id, its probability in thousandths and its rank. Tags
  * the tagger does not give (another server may send others) take their place in the ranking but
  * have no row: browse finds the tagger's alone. Anything that is not a {name, probability} with a
  * name and a probability from 0 to 1 is left out: the tags come from the engine or from another
@@ -29,7 +29,8 @@ export function tagRows(seq: number, tags: unknown): AnalysisTagsTable[] {
     seen.add(name);
     valid.push({ name, probability });
   }
-  valid.sort((a, b) => b.probability - a.probability || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A stable sort: the tags as stored are already most probable first (tagScores).
+  valid.sort((a, b) => b.probability - a.probability);
   return valid.flatMap((t, i) => {
     const tag = tagId(t.name);
     return tag === undefined ? [] : [{ seq, tag, milli: Math.round(t.probability * 1000), rank: i + 1 }];

@@ -2,7 +2,7 @@ import { TAGGER_TAG_NAMES } from '../../../src/core/tags';
 import { tagId, tagRows } from '../../../src/db/tag-rows';
 
 describe('the tag rows browse reads (analysis_tags)', () => {
-  it('ranks the tags most probable first, ties in name order, and holds probabilities in thousandths', () => {
+  it('ranks the tags most probable first, ties in the order the analysis lists them, and holds probabilities in thousandths', () => {
     const rows = tagRows(7, [
       { name: 'jazz', probability: 0.2 },
       { name: 'rock', probability: 0.4125 },
@@ -10,8 +10,8 @@ describe('the tag rows browse reads (analysis_tags)', () => {
     ]);
     expect(rows).toEqual([
       { seq: 7, tag: tagId('rock'), milli: 413, rank: 1 },
-      { seq: 7, tag: tagId('blues'), milli: 200, rank: 2 },
-      { seq: 7, tag: tagId('jazz'), milli: 200, rank: 3 },
+      { seq: 7, tag: tagId('jazz'), milli: 200, rank: 2 },
+      { seq: 7, tag: tagId('blues'), milli: 200, rank: 3 },
     ]);
     expect(tagId('rock')).toBe(0);
     expect(tagId('happy')).toBe(TAGGER_TAG_NAMES.length - 1);
