@@ -418,7 +418,7 @@ function checkedTags(tags: readonly TagFilter[]): TagCondition[] {
     if (tag === undefined) {
       throw invalidArgument(`${at}.name: the tagger gives no tag ${JSON.stringify(String(t.name).slice(0, 64))} (taggerTags lists its ${TAGGER_TAGS} tags)`);
     }
-    const condition: TagCondition = { tag, ...checkedRange(`tags[${i}]`, t) };
+    const condition: TagCondition = { names: [tag], ...checkedRange(`tags[${i}]`, t) };
     if (t.top !== undefined && t.top !== null) {
       if (!Number.isInteger(t.top) || t.top < 1 || t.top > TAGGER_TAGS) throw invalidArgument(`${at}.top must be a whole number from 1 to ${TAGGER_TAGS}`);
       condition.top = t.top;

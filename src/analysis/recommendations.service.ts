@@ -1,6 +1,6 @@
 import { AppError, invalidArgument } from '../core/errors';
 import { DESCRIPTORS, TOP_LEVEL, columnOf, valueOf } from '../core/descriptors';
-import { GENRE_SEEDS, genreSeedTag, type TaggerTag } from '../core/tags';
+import { genreSeed, type GenreSeed } from '../core/tags';
 import { checkedTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
 import { fifthsSteps } from './browse.service';
@@ -101,7 +101,7 @@ export class RecommendationsService {
     const targets = { ...seedTargets(seeds.map(rankRowOf)), ...tuning.target };
 
     const filter = toFilter(tuning);
-    if (genres.length > 0) filter.tags = [{ tag: genres.map((g) => g.tag), top: GENRE_TOP }];
+    if (genres.length > 0) filter.tags = [{ names: genres.map((g) => g.tag), top: GENRE_TOP }];
     const exclude = new Set(seedKeys);
     // First the tempo band around the target tempo (an index range); without it when that band
     // holds too few to choose from (fewer than ten times the answer, or 200).
@@ -131,16 +131,16 @@ export class RecommendationsService {
   }
 }
 /** The genre seeds named, each once, as Spotify spells them with the tag each stands for. */
-function checkedGenres(names: readonly string[]): { seed: string; tag: TaggerTag }[] {
-  const out = new Map<string, { seed: string; tag: TaggerTag }>();
+function checkedGenres(names: readonly string[]): GenreSeed[] {
+  const out = new Set<GenreSeed>();
   for (const name of names) {
-    const tag = typeof name === 'string' ? genreSeedTag(name) : undefined;
-    if (tag === undefined) {
+    const genre = typeof name === 'string' ? genreSeed(name) : undefined;
+    if (genre === undefined) {
       throw invalidArgument(`seed genre ${JSON.stringify(String(name).slice(0, 64))} is not one of the genre seeds (GET /v1/recommendations/available-genre-seeds lists them)`);
     }
-    out.set(tag, GENRE_SEEDS.find((g) => g.tag === tag)!);
+    out.add(genre);
   }
-  return [...out.values()];
+  return [...out];
 }
 
 interface CheckedTuning {

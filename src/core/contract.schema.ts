@@ -176,7 +176,6 @@ const engineText = (max: number) =>
 /** The engine build another server names; stored behind a prefix naming the source ("upstream:…"). */
 export const engineSchema = engineText(200);
 
-
 /** The MSD auto-tagger's tags with their probabilities (src/core/types.ts TagScore): at most TAGGER_TAGS. */
 export const tagScoresSchema = z
   .array(

@@ -31,15 +31,21 @@ function seedSpelling(tag: TaggerTag): string {
   return tag === 'rnb' ? 'r-n-b' : tag.toLowerCase().replace(/ /g, '-');
 }
 
+/** A genre seed: its name as Spotify spells seeds, and the tagger's tag it stands for. */
+export interface GenreSeed {
+  seed: string;
+  tag: TaggerTag;
+}
+
 /**
  * The genre seeds of recommendations (Spotify's `seed_genres`, `available-genre-seeds`): the
  * tagger's tags but its eras and voices, spelt as Spotify spells its seeds, in the tagger's order.
  */
-export const GENRE_SEEDS: readonly { seed: string; tag: TaggerTag }[] = TAGGER_TAG_NAMES.filter((t) => !NOT_GENRES.has(t)).map((tag) => ({ seed: seedSpelling(tag), tag }));
+export const GENRE_SEEDS: readonly GenreSeed[] = TAGGER_TAG_NAMES.filter((t) => !NOT_GENRES.has(t)).map((tag) => ({ seed: seedSpelling(tag), tag }));
 
-const GENRE_BY_NAME = new Map<string, TaggerTag>(GENRE_SEEDS.flatMap(({ seed, tag }) => [[seed, tag], [tag.toLowerCase(), tag]] as const));
+const GENRE_BY_NAME = new Map<string, GenreSeed>(GENRE_SEEDS.flatMap((g) => [[g.seed, g], [g.tag.toLowerCase(), g]] as const));
 
-/** The tag a genre seed names, in Spotify's spelling or the tagger's, any case; undefined for an era, a voice or no tag. */
-export function genreSeedTag(name: string): TaggerTag | undefined {
+/** The genre seed a name stands for, in Spotify's spelling or the tagger's, any case; undefined for an era, a voice or no tag. */
+export function genreSeed(name: string): GenreSeed | undefined {
   return GENRE_BY_NAME.get(name.trim().toLowerCase());
 }

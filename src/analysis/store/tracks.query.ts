@@ -18,11 +18,11 @@ export interface ColumnRange {
 }
 
 /**
- * A condition on the tagger's tags (analysis_tags): the analysis has the tag (or one of the tags
- * listed), with a probability in the range, among its `top` most probable tags when given.
+ * A condition on the tagger's tags (analysis_tags): the analysis has one of the tags named (most
+ * often one), with a probability in the range, among its `top` most probable tags when given.
  */
 export interface TagCondition {
-  tag: string | readonly string[];
+  names: readonly string[];
   min?: number;
   max?: number;
   top?: number;
@@ -340,7 +340,7 @@ export class SqlTracksQuery implements TracksQuery {
     let seqs: number[] | undefined;
     for (const condition of request.filter.tags ?? []) {
       // An analysis may hold several of a condition's tags: its seq once.
-      const distinct = typeof condition.tag === 'string' || condition.tag.length === 1 ? sql`` : sql`distinct`;
+      const distinct = condition.names.length === 1 ? sql`` : sql`distinct`;
       const [row] = await exec(
         sql<{ seqs: string }>`select json_group_array(seq) as seqs from (select ${distinct} seq from analysis_tags where ${tagWhere(condition)} ${limit})`.compile(db),
         db,
@@ -470,7 +470,7 @@ function tagged(condition: TagCondition): RawBuilder<unknown> {
 function tagWhere(condition: TagCondition, prefix = ''): RawBuilder<boolean> {
   const ref = (column: string) => sql.ref(`${prefix}${column}`);
   // Names the tagger does not give have no id, and match nothing (-1).
-  const ids = (typeof condition.tag === 'string' ? [condition.tag] : condition.tag).map((t) => tagId(t) ?? -1);
+  const ids = condition.names.map((t) => tagId(t) ?? -1);
   let where = ids.length === 1 ? sql<boolean>`${ref('tag')} = ${ids[0]}` : sql<boolean>`${ref('tag')} in (${sql.join(ids)})`;
   // Probabilities are held in thousandths: p ≥ min is milli ≥ ⌈1000·min⌉ (to within rounding).
   if (condition.min !== undefined) where = sql<boolean>`${where} and ${ref('milli')} >= ${Math.ceil(condition.min * 1000 - 1e-6)}`;

@@ -388,7 +388,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
         tagged.push(a);
       }
       const names = ['jazz', 'Hip-Hop'];
-      const rows = await query.featureRows({ tags: [{ tag: names, top: 3 }] }, 100);
+      const rows = await query.featureRows({ tags: [{ names, top: 3 }] }, 100);
       const want = tagged.filter((a) => a.features.tags!.slice(0, 3).some((t) => names.includes(t.name)));
       expect(want.length).toBeGreaterThan(1);
       expect(rows.map((r) => r.trackKey).sort()).toEqual(want.map((a) => a.trackKey).sort());

@@ -7,7 +7,7 @@ import { problemOf } from '../graphql/problem';
 import { SimilarTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../gql/graphql';
 import { clock, percent } from '../lib/format';
 import { labelOf, useVocabulary, type Vocabulary } from '../lib/vocabulary';
-import { EMPTY_FORM } from '../browse/browse.filter';
+import { EMPTY_FORM, paramsFromForm } from '../browse/browse.filter';
 import { trackPath } from '../search/search.page';
 import { TimelineChart } from './timeline.chart';
 import { methodLabel } from './method-label';
@@ -57,8 +57,8 @@ function Similar({ trackKey }: { trackKey: string }) {
 const TOP_TAGS = 10;
 
 /** Where the browse page lists the tracks with a tag among their most probable (its form's default rank). */
-export function tagBrowsePath(tag: string): string {
-  return `/browse?${new URLSearchParams({ tag, tagTop: EMPTY_FORM.tagTop }).toString()}`;
+function tagBrowsePath(tag: string): string {
+  return `/browse?${paramsFromForm({ ...EMPTY_FORM, tag }).toString()}`;
 }
 
 /**
