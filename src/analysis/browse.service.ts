@@ -29,8 +29,8 @@ export const MAX_SIMILAR = 50;
 /** The descriptors of the registry that browse filters and orders by. */
 const BROWSED = DESCRIPTORS.filter((d) => d.browse);
 
-/** What tracks() orders by: the fixed fields, then every descriptor browse covers (ENERGY, MOOD_HAPPY …). */
-export type TrackOrderField =
+/** The columns tracks() orders by: the fixed fields, then every descriptor browse covers (ENERGY, MOOD_HAPPY …). */
+export type ColumnOrderField =
   | 'ANALYSED_AT'
   | 'TEMPO'
   | 'DURATION_MS'
@@ -38,14 +38,20 @@ export type TrackOrderField =
   | Uppercase<DescriptorName>
   | `MOOD_${Uppercase<MoodName>}`;
 
-/** The orderings of tracks(), by name, and the column each reads. */
-export const TRACK_ORDER_FIELDS: Readonly<Record<TrackOrderField, OrderColumn>> = {
+/** What tracks() orders by: a column, or (TAG) the probability of the tag `orderBy.tag` names. */
+export type TrackOrderField = ColumnOrderField | 'TAG';
+
+/** The column orderings of tracks(), by name, and the column each reads. */
+export const TRACK_ORDER_FIELDS: Readonly<Record<ColumnOrderField, OrderColumn>> = {
   ANALYSED_AT: 'seq',
   TEMPO: 'tempo',
   DURATION_MS: 'duration_ms',
   LOUDNESS: 'loudness',
   ...(Object.fromEntries(BROWSED.map((d) => [orderNameOf(d), columnOf(d)])) as Record<Uppercase<DescriptorName> | `MOOD_${Uppercase<MoodName>}`, OrderColumn>),
 };
+
+/** Every order of tracks(): the columns', then TAG. */
+export const TRACK_ORDER_FIELD_NAMES: readonly TrackOrderField[] = [...(Object.keys(TRACK_ORDER_FIELDS) as ColumnOrderField[]), 'TAG'];
 
 export interface Range {
   min?: number | null;
@@ -88,6 +94,8 @@ export const MAX_TAG_CONDITIONS = 5;
 export interface TrackOrder {
   field: TrackOrderField;
   direction: 'ASC' | 'DESC';
+  /** With field TAG: the tag (any case) whose probability orders the page. */
+  tag?: string | null;
 }
 
 export interface TracksRequest {
@@ -154,11 +162,11 @@ export class BrowseService {
     const page = this.pageRequest(request);
     const rows = await this.query.page({ ...page, limit: page.limit + 1 });
     const more = rows.length > page.limit;
-    const { field, direction } = page.orderName;
+    const { field, direction, tag } = page.orderName;
     const taken = rows.slice(0, page.limit);
     if (page.backward) taken.reverse();
     const edges = taken.map((row) => ({
-      cursor: encodeCursor({ field, direction, value: row.value, seq: row.seq }),
+      cursor: encodeCursor({ field, direction, value: row.value, seq: row.seq, ...(tag ? { tag } : {}) }),
       node: row.analysis,
     }));
     return {
@@ -184,12 +192,13 @@ export class BrowseService {
    */
   pageRequest(
     request: TracksRequest,
-  ): TracksPageRequest & { orderName: { field: TrackOrderField; direction: 'ASC' | 'DESC' }; backward: boolean } {
+  ): TracksPageRequest & { orderName: { field: TrackOrderField; direction: 'ASC' | 'DESC'; tag?: string }; backward: boolean } {
     const filter = toColumnFilter(request.filter ?? {});
     const field = request.orderBy?.field ?? 'ANALYSED_AT';
     const direction = request.orderBy?.direction ?? 'DESC';
-    if (!Object.hasOwn(TRACK_ORDER_FIELDS, field)) throw invalidArgument(`orderBy.field must be one of ${Object.keys(TRACK_ORDER_FIELDS).join(', ')}`);
+    if (!TRACK_ORDER_FIELD_NAMES.includes(field)) throw invalidArgument(`orderBy.field must be one of ${TRACK_ORDER_FIELD_NAMES.join(', ')}`);
     if (direction !== 'ASC' && direction !== 'DESC') throw invalidArgument('orderBy.direction must be ASC or DESC');
+    const tag = orderTag(field, request.orderBy?.tag);
     const given = (v: unknown): boolean => v !== undefined && v !== null;
     if (given(request.first) && given(request.last)) {
       throw invalidArgument('first and last cannot be used together: first (with after) pages forward, last (with before) pages backward');
@@ -210,8 +219,9 @@ export class BrowseService {
     let position: { value: number; seq: number } | undefined;
     if (text !== undefined && text !== null) {
       const cursor = decodeCursor(text, cursorName);
-      if (cursor.field !== field || cursor.direction !== direction) {
-        throw invalidArgument(`${cursorName}: this cursor belongs to orderBy ${cursor.field} ${cursor.direction}, not ${field} ${direction}`);
+      if (cursor.field !== field || cursor.direction !== direction || cursor.tag !== tag) {
+        const name = (o: { field: string; direction: string; tag?: string }): string => `${o.field}${o.tag ? ` (${o.tag})` : ''} ${o.direction}`;
+        throw invalidArgument(`${cursorName}: this cursor belongs to orderBy ${name(cursor)}, not ${name({ field, direction, ...(tag ? { tag } : {}) })}`);
       }
       position = { value: cursor.value, seq: cursor.seq };
     }
@@ -219,10 +229,10 @@ export class BrowseService {
     const runDirection = backward ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
     return {
       filter,
-      order: { column: TRACK_ORDER_FIELDS[field], direction: runDirection.toLowerCase() as Direction },
+      order: tag ? { tag, direction: runDirection.toLowerCase() as Direction } : { column: TRACK_ORDER_FIELDS[field as ColumnOrderField], direction: runDirection.toLowerCase() as Direction },
       ...(position ? { after: position } : {}),
       limit,
-      orderName: { field, direction },
+      orderName: { field, direction, ...(tag ? { tag } : {}) },
       backward,
     };
   }
@@ -452,16 +462,33 @@ function checkedText(name: string, value: string | null | undefined): string | u
   return text;
 }
 
+/**
+ * The tag a TAG order names, as the tagger spells it; undefined for the other orders (which name
+ * none).
+ */
+function orderTag(field: TrackOrderField, name: string | null | undefined): string | undefined {
+  if (field !== 'TAG') {
+    if (name !== undefined && name !== null) throw invalidArgument('orderBy.tag is only for orderBy.field TAG');
+    return undefined;
+  }
+  if (name === undefined || name === null) throw invalidArgument(`orderBy.field TAG needs orderBy.tag: one of the tagger's ${TAGGER_TAGS} tags (taggerTags lists them)`);
+  const tag = taggerTag(name);
+  if (!tag) throw invalidArgument(`orderBy.tag: the tagger gives no tag ${JSON.stringify(String(name).slice(0, 64))} (taggerTags lists its ${TAGGER_TAGS} tags)`);
+  return tag;
+}
+
 interface Cursor {
   field: TrackOrderField;
   direction: 'ASC' | 'DESC';
   value: number;
   seq: number;
+  /** The tag of a TAG order. */
+  tag?: string;
 }
 
 /** Opaque to clients: base64url of the ordering and the last row's (value, seq). */
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.field, c.direction, c.value, c.seq])).toString('base64url');
+  return Buffer.from(JSON.stringify(c.tag ? [c.field, c.direction, c.value, c.seq, c.tag] : [c.field, c.direction, c.value, c.seq])).toString('base64url');
 }
 
 export function decodeCursor(text: string, name: 'after' | 'before' = 'after'): Cursor {
@@ -475,10 +502,12 @@ export function decodeCursor(text: string, name: 'after' | 'before' = 'after'): 
   } catch {
     throw invalid();
   }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid();
-  const [field, direction, value, seq] = parsed as unknown[];
-  if (typeof field !== 'string' || !Object.hasOwn(TRACK_ORDER_FIELDS, field)) throw invalid();
+  if (!Array.isArray(parsed) || parsed.length < 4 || parsed.length > 5) throw invalid();
+  const [field, direction, value, seq, tag] = parsed as unknown[];
+  if (typeof field !== 'string' || !TRACK_ORDER_FIELD_NAMES.includes(field as TrackOrderField)) throw invalid();
   if (direction !== 'ASC' && direction !== 'DESC') throw invalid();
   if (typeof value !== 'number' || !Number.isFinite(value) || typeof seq !== 'number' || !Number.isSafeInteger(seq)) throw invalid();
-  return { field: field as TrackOrderField, direction, value, seq };
+  // A TAG order's cursor names its tag; no other does.
+  if ((field === 'TAG') !== (parsed.length === 5) || (tag !== undefined && (typeof tag !== 'string' || taggerTag(tag) !== tag))) throw invalid();
+  return { field: field as TrackOrderField, direction, value, seq, ...(typeof tag === 'string' ? { tag } : {}) };
 }

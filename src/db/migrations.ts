@@ -270,6 +270,19 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('analysis_tags').execute();
       },
     },
+    '0009_tag_order': {
+      // Browse orders by a tag's probability (ties in storage order): (tag, milli, seq) walks a
+      // tag's analyses in that order and its keyset without a sort. rank stays in the index, last,
+      // so "probability ≥ p among the n most probable" is still answered from it alone.
+      async up(db: Kysely<unknown>) {
+        await db.schema.dropIndex('analysis_tags_by_tag').execute();
+        await db.schema.createIndex('analysis_tags_by_tag').on('analysis_tags').columns(['tag', 'milli', 'seq', 'rank']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('analysis_tags_by_tag').execute();
+        await db.schema.createIndex('analysis_tags_by_tag').on('analysis_tags').columns(['tag', 'milli', 'rank', 'seq']).execute();
+      },
+    },
   };
 }
 

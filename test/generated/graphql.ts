@@ -118,9 +118,11 @@ export type TrackOrder = {
   direction?: OrderDirection;
   /** What to order by. */
   field: TrackOrderField;
+  /** With field TAG, and only with it: the tag (any case; taggerTags lists them) whose probability orders the tracks. */
+  tag?: string | null | undefined;
 };
 
-/** What tracks() orders by. ANALYSED_AT is the order analyses were stored in; every other value is the field of that name. */
+/** What tracks() orders by. ANALYSED_AT is the order analyses were stored in; TAG a tag’s probability (orderBy.tag names it); every other value is the field of that name. */
 export type TrackOrderField =
   /** acousticness: Confidence that the track is acoustic: quiet, clean, held notes read high; loud, distorted, electronic sound low. */
   | 'ACOUSTICNESS'
@@ -154,6 +156,8 @@ export type TrackOrderField =
   | 'MOOD_SAD'
   /** speechiness: Presence of spoken words: above 0.66 probably speech alone, below 0.33 music. */
   | 'SPEECHINESS'
+  /** The probability of the tag `orderBy.tag` names (the tagger's, as `tags` lists them). Only the analyses that have it: those Essentia's models made. */
+  | 'TAG'
   /** Beats per minute. */
   | 'TEMPO'
   /** valence: Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */

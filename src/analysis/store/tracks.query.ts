@@ -42,18 +42,29 @@ export interface TracksFilter {
   tags?: readonly TagCondition[];
 }
 
+/**
+ * A page's order: a column of analyses, or the probability of one of the tagger's tags (its name
+ * as the tagger gives it), which holds only the analyses that have the tag.
+ */
+export type PageOrder = { column: OrderColumn; direction: Direction } | { tag: string; direction: Direction };
+
 export interface TracksPageRequest {
   filter: TracksFilter;
-  order: { column: OrderColumn; direction: Direction };
+  order: PageOrder;
   /** Keyset position: the order value and seq of the last row already seen. */
   after?: { value: number; seq: number };
   limit: number;
 }
 
+/** A page ordered by a column of analyses. */
+type ColumnPageRequest = TracksPageRequest & { order: { column: OrderColumn; direction: Direction } };
+/** A page ordered by a tag's probability. */
+type TagPageRequest = TracksPageRequest & { order: { tag: string; direction: Direction } };
+
 export interface TracksPageRow {
   analysis: StoredAnalysis;
   seq: number;
-  /** The row's value of the order column (seq when ordered by seq). */
+  /** The row's value of the order: the column's (seq when ordered by seq), or the tag's probability in thousandths. */
   value: number;
 }
 
@@ -133,12 +144,11 @@ export class SqlTracksQuery implements TracksQuery {
 
   async page(request: TracksPageRequest): Promise<TracksPageRow[]> {
     const rows = await guardConnection(() => this.pageRows(request, async (query, db) => (await db.executeQuery(query)).rows));
-    const column = request.order.column;
-    return rows.map((row) => ({
-      analysis: fromRow(row),
-      seq: Number(row.seq),
-      value: Number((row as Record<string, unknown>)[column]),
-    }));
+    const column = 'tag' in request.order ? 'tag_milli' : request.order.column;
+    return rows.map((row) => {
+      const { tag_milli: _milli, ...analysisRow } = row as Row & { tag_milli?: number };
+      return { analysis: fromRow(analysisRow), seq: Number(row.seq), value: Number((row as Record<string, unknown>)[column]) };
+    });
   }
 
   async count(filter: TracksFilter): Promise<number> {
@@ -217,8 +227,12 @@ export class SqlTracksQuery implements TracksQuery {
     return plans;
   }
 
+  private pageRows(request: TracksPageRequest, exec: Exec): Promise<Row[]> {
+    return isTagOrder(request) ? this.tagPageRows(request, exec) : this.columnPageRows(request as ColumnPageRequest, exec);
+  }
+
   /**
-   * The statements of a page. The database plans each from its statistics; what is decided here
+   * The statements of a page ordered by a column. The database plans each from its statistics; what is decided here
    * is only the one choice both planners get wrong on correlated descriptors. A page with a filter
    * some index could answer (a range on another field than the order, a key list) is either a
    * walk of the order index, the filters checked on the way, or a read of the filters' matches,
@@ -235,7 +249,7 @@ export class SqlTracksQuery implements TracksQuery {
    * to hold at most WALK_WINDOW rows answers before any walk (sqliteCandidates), rather than being
    * read once inside the bounded walk and again after it.
    */
-  private async pageRows(request: TracksPageRequest, exec: Exec): Promise<Row[]> {
+  private async columnPageRows(request: ColumnPageRequest, exec: Exec): Promise<Row[]> {
     const db = this.database.db;
     const sqlite = this.database.dialect === 'sqlite';
     const plain = this.pageQuery(request).compile();
@@ -248,6 +262,91 @@ export class SqlTracksQuery implements TracksQuery {
     if (!walked) return exec(plain, db);
     if (walked.length >= request.limit) return walked;
     return sqlite ? this.sqliteSorted(request, await this.sqliteCandidates(request, exec), exec) : this.postgresSorted(plain, exec);
+  }
+
+  /**
+   * The statements of a page ordered by a tag's probability: the tag's rows of analysis_tags in
+   * (probability, seq) order (analysis_tags_by_tag), each analysis read by seq and checked
+   * against the filters. With filters, the walk is bounded to the tag's next WALK_WINDOW rows as a
+   * column's order is (pageRows), for the same reason; a page it does not fill is asked again
+   * from the filters' matches, each looking up its row of the tag (the primary key), sorted: on
+   * SQLite from sqliteCandidates' rowids when the filters give few, on Postgres as postgresSorted
+   * plans it.
+   */
+  private async tagPageRows(request: TagPageRequest, exec: Exec): Promise<Row[]> {
+    const db = this.database.db;
+    if (!hasFilter(request.filter)) return exec(this.tagPageQuery(request, 'order'), db);
+    const walked = await exec(this.tagPageQuery(request, 'walk'), db);
+    if (walked.length >= request.limit) return walked;
+    // Fewer of the tag's rows remained than the walk reads: it has seen every one.
+    const beyond = await exec(
+      this.tagRows(request)
+        .select('seq')
+        .orderBy('milli', request.order.direction)
+        .orderBy('seq', request.order.direction)
+        .offset(WALK_WINDOW)
+        .limit(1)
+        .compile(),
+      db,
+    );
+    if (beyond.length === 0) return walked;
+    if (this.database.dialect === 'postgres') return this.postgresSorted(this.tagPageQuery(request, 'matches'), exec);
+    const candidates = await this.sqliteCandidates({ ...request, order: { column: 'seq', direction: request.order.direction } }, exec);
+    if (candidates?.length === 0) return [];
+    return exec(this.tagPageQuery(request, 'matches', candidates), db);
+  }
+
+  /** The ordering tag's rows after the page's position. */
+  private tagRows(request: TagPageRequest) {
+    const { tag, direction } = request.order;
+    const query = this.database.db.selectFrom('analysis_tags').where('tag', '=', tagId(tag) ?? -1);
+    const after = request.after;
+    return after ? query.where(sql<boolean>`(milli, seq) ${sql.raw(direction === 'asc' ? '>' : '<')} (${after.value}, ${after.seq})`) : query;
+  }
+
+  /**
+   * A page ordered by a tag's probability, read one of three ways:
+   *  - `order`: the tag's rows in order, each analysis read by seq (SQLite: CROSS JOIN keeps the
+   *    tag's index outermost);
+   *  - `walk`: the same over only the tag's next WALK_WINDOW rows (a subquery);
+   *  - `matches`: the filters' matches (SQLite: `candidates`' rowids when given), each joined to
+   *    its row of the tag, sorted.
+   */
+  private tagPageQuery(request: TagPageRequest, path: 'order' | 'walk' | 'matches', candidates?: number[]): CompiledQuery<Row> {
+    const db = this.database.db;
+    const sqlite = this.database.dialect === 'sqlite';
+    const { tag, direction } = request.order;
+    const id = tagId(tag) ?? -1;
+    const ordered = this.tagRows(request).orderBy('milli', direction).orderBy('seq', direction);
+    type Joined = SelectQueryBuilder<DatabaseSchema & { w: { seq: number; milli: number } }, 'analyses' | 'w', object>;
+    let query: Joined;
+    if (path === 'walk') {
+      const walk = ordered.select(['seq', 'milli']).limit(WALK_WINDOW).as('w');
+      query = sqlite ? db.selectFrom(walk).crossJoin('analyses') : db.selectFrom(walk).innerJoin('analyses', 'analyses.seq', 'w.seq');
+    } else if (path === 'order' && sqlite) {
+      query = db.selectFrom('analysis_tags as w').crossJoin('analyses');
+    } else if (sqlite) {
+      query = db.selectFrom('analyses').crossJoin('analysis_tags as w');
+    } else {
+      query = db.selectFrom('analyses').innerJoin('analysis_tags as w', 'w.seq', 'analyses.seq');
+    }
+    query = query.where(sql<boolean>`analyses.seq = w.seq`);
+    if (path !== 'walk') {
+      query = query.where(sql<boolean>`w.tag = ${id}`);
+      const after = request.after;
+      if (after) query = query.where(sql<boolean>`(w.milli, w.seq) ${sql.raw(direction === 'asc' ? '>' : '<')} (${after.value}, ${after.seq})`);
+    }
+    if (candidates) query = query.where(sql<boolean>`analyses.rowid in (select value from json_each(${JSON.stringify(candidates)}))`);
+    query = this.filtered(query, request.filter, 'analyses.seq');
+    const selected = sqlite
+      ? query.select(PAGE_COLUMNS.map((c) => sql.ref(`analyses.${c}`).as(c)))
+      : query.selectAll('analyses');
+    return selected
+      .select(sql<number>`w.milli`.as('tag_milli'))
+      .orderBy(sql`w.milli`, direction)
+      .orderBy(sql`w.seq`, direction)
+      .limit(request.limit)
+      .compile();
   }
 
   /** Whether Postgres would answer `query` by walking an index in order, filters checked on the rows (its plan, not run). */
@@ -276,7 +375,7 @@ export class SqlTracksQuery implements TracksQuery {
    * the order index alone, then the page asked up to it; its planner chooses how to read that
    * stretch (a subquery would decode each row's timeline).
    */
-  private async boundedWalk(request: TracksPageRequest, exec: Exec): Promise<Row[] | undefined> {
+  private async boundedWalk(request: ColumnPageRequest, exec: Exec): Promise<Row[] | undefined> {
     const db = this.database.db;
     const { column, direction } = request.order;
     const ordered = (q: Select): Select => (column === 'seq' ? q : q.orderBy(column, direction)).orderBy('seq', direction);
@@ -304,7 +403,7 @@ export class SqlTracksQuery implements TracksQuery {
    *  - else analyses_features, named (INDEXED BY): the planner still chooses how to read it, by
    *    ranges of its leading key, mode and tempo, or all of it (about 12 ms per 100,000 rows).
    */
-  private async sqliteSorted(request: TracksPageRequest, candidates: number[] | undefined, exec: Exec): Promise<Row[]> {
+  private async sqliteSorted(request: ColumnPageRequest, candidates: number[] | undefined, exec: Exec): Promise<Row[]> {
     const db = this.database.db;
     const { column, direction } = request.order;
     if (candidates?.length === 0) return [];
@@ -334,7 +433,7 @@ export class SqlTracksQuery implements TracksQuery {
    * entries, and only those found whole are intersected: a range of a few rows is the cheapest
    * answer, a loose one not worth reading unless the walk fails.
    */
-  private async sqliteCandidates(request: TracksPageRequest, exec: Exec, beforeWalk = false): Promise<number[] | undefined> {
+  private async sqliteCandidates(request: ColumnPageRequest, exec: Exec, beforeWalk = false): Promise<number[] | undefined> {
     const db = this.database.db;
     const limit = beforeWalk ? sql`limit ${WALK_WINDOW + 1}` : sql``;
     let seqs: number[] | undefined;
@@ -389,7 +488,7 @@ export class SqlTracksQuery implements TracksQuery {
    * The page query: filters, keyset, order and limit; with `until`, only the order index's rows
    * up to that position (the bounded walk).
    */
-  private pageQuery(request: TracksPageRequest, path: { until?: { value: number; seq: number } } = {}): SelectQueryBuilder<DatabaseSchema, 'analyses', Row> {
+  private pageQuery(request: ColumnPageRequest, path: { until?: { value: number; seq: number } } = {}): SelectQueryBuilder<DatabaseSchema, 'analyses', Row> {
     const { column, direction } = request.order;
     let query = this.keyset(this.filtered(this.database.db.selectFrom('analyses'), request.filter), request);
     if (path.until) {
@@ -404,7 +503,7 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   /** The keyset condition: rows after the cursor in the page's order. */
-  private keyset(query: Select, request: TracksPageRequest, ref: (c: string) => RawBuilder<unknown> = (c) => sql.ref(c)): Select {
+  private keyset(query: Select, request: ColumnPageRequest, ref: (c: string) => RawBuilder<unknown> = (c) => sql.ref(c)): Select {
     const after = request.after;
     if (!after) return query;
     const { column, direction } = request.order;
@@ -415,12 +514,13 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   /** Whether a filter has an index other than the order's: a range on another field, a key list, or a tag. */
-  private hasIndexedFilter(request: TracksPageRequest): boolean {
+  private hasIndexedFilter(request: ColumnPageRequest): boolean {
     const { ranges, keys, tags } = request.filter;
     return keys !== undefined || (tags?.length ?? 0) > 0 || Object.entries(ranges ?? {}).some(([c, r]) => r !== undefined && c !== request.order.column);
   }
 
-  private filtered<Q extends Select>(query: Q, filter: TracksFilter): Q {
+  /** `seq`: how the analyses' seq is named where a join also has one (a page ordered by a tag). */
+  private filtered<Q extends Select>(query: Q, filter: TracksFilter, seq = 'seq'): Q {
     let q = query as Select;
     const col = (c: RangeColumn | 'key' | 'mode' | 'time_signature') => sql.ref(c);
     for (const [column, range] of Object.entries(filter.ranges ?? {}) as [RangeColumn, ColumnRange | undefined][]) {
@@ -439,7 +539,7 @@ export class SqlTracksQuery implements TracksQuery {
       q = q.where(
         this.database.dialect === 'sqlite'
           ? sql<boolean>`exists (select 1 from analysis_tags as t where t.seq = analyses.seq and ${tagWhere(condition, 't.')})`
-          : sql<boolean>`seq in (${tagged(condition)})`,
+          : sql<boolean>`${sql.ref(seq)} in (${tagged(condition)})`,
       );
     }
     return q as Q;
@@ -456,6 +556,15 @@ export class SqlTracksQuery implements TracksQuery {
     const pattern = `%${foldForSearch(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return sql<boolean>`${eb.ref(folded)} like ${pattern} escape '\\'`;
   }
+}
+
+function isTagOrder(request: TracksPageRequest): request is TagPageRequest {
+  return 'tag' in request.order;
+}
+
+/** Whether a filter has any condition. */
+function hasFilter(filter: TracksFilter): boolean {
+  return Object.values(filter).some((v) => v !== undefined && (typeof v !== 'object' || v === null || Object.keys(v as object).length > 0));
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   MAX_PAGE,
   MAX_SIMILAR,
   MAX_TAG_CONDITIONS,
-  TRACK_ORDER_FIELDS,
+  TRACK_ORDER_FIELD_NAMES,
   type TrackOrderField as TrackOrderFieldName,
 } from '../../analysis/browse.service';
 import type { TracksFilter } from '../../analysis/store/tracks.query';
@@ -18,7 +18,7 @@ import { TrackAnalysis } from './analysis.types';
  * ranked list. Inputs carry the service's names, so resolvers hand them over unchanged.
  */
 
-export const TrackOrderField = Object.fromEntries(Object.keys(TRACK_ORDER_FIELDS).map((k) => [k, k])) as {
+export const TrackOrderField = Object.fromEntries(TRACK_ORDER_FIELD_NAMES.map((k) => [k, k])) as {
   [K in TrackOrderFieldName]: K;
 };
 
@@ -27,13 +27,15 @@ const FIXED_ORDER_DESCRIPTIONS: Record<string, string> = {
   TEMPO: 'Beats per minute.',
   DURATION_MS: 'Duration of the file.',
   LOUDNESS: 'Integrated loudness (LUFS).',
+  TAG: "The probability of the tag `orderBy.tag` names (the tagger's, as `tags` lists them). Only the analyses that have it: those Essentia's models made.",
 };
 
 registerEnumType(TrackOrderField, {
   name: 'TrackOrderField',
-  description: 'What tracks() orders by. ANALYSED_AT is the order analyses were stored in; every other value is the field of that name.',
+  description:
+    'What tracks() orders by. ANALYSED_AT is the order analyses were stored in; TAG a tag’s probability (orderBy.tag names it); every other value is the field of that name.',
   valuesConfig: Object.fromEntries(
-    Object.keys(TRACK_ORDER_FIELDS).map((name) => {
+    TRACK_ORDER_FIELD_NAMES.map((name) => {
       const descriptor = DESCRIPTORS.find((d) => orderNameOf(d) === name);
       return [name, { description: descriptor ? `${pathOf(descriptor)}: ${descriptor.description}` : FIXED_ORDER_DESCRIPTIONS[name] }];
     }),
@@ -132,6 +134,9 @@ export class TrackOrder {
 
   @Field(() => OrderDirection, { defaultValue: OrderDirection.DESC, description: 'Which way (default DESC).' })
   direction!: OrderDirection;
+
+  @Field(() => String, { nullable: true, description: 'With field TAG, and only with it: the tag (any case; taggerTags lists them) whose probability orders the tracks.' })
+  tag?: string | null;
 }
 
 @ArgsType()

@@ -3,8 +3,8 @@ import {
   featureDistance,
   OCTAVE_PENALTY,
   TRACK_ORDER_FIELDS,
+  type ColumnOrderField,
   type TrackFilter,
-  type TrackOrderField,
   type TracksRequest,
 } from '../../../src/analysis/browse.service';
 import { SqlAnalysisStore, toRow } from '../../../src/analysis/store/sql.store';
@@ -12,7 +12,7 @@ import { SqlTracksQuery } from '../../../src/analysis/store/tracks.query';
 import { DESCRIPTORS, columnOf } from '../../../src/core/descriptors';
 import { isAppError } from '../../../src/core/errors';
 import { trackKey } from '../../../src/core/track-key';
-import { TAGGER_TAG_NAMES } from '../../../src/core/tags';
+import { TAGGER_TAG_NAMES, taggerTag } from '../../../src/core/tags';
 import type { StoredAnalysis, TagScore } from '../../../src/core/types';
 import { refreshStatistics, type Database } from '../../../src/db/database';
 import { migrateTo, migrateToLatest } from '../../../src/db/migrations';
@@ -90,10 +90,17 @@ export function rowBeforeAddedDescriptors<T extends object>(row: T): T {
   return out as T;
 }
 
+/** A tag's name as the tagger spells it. */
+function taggerTagName(name: string): string {
+  const tag = taggerTag(name);
+  if (!tag) throw new Error(`no tag ${name}`);
+  return tag;
+}
+
 /** The value a TrackOrderField orders by, read from a stored analysis (seq from insertion order). */
-function valueOf(a: StoredAnalysis, field: TrackOrderField, seq: number): number {
+function valueOf(a: StoredAnalysis, field: ColumnOrderField, seq: number): number {
   const f = a.features;
-  const map: Record<TrackOrderField, number> = {
+  const map: Record<ColumnOrderField, number> = {
     ANALYSED_AT: seq, TEMPO: f.tempo, DURATION_MS: f.durationMs, LOUDNESS: f.loudness, ENERGY: f.energy,
     LIVENESS: f.liveness, DANCEABILITY: f.danceability, INSTRUMENTALNESS: f.instrumentalness,
     SPEECHINESS: f.speechiness, ACOUSTICNESS: f.acousticness, VALENCE: f.valence, AROUSAL: f.arousal, APPROACHABILITY: f.approachability,
@@ -103,7 +110,7 @@ function valueOf(a: StoredAnalysis, field: TrackOrderField, seq: number): number
   return map[field];
 }
 
-const RANGE_FILTERS: ReadonlyArray<readonly [string, (f: TrackFilter, r: { min: number; max: number }) => void, TrackOrderField]> = [
+const RANGE_FILTERS: ReadonlyArray<readonly [string, (f: TrackFilter, r: { min: number; max: number }) => void, ColumnOrderField]> = [
   ['tempo', (f, r) => (f.tempo = r), 'TEMPO'],
   ['durationMs', (f, r) => (f.durationMs = r), 'DURATION_MS'],
   ['loudness', (f, r) => (f.loudness = r), 'LOUDNESS'],
@@ -184,7 +191,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
     };
 
     /** What a request should answer, computed in JS: filter, then (value, seq) order. */
-    const expected = (keep: (a: StoredAnalysis) => boolean, field: TrackOrderField, direction: 'ASC' | 'DESC'): string[] => {
+    const expected = (keep: (a: StoredAnalysis) => boolean, field: ColumnOrderField, direction: 'ASC' | 'DESC'): string[] => {
       const sign = direction === 'ASC' ? 1 : -1;
       return seeded
         .map((a, i) => ({ a, seq: i + 1 }))
@@ -220,7 +227,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
     afterEach(() => fixture.close());
 
     it('orders by every field, both directions, with seq breaking ties, across pages of 5', async () => {
-      for (const field of Object.keys(TRACK_ORDER_FIELDS) as TrackOrderField[]) {
+      for (const field of Object.keys(TRACK_ORDER_FIELDS) as ColumnOrderField[]) {
         for (const direction of ['ASC', 'DESC'] as const) {
           const got = await all({ orderBy: { field, direction }, first: 5 });
           expect({ field, direction, keys: got.keys }).toEqual({ field, direction, keys: expected(() => true, field, direction) });
@@ -380,6 +387,55 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       expect(seeded.filter((a) => has(a, 'ambient'))).toHaveLength(30);
     });
 
+    it('orders by a tag’s probability (ties in storage order), forward and backward, with filters; only analyses with the tag', async () => {
+      for (let i = 0; i < 30; i++) await save(analysisOf('Ordered', `Ordered ${i}`, { tags: tagsOf(600 + i) }, 600 + i));
+      // Two more analyses whose rock ties with another's, to the thousandth.
+      const rockOf = (a: StoredAnalysis): number | undefined => a.features.tags?.find((t) => t.name === 'rock')?.probability;
+      const tiedWith = seeded.length - 5;
+      const tie = rockOf(seeded[tiedWith]!)!;
+      for (const n of [0, 1]) await save(analysisOf('Ordered', `Tie ${n}`, { tags: [{ name: 'rock', probability: tie }, { name: 'jazz', probability: tie / 2 }] }, 700 + n));
+      const byTag = (name: string, direction: 'ASC' | 'DESC', keep: (a: StoredAnalysis) => boolean = () => true): string[] => {
+        const sign = direction === 'ASC' ? 1 : -1;
+        const milli = (a: StoredAnalysis): number | undefined => {
+          const p = a.features.tags?.find((t) => t.name === name)?.probability;
+          return p === undefined ? undefined : Math.round(p * 1000);
+        };
+        return seeded
+          .map((a, i) => ({ a, seq: i + 1, v: milli(a) }))
+          .filter(({ a, v }) => v !== undefined && keep(a))
+          .sort((x, y) => sign * (x.v! - y.v! || x.seq - y.seq))
+          .map(({ a }) => a.trackKey);
+      };
+      const cases: ReadonlyArray<{ tag: string; filter?: TrackFilter; keep?: (a: StoredAnalysis) => boolean }> = [
+        { tag: 'rock' },
+        { tag: 'Female Vocalists' },
+        { tag: 'jazz', filter: { mode: 1, tempo: { min: 80 } }, keep: (a) => a.features.mode === 1 && a.features.tempo >= 80 },
+        { tag: 'rock', filter: { tags: [{ name: 'pop', top: 20 }] }, keep: (a) => (a.features.tags ?? []).slice(0, 20).some((t) => t.name === 'pop') },
+      ];
+      for (const { tag, filter, keep } of cases) {
+        for (const direction of ['ASC', 'DESC'] as const) {
+          const want = byTag(taggerTagName(tag), direction, keep);
+          const orderBy = { field: 'TAG' as const, direction, tag };
+          expect({ tag, direction, keys: (await all({ filter: filter ?? null, orderBy, first: 4 })).keys }).toEqual({ tag, direction, keys: want });
+          expect((await allBackward({ filter: filter ?? null, orderBy }, 4)).keys).toEqual(want);
+        }
+      }
+      // Only the analyses the models made (with tags); ties in storage order, the order's way.
+      const rock = byTag('rock', 'DESC');
+      expect(rock).toHaveLength(32);
+      expect(seeded.length).toBeGreaterThan(32);
+      const tied = [seeded.length - 1, seeded.length - 2, tiedWith].map((i) => rock.indexOf(seeded[i]!.trackKey));
+      expect(tied[1]).toBe(tied[0]! + 1);
+      expect(tied[2]).toBeGreaterThan(tied[1]!);
+      // A cursor belongs to its tag.
+      const page = await browse.tracks({ orderBy: { field: 'TAG', tag: 'rock' }, first: 2 });
+      expect(await invalid({ orderBy: { field: 'TAG', tag: 'jazz' }, after: page.pageInfo.endCursor })).toMatch(/this cursor belongs to orderBy TAG \(rock\) DESC, not TAG \(jazz\) DESC/);
+      expect(await invalid({ orderBy: { field: 'TEMPO' }, after: page.pageInfo.endCursor })).toMatch(/belongs to orderBy TAG \(rock\) DESC, not TEMPO DESC/);
+      expect(await invalid({ orderBy: { field: 'TAG' } })).toMatch(/orderBy\.field TAG needs orderBy\.tag/);
+      expect(await invalid({ orderBy: { field: 'TAG', tag: 'polka' } })).toMatch(/orderBy\.tag: the tagger gives no tag "polka"/);
+      expect(await invalid({ orderBy: { field: 'TEMPO', tag: 'rock' } })).toMatch(/orderBy\.tag is only for orderBy\.field TAG/);
+    });
+
     it('the rows recommendations rank carry the highest probability among a condition’s tags (any of them)', async () => {
       const tagged = [];
       for (let i = 0; i < 30; i++) {
@@ -500,6 +556,23 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const apartPlan = (await browse.explain(apart)).join('\n');
       expect(apartPlan).toMatch(sqlite ? /SCAN analyses USING COVERING INDEX analyses_by_energy\nthen:[^]*then:[^]*analysis_tags_by_tag \(tag=\? AND milli>\?\)[^]*then:[^]*analysis_tags_by_tag \(tag=\? AND milli>\?\)/ : /Limit[\s\S]*Index Scan Backward using analyses_by_energy[\s\S]*then:[\s\S]*analysis_tags_by_tag/);
       expect(pageStatements(`${plan}\nthen:\n${apartPlan}`)).not.toMatch(/^(SCAN analyses$|.*Seq Scan on analyses)/m);
+      // Ordered by a tag: its index walked in order, no sort.
+      const byRock: TracksRequest = { orderBy: { field: 'TAG', tag: 'rock', direction: 'DESC' }, first: 10 };
+      const byRockPlan = (await browse.explain(byRock)).join('\n');
+      expect(byRockPlan).toMatch(sqlite ? /^SEARCH w USING COVERING INDEX analysis_tags_by_tag \(tag=\?\)\nSEARCH analyses USING INDEX analyses_seq/ : /Index Only Scan Backward using analysis_tags_by_tag/);
+      expect(byRockPlan).not.toMatch(/TEMP B-TREE|Sort/);
+      const rockOrder = seeded
+        .map((a, i) => ({ a, seq: i, p: a.features.tags?.find((t) => t.name === 'rock')?.probability }))
+        .filter((x) => x.p !== undefined)
+        .sort((x, y) => Math.round(y.p! * 1000) - Math.round(x.p! * 1000) || y.seq - x.seq)
+        .map((x) => x.a.trackKey);
+      expect((await browse.tracks(byRock)).edges.map((e) => e.node.trackKey)).toEqual(rockOrder.slice(0, 10));
+      // Filters never true together: the tag's index walked 2,000 rows at most, then the filters' matches.
+      const apartByPunk: TracksRequest = { ...apart, orderBy: { field: 'TAG', tag: 'punk', direction: 'DESC' } };
+      expect((await all(apartByPunk)).keys).toEqual([]);
+      const apartByPunkPlan = (await browse.explain(apartByPunk)).join('\n');
+      expect(apartByPunkPlan).toMatch(sqlite ? /^CO-ROUTINE w\nSEARCH analysis_tags USING COVERING INDEX analysis_tags_by_tag/ : /Limit[\s\S]*Index Only Scan Backward using analysis_tags_by_tag[\s\S]*then:/);
+      expect(apartByPunkPlan).not.toMatch(/^(SCAN analyses$|.*Seq Scan on analyses)/m);
     });
 
     it('when nothing matches, then no edges, no next page and null cursors', async () => {
@@ -562,7 +635,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
     });
 
     it('pages backward with last/before: the last page, and every page back equal to the forward pages', async () => {
-      for (const field of Object.keys(TRACK_ORDER_FIELDS) as TrackOrderField[]) {
+      for (const field of Object.keys(TRACK_ORDER_FIELDS) as ColumnOrderField[]) {
         for (const direction of ['ASC', 'DESC'] as const) {
           const want = expected(() => true, field, direction);
           const lastPage = await browse.tracks({ orderBy: { field, direction }, last: 5 });

@@ -120,6 +120,23 @@ describe('GraphQL tracks, similar and timeline', () => {
     expect(onlyError(badTop)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/top must be a whole number from 1 to 50/) });
   });
 
+  it('orders by a tag’s probability (orderBy: { field: TAG, tag }), with cursors; a TAG order names its tag', async () => {
+    const tagged = [0, 1, 2, 3, 4].map((i) => analysisOf('Jazz Band', `Jazzy ${i}`, { tags: tagsOf(720 + i) }, 720 + i));
+    for (const a of tagged) await t.container.store.save(a);
+    const jazz = (a: (typeof tagged)[number]): number => a.features.tags!.find((x) => x.name === 'jazz')!.probability;
+    const want = [...tagged].sort((a, b) => jazz(a) - jazz(b)).map((a) => a.trackName);
+    const orderBy = { field: 'TAG' as const, direction: 'ASC' as const, tag: 'JAZZ' };
+    const first = await graphql(t, TracksDocument, { filter: { artist: 'jazz band' }, orderBy, first: 3 });
+    expect(first.body.errors).toBeUndefined();
+    const next = await graphql(t, TracksDocument, { filter: { artist: 'jazz band' }, orderBy, first: 3, after: first.body.data!.tracks.pageInfo.endCursor });
+    expect([...first.body.data!.tracks.edges, ...next.body.data!.tracks.edges].map((e) => e.node.trackName)).toEqual(want);
+    expect(next.body.data!.tracks.pageInfo.hasNextPage).toBe(false);
+    const missing = await graphql(t, TracksDocument, { orderBy: { field: 'TAG' } });
+    expect(onlyError(missing)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/orderBy\.field TAG needs orderBy\.tag/) });
+    const misplaced = await graphql(t, TracksDocument, { orderBy: { field: 'TEMPO', tag: 'jazz' } });
+    expect(onlyError(misplaced)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/orderBy\.tag is only for orderBy\.field TAG/) });
+  });
+
   it('serves the stored timeline (beats, bars, sections), loudness and confidences on TrackAnalysis', async () => {
     const res = await graphql(t, AnalysisTimelineDocument, { trackKey: trackKey('Timed', 'Track') });
     expect(res.body.errors).toBeUndefined();
