@@ -421,6 +421,29 @@ describeInBrowser(title, () => {
     await page.waitForURL(/tagTop=1/);
     await page.getByRole('status').filter({ hasText: '0 tracks match.' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Ordered by the tag's probability: another track with Hip-Hop more probable comes first,
+    // and last the other way. The order is offered only once a tag is chosen.
+    const again = tags.map((tag) => (tag.name === 'Hip-Hop' ? { ...tag, probability: 0.95 } : tag)).sort((a, b) => b.probability - a.probability);
+    await t.container.store.save({ ...made, trackKey: trackKey('Tagged Artist', 'Tagged Again'), artist: 'Tagged Artist', trackName: 'Tagged Again', features: { ...made.features, tags: again, engine: `${made.features.engine} models:musicnn-msd-2/r32` } });
+    const order = filters.getByRole('combobox', { name: 'Order by' });
+    await filters.getByLabel('Among its top (1–50)').fill('3');
+    await order.selectOption({ label: 'Probability of “Hip-Hop”' });
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/tag=Hip-Hop&tagTop=3&order=TAG$/);
+    await page.getByRole('status').filter({ hasText: '2 tracks match.' }).waitFor();
+    await listed.filter({ hasText: 'Tagged Again' }).waitFor();
+    expect(await listed.allInnerTexts()).toEqual(['Tagged Again', 'Tagged Song']);
+    await filters.getByRole('combobox', { name: 'Direction' }).selectOption('ASC');
+    const ascending = page.waitForResponse((r) => r.url() === `${origin}/graphql` && /"field":"TAG"[^}]*"direction":"ASC"|"direction":"ASC"[^}]*"field":"TAG"/.test(r.request().postData() ?? ''));
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/order=TAG&dir=ASC$/);
+    await ascending;
+    await listed.first().filter({ hasText: 'Tagged Song' }).waitFor();
+    expect(await listed.allInnerTexts()).toEqual(['Tagged Song', 'Tagged Again']);
+    await filters.getByRole('combobox', { name: 'Tag', exact: true }).selectOption('');
+    expect(await order.locator('option[value="TAG"]').isDisabled()).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await resize(PHONE);
     await expectNoSidewaysScroll();
     await resize(DESKTOP);

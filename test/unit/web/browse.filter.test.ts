@@ -10,7 +10,7 @@ describe('the browse page filters', () => {
   it('offers every mood of the registry, and the orders of every descriptor browse orders by', () => {
     expect(vocabulary.moods.map(([name]) => name)).toEqual(MOODS.map((m) => m.name));
     expect(vocabulary.moods).toContainEqual(['relaxed', 'Relaxed']);
-    expect(vocabulary.orders.slice(0, 2).map(([o]) => o)).toEqual(['ANALYSED_AT', 'TEMPO']);
+    expect(vocabulary.orders.slice(0, 3).map(([o]) => o)).toEqual(['ANALYSED_AT', 'TEMPO', 'TAG']);
     expect(vocabulary.orders).toContainEqual(['MOOD_HAPPY', 'Happy']);
     expect(vocabulary.orders).toContainEqual(['INSTRUMENTALNESS', 'Instrumentalness']);
     // A descriptor the registry adds is offered: what the page lists is what the API lists.
@@ -41,6 +41,14 @@ describe('the browse page filters', () => {
       filter: { mood: { happy: { min: 0.7 } }, tempo: { min: 90 }, key: [2, 7], mode: 1, tags: [{ name: 'jazz', top: 4 }] },
       orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' },
     });
+  });
+
+  it('orders by the chosen tag’s probability, and by the default order when no tag is chosen', () => {
+    const form = formFromParams(new URLSearchParams('tag=jazz&tagTop=5&order=TAG&dir=ASC'));
+    expect(form).toMatchObject({ tag: 'jazz', order: 'TAG', direction: 'ASC' });
+    expect(paramsFromForm(form).toString()).toBe('tag=jazz&tagTop=5&order=TAG&dir=ASC');
+    expect(variablesOfForm(form)).toEqual({ filter: { tags: [{ name: 'jazz', top: 5 }] }, orderBy: { field: 'TAG', tag: 'jazz', direction: 'ASC' } });
+    expect(variablesOfForm({ ...EMPTY_FORM, order: 'TAG' }).orderBy).toEqual({ field: 'ANALYSED_AT', direction: 'DESC' });
   });
 
   it('asks for no filter when nothing is set, and ignores numbers out of range', () => {

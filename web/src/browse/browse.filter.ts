@@ -4,16 +4,17 @@ import type { TrackFilter, TrackOrder, TrackOrderField } from '../gql/graphql';
 export interface BrowseVocabulary {
   /** The moods, by name, with their labels. */
   readonly moods: readonly (readonly [string, string])[];
-  /** The orders, with their labels: the two of every track, then each descriptor browse orders by. */
+  /** The orders, with their labels: the two of every track, a tag's probability, then each descriptor browse orders by. */
   readonly orders: readonly (readonly [TrackOrderField, string])[];
   /** The tagger's tags, as the API spells them (taggerTags). */
   readonly tags: readonly string[];
 }
 
-/** The orders every track has, before the descriptors'. */
+/** The orders every track has, and the chosen tag's probability, before the descriptors'. */
 const FIXED_ORDERS: readonly (readonly [TrackOrderField, string])[] = [
   ['ANALYSED_AT', 'Recently analysed'],
   ['TEMPO', 'Tempo'],
+  ['TAG', 'Tag probability'],
 ];
 
 /** The browse form's choices from the API's list of descriptors. */
@@ -44,6 +45,7 @@ export interface BrowseForm {
   tag: string;
   /** The tag is among the track's n most probable, 1–50. */
   tagTop: string;
+  /** TAG: the probability of `tag` (no tag: the default order). */
   order: TrackOrderField;
   direction: 'ASC' | 'DESC';
 }
@@ -119,5 +121,7 @@ export function variablesOfForm(form: BrowseForm): { filter: TrackFilter | null;
   const tagTop = number(form.tagTop, 1, 50);
   // The tag is one the API listed (formFromParams and the form's select offer no other).
   if (form.tag && tagTop !== undefined && Number.isInteger(tagTop)) filter.tags = [{ name: form.tag, top: tagTop }];
-  return { filter: Object.keys(filter).length > 0 ? filter : null, orderBy: { field: form.order, direction: form.direction } };
+  const orderBy: TrackOrder =
+    form.order !== 'TAG' ? { field: form.order, direction: form.direction } : form.tag ? { field: 'TAG', tag: form.tag, direction: form.direction } : { field: EMPTY_FORM.order, direction: form.direction };
+  return { filter: Object.keys(filter).length > 0 ? filter : null, orderBy };
 }

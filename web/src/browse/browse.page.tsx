@@ -134,11 +134,18 @@ function Filters({ initial, choices, pitchClasses, onApply }: { initial: BrowseF
         <div className="field">
           <label htmlFor={`${id}-order`}>Order by</label>
           <select id={`${id}-order`} value={form.order} onChange={(e) => set('order', e.target.value as TrackOrderField)}>
-            {choices.orders.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            {choices.orders.map(([value, label]) =>
+              value === 'TAG' ? (
+                // The chosen tag's probability; with no tag chosen there is none to order by.
+                <option key={value} value={value} disabled={!form.tag}>
+                  {form.tag ? `Probability of “${form.tag}”` : `${label} (choose a tag)`}
+                </option>
+              ) : (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ),
+            )}
           </select>
         </div>
         <div className="field">
