@@ -270,8 +270,7 @@ export class SqlTracksQuery implements TracksQuery {
    * against the filters. With filters, the walk is bounded to the tag's next WALK_WINDOW rows as a
    * column's order is (pageRows), for the same reason; a page it does not fill is asked again
    * from the filters' matches, each looking up its row of the tag (the primary key), sorted: on
-   * SQLite from sqliteCandidates' rowids when the filters give few, on Postgres as postgresSorted
-   * plans it.
+   * SQLite as sqliteTagSorted reads them, on Postgres as postgresSorted plans it.
    */
   private async tagPageRows(request: TagPageRequest, exec: Exec): Promise<Row[]> {
     const db = this.database.db;
@@ -293,7 +292,7 @@ export class SqlTracksQuery implements TracksQuery {
     if (this.database.dialect === 'postgres') return this.postgresSorted(this.tagPageQuery(request, 'matches'), exec);
     const candidates = await this.sqliteCandidates({ ...request, order: { column: 'seq', direction: request.order.direction } }, exec);
     if (candidates?.length === 0) return [];
-    return exec(this.tagPageQuery(request, 'matches', candidates), db);
+    return this.sqliteTagSorted(request, candidates, exec);
   }
 
   /** The ordering tag's rows after the page's position. */
@@ -309,10 +308,10 @@ export class SqlTracksQuery implements TracksQuery {
    *  - `order`: the tag's rows in order, each analysis read by seq (SQLite: CROSS JOIN keeps the
    *    tag's index outermost);
    *  - `walk`: the same over only the tag's next WALK_WINDOW rows (a subquery);
-   *  - `matches`: the filters' matches (SQLite: `candidates`' rowids when given), each joined to
-   *    its row of the tag, sorted.
+   *  - `matches` (Postgres; SQLite's is sqliteTagSorted): the filters' matches, each joined to its
+   *    row of the tag, sorted.
    */
-  private tagPageQuery(request: TagPageRequest, path: 'order' | 'walk' | 'matches', candidates?: number[]): CompiledQuery<Row> {
+  private tagPageQuery(request: TagPageRequest, path: 'order' | 'walk' | 'matches'): CompiledQuery<Row> {
     const db = this.database.db;
     const sqlite = this.database.dialect === 'sqlite';
     const { tag, direction } = request.order;
@@ -323,10 +322,8 @@ export class SqlTracksQuery implements TracksQuery {
     if (path === 'walk') {
       const walk = ordered.select(['seq', 'milli']).limit(WALK_WINDOW).as('w');
       query = sqlite ? db.selectFrom(walk).crossJoin('analyses') : db.selectFrom(walk).innerJoin('analyses', 'analyses.seq', 'w.seq');
-    } else if (path === 'order' && sqlite) {
-      query = db.selectFrom('analysis_tags as w').crossJoin('analyses');
     } else if (sqlite) {
-      query = db.selectFrom('analyses').crossJoin('analysis_tags as w');
+      query = db.selectFrom('analysis_tags as w').crossJoin('analyses');
     } else {
       query = db.selectFrom('analyses').innerJoin('analysis_tags as w', 'w.seq', 'analyses.seq');
     }
@@ -336,7 +333,6 @@ export class SqlTracksQuery implements TracksQuery {
       const after = request.after;
       if (after) query = query.where(sql<boolean>`(w.milli, w.seq) ${sql.raw(direction === 'asc' ? '>' : '<')} (${after.value}, ${after.seq})`);
     }
-    if (candidates) query = query.where(sql<boolean>`analyses.rowid in (select value from json_each(${JSON.stringify(candidates)}))`);
     query = this.filtered(query, request.filter, 'analyses.seq');
     const selected = sqlite
       ? query.select(PAGE_COLUMNS.map((c) => sql.ref(`analyses.${c}`).as(c)))
@@ -414,13 +410,49 @@ export class SqlTracksQuery implements TracksQuery {
     // Kysely has no INDEXED BY: it is added to the compiled statement's one FROM.
     const sqlText = candidates ? compiled.sql : compiled.sql.replace('from "analyses"', 'from "analyses" indexed by "analyses_features"');
     const ids = (await exec(CompiledQuery.raw(sqlText, [...compiled.parameters]) as CompiledQuery<{ rid: number }>, db)).map((r) => Number(r.rid));
+    return this.sqliteRowsByRowid(ids, exec);
+  }
+
+  /** SQLite: the page's rows by rowid, in the order of `ids`. */
+  private async sqliteRowsByRowid(ids: readonly number[], exec: Exec): Promise<Row[]> {
     if (ids.length === 0) return [];
+    const db = this.database.db;
     const rows = await exec(
-      sql<Row & { rid: number }>`select rowid as rid, ${sql.join(PAGE_COLUMNS.map((c) => sql.ref(c)))} from analyses where rowid in (${sql.join(ids)})`.compile(db),
+      sql<Row & { rid: number }>`select rowid as rid, ${sql.join(PAGE_COLUMNS.map((c) => sql.ref(c)))} from analyses where rowid in (${sql.join([...ids])})`.compile(db),
       db,
     );
     const position = new Map(ids.map((id, i) => [id, i]));
     return rows.sort((a, b) => position.get(Number(a.rid))! - position.get(Number(b.rid))!).map(({ rid: _rid, ...row }) => row);
+  }
+
+  /**
+   * SQLite's sorted page ordered by a tag, as sqliteSorted: the page's rowids and probabilities
+   * first, from the candidates by rowid or from analyses_features (named: every column a filter
+   * other than text tests, and seq), each joined to its row of the tag by the primary key (both
+   * index-only), sorted; then those rows. Left to choose, SQLite reads a filter's one-column
+   * index and each match's table row (a tempo range and a mode at 100,000 analyses: about 50 ms).
+   */
+  private async sqliteTagSorted(request: TagPageRequest, candidates: number[] | undefined, exec: Exec): Promise<Row[]> {
+    const db = this.database.db;
+    const { tag, direction } = request.order;
+    let query = db
+      .selectFrom('analyses')
+      .crossJoin('analysis_tags as w')
+      .where(sql<boolean>`analyses.seq = w.seq`)
+      .where(sql<boolean>`w.tag = ${tagId(tag) ?? -1}`);
+    const after = request.after;
+    if (after) query = query.where(sql<boolean>`(w.milli, w.seq) ${sql.raw(direction === 'asc' ? '>' : '<')} (${after.value}, ${after.seq})`);
+    if (candidates) query = query.where(sql<boolean>`analyses.rowid in (select value from json_each(${JSON.stringify(candidates)}))`);
+    const compiled = this.filtered(query, request.filter, 'analyses.seq')
+      .select([sql<number>`analyses.rowid`.as('rid'), sql<number>`w.milli`.as('milli')])
+      .orderBy(sql`w.milli`, direction)
+      .orderBy(sql`w.seq`, direction)
+      .limit(request.limit)
+      .compile();
+    const sqlText = candidates ? compiled.sql : compiled.sql.replace('from "analyses"', 'from "analyses" indexed by "analyses_features"');
+    const found = await exec(CompiledQuery.raw(sqlText, [...compiled.parameters]) as CompiledQuery<{ rid: number; milli: number }>, db);
+    const rows = await this.sqliteRowsByRowid(found.map((r) => Number(r.rid)), exec);
+    return rows.map((row, i) => ({ ...row, tag_milli: Number(found[i]!.milli) }) as Row);
   }
 
   /**

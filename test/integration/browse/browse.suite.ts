@@ -573,6 +573,21 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const apartByPunkPlan = (await browse.explain(apartByPunk)).join('\n');
       expect(apartByPunkPlan).toMatch(sqlite ? /^CO-ROUTINE w\nSEARCH analysis_tags USING COVERING INDEX analysis_tags_by_tag/ : /Limit[\s\S]*Index Only Scan Backward using analysis_tags_by_tag[\s\S]*then:/);
       expect(apartByPunkPlan).not.toMatch(/^(SCAN analyses$|.*Seq Scan on analyses)/m);
+      // Filters rare among the tag's first 2,000 rows, none narrow alone: the matches read from
+      // the filters' index (SQLite: analyses_features, index-only), then sorted.
+      const rare = { key: [0], mode: 1, timeSignature: [3], tempo: { min: 60, max: 90 } };
+      const rareByPunk: TracksRequest = { filter: rare, orderBy: { field: 'TAG', tag: 'punk', direction: 'DESC' }, first: 10 };
+      const keep = (a: StoredAnalysis): boolean => a.features.key === 0 && a.features.mode === 1 && a.features.timeSignature === 3 && a.features.tempo >= 60 && a.features.tempo <= 90;
+      const punkOrder = seeded
+        .map((a, i) => ({ a, seq: i, p: a.features.tags?.find((t) => t.name === 'punk')?.probability }))
+        .filter((x) => x.p !== undefined && keep(x.a))
+        .sort((x, y) => Math.round(y.p! * 1000) - Math.round(x.p! * 1000) || y.seq - x.seq)
+        .map((x) => x.a.trackKey);
+      expect(punkOrder.length).toBeGreaterThan(10);
+      expect((await all(rareByPunk)).keys).toEqual(punkOrder);
+      const rarePlan = (await browse.explain(rareByPunk)).join('\n');
+      expect(rarePlan).toMatch(sqlite ? /then:\nSEARCH analyses USING COVERING INDEX analyses_features[^\n]*\nSEARCH w USING PRIMARY KEY/ : /then:[\s\S]*Bitmap Index Scan/);
+      expect(rarePlan).not.toMatch(/Seq Scan on analyses/);
     });
 
     it('when nothing matches, then no edges, no next page and null cursors', async () => {
