@@ -78,6 +78,15 @@ const CASES: ReadonlyArray<readonly [string, (i: number) => TracksRequest]> = [
     'two tags never together (rock ≥ 0.35, jazz ≥ 0.35; by tempo asc: an empty answer)',
     () => ({ filter: { tags: [{ name: 'rock', min: 0.35 }, { name: 'jazz', min: 0.35 }] }, orderBy: { field: 'TEMPO', direction: 'ASC' }, first: 20 }),
   ],
+  ['the most rock- or jazz-like (order by the tag desc)', (i) => ({ orderBy: { field: 'TAG', tag: i % 2 ? 'jazz' : 'rock', direction: 'DESC' }, first: 20 })],
+  [
+    'a tag’s order, filtered (by jazz desc; tempo ±5, mode 0)',
+    (i) => ({ filter: { tempo: { min: 80 + (i % 60) - 5, max: 80 + (i % 60) + 5 }, mode: 0 }, orderBy: { field: 'TAG', tag: 'jazz', direction: 'DESC' }, first: 20 }),
+  ],
+  [
+    'a tag’s order, filters never true together (by rock desc; energy ≥ 0.7, danceability ≥ 0.6: an empty answer)',
+    () => ({ filter: { energy: { min: 0.7 }, danceability: { min: 0.6 } }, orderBy: { field: 'TAG', tag: 'rock', direction: 'DESC' }, first: 20 }),
+  ],
   [
     'artist text (contains "artist 4N"; by energy desc)',
     (i) => ({ filter: { artist: `artist 4${i % 10}` }, orderBy: { field: 'ENERGY', direction: 'DESC' }, first: 20 }),

@@ -102,6 +102,8 @@ it('bench:browse times every browse query on a small synthetic store, with its p
   // The tag cases read the tags' indexes.
   expect(out).toMatch(/^\| a tag among the top 3 \(punk; newest first\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| .*analysis_tags_by_rank/m);
   expect(out).toMatch(/^\| two tags never together \(rock ≥ 0\.35, jazz ≥ 0\.35; by tempo asc: an empty answer\) \| [\d.]+ \| .*analysis_tags_by_tag/m);
+  // Ordered by a tag: its index walked in order, each analysis read by seq.
+  expect(out).toMatch(/^\| the most rock- or jazz-like \(order by the tag desc\) \| [\d.]+ \| .*SEARCH w USING COVERING INDEX analysis_tags_by_tag \(tag=\?\); SEARCH analyses USING INDEX analyses_seq/m);
   expect(out).toMatch(/^worst tracks\(\) p99: [\d.]+ ms/m);
 });
 
