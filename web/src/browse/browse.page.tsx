@@ -192,7 +192,9 @@ function Browse({ vocabulary }: { vocabulary: Vocabulary }) {
   const choices = useMemo(() => browseVocabulary(vocabulary.descriptors, vocabulary.taggerTags), [vocabulary]);
   const form = useMemo(() => formFromParams(new URLSearchParams(query), choices), [query, choices]);
   const variables = useMemo(() => ({ ...variablesOfForm(form), first: PAGE }), [form]);
-  const { data, loading, error, fetchMore } = useQuery(BrowseTracksDocument, { variables, notifyOnNetworkStatusChange: true });
+  // A filter asked before shows its last answer at once, and is asked again: analyses arrive
+  // while the page is open, from other clients too.
+  const { data, loading, error, fetchMore } = useQuery(BrowseTracksDocument, { variables, notifyOnNetworkStatusChange: true, fetchPolicy: 'cache-and-network' });
   const [loadingMore, setLoadingMore] = useState(false);
   const tracks = data?.tracks;
 

@@ -56,9 +56,9 @@ function Similar({ trackKey }: { trackKey: string }) {
 /** How many of the tagger's 50 tags the page lists. */
 const TOP_TAGS = 10;
 
-/** Where the browse page lists the tracks with a tag among their most probable (its form's default rank). */
+/** Where the browse page lists the tracks with a tag among their most probable (its form's default rank), the most probable first. */
 function tagBrowsePath(tag: string): string {
-  return `/browse?${paramsFromForm({ ...EMPTY_FORM, tag }).toString()}`;
+  return `/browse?${paramsFromForm({ ...EMPTY_FORM, tag, order: 'TAG' }).toString()}`;
 }
 
 /**
