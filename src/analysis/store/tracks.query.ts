@@ -297,10 +297,8 @@ export class SqlTracksQuery implements TracksQuery {
 
   /** The ordering tag's rows after the page's position. */
   private tagRows(request: TagPageRequest) {
-    const { tag, direction } = request.order;
-    const query = this.database.db.selectFrom('analysis_tags').where('tag', '=', tagId(tag) ?? -1);
-    const after = request.after;
-    return after ? query.where(sql<boolean>`(milli, seq) ${sql.raw(direction === 'asc' ? '>' : '<')} (${after.value}, ${after.seq})`) : query;
+    const query = this.database.db.selectFrom('analysis_tags').where('tag', '=', tagId(request.order.tag) ?? -1);
+    return request.after ? query.where(tagKeyset(request)) : query;
   }
 
   /**
@@ -330,8 +328,7 @@ export class SqlTracksQuery implements TracksQuery {
     query = query.where(sql<boolean>`analyses.seq = w.seq`);
     if (path !== 'walk') {
       query = query.where(sql<boolean>`w.tag = ${id}`);
-      const after = request.after;
-      if (after) query = query.where(sql<boolean>`(w.milli, w.seq) ${sql.raw(direction === 'asc' ? '>' : '<')} (${after.value}, ${after.seq})`);
+      if (request.after) query = query.where(tagKeyset(request, 'w.'));
     }
     query = this.filtered(query, request.filter, 'analyses.seq');
     const selected = sqlite
@@ -440,8 +437,7 @@ export class SqlTracksQuery implements TracksQuery {
       .crossJoin('analysis_tags as w')
       .where(sql<boolean>`analyses.seq = w.seq`)
       .where(sql<boolean>`w.tag = ${tagId(tag) ?? -1}`);
-    const after = request.after;
-    if (after) query = query.where(sql<boolean>`(w.milli, w.seq) ${sql.raw(direction === 'asc' ? '>' : '<')} (${after.value}, ${after.seq})`);
+    if (request.after) query = query.where(tagKeyset(request, 'w.'));
     if (candidates) query = query.where(sql<boolean>`analyses.rowid in (select value from json_each(${JSON.stringify(candidates)}))`);
     const compiled = this.filtered(query, request.filter, 'analyses.seq')
       .select([sql<number>`analyses.rowid`.as('rid'), sql<number>`w.milli`.as('milli')])
@@ -588,6 +584,13 @@ export class SqlTracksQuery implements TracksQuery {
     const pattern = `%${foldForSearch(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return sql<boolean>`${eb.ref(folded)} like ${pattern} escape '\\'`;
   }
+}
+
+/** The keyset condition of a page ordered by a tag: its rows after the cursor (`prefix`: the tags' alias and a dot). */
+function tagKeyset(request: TagPageRequest, prefix = ''): RawBuilder<boolean> {
+  const { value, seq } = request.after!;
+  const ref = (column: string) => sql.ref(`${prefix}${column}`);
+  return sql<boolean>`(${ref('milli')}, ${ref('seq')}) ${sql.raw(request.order.direction === 'asc' ? '>' : '<')} (${value}, ${seq})`;
 }
 
 function isTagOrder(request: TracksPageRequest): request is TagPageRequest {
