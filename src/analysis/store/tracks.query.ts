@@ -289,7 +289,7 @@ export class SqlTracksQuery implements TracksQuery {
       db,
     );
     if (beyond.length === 0) return walked;
-    if (this.database.dialect === 'postgres') return this.postgresSorted(this.tagPageQuery(request, 'matches'), exec);
+    if (this.database.dialect === 'postgres') return this.postgresSorted(this.tagPageQuery(request, 'matches'), exec, true);
     const candidates = await this.sqliteCandidates({ ...request, order: { column: 'seq', direction: request.order.direction } }, exec);
     if (candidates?.length === 0) return [];
     return this.sqliteTagSorted(request, candidates, exec);
@@ -503,11 +503,16 @@ export class SqlTracksQuery implements TracksQuery {
    * case) or one filter's bitmap, filtering its 30,000 heap rows (13–18 ms): it takes the filters
    * as independent and expects thousands of matches. Heap tuples costed 10x (cpu_tuple_cost 0.1)
    * make it AND the filters' bitmaps instead (4–7 ms of server CPU); no parallel workers for a page.
+   * `nestedLoops` (a page ordered by a tag): each match joined to its row of the tag by the primary
+   * key, where it would hash all of the tag's rows however few the matches.
    */
-  private postgresSorted(plain: CompiledQuery<Row>, exec: Exec): Promise<Row[]> {
+  private postgresSorted(plain: CompiledQuery<Row>, exec: Exec, nestedLoops = false): Promise<Row[]> {
     return this.database.db.transaction().execute(async (trx) => {
+      // No JIT: these settings cost plans past jit_above_cost, and compiling one costs more than a
+      // page (10–20 ms of server CPU).
       await sql`select set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true),
-        set_config('cpu_tuple_cost', '0.1', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(trx);
+        set_config('cpu_tuple_cost', '0.1', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)`.execute(trx);
+      if (nestedLoops) await sql`select set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`.execute(trx);
       return exec(plain, trx);
     });
   }
