@@ -76,7 +76,8 @@ it('every script the documents name exists and is run by the smoke suite or by C
 it('npm run test:unit runs the unit project alone and passes', async () => {
   const ran = await npmRun('test:unit', [], userEnv(), 280_000);
   const out = ran.stdout + ran.stderr;
-  expect(ran.code).toBe(0);
+  // On a failure, what failed: each failing test's report, not only the exit code.
+  expect({ code: ran.code, failed: out.split(/\n(?=\s+● )/).filter((part) => /^\s+● /.test(part)) }).toEqual({ code: 0, failed: [] });
   expect(out).toMatch(/Tests:\s+\d+ passed, \d+ total/);
   // Only the unit project: no engine, integration or browser test file ran.
   expect(out).not.toMatch(/test\/(unit\/engine|integration|browser)\//);
