@@ -11,11 +11,12 @@ export function tagId(name: string): number | undefined {
 /**
  * The analysis_tags rows of an analysis' tags (migration 0008), for the analysis stored as `seq`:
  * its tags ranked from 1, most probable first (ties in the order given, so ranks follow the order
- * the analysis lists its tags in; a name given twice counts once, its first), each tagger tag a row of its id, its probability in thousandths and its rank. Tags
- * the tagger does not give (another server may send others) take their place in the ranking but
- * have no row: browse finds the tagger's alone. Anything that is not a {name, probability} with a
- * name and a probability from 0 to 1 is left out: the tags come from the engine or from another
- * server's checked record, and the back-fill reads what older rows hold.
+ * the analysis lists its tags in; a name given twice counts once, its first), each tagger tag a
+ * row of its id, its probability in thousandths and its rank. Tags the tagger does not give
+ * (another server may send others) take their place in the ranking but have no row: browse finds
+ * the tagger's alone. Anything that is not a {name, probability} with a name and a probability
+ * from 0 to 1 is left out: the tags come from the engine or from another server's checked record,
+ * and the back-fill reads what older rows hold.
  */
 export function tagRows(seq: number, tags: unknown): AnalysisTagsTable[] {
   if (!Array.isArray(tags)) return [];
