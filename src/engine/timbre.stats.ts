@@ -71,6 +71,16 @@ export interface TimbreStats {
   syllabicModulation: number;
   /** Peak-to-mean ratio of that modulation spectrum: periodic beats against irregular syllables. */
   modulationPeakiness: number;
+  /**
+   * How fast the levels of the spectrum's regions fluctuate: the centroid, Hz, of the modulation
+   * spectra (0.3-16 Hz) of four bands' levels (30-150 Hz, 150-600 Hz, 600 Hz-2.4 kHz, 2.4-9.6 kHz;
+   * dB on every frame, floored 60 dB under the loudest), read in segments of 256 frames (5.9 s),
+   * half overlapping, and summed over the bands: Pampalk's fluctuation-pattern gravity. Each band
+   * is read alone so that a kick's pulse does not hide the hats' or the strummed chords' faster
+   * flicker. A sine pad reads ~2.4 Hz, sparse piano ~3.5, a drum, bass and chords mix ~4.2, dense
+   * distorted rock ~4.9 (the corpora 3.4-6.0); NaN for a window under 16 frames.
+   */
+  modulationCentroid: number;
   /** Block level in dB, one per spectrogram frame, for sectioning. */
   blockDb: Float64Array;
 }
@@ -96,6 +106,13 @@ const DFA_SHORT = 8;
 const DFA_LONG = 32;
 const FIRST_BIN = Math.max(1, Math.round(30 / BIN_HZ));
 const MODULATION_SIZE = 2048;
+/** The fluctuation bands' edges, bins (30, 150, 600, 2400 and 9600 Hz: two octaves each). */
+const FLUCTUATION_EDGES = [30, 150, 600, 2400, 9600].map((hz) => Math.round(hz / BIN_HZ));
+/** Frames per fluctuation segment (5.9 s: a 0.17 Hz modulation resolution) and between segments. */
+const FLUCTUATION_SEGMENT = 256;
+const FLUCTUATION_HOP = 128;
+/** Levels this far under the window's loudest band level are read as this level: silence does not flicker. */
+const FLUCTUATION_RANGE_DB = 60;
 
 interface FrameSeries {
   db: number[];
@@ -288,6 +305,9 @@ export class TimbreMeter {
   private readonly fft = new FFT(MODULATION_SIZE);
   private readonly out = new Float64Array(MODULATION_SIZE * 2);
   private readonly env = new Float64Array(MODULATION_SIZE);
+  private readonly segmentFft = new FFT(FLUCTUATION_SEGMENT);
+  private readonly segment = new Float64Array(FLUCTUATION_SEGMENT);
+  private readonly segmentOut = new Float64Array(FLUCTUATION_SEGMENT * 2);
 
   measure(spec: Spectrogram): TimbreStats {
     const series: FrameSeries = { db: [], centroid: [], rolloff: [], flatness: [], fullFlatness: [], flux: [], contrast: [], midContrast: [], partials: [], energy: new Float64Array(4) };
@@ -325,8 +345,51 @@ export class TimbreMeter {
       floorFlatness: meanOf(quietest.map((i) => series.fullFlatness[i] ?? 0)),
       syllabicModulation: modulation.syllabic,
       modulationPeakiness: modulation.peakiness,
+      modulationCentroid: this.modulationCentroid(spec),
       blockDb,
     };
+  }
+
+  /** TimbreStats.modulationCentroid: the bands' levels on every frame, their segments' modulation spectra summed. */
+  private modulationCentroid(spec: Spectrogram): number {
+    const { frames, mags } = spec;
+    if (frames < 16) return NaN;
+    const bands = FLUCTUATION_EDGES.length - 1;
+    const levels = new Float64Array(bands * frames);
+    let top = -Infinity;
+    for (let f = 0; f < frames; f++) {
+      const row = f * BINS;
+      for (let b = 0; b < bands; b++) {
+        let p = 0;
+        for (let k = FLUCTUATION_EDGES[b]!; k < FLUCTUATION_EDGES[b + 1]!; k++) p += mags[row + k]! * mags[row + k]!;
+        const db = 10 * log10(p + 1e-12);
+        levels[b * frames + f] = db;
+        if (db > top) top = db;
+      }
+    }
+    const floor = top - FLUCTUATION_RANGE_DB;
+    const length = Math.min(FLUCTUATION_SEGMENT, frames);
+    const spectrum = new Float64Array(FLUCTUATION_SEGMENT / 2 + 1);
+    for (let b = 0; b < bands; b++) {
+      for (let start = 0; start + length <= frames; start += FLUCTUATION_HOP) {
+        const from = b * frames + start;
+        let mean = 0;
+        for (let i = 0; i < length; i++) mean += Math.max(levels[from + i]!, floor);
+        mean /= length;
+        this.segment.fill(0);
+        for (let i = 0; i < length; i++) this.segment[i] = (Math.max(levels[from + i]!, floor) - mean) * (0.5 - 0.5 * cos((2 * PI * i) / length));
+        this.segmentFft.realTransform(this.segmentOut, this.segment);
+        for (let k = 1; k < spectrum.length; k++) spectrum[k]! += sqrt(this.segmentOut[2 * k]! ** 2 + this.segmentOut[2 * k + 1]! ** 2);
+      }
+    }
+    const hz = FRAMES_PER_SECOND / FLUCTUATION_SEGMENT;
+    let weighted = 0;
+    let total = 0;
+    for (let k = Math.ceil(0.3 / hz); k * hz < 16 && k < spectrum.length; k++) {
+      weighted += k * hz * spectrum[k]!;
+      total += spectrum[k]!;
+    }
+    return total > 0 ? weighted / total : NaN;
   }
 
   /**

@@ -37,7 +37,30 @@ function sines(seconds: number, partials: ReadonlyArray<number | readonly [numbe
   return normalise(Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) => pairs.reduce((sum, [f, a]) => sum + a * Math.sin((2 * Math.PI * f * i) / RATE), 0)), 0.5);
 }
 
+/** Two held sines (330 and 990 Hz: two of the fluctuation bands) whose level beats `rate` times a second. */
+function tremolo(seconds: number, rate: number): Float32Array {
+  return normalise(
+    Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) => {
+      const t = i / RATE;
+      return (0.55 + 0.45 * Math.sin(2 * Math.PI * rate * t)) * (Math.sin(2 * Math.PI * 330 * t) + 0.5 * Math.sin(2 * Math.PI * 990 * t));
+    }),
+    0.5,
+  );
+}
+
 describe('timbre measurements the descriptors read, on generated audio', () => {
+  it('when the level beats faster, then the bands\' modulation centroid is higher, near the rate of the beating', () => {
+    const slow = inputs('tremolo 1.5', () => tremolo(SECONDS, 1.5)).timbre.modulationCentroid;
+    const fast = inputs('tremolo 8', () => tremolo(SECONDS, 8)).timbre.modulationCentroid;
+    expect(slow).toBeGreaterThan(1);
+    expect(slow).toBeLessThan(3);
+    expect(fast).toBeGreaterThan(6.5);
+    expect(fast).toBeLessThan(10);
+    // A drum mix flickers faster than a pad of held chords that swell.
+    expect(mix().timbre.modulationCentroid).toBeGreaterThan(pad().timbre.modulationCentroid);
+  });
+
+
   it('when more notes sound at once, then more partials are counted: one sine reads 1, a chord of six sines 6, and partials 20 dB under the strongest are not counted', () => {
     const seconds = 4;
     expect(inputs('sine', () => sines(seconds, [440])).timbre.partials).toBeCloseTo(1, 1);
