@@ -118,6 +118,8 @@ export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<
     // Distortion's grit where it bites, 1-4 kHz, under the cymbals: the valleys between partials filled.
     grit: ramp(t.midContrast, 40, 15),
     smooth: ramp(t.levelSmoothness, 0.5, 1.5),
+    // The bands' levels flicker fast (dense drums, tremolo, fast figures) rather than swell.
+    restless: ramp(t.modulationCentroid, 3.9, 5.6),
     stabs: ramp(m.midOnsetStrength, 1, 9),
     rich: ramp(t.partials, 4, 16),
     fast: ramp(m.tempo, 70, 170),
@@ -134,7 +136,7 @@ export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<
 }
 
 export const FEATURE_NAMES = [
-  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'mids', 'clear', 'grit', 'smooth', 'stabs', 'rich', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
+  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'mids', 'clear', 'grit', 'smooth', 'restless', 'stabs', 'rich', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
 ] as const;
 export type Feature = (typeof FEATURE_NAMES)[number];
 
@@ -170,7 +172,7 @@ export function softClamp(v: number): number {
  * The shipped formulas: weights fitted on five corpora, the three benchmark corpora and two of
  * the game-soundtrack corpora that `npm run bench:game-music` gathers, scores and games (its
  * third, arcade, is kept out of every fit; `npm run bench:descriptors` with all five, its
- * "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 16"). Energy, arousal and
+ * "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 17"). Energy, arousal and
  * acousticness are stretched so that the corpora's 5th–95th percentiles span 0.1–0.9 (room at
  * both ends for music quieter or louder than the corpora hold);
  * instrumentalness is designed, not fitted (the corpora hold almost no singing).
@@ -178,13 +180,13 @@ export function softClamp(v: number): number {
 export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
   energy: { bias: -0.651, weights: { loud: 0.979, dense: 0.24, grit: 0.397, bright: 0.011, air: 0.14 } },
   danceability: { bias: 0.58, weights: { drums: 0.171, pulse: 0.126, stabs: 0.467, mids: -0.419, smooth: -0.348 } },
-  arousal: { bias: -0.558, weights: { loud: 0.611, grit: 0.475, fast: 0.125, dense: 0.299, drums: 0.056, bright: 0.097 } },
+  arousal: { bias: -0.41, weights: { loud: 0.469, grit: 0.317, fast: 0.096, dense: 0.215, drums: 0.006, bright: 0.092, restless: 0.295 } },
   happy: { bias: -0.669, weights: { major: 0.077, fast: 0.014, bright: 0.143, loud: 0.184, drums: 0.053, pulse: 0.245, keyed: 0.345, stabs: 0.624, rich: 0.306 } },
-  sad: { bias: 1.144, weights: { major: -0.089, fast: -0.149, loud: -0.322, dense: -0.141, drums: -0.032, bright: -0.149, harsh: -0.169, smooth: 0.449 } },
+  sad: { bias: 1.207, weights: { major: -0.087, fast: -0.137, loud: -0.25, dense: -0.107, bright: -0.16, harsh: -0.132, smooth: 0.318, restless: -0.234 } },
   relaxed: { bias: 0.945, weights: { loud: -0.205, busy: -0.039, compressed: -0.132, harsh: -0.135, bright: -0.32, clear: 0.346 } },
-  aggressive: { bias: -0.634, weights: { grit: 0.424, loud: 0.547, dense: 0.263, fast: 0.104, drums: 0.029, air: 0.154 } },
+  aggressive: { bias: -0.561, weights: { grit: 0.304, loud: 0.45, dense: 0.203, bright: 0.009, fast: 0.086, drums: -0.011, air: 0.129, restless: 0.285 } },
   instrumentalness: { bias: 1, weights: { speech: -1.6, sung: -0.85 }, hard: true },
-  acousticness: { bias: 0.996, weights: { harsh: -0.073, loud: -0.867, compressed: -0.045, bright: -0.107, air: -0.061, drums: -0.061, busy: 0.026, held: 0.489, clear: 0.289 } },
+  acousticness: { bias: 1.069, weights: { harsh: -0.034, loud: -0.788, bright: -0.147, air: -0.014, drums: -0.023, busy: 0.027, held: 0.374, clear: 0.173, restless: -0.258 } },
 };
 
 /** The formula's weighted sum, before its clamp: bias + Σ weight · feature. */
