@@ -172,19 +172,19 @@ export function softClamp(v: number): number {
  * The shipped formulas: weights fitted on five corpora, the three benchmark corpora and two of
  * the game-soundtrack corpora that `npm run bench:game-music` gathers, scores and games (its
  * third, arcade, is kept out of every fit; `npm run bench:descriptors` with all five, its
- * "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 17"). Energy, arousal and
+ * "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 18"). Energy, arousal and
  * acousticness are stretched so that the corpora's 5th–95th percentiles span 0.1–0.9 (room at
  * both ends for music quieter or louder than the corpora hold);
  * instrumentalness is designed, not fitted (the corpora hold almost no singing).
  */
 export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
-  energy: { bias: -0.651, weights: { loud: 0.979, dense: 0.24, grit: 0.397, bright: 0.011, air: 0.14 } },
+  energy: { bias: -0.457, weights: { loud: 0.958, dense: 0.217, grit: 0.287, bright: 0.04, air: 0.125, mids: -0.215 } },
   danceability: { bias: 0.58, weights: { drums: 0.171, pulse: 0.126, stabs: 0.467, mids: -0.419, smooth: -0.348 } },
-  arousal: { bias: -0.41, weights: { loud: 0.469, grit: 0.317, fast: 0.096, dense: 0.215, drums: 0.006, bright: 0.092, restless: 0.295 } },
+  arousal: { bias: -0.243, weights: { loud: 0.449, grit: 0.246, fast: 0.077, dense: 0.218, bright: 0.117, restless: 0.261, mids: -0.21 } },
   happy: { bias: -0.669, weights: { major: 0.077, fast: 0.014, bright: 0.143, loud: 0.184, drums: 0.053, pulse: 0.245, keyed: 0.345, stabs: 0.624, rich: 0.306 } },
   sad: { bias: 1.207, weights: { major: -0.087, fast: -0.137, loud: -0.25, dense: -0.107, bright: -0.16, harsh: -0.132, smooth: 0.318, restless: -0.234 } },
   relaxed: { bias: 0.945, weights: { loud: -0.205, busy: -0.039, compressed: -0.132, harsh: -0.135, bright: -0.32, clear: 0.346 } },
-  aggressive: { bias: -0.561, weights: { grit: 0.304, loud: 0.45, dense: 0.203, bright: 0.009, fast: 0.086, drums: -0.011, air: 0.129, restless: 0.285 } },
+  aggressive: { bias: -0.363, weights: { grit: 0.232, loud: 0.417, dense: 0.202, bright: 0.031, fast: 0.064, drums: -0.037, air: 0.133, restless: 0.246, mids: -0.21 } },
   instrumentalness: { bias: 1, weights: { speech: -1.6, sung: -0.85 }, hard: true },
   acousticness: { bias: 1.069, weights: { harsh: -0.034, loud: -0.788, bright: -0.147, air: -0.014, drums: -0.023, busy: 0.027, held: 0.374, clear: 0.173, restless: -0.258 } },
 };

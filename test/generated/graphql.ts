@@ -39,7 +39,7 @@ export type FloatRange = {
 
 /** Ranges of the mood scores. */
 export type MoodFilter = {
-  /** Range of mood.aggressive: Loud, dense, fast and harsh, its level flickering: metal and hard electronic music read high, quiet music near 0. */
+  /** Range of mood.aggressive: Loud, dense, fast and harsh, its level flickering and its energy in the bass and the treble: metal and hard electronic music read high, quiet music near 0. */
   aggressive?: FloatRange | null | undefined;
   /** Range of mood.happy: Positive and active: bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; dark, quiet, sparse music low. */
   happy?: FloatRange | null | undefined;
@@ -74,7 +74,7 @@ export type TrackFilter = {
   acousticness?: FloatRange | null | undefined;
   /** Range of approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   approachability?: FloatRange | null | undefined;
-  /** Range of arousal: Activation: loudness, distortion's grit, the density of onsets, a level that flickers fast, tempo and drums on the beat. */
+  /** Range of arousal: Activation: loudness, distortion's grit, the density of onsets, a level that flickers fast, tempo, and energy in the bass and the treble rather than the mid-range. */
   arousal?: FloatRange | null | undefined;
   /** Substring of the artist, ignoring case, accents and compatibility forms ("beyonce" finds "Beyoncé"). */
   artist?: string | null | undefined;
@@ -130,7 +130,7 @@ export type TrackOrderField =
   | 'ANALYSED_AT'
   /** approachability: How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
   | 'APPROACHABILITY'
-  /** arousal: Activation: loudness, distortion's grit, the density of onsets, a level that flickers fast, tempo and drums on the beat. */
+  /** arousal: Activation: loudness, distortion's grit, the density of onsets, a level that flickers fast, tempo, and energy in the bass and the treble rather than the mid-range. */
   | 'AROUSAL'
   /** danceability: Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat at a tempo one moves to. */
   | 'DANCEABILITY'
@@ -146,7 +146,7 @@ export type TrackOrderField =
   | 'LIVENESS'
   /** Integrated loudness (LUFS). */
   | 'LOUDNESS'
-  /** mood.aggressive: Loud, dense, fast and harsh, its level flickering: metal and hard electronic music read high, quiet music near 0. */
+  /** mood.aggressive: Loud, dense, fast and harsh, its level flickering and its energy in the bass and the treble: metal and hard electronic music read high, quiet music near 0. */
   | 'MOOD_AGGRESSIVE'
   /** mood.happy: Positive and active: bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; dark, quiet, sparse music low. */
   | 'MOOD_HAPPY'

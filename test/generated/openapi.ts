@@ -526,7 +526,7 @@ export interface components {
             acousticness?: number;
             /** @description Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
             valence: number;
-            /** @description Activation: loudness, distortion's grit, the density of onsets, a level that flickers fast, tempo and drums on the beat. */
+            /** @description Activation: loudness, distortion's grit, the density of onsets, a level that flickers fast, tempo, and energy in the bass and the treble rather than the mid-range. */
             arousal: number;
             /** @description How easy the track is to listen to: a clear key, a regular moderate beat, a clean sound. */
             approachability: number;
@@ -571,7 +571,7 @@ export interface components {
             sad: number;
             /** @description Calm: dark, quiet, dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
             relaxed: number;
-            /** @description Loud, dense, fast and harsh, its level flickering: metal and hard electronic music read high, quiet music near 0. */
+            /** @description Loud, dense, fast and harsh, its level flickering and its energy in the bass and the treble: metal and hard electronic music read high, quiet music near 0. */
             aggressive: number;
         };
         /**
