@@ -92,6 +92,11 @@ const MINOR = [-2, -0.1] as const;
 // loudness fell to 0.74 in energy (loud distorted rock then read 0.73) and to −0.41 in
 // acousticness (a clipped square wave then read 0.77).
 const LOUD_ENERGY = [1, 2] as const;
+// Drums on the beat make music more danceable. Fitted freely beside loudness, their weight fell
+// (0.171 to 0.14) and a mix without its drums read only 0.08 less danceable than with them, where
+// its test asks more than 0.1: the mix with drums is quieter for the same peak, and loudness now
+// weighs in danceability (BENCHMARKS.md, "Engine 19").
+const DRUMS_DANCE = [0.2, 2] as const;
 const LOUD_NOT_ACOUSTIC = [-2, -0.7] as const;
 // Distortion in energy, arousal and aggressive is `grit` (the 1-4 kHz contrast), not `harsh` (the
 // 500 Hz-8 kHz flatness): hats and cymbals raise the flatness as much as distortion does, and a
@@ -108,9 +113,9 @@ export const DESIGN: Record<Fitted, { bounds: Bounds; target: (m: CachedModels) 
   arousal: { bounds: { loud: UP, grit: UP, fast: UP, dense: UP, drums: UP, busy: UP, bright: UP, compressed: UP, restless: UP, mids: DOWN }, target: (m) => m.classes.mood_aggressive, span: true },
   // Danceability: hits that strike in the mid-range (stabs, snares), a level that pulses rather
   // than swells (smooth down), energy in the bass and the treble rather than the mids, drums on the
-  // beat at a comfortable tempo. (The bass share, density and tempo regularity it weighed before
-  // ordered one corpus and went against another, left out.)
-  danceability: { bounds: { drums: UP, pulse: UP, comfort: UP, stabs: UP, mids: DOWN, smooth: DOWN }, target: (m) => m.classes.danceability },
+  // beat at a comfortable tempo, a loud master, few held notes. (The bass share, density and tempo
+  // regularity it weighed before ordered one corpus and went against another, left out.)
+  danceability: { bounds: { drums: DRUMS_DANCE, pulse: UP, comfort: UP, stabs: UP, mids: DOWN, smooth: DOWN, loud: UP, held: DOWN }, target: (m) => m.classes.danceability },
   happy: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: [-0.3, 0], loud: FREE, drums: FREE, pulse: FREE, keyed: FREE, stabs: UP, rich: UP }, target: (m) => m.classes.mood_happy },
   sad: { bounds: { major: MINOR, fast: DOWN, loud: DOWN, dense: DOWN, drums: DOWN, bright: FREE, harsh: FREE, smooth: UP, restless: DOWN }, target: (m) => m.classes.mood_sad },
   relaxed: { bounds: { loud: DOWN, dense: DOWN, drums: DOWN, fast: DOWN, busy: DOWN, compressed: DOWN, harsh: [-0.3, 0], bright: FREE, clear: UP }, target: (m) => m.classes.mood_relaxed },

@@ -78,7 +78,7 @@ export type TrackFilter = {
   arousal?: FloatRange | null | undefined;
   /** Substring of the artist, ignoring case, accents and compatibility forms ("beyonce" finds "Beyoncé"). */
   artist?: string | null | undefined;
-  /** Range of danceability: Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat at a tempo one moves to. */
+  /** Range of danceability: Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat, a loud master and few held notes. */
   danceability?: FloatRange | null | undefined;
   /** Milliseconds. */
   durationMs?: FloatRange | null | undefined;
@@ -132,7 +132,7 @@ export type TrackOrderField =
   | 'APPROACHABILITY'
   /** arousal: Activation: loudness, distortion's grit, the density of onsets, a level that flickers fast, tempo, and energy in the bass and the treble rather than the mid-range. */
   | 'AROUSAL'
-  /** danceability: Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat at a tempo one moves to. */
+  /** danceability: Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat, a loud master and few held notes. */
   | 'DANCEABILITY'
   /** Duration of the file. */
   | 'DURATION_MS'

@@ -516,7 +516,7 @@ export interface components {
             energy: number;
             /** @description Noise and reverberation between notes, as an audience and a room leave them: the likelihood of a live recording. */
             liveness: number;
-            /** @description Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat at a tempo one moves to. */
+            /** @description Hits that strike and a level that pulses rather than swells, energy in the bass and the treble rather than the mid-range, drums on the beat, a loud master and few held notes. */
             danceability: number;
             /** @description Absence of voice: sung or spoken vocals lower it; above 0.5 probably instrumental. */
             instrumentalness: number;
