@@ -368,16 +368,17 @@ export class TimbreMeter {
       }
     }
     const floor = top - FLUCTUATION_RANGE_DB;
+    for (let i = 0; i < levels.length; i++) if (levels[i]! < floor) levels[i] = floor;
     const length = Math.min(FLUCTUATION_SEGMENT, frames);
     const spectrum = new Float64Array(FLUCTUATION_SEGMENT / 2 + 1);
     for (let b = 0; b < bands; b++) {
       for (let start = 0; start + length <= frames; start += FLUCTUATION_HOP) {
         const from = b * frames + start;
         let mean = 0;
-        for (let i = 0; i < length; i++) mean += Math.max(levels[from + i]!, floor);
+        for (let i = 0; i < length; i++) mean += levels[from + i]!;
         mean /= length;
         this.segment.fill(0);
-        for (let i = 0; i < length; i++) this.segment[i] = (Math.max(levels[from + i]!, floor) - mean) * (0.5 - 0.5 * cos((2 * PI * i) / length));
+        for (let i = 0; i < length; i++) this.segment[i] = (levels[from + i]! - mean) * (0.5 - 0.5 * cos((2 * PI * i) / length));
         this.segmentFft.realTransform(this.segmentOut, this.segment);
         for (let k = 1; k < spectrum.length; k++) spectrum[k]! += sqrt(this.segmentOut[2 * k]! ** 2 + this.segmentOut[2 * k + 1]! ** 2);
       }
