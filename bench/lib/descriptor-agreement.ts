@@ -105,6 +105,10 @@ const LOUD_NOT_ACOUSTIC = [-2, -0.7] as const;
 // aggressive and lowers sad and acousticness; energy leaves it out: fitted with it, energy held the
 // models no better on music no fit saw, and loud distorted rock read under 0.8 (BENCHMARKS.md,
 // "Engine 17").
+// Happy leaves brightness out. Brighter music reads happier to the models on every corpus, but
+// loudness, strikes and partials already carry most of that; beyond them the treble orders happy
+// upward on three corpora and downward on band-played rock and arcade music, where it is distorted
+// guitars and cymbals. Fitted on the others, its weight misordered the rock (BENCHMARKS.md, "Engine 20").
 // Energy in the mid-range (`mids`) lowers energy, arousal and aggressive: the models' aggressive
 // follows it downward on five of the six corpora (produced: none), and the spectrum of
 // distortion and drums spreads into the bass and the treble (BENCHMARKS.md, "Engine 18").
@@ -116,7 +120,7 @@ export const DESIGN: Record<Fitted, { bounds: Bounds; target: (m: CachedModels) 
   // beat at a comfortable tempo, a loud master, few held notes. (The bass share, density and tempo
   // regularity it weighed before ordered one corpus and went against another, left out.)
   danceability: { bounds: { drums: DRUMS_DANCE, pulse: UP, comfort: UP, stabs: UP, mids: DOWN, smooth: DOWN, loud: UP, held: DOWN }, target: (m) => m.classes.danceability },
-  happy: { bounds: { major: MAJOR, fast: FREE, bright: FREE, harsh: [-0.3, 0], loud: FREE, drums: FREE, pulse: FREE, keyed: FREE, stabs: UP, rich: UP }, target: (m) => m.classes.mood_happy },
+  happy: { bounds: { major: MAJOR, fast: FREE, harsh: [-0.3, 0], loud: FREE, drums: FREE, pulse: FREE, keyed: FREE, stabs: UP, rich: UP }, target: (m) => m.classes.mood_happy },
   sad: { bounds: { major: MINOR, fast: DOWN, loud: DOWN, dense: DOWN, drums: DOWN, bright: FREE, harsh: FREE, smooth: UP, restless: DOWN }, target: (m) => m.classes.mood_sad },
   relaxed: { bounds: { loud: DOWN, dense: DOWN, drums: DOWN, fast: DOWN, busy: DOWN, compressed: DOWN, harsh: [-0.3, 0], bright: FREE, clear: UP }, target: (m) => m.classes.mood_relaxed },
   aggressive: { bounds: { grit: UP, loud: UP, dense: UP, compressed: UP, bright: UP, fast: UP, major: DOWN, drums: FREE, air: UP, restless: UP, mids: DOWN }, target: (m) => m.classes.mood_aggressive },

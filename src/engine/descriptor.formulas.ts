@@ -172,7 +172,7 @@ export function softClamp(v: number): number {
  * The shipped formulas: weights fitted on five corpora, the three benchmark corpora and two of
  * the game-soundtrack corpora that `npm run bench:game-music` gathers, scores and games (its
  * third, arcade, is kept out of every fit; `npm run bench:descriptors` with all five, its
- * "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 19"). Energy, arousal and
+ * "coefficients fitted on all corpora"; BENCHMARKS.md, "Engine 20"). Energy, arousal and
  * acousticness are stretched so that the corpora's 5th–95th percentiles span 0.1–0.9 (room at
  * both ends for music quieter or louder than the corpora hold);
  * instrumentalness is designed, not fitted (the corpora hold almost no singing).
@@ -181,7 +181,7 @@ export const FORMULAS: Readonly<Record<Fitted, Formula>> = {
   energy: { bias: -0.457, weights: { loud: 0.958, dense: 0.217, grit: 0.287, bright: 0.04, air: 0.125, mids: -0.215 } },
   danceability: { bias: 0.288, weights: { drums: 0.192, pulse: 0.082, stabs: 0.442, mids: -0.346, smooth: -0.248, loud: 0.39, held: -0.132 } },
   arousal: { bias: -0.243, weights: { loud: 0.449, grit: 0.246, fast: 0.077, dense: 0.218, bright: 0.117, restless: 0.261, mids: -0.21 } },
-  happy: { bias: -0.669, weights: { major: 0.077, fast: 0.014, bright: 0.143, loud: 0.184, drums: 0.053, pulse: 0.245, keyed: 0.345, stabs: 0.624, rich: 0.306 } },
+  happy: { bias: -0.702, weights: { major: 0.078, fast: 0.023, loud: 0.194, drums: 0.064, pulse: 0.254, keyed: 0.337, stabs: 0.668, rich: 0.372 } },
   sad: { bias: 1.207, weights: { major: -0.087, fast: -0.137, loud: -0.25, dense: -0.107, bright: -0.16, harsh: -0.132, smooth: 0.318, restless: -0.234 } },
   relaxed: { bias: 0.945, weights: { loud: -0.205, busy: -0.039, compressed: -0.132, harsh: -0.135, bright: -0.32, clear: 0.346 } },
   aggressive: { bias: -0.363, weights: { grit: 0.232, loud: 0.417, dense: 0.202, bright: 0.031, fast: 0.064, drums: -0.037, air: 0.133, restless: 0.246, mids: -0.21 } },

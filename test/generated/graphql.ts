@@ -41,7 +41,7 @@ export type FloatRange = {
 export type MoodFilter = {
   /** Range of mood.aggressive: Loud, dense, fast and harsh, its level flickering and its energy in the bass and the treble: metal and hard electronic music read high, quiet music near 0. */
   aggressive?: FloatRange | null | undefined;
-  /** Range of mood.happy: Positive and active: bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; dark, quiet, sparse music low. */
+  /** Range of mood.happy: Positive and active: loud, rhythmic songs in a clear key whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; quiet, sparse music low. */
   happy?: FloatRange | null | undefined;
   /** Range of mood.relaxed: Calm: dark, quiet, dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
   relaxed?: FloatRange | null | undefined;
@@ -148,7 +148,7 @@ export type TrackOrderField =
   | 'LOUDNESS'
   /** mood.aggressive: Loud, dense, fast and harsh, its level flickering and its energy in the bass and the treble: metal and hard electronic music read high, quiet music near 0. */
   | 'MOOD_AGGRESSIVE'
-  /** mood.happy: Positive and active: bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; dark, quiet, sparse music low. */
+  /** mood.happy: Positive and active: loud, rhythmic songs in a clear key whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; quiet, sparse music low. */
   | 'MOOD_HAPPY'
   /** mood.relaxed: Calm: dark, quiet, dynamic music with clean notes reads high, bright loud compressed music low; distortion alone lowers it a little. */
   | 'MOOD_RELAXED'

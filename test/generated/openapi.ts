@@ -565,7 +565,7 @@ export interface components {
          *     }
          */
         Mood: {
-            /** @description Positive and active: bright, rhythmic songs whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; dark, quiet, sparse music low. */
+            /** @description Positive and active: loud, rhythmic songs in a clear key whose chords and drums strike and whose arrangement sounds many notes at once read high, major more than minor; quiet, sparse music low. */
             happy: number;
             /** @description Negative and calm: slow, quiet, sparse music whose level swells and fades reads high, minor more than major. */
             sad: number;
