@@ -180,6 +180,14 @@ describe('descriptor formulas', () => {
     expect(full.valence).toBeGreaterThan(sparse.valence);
   });
 
+  it('when only the treble rises (the roll-off), then happy stays where it was and valence rises with sadness falling', () => {
+    const bright = computeDescriptors({ ...base, timbre: { ...base.timbre, rolloff: 2800 } });
+    const dark = computeDescriptors({ ...base, timbre: { ...base.timbre, rolloff: 400 } });
+    expect(bright.mood.happy).toBe(dark.mood.happy);
+    expect(bright.mood.sad).toBeLessThan(dark.mood.sad);
+    expect(bright.valence).toBeGreaterThan(dark.valence);
+  });
+
   it('when only the loudness rises, then energy rises', () => {
     expect(computeDescriptors({ ...base, loudness: -8 }).energy).toBeGreaterThan(computeDescriptors(base).energy);
   });
