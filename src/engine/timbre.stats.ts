@@ -300,6 +300,20 @@ function levelSmoothness(blockDb: Float64Array, loud: number): number {
   return short > 0 && long > 0 ? log(long / short) / log(DFA_LONG / DFA_SHORT) : 0;
 }
 
+/**
+ * The spectrum of `n` values from `from` on, their mean removed and a Hann window over them
+ * (its period `period`: n - 1 symmetric, n periodic), zero-padded to the FFT's size in `buffer`,
+ * into `out` (interleaved re/im).
+ */
+function windowedTransform(fft: FFT, buffer: Float64Array, out: Float64Array, values: ArrayLike<number>, from: number, n: number, period: number): void {
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += values[from + i]!;
+  mean /= n;
+  buffer.fill(0);
+  for (let i = 0; i < n; i++) buffer[i] = (values[from + i]! - mean) * (0.5 - 0.5 * cos((2 * PI * i) / period));
+  fft.realTransform(out, buffer);
+}
+
 /** Measures the statistics of one window; holds the modulation FFT, so an engine keeps one. */
 export class TimbreMeter {
   private readonly fft = new FFT(MODULATION_SIZE);
@@ -373,13 +387,7 @@ export class TimbreMeter {
     const spectrum = new Float64Array(FLUCTUATION_SEGMENT / 2 + 1);
     for (let b = 0; b < bands; b++) {
       for (let start = 0; start + length <= frames; start += FLUCTUATION_HOP) {
-        const from = b * frames + start;
-        let mean = 0;
-        for (let i = 0; i < length; i++) mean += levels[from + i]!;
-        mean /= length;
-        this.segment.fill(0);
-        for (let i = 0; i < length; i++) this.segment[i] = (levels[from + i]! - mean) * (0.5 - 0.5 * cos((2 * PI * i) / length));
-        this.segmentFft.realTransform(this.segmentOut, this.segment);
+        windowedTransform(this.segmentFft, this.segment, this.segmentOut, levels, b * frames + start, length, length);
         for (let k = 1; k < spectrum.length; k++) spectrum[k]! += sqrt(this.segmentOut[2 * k]! ** 2 + this.segmentOut[2 * k + 1]! ** 2);
       }
     }
@@ -401,12 +409,8 @@ export class TimbreMeter {
     const n = Math.min(MODULATION_SIZE, blockDb.length);
     if (n < 16) return { syllabic: 0, peakiness: 0 };
     const top = percentile(blockDb, 0.95);
-    let m = 0;
-    for (let i = 0; i < n; i++) m += Math.max(blockDb[i]!, top - 50);
-    m /= n;
-    this.env.fill(0);
-    for (let i = 0; i < n; i++) this.env[i] = (Math.max(blockDb[i]!, top - 50) - m) * (0.5 - 0.5 * cos((2 * PI * i) / (n - 1)));
-    this.fft.realTransform(this.out, this.env);
+    const floored = blockDb.map((d) => Math.max(d, top - 50));
+    windowedTransform(this.fft, this.env, this.out, floored, 0, n, n - 1);
     const hz = FRAMES_PER_SECOND / MODULATION_SIZE;
     let total = 0;
     let band = 0;

@@ -60,7 +60,6 @@ describe('timbre measurements the descriptors read, on generated audio', () => {
     expect(mix().timbre.modulationCentroid).toBeGreaterThan(pad().timbre.modulationCentroid);
   });
 
-
   it('when more notes sound at once, then more partials are counted: one sine reads 1, a chord of six sines 6, and partials 20 dB under the strongest are not counted', () => {
     const seconds = 4;
     expect(inputs('sine', () => sines(seconds, [440])).timbre.partials).toBeCloseTo(1, 1);
