@@ -105,13 +105,13 @@ const LOUD_NOT_ACOUSTIC = [-2, -0.7] as const;
 // aggressive and lowers sad and acousticness; energy leaves it out: fitted with it, energy held the
 // models no better on music no fit saw, and loud distorted rock read under 0.8 (BENCHMARKS.md,
 // "Engine 17").
+// Energy in the mid-range (`mids`) lowers energy, arousal and aggressive: the models' aggressive
+// follows it downward on five of the six corpora (produced: none), and the spectrum of
+// distortion and drums spreads into the bass and the treble (BENCHMARKS.md, "Engine 18").
 // Happy leaves brightness out. Brighter music reads happier to the models on every corpus, but
 // loudness, strikes and partials already carry most of that; beyond them the treble orders happy
 // upward on three corpora and downward on band-played rock and arcade music, where it is distorted
 // guitars and cymbals. Fitted on the others, its weight misordered the rock (BENCHMARKS.md, "Engine 20").
-// Energy in the mid-range (`mids`) lowers energy, arousal and aggressive: the models' aggressive
-// follows it downward on five of the six corpora (produced: none), and the spectrum of
-// distortion and drums spreads into the bass and the treble (BENCHMARKS.md, "Engine 18").
 export const DESIGN: Record<Fitted, { bounds: Bounds; target: (m: CachedModels) => number; span?: boolean; fixed?: boolean }> = {
   energy: { bounds: { loud: LOUD_ENERGY, compressed: UP, busy: UP, dense: UP, grit: UP, bright: UP, air: UP, mids: DOWN }, target: (m) => m.classes.mood_aggressive, span: true },
   arousal: { bounds: { loud: UP, grit: UP, fast: UP, dense: UP, drums: UP, busy: UP, bright: UP, compressed: UP, restless: UP, mids: DOWN }, target: (m) => m.classes.mood_aggressive, span: true },
