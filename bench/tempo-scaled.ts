@@ -20,6 +20,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readTruth } from './lib/truth';
+import { hasCommand } from './lib/tools';
 
 interface Row {
   file: string;
@@ -49,7 +50,7 @@ function clipNumber(file: string): number {
 function main(): void {
   const { values, positionals } = parseArgs({ options: { factors: { type: 'string' } }, allowPositionals: true });
   const [dir, out] = positionals;
-  if (!dir || !out || !values.factors) {
+  if (!dir || !out || !values.factors || !hasCommand('sox')) {
     console.error('usage: npm run bench:tempo-scaled -- <dir> <out dir> --factors "<bpm>=<r>,<r>,...;<bpm>=..." (needs sox)');
     process.exit(2);
   }
