@@ -1,7 +1,8 @@
 /**
- * Three corpora of music people made, from the soundtracks Debian's games ship, for `npm run
+ * Four corpora of music people made, from the soundtracks Debian's games ship, for `npm run
  * bench:descriptors`: music of other kinds than the benchmark corpora. The shipped formulas are
- * fitted on scores and games; arcade is kept out of every fit, to be scored `--unseen`.
+ * fitted on scores and games; arcade and adventure are kept out of every fit, to be scored
+ * `--unseen`.
  *
  *   npm run bench:game-music -- <out dir>
  *
@@ -10,12 +11,17 @@
  *   <out dir>/games   game songs of many kinds (pop, rock, jazz, folk, world, electronic): every
  *                     track of hedgewars-data, extremetuxracer-data, frozen-bubble-data and
  *                     lincity-ng-data (39 tracks)
- *   <out dir>/arcade  arcade and adventure game music (chiptune-like, rock, electronic, ambient):
+ *   <out dir>/arcade  arcade, racing and action-RPG game music (chiptune-like, rock, electronic, ambient):
  *                     every other track of supertux-data, every track of neverball-data,
  *                     xmoto-data and freedroidrpg-data's music (52 tracks); no fit sees it
+ *   <out dir>/adventure  roguelike, adventure, puzzle and strategy game music (folk, world,
+ *                     orchestral, synth-pop, ambient electronic): every track of hyperrogue-music
+ *                     and planetblupi-music-ogg, every other track of drascula-music and of
+ *                     singularity-music (49 tracks); no fit sees it
  *
  * Needs those Debian packages installed (`apt-get install` them; their copyright files give the
- * music GPL-2 or later, or CC BY-SA; nothing is committed or bundled); the service never does.
+ * music GPL-2 or later, GPL-3 or later, CC BY-SA, or a BSD-like licence (drascula-music); nothing
+ * is committed or bundled); the service never does.
  * A package that is not installed is skipped, saying so. The tracks are copied whole, as Ogg
  * Vorbis or Opus (the engine takes its analysis window from each, as it does in the product),
  * keeping their modification time, so the descriptor cache, which keys each clip by size and
@@ -30,7 +36,7 @@ import { basename, join } from 'node:path';
 interface Source {
   pkg: string;
   dir: string;
-  corpus: 'scores' | 'games' | 'arcade';
+  corpus: 'scores' | 'games' | 'arcade' | 'adventure';
   prefix: string;
   step: number;
 }
@@ -46,6 +52,10 @@ const SOURCES: readonly Source[] = [
   { pkg: 'neverball-data', dir: '/usr/share/games/neverball/bgm', corpus: 'arcade', prefix: 'neverball', step: 1 },
   { pkg: 'xmoto-data', dir: '/usr/share/games/xmoto/Textures/Musics', corpus: 'arcade', prefix: 'xmoto', step: 1 },
   { pkg: 'freedroidrpg-data', dir: '/usr/share/freedroidrpg/data/sound/music', corpus: 'arcade', prefix: 'freedroid', step: 1 },
+  { pkg: 'hyperrogue-music', dir: '/usr/share/hyperrogue/music', corpus: 'adventure', prefix: 'hyperrogue', step: 1 },
+  { pkg: 'planetblupi-music-ogg', dir: '/usr/share/planetblupi/music', corpus: 'adventure', prefix: 'blupi', step: 1 },
+  { pkg: 'drascula-music', dir: '/usr/share/scummvm/drascula/audio', corpus: 'adventure', prefix: 'drascula', step: 2 },
+  { pkg: 'singularity-music', dir: '/usr/share/games/singularity/music', corpus: 'adventure', prefix: 'singularity', step: 2 },
 ];
 
 const MIN_BYTES = 500_000;

@@ -252,20 +252,20 @@ it('bench:tempo-scaled, bench:demo-songs, bench:band-songs and bench:game-music 
   else expect(ok(band)).toMatch(/clips/);
   const games = await npmRun('bench:game-music', [], env(), 120_000);
   expect(games.code).toBe(2);
-  expect(games.stderr).toMatch(/^usage: npm run bench:game-music -- <out dir> \(needs: apt-get install wesnoth-1\.16-music .*lincity-ng-data .*freedroidrpg-data\)$/m);
+  expect(games.stderr).toMatch(/^usage: npm run bench:game-music -- <out dir> \(needs: apt-get install wesnoth-1\.16-music .*lincity-ng-data .*freedroidrpg-data .*singularity-music\)$/m);
 });
 
 const GAME_MUSIC = ['/usr/share/games/wesnoth/1.16/data/core/music', '/usr/share/games/hedgewars/Data/Music'];
 const withGameMusic = GAME_MUSIC.some(existsSync) ? it : it.skip;
-withGameMusic('bench:game-music copies the installed games\' soundtracks into three corpora, each track keeping its time', async () => {
+withGameMusic('bench:game-music copies the installed games\' soundtracks into four corpora, each track keeping its time', async () => {
   const out = path.join(scratch, 'game-music');
   const printed = ok(await npmRun('bench:game-music', [out], env(), 240_000));
-  expect(printed).toMatch(/^wrote (scores|games|arcade): \d+ tracks/m);
-  for (const corpus of ['scores', 'games', 'arcade']) {
+  expect(printed).toMatch(/^wrote (scores|games|arcade|adventure): \d+ tracks/m);
+  for (const corpus of ['scores', 'games', 'arcade', 'adventure']) {
     if (!existsSync(path.join(out, corpus))) continue;
     const files = await readdir(path.join(out, corpus));
     expect(files.length).toBeGreaterThan(0);
-    for (const f of files) expect(f).toMatch(/^(wesnoth|warzone|hedgewars|etr|frozenbubble|lincity|supertux|neverball|xmoto|freedroid)-[^ ]+\.(ogg|opus)$/i);
+    for (const f of files) expect(f).toMatch(/^(wesnoth|warzone|hedgewars|etr|frozenbubble|lincity|supertux|neverball|xmoto|freedroid|hyperrogue|blupi|drascula|singularity)-[^ ]+\.(ogg|opus)$/i);
   }
   // Made again, the copies keep the installed files' times, so the descriptor cache stays valid.
   const first = await readdir(path.join(out, 'games')).catch(() => [] as string[]);
