@@ -1,7 +1,7 @@
 /**
  * Four corpora of music people made, from the soundtracks Debian's games ship, for `npm run
  * bench:descriptors`: music of other kinds than the benchmark corpora. The shipped formulas are
- * fitted on scores and games; arcade and adventure are kept out of every fit, to be scored
+ * fitted on scores, games and arcade; adventure is kept out of every fit, to be scored
  * `--unseen`.
  *
  *   npm run bench:game-music -- <out dir>
@@ -13,7 +13,7 @@
  *                     lincity-ng-data (39 tracks)
  *   <out dir>/arcade  arcade, racing and action-RPG game music (chiptune-like, rock, electronic, ambient):
  *                     every other track of supertux-data, every track of neverball-data,
- *                     xmoto-data and freedroidrpg-data's music (52 tracks); no fit sees it
+ *                     xmoto-data and freedroidrpg-data's music (52 tracks)
  *   <out dir>/adventure  roguelike, adventure, puzzle and strategy game music (folk, world,
  *                     orchestral, synth-pop, ambient electronic): every track of hyperrogue-music
  *                     and planetblupi-music-ogg, every other track of drascula-music and of
