@@ -192,6 +192,13 @@ describe('descriptor formulas', () => {
     expect(computeDescriptors({ ...base, loudness: -8 }).energy).toBeGreaterThan(computeDescriptors(base).energy);
   });
 
+  it('when a master is louder than -8 LUFS, as the loudest rock and club masters are, then it still reads more energetic and danceable than at -8', () => {
+    const [at8, at6] = [computeDescriptors({ ...base, loudness: -8 }), computeDescriptors({ ...base, loudness: -6 })];
+    expect(at6.energy).toBeGreaterThan(at8.energy);
+    expect(at6.danceability).toBeGreaterThan(at8.danceability);
+    expect(at6.mood.aggressive).toBeGreaterThan(at8.mood.aggressive);
+  });
+
   it('when tracks differ, then valence follows the happy mood less the sad: a track that reads happier and less sad never reads lower valence', () => {
     const variants: DescriptorInputs[] = [
       base,
