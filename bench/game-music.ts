@@ -11,9 +11,9 @@
  *   <out dir>/games   game songs of many kinds (pop, rock, jazz, folk, world, electronic): every
  *                     track of hedgewars-data, extremetuxracer-data, frozen-bubble-data and
  *                     lincity-ng-data (39 tracks)
- *   <out dir>/arcade  arcade, racing and action-RPG game music (chiptune-like, rock, electronic, ambient):
- *                     every other track of supertux-data, every track of neverball-data,
- *                     xmoto-data and freedroidrpg-data's music (52 tracks)
+ *   <out dir>/arcade  arcade, racing and action-RPG game music (chiptune-like, rock,
+ *                     electronic, ambient): every other track of supertux-data, every track of
+ *                     neverball-data, xmoto-data and freedroidrpg-data's music (52 tracks)
  *   <out dir>/adventure  roguelike, adventure, puzzle and strategy game music (folk, world,
  *                     orchestral, synth-pop, ambient electronic): every track of hyperrogue-music
  *                     and planetblupi-music-ogg, every other track of drascula-music and of
