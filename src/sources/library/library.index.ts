@@ -22,6 +22,9 @@ export interface LibraryEntry {
 
 export type Probe = (absolutePath: string) => Promise<AudioProbe>;
 
+/** Files a scan reads (stats and probes) at once. */
+export const PROBES_AT_ONCE = 4;
+
 /**
  * The library's files and what their tags say, kept in memory and snapshotted to DATA_DIR so a
  * restart only probes files that are new or changed (size or mtime).
@@ -41,7 +44,7 @@ export class LibraryIndex {
     snapshotFile: string,
     private readonly probe: Probe,
     private readonly logger: Logger,
-    private readonly concurrency = 4,
+    private readonly concurrency = PROBES_AT_ONCE,
   ) {
     this.snapshot = new LibrarySnapshot(snapshotFile, () => [...this.byPath.values()]);
   }

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../../../../src/core/logger';
 import type { AnalysisEngine, AudioInput, AudioProbe } from '../../../../src/core/types';
+import { PROBES_AT_ONCE } from '../../../../src/sources/library/library.index';
 import { LibrarySource } from '../../../../src/sources/library/library.source';
 
-// More files than the index probes at once, so a close can come with files left to probe.
-const AT_ONCE = 4;
+// More files than the index probes at once (PROBES_AT_ONCE), so a close can come with files left to probe.
 const FILES = [
   'Pink Floyd - Money.mp3', 'Pink Floyd - Time.mp3', 'ABBA - Waterloo.mp3', 'Sigur Rós - Hoppípolla.mp3',
   'Beyoncé - Halo.mp3', 'Pink Floyd - Cymbaline.mp3', 'ABBA - Fernando.mp3', 'Brian Adams - Forgive.mp3',
@@ -89,7 +89,7 @@ describe('library indexed in the background (npm start)', () => {
     // Every reader has taken its file (each stats it before the probe): those are the reads under
     // way, which a close lets finish. Closing while one is still in its stat would leave its probe
     // to start after the release below, gated for ever.
-    await until(() => engine.blocked === AT_ONCE);
+    await until(() => engine.blocked === PROBES_AT_ONCE);
     const underWay = engine.blocked;
     expect(underWay).toBeLessThan(FILES.length);
     const closed = source.close();
