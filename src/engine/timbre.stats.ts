@@ -409,7 +409,7 @@ export class TimbreMeter {
     const n = Math.min(MODULATION_SIZE, blockDb.length);
     if (n < 16) return { syllabic: 0, peakiness: 0 };
     const top = percentile(blockDb, 0.95);
-    const floored = blockDb.map((d) => Math.max(d, top - 50));
+    const floored = blockDb.subarray(0, n).map((d) => Math.max(d, top - 50));
     windowedTransform(this.fft, this.env, this.out, floored, 0, n, n - 1);
     const hz = FRAMES_PER_SECOND / MODULATION_SIZE;
     let total = 0;
