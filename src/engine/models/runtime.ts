@@ -262,17 +262,26 @@ export class ModelRunner {
    */
   run(frames: MusicnnFrames, choice?: PatchChoice): ModelOutputs {
     const per = this.perPatch(frames, choice?.patches);
-    const weights = choice?.weights ?? per.patches.map(() => 1 / per.patches.length);
-    const mean = (rows: Float32Array, width: number, column: number): number => {
+    return { ...this.average(per, choice?.weights), patches: { used: per.patches.length, of: patchCount(frames.frames) } };
+  }
+
+  /**
+   * Each classifier's positive class and each tag, averaged over rows `rows` of `per` (all when
+   * undefined), weighted by `weights` (one per row used; equal when undefined).
+   */
+  average(per: PatchOutputs, weights?: readonly number[], rows?: readonly number[]): Pick<ModelOutputs, 'classes' | 'tags'> {
+    const used = rows ?? per.patches.map((_, i) => i);
+    const w = weights ?? used.map(() => 1 / used.length);
+    const mean = (values: Float32Array, width: number, column: number): number => {
       let sum = 0;
-      for (let i = 0; i < per.patches.length; i++) sum += weights[i]! * rows[i * width + column]!;
+      used.forEach((row, i) => (sum += w[i]! * values[row * width + column]!));
       return sum;
     };
     const classes = {} as Record<ClassifierName, number>;
     for (const c of this.classifiers) classes[c.name] = mean(per.classes[c.name], 2, c.positive);
     const tags = {} as Record<MsdTag, number>;
     MSD_TAGS.forEach((t, i) => (tags[t] = mean(per.tags, MSD_TAGS.length, i)));
-    return { classes, tags, patches: { used: per.patches.length, of: patchCount(frames.frames) } };
+    return { classes, tags };
   }
 
   /**

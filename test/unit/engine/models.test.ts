@@ -252,6 +252,20 @@ withModels('the models', () => {
     }
   });
 
+  it('average the positive class and the tags over the patches asked for, weighted as asked', () => {
+    const { x44 } = window16k(CLIPS[2]!);
+    const per = runner.perPatch(runner.frames(x44, 44100), [0, 3, 5]);
+    const positive = (c: (typeof CLASSIFIERS)[number], row: number): number => per.classes[c.name][row * 2 + c.positive]!;
+    const tag = (t: (typeof MSD_TAGS)[number], row: number): number => per.tags[row * MSD_TAGS.length + MSD_TAGS.indexOf(t)]!;
+    const two = runner.average(per, undefined, [0, 2]);
+    const weighted = runner.average(per, [0.5, 0.3, 0.2]);
+    for (const c of CLASSIFIERS) {
+      expect(two.classes[c.name]).toBeCloseTo((positive(c, 0) + positive(c, 2)) / 2, 6);
+      expect(weighted.classes[c.name]).toBeCloseTo(0.5 * positive(c, 0) + 0.3 * positive(c, 1) + 0.2 * positive(c, 2), 6);
+    }
+    for (const t of ['rock', 'instrumental', 'female vocalists'] as const) expect(two.tags[t]).toBeCloseTo((tag(t, 0) + tag(t, 2)) / 2, 6);
+  });
+
   it('fail with the model named when one throws, and the runner goes on', async () => {
     const { x44 } = window16k(CLIPS[2]!);
     const frames = runner.frames(x44, 44100);
