@@ -27,7 +27,9 @@
  * unseen and the left-out tables, how many of their cells reach the target ρ ≥ 0.6, read
  * unrounded (instrumentalness, designed and not fitted, is not counted), and how many of those
  * where the model counterpart's interquartile range within the corpus (printed before them) is
- * at least WIDE: where it is narrower, the model gives nearly every clip the same answer. Also
+ * at least WIDE: where it is narrower, the model gives nearly every clip the same answer. Before
+ * them too, how far each model counterpart agrees with itself within each corpus: ρ between its
+ * answers on each window's first and second half (the models read every patch). Also
  * the auto-tagger's most probable tag per clip, the five commonest per corpus: what the `tags`
  * of an analysis the models made say of each kind of music.
  */
@@ -39,6 +41,7 @@ import { type DescriptorInputs, computeDescriptors } from '../src/engine/descrip
 import { createEngine } from '../src/engine/engine';
 import { tagScores } from '../src/engine/models/model-descriptors';
 import { ModelRunner, choosePatches } from '../src/engine/models/runtime';
+import { patchCount } from '../src/engine/models/musicnn.input';
 import { ENGINE_ID } from '../src/engine/version';
 import { type CachedModels, DescriptorCache } from './lib/descriptor-cache';
 import { AGREEMENTS, type Clip, calibrate, spearman, withinCorpus } from './lib/descriptor-agreement';
@@ -65,6 +68,10 @@ const { values, positionals } = parseArgs({
  * threshold between splits them alike.
  */
 const WIDE = 0.1;
+/** Clips with two halves a corpus needs before the models' agreement with themselves is printed. */
+const MIN_SPLIT = 8;
+/** A reliability ρ measured on half the length, projected to the whole (Spearman-Brown). */
+const spearmanBrown = (r: number): number => (2 * r) / (1 + r);
 const AUDIO = /\.(mp3|ogg|flac|wav|m4a|opus|aiff?)$/i;
 const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '–');
 
@@ -84,10 +91,16 @@ async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): P
         const started = process.cpuUsage();
         const r = await runner();
         const frames = r.frames(audio.samples, 44100);
-        const out = r.run(frames, choosePatches(frames, Number(values.patches)));
-        entry.models = { classes: out.classes, tags: out.tags, patches: out.patches } satisfies CachedModels;
+        const choice = choosePatches(frames, Number(values.patches));
+        const per = r.perPatch(frames, choice.patches);
+        const patches = { used: per.patches.length, of: patchCount(frames.frames) };
+        // Over every patch, also each half of the window apart (the middle patch of an odd count
+        // left out): how far the models agree with themselves from one part of a song to the next.
+        const h = Math.floor(patches.used / 2);
+        const halves = patches.used === patches.of && h >= 1 ? ([r.average(per, undefined, [...Array(h).keys()]), r.average(per, undefined, [...Array(h).keys()].map((i) => patches.used - h + i))] as const) : undefined;
+        entry.models = { ...r.average(per, choice.weights), patches, ...(halves && { halves: [...halves] }) } satisfies CachedModels;
         const cpu = process.cpuUsage(started);
-        process.stderr.write(`${corpus}/${file}: models over ${out.patches.used} of ${out.patches.of} patches, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU\n`);
+        process.stderr.write(`${corpus}/${file}: models over ${patches.used} of ${patches.of} patches, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU\n`);
       }
       if (needSignal) entry.signal = { engine: ENGINE_ID, inputs: engine.measureWindow(audio).inputs };
       cache.save();
@@ -160,6 +173,19 @@ async function main(): Promise<void> {
     return percentile(v, 75) - percentile(v, 25);
   };
   table("The model counterpart's spread within each corpus: its interquartile range", [{ label: 'IQR', rho: spreadOf }]);
+
+  // How far each model counterpart agrees with itself within each corpus: ρ between the models'
+  // answers on each window's first and second half (two spans of the same song, 12-15 s apart),
+  // and that ρ projected to windows twice as long (Spearman-Brown, 2ρ / (1 + ρ)). Where it stays
+  // low, the model ranks the corpus's songs by the part of them it hears more than by the song.
+  const halvesOf = (a: (typeof AGREEMENTS)[number], corpus: string): number => {
+    const split = byCorpus.get(corpus)!.flatMap((x) => (x.models.halves?.length === 2 ? [x.models.halves] : []));
+    return split.length >= MIN_SPLIT ? spearman(split.map((h) => a.modelValue(h[0]!)), split.map((h) => a.modelValue(h[1]!))) : NaN;
+  };
+  table("The model counterpart against itself: ρ between each window's halves, and projected to a whole window", [
+    { label: 'halves', rho: halvesOf },
+    { label: 'whole', rho: (a, c) => spearmanBrown(halvesOf(a, c)) },
+  ]);
 
   // What the auto-tagger (its tags are recorded with every analysis the models make) says of each
   // corpus: how many clips have each tag as their most probable one, the five commonest.

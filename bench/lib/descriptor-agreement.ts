@@ -12,7 +12,7 @@ import {
   speechiness,
 } from '../../src/engine/descriptor.formulas';
 import { instrumentalnessOf } from '../../src/engine/models/model-descriptors';
-import type { CachedModels } from './descriptor-cache';
+import type { CachedModels, ModelMeans } from './descriptor-cache';
 
 export interface Clip {
   corpus: string;
@@ -58,17 +58,17 @@ const VOCAL = ['female vocalists', 'female vocalist', 'male vocalists'] as const
 
 /** Each signal descriptor and the model output it is held to. */
 export const AGREEMENTS = [
-  { signal: 'happy', model: 'mood_happy', signalValue: (d: Descriptors) => d.mood.happy, modelValue: (m: CachedModels) => m.classes.mood_happy },
-  { signal: 'sad', model: 'mood_sad', signalValue: (d: Descriptors) => d.mood.sad, modelValue: (m: CachedModels) => m.classes.mood_sad },
-  { signal: 'relaxed', model: 'mood_relaxed', signalValue: (d: Descriptors) => d.mood.relaxed, modelValue: (m: CachedModels) => m.classes.mood_relaxed },
-  { signal: 'aggressive', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.mood.aggressive, modelValue: (m: CachedModels) => m.classes.mood_aggressive },
-  { signal: 'danceability', model: 'danceability', signalValue: (d: Descriptors) => d.danceability, modelValue: (m: CachedModels) => m.classes.danceability },
-  { signal: 'valence', model: 'happy − sad', signalValue: (d: Descriptors) => d.valence, modelValue: (m: CachedModels) => m.classes.mood_happy - m.classes.mood_sad },
-  { signal: 'energy', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.energy, modelValue: (m: CachedModels) => m.classes.mood_aggressive },
-  { signal: 'arousal', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.arousal, modelValue: (m: CachedModels) => m.classes.mood_aggressive },
-  { signal: 'instrumentalness', model: 'instrumental share', signalValue: (d: Descriptors) => d.instrumentalness, modelValue: (m: CachedModels) => instrumentalnessOf(m.tags) },
-  { signal: 'instrumentalness', model: '1 − vocal tags', signalValue: (d: Descriptors) => d.instrumentalness, modelValue: (m: CachedModels) => 1 - VOCAL.reduce((s, t) => s + m.tags[t], 0) },
-  { signal: 'acousticness', model: 'acoustic tag', signalValue: (d: Descriptors) => d.acousticness, modelValue: (m: CachedModels) => m.tags.acoustic },
+  { signal: 'happy', model: 'mood_happy', signalValue: (d: Descriptors) => d.mood.happy, modelValue: (m: ModelMeans) => m.classes.mood_happy },
+  { signal: 'sad', model: 'mood_sad', signalValue: (d: Descriptors) => d.mood.sad, modelValue: (m: ModelMeans) => m.classes.mood_sad },
+  { signal: 'relaxed', model: 'mood_relaxed', signalValue: (d: Descriptors) => d.mood.relaxed, modelValue: (m: ModelMeans) => m.classes.mood_relaxed },
+  { signal: 'aggressive', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.mood.aggressive, modelValue: (m: ModelMeans) => m.classes.mood_aggressive },
+  { signal: 'danceability', model: 'danceability', signalValue: (d: Descriptors) => d.danceability, modelValue: (m: ModelMeans) => m.classes.danceability },
+  { signal: 'valence', model: 'happy − sad', signalValue: (d: Descriptors) => d.valence, modelValue: (m: ModelMeans) => m.classes.mood_happy - m.classes.mood_sad },
+  { signal: 'energy', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.energy, modelValue: (m: ModelMeans) => m.classes.mood_aggressive },
+  { signal: 'arousal', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.arousal, modelValue: (m: ModelMeans) => m.classes.mood_aggressive },
+  { signal: 'instrumentalness', model: 'instrumental share', signalValue: (d: Descriptors) => d.instrumentalness, modelValue: (m: ModelMeans) => instrumentalnessOf(m.tags) },
+  { signal: 'instrumentalness', model: '1 − vocal tags', signalValue: (d: Descriptors) => d.instrumentalness, modelValue: (m: ModelMeans) => 1 - VOCAL.reduce((s, t) => s + m.tags[t], 0) },
+  { signal: 'acousticness', model: 'acoustic tag', signalValue: (d: Descriptors) => d.acousticness, modelValue: (m: ModelMeans) => m.tags.acoustic },
 ] as const;
 
 

@@ -2,11 +2,20 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import path from 'node:path';
 import type { ClassifierName, MsdTag } from '../../src/engine/models/model-files';
 
-/** What the models said of one clip's analysis window: each classifier's and each tag's mean over the patches used. */
-export interface CachedModels {
+/** Each classifier's and each tag's mean over some of a window's patches. */
+export interface ModelMeans {
   classes: Record<ClassifierName, number>;
   tags: Record<MsdTag, number>;
+}
+
+/** What the models said of one clip's analysis window: the means over the patches used. */
+export interface CachedModels extends ModelMeans {
   patches: { used: number; of: number };
+  /**
+   * The means over the window's first and its last ⌊n/2⌋ patches, when the models read all n ≥ 2
+   * (absent from caches written before they were kept).
+   */
+  halves?: ModelMeans[];
 }
 
 /** One clip: the file it was read from (size and mtime: a changed file is measured again) and what was measured. */
