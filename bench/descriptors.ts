@@ -28,8 +28,8 @@
  * unrounded (instrumentalness, designed and not fitted, is not counted), and how many of those
  * where the model counterpart's interquartile range within the corpus (printed before them) is
  * at least WIDE: where it is narrower, the model gives nearly every clip the same answer. Before
- * them too, how far each model counterpart agrees with itself within each corpus: ρ between its
- * answers on each window's first and second half (the models read every patch). Also
+ * them too, how far each model counterpart and each formula agrees with itself within each
+ * corpus: ρ between its answers on each window's first and second half. Also
  * the auto-tagger's most probable tag per clip, the five commonest per corpus: what the `tags`
  * of an analysis the models made say of each kind of music.
  */
@@ -44,6 +44,7 @@ import { ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { patchCount } from '../src/engine/models/musicnn.input';
 import { ENGINE_ID } from '../src/engine/version';
 import { type CachedModels, DescriptorCache } from './lib/descriptor-cache';
+import { windowHalves } from './lib/window-halves';
 import { AGREEMENTS, type Clip, calibrate, spearman, withinCorpus } from './lib/descriptor-agreement';
 import { median, percentile } from './lib/stats';
 import { TEST_MODELS_DIR } from '../test/helpers/test-models';
@@ -68,7 +69,7 @@ const { values, positionals } = parseArgs({
  * threshold between splits them alike.
  */
 const WIDE = 0.1;
-/** Clips with two halves a corpus needs before the models' agreement with themselves is printed. */
+/** Clips with two halves a corpus needs before a side's agreement with itself is printed. */
 const MIN_SPLIT = 8;
 /** A reliability ρ measured on half the length, projected to the whole (Spearman-Brown). */
 const spearmanBrown = (r: number): number => (2 * r) / (1 + r);
@@ -84,7 +85,7 @@ async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): P
   for (const file of files) {
     const full = path.join(dir, file);
     const entry = cache.get(file, full);
-    const needSignal = !values['models-only'] && (values.resignal || entry.signal?.engine !== ENGINE_ID);
+    const needSignal = !values['models-only'] && (values.resignal || entry.signal?.engine !== ENGINE_ID || !entry.signal.halves);
     if (needSignal || !entry.models) {
       const audio = await decodeAnalysisWindow(new Uint8Array(readFileSync(full)), 30);
       if (!entry.models) {
@@ -102,10 +103,16 @@ async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): P
         const cpu = process.cpuUsage(started);
         process.stderr.write(`${corpus}/${file}: models over ${patches.used} of ${patches.of} patches, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU\n`);
       }
-      if (needSignal) entry.signal = { engine: ENGINE_ID, inputs: engine.measureWindow(audio).inputs };
+      if (needSignal) {
+        const halves = windowHalves(audio).map((h) => engine.measureWindow(h).inputs);
+        entry.signal = { engine: ENGINE_ID, inputs: engine.measureWindow(audio).inputs, halves };
+      }
       cache.save();
     }
-    if (entry.signal && entry.models) clips.push({ corpus, file, inputs: entry.signal.inputs as DescriptorInputs, models: entry.models });
+    if (entry.signal && entry.models) {
+      const halves = entry.signal.halves as DescriptorInputs[] | undefined;
+      clips.push({ corpus, file, inputs: entry.signal.inputs as DescriptorInputs, models: entry.models, ...(halves && { halves }) });
+    }
   }
   return clips;
 }
@@ -174,17 +181,23 @@ async function main(): Promise<void> {
   };
   table("The model counterpart's spread within each corpus: its interquartile range", [{ label: 'IQR', rho: spreadOf }]);
 
-  // How far each model counterpart agrees with itself within each corpus: ρ between the models'
-  // answers on each window's first and second half (two spans of the same song, 12-15 s apart),
-  // and that ρ projected to windows twice as long (Spearman-Brown, 2ρ / (1 + ρ)). Where it stays
-  // low, the model ranks the corpus's songs by the part of them it hears more than by the song.
-  const halvesOf = (a: (typeof AGREEMENTS)[number], corpus: string): number => {
-    const split = byCorpus.get(corpus)!.flatMap((x) => (x.models.halves?.length === 2 ? [x.models.halves] : []));
-    return split.length >= MIN_SPLIT ? spearman(split.map((h) => a.modelValue(h[0]!)), split.map((h) => a.modelValue(h[1]!))) : NaN;
-  };
-  table("The model counterpart against itself: ρ between each window's halves, and projected to a whole window", [
-    { label: 'halves', rho: halvesOf },
-    { label: 'whole', rho: (a, c) => spearmanBrown(halvesOf(a, c)) },
+  // How far each side agrees with itself within each corpus: ρ between its answers on each
+  // window's first and second half (two adjacent spans of about 15 s of the same song), projected
+  // to windows twice as long (Spearman-Brown, 2ρ / (1 + ρ); the halves' own ρ is r / (2 - r)).
+  // Where a side's figure stays low, it ranks the corpus's songs by the part of them it hears more
+  // than by the song; where both are high and their ρ against each other is not, the formula and
+  // the model steadily measure different things.
+  const selfAgreement = (pairs: ReadonlyArray<readonly [number, number]>): number =>
+    pairs.length >= MIN_SPLIT ? spearmanBrown(spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1]))) : NaN;
+  table("Each side against itself: ρ between each window's halves, projected to a whole window", [
+    {
+      label: 'models',
+      rho: (a, c) => selfAgreement(byCorpus.get(c)!.flatMap((x) => (x.models.halves?.length === 2 ? [[a.modelValue(x.models.halves[0]!), a.modelValue(x.models.halves[1]!)] as const] : []))),
+    },
+    {
+      label: 'formulas',
+      rho: (a, c) => selfAgreement(byCorpus.get(c)!.flatMap((x) => (x.halves?.length === 2 ? [[a.signalValue(computeDescriptors(x.halves[0]!)), a.signalValue(computeDescriptors(x.halves[1]!))] as const] : []))),
+    },
   ]);
 
   // What the auto-tagger (its tags are recorded with every analysis the models make) says of each

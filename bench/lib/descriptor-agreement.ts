@@ -19,6 +19,8 @@ export interface Clip {
   file: string;
   inputs: DescriptorInputs;
   models: CachedModels;
+  /** The formulas' inputs measured on the window's first and second half alone. */
+  halves?: DescriptorInputs[];
 }
 
 /** Ranks (1-based, ties averaged). */

@@ -23,8 +23,11 @@ export interface CachedClip {
   size: number;
   mtimeMs: number;
   models?: CachedModels;
-  /** The engine's raw measurements (the formulas' inputs), tagged with the engine that made them. */
-  signal?: { engine: string; inputs: unknown };
+  /**
+   * The engine's raw measurements (the formulas' inputs), tagged with the engine that made them,
+   * of the window and of its first and second half (absent from caches written before they were kept).
+   */
+  signal?: { engine: string; inputs: unknown; halves?: unknown[] };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../helpers/test-models';
 import { RATE, encodeWav, song } from '../helpers/audio-signals';
@@ -205,6 +205,16 @@ withModels('bench:descriptors holds the signal descriptors to the models per cor
   expect(tagRows).not.toBeNull();
   for (const row of [tagRows![1]!, tagRows![2]!]) expect(row.split(', ').reduce((n, cell) => n + Number(/^.+ (\d+)$/.exec(cell)![1]), 0)).toBe(3);
   expect(await readdir(cache)).toEqual(['set-a.json', 'set-b.json']);
+  // Each side against itself between each window's halves: the formulas' inputs are measured on
+  // both halves of every clip; the models' halves only when they read every patch (here one), and
+  // three clips are too few for a figure.
+  expect(out).toMatch(/^Each side against itself: ρ between each window's halves, projected to a whole window\n\| descriptor \| model counterpart \| set-a models \| set-b models \| set-a formulas \| set-b formulas \|$/m);
+  expect(out).toMatch(/^\| sad \| mood_sad \| – \| – \| – \| – \|$/m);
+  const cached = JSON.parse(await readFile(path.join(cache, 'set-a.json'), 'utf8')) as { clips: Record<string, { signal: { halves?: unknown[] }; models: { halves?: unknown } }> };
+  for (const clip of Object.values(cached.clips)) {
+    expect(clip.signal.halves).toHaveLength(2);
+    expect(clip.models.halves).toBeUndefined();
+  }
   // The second run reads the models' outputs back: it prints the same tables without running them.
   const again = ok(await npmRun('bench:descriptors', args, env(), 120_000));
   expect(again).toBe(out);
