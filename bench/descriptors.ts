@@ -173,8 +173,9 @@ async function main(): Promise<void> {
 
   // How far each model counterpart's answers spread within each corpus (the interquartile
   // range). Where a model gives every clip nearly the same answer (every rendered song calm,
-  // every demo song danceable, no clip tagged acoustic), ρ orders differences the model itself
-  // barely expresses; the counts below are also given over the cells where it spreads widely.
+  // every demo song danceable, no clip tagged acoustic), ρ orders differences of a few
+  // hundredths; the counts below are also given over the cells where it spreads widely. (Narrow
+  // is not unsteady: the table after this one says whether the model holds that order.)
   const spreadOf = (a: (typeof AGREEMENTS)[number], corpus: string): number => {
     const v = byCorpus.get(corpus)!.map((x) => a.modelValue(x.models));
     return percentile(v, 75) - percentile(v, 25);

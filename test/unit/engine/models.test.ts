@@ -215,6 +215,8 @@ withModels('the models', () => {
   beforeAll(async () => {
     runner = await ModelRunner.load(modelsDir);
   });
+  // The six models' weights leave the Jest worker, which goes on to run other files.
+  afterAll(() => runner?.dispose());
 
   it('use WebAssembly SIMD', () => {
     expect(runner.simd).toBe(true);
