@@ -71,8 +71,11 @@ const { values, positionals } = parseArgs({
 const WIDE = 0.1;
 /** Clips with two halves a corpus needs before a side's agreement with itself is printed. */
 const MIN_SPLIT = 8;
-/** A reliability ρ measured on half the length, projected to the whole (Spearman-Brown). */
-const spearmanBrown = (r: number): number => (2 * r) / (1 + r);
+/**
+ * A reliability ρ measured on half the length, projected to the whole (Spearman-Brown); none
+ * (NaN, printed –) for halves that order the clips in opposite ways, which no length mends.
+ */
+const spearmanBrown = (r: number): number => (r >= 0 ? (2 * r) / (1 + r) : NaN);
 const AUDIO = /\.(mp3|ogg|flac|wav|m4a|opus|aiff?)$/i;
 const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '–');
 
@@ -184,7 +187,8 @@ async function main(): Promise<void> {
 
   // How far each side agrees with itself within each corpus: ρ between its answers on each
   // window's first and second half (two adjacent spans of about 15 s of the same song), projected
-  // to windows twice as long (Spearman-Brown, 2ρ / (1 + ρ); the halves' own ρ is r / (2 - r)).
+  // to windows twice as long (Spearman-Brown, 2ρ / (1 + ρ); the halves' own ρ is r / (2 - r);
+  // – where the halves' ρ is negative).
   // Where a side's figure stays low, it ranks the corpus's songs by the part of them it hears more
   // than by the song; where both are high and their ρ against each other is not, the formula and
   // the model steadily measure different things.
