@@ -42,6 +42,7 @@ import { createEngine } from '../src/engine/engine';
 import { tagScores } from '../src/engine/models/model-descriptors';
 import { ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { patchCount } from '../src/engine/models/musicnn.input';
+import { ANALYSIS_RATE } from '../src/engine/window';
 import { ENGINE_ID } from '../src/engine/version';
 import { type CachedModels, DescriptorCache } from './lib/descriptor-cache';
 import { windowHalves } from './lib/window-halves';
@@ -69,6 +70,8 @@ const { values, positionals } = parseArgs({
  * threshold between splits them alike.
  */
 const WIDE = 0.1;
+/** The shortest window whose halves are measured apart: two of the models' 3 s patches. */
+const HALVED_SECONDS = 6;
 /** Clips with two halves a corpus needs before a side's agreement with itself is printed. */
 const MIN_SPLIT = 8;
 /**
@@ -88,7 +91,7 @@ async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): P
   for (const file of files) {
     const full = path.join(dir, file);
     const entry = cache.get(file, full);
-    const needSignal = !values['models-only'] && (values.resignal || entry.signal?.engine !== ENGINE_ID || !entry.signal.halves);
+    const needSignal = !values['models-only'] && (values.resignal || entry.signal?.engine !== ENGINE_ID || entry.signal.halves === undefined);
     if (needSignal || !entry.models) {
       const audio = await decodeAnalysisWindow(new Uint8Array(readFileSync(full)), 30);
       if (!entry.models) {
@@ -100,14 +103,16 @@ async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): P
         const patches = { used: per.patches.length, of: patchCount(frames.frames) };
         // Over every patch, also each half of the window apart (the middle patch of an odd count
         // left out): how far the models agree with themselves from one part of a song to the next.
-        const h = Math.floor(patches.used / 2);
-        const halves = patches.used === patches.of && h >= 1 ? ([r.average(per, undefined, [...Array(h).keys()]), r.average(per, undefined, [...Array(h).keys()].map((i) => patches.used - h + i))] as const) : undefined;
-        entry.models = { ...r.average(per, choice.weights), patches, ...(halves && { halves: [...halves] }) } satisfies CachedModels;
+        const first = [...Array(Math.floor(patches.used / 2)).keys()];
+        const last = first.map((i) => patches.used - first.length + i);
+        const halves = patches.used === patches.of && first.length >= 1 ? [r.average(per, undefined, first), r.average(per, undefined, last)] : undefined;
+        entry.models = { ...r.average(per, choice.weights), patches, ...(halves && { halves }) } satisfies CachedModels;
         const cpu = process.cpuUsage(started);
         process.stderr.write(`${corpus}/${file}: models over ${patches.used} of ${patches.of} patches, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU\n`);
       }
       if (needSignal) {
-        const halves = windowHalves(audio).map((h) => engine.measureWindow(h).inputs);
+        // Halves of a window shorter than two of the models' patches would say little: none.
+        const halves = audio.samples.length >= HALVED_SECONDS * ANALYSIS_RATE ? windowHalves(audio).map((h) => engine.measureWindow(h).inputs) : [];
         entry.signal = { engine: ENGINE_ID, inputs: engine.measureWindow(audio).inputs, halves };
       }
       cache.save();

@@ -25,7 +25,8 @@ export interface CachedClip {
   models?: CachedModels;
   /**
    * The engine's raw measurements (the formulas' inputs), tagged with the engine that made them,
-   * of the window and of its first and second half (absent from caches written before they were kept).
+   * of the window and of its first and second half (none for a window under 6 s; absent from
+   * caches written before they were kept).
    */
   signal?: { engine: string; inputs: unknown; halves?: unknown[] };
 }
