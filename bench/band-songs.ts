@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { hasCommand, soxLacks } from './lib/tools';
+import { hasCommand, soxFormatsLacking } from './lib/tools';
 
 const SONGS_DIR = '/usr/share/games/fretsonfire/data/songs';
 const STEMS = ['song.ogg', 'guitar.ogg', 'rhythm.ogg'];
@@ -84,9 +84,8 @@ function main(): void {
   const { values, positionals } = parseArgs({ options: { only: { type: 'string' } }, allowPositionals: true });
   const only = values.only === undefined ? undefined : new Set(values.only.split(',').filter(Boolean));
   const [out] = positionals;
-  const lacks = soxLacks(['ogg', 'mp3']);
-  if (!out || !existsSync(SONGS_DIR) || !hasCommand('soxi') || lacks.length > 0) {
-    const formats = hasCommand('sox') && lacks.length > 0 ? `; this sox has no ${lacks.join(' or ')}: apt-get install libsox-fmt-all` : '';
+  const formats = soxFormatsLacking(['ogg', 'mp3']);
+  if (!out || !existsSync(SONGS_DIR) || !hasCommand('sox') || !hasCommand('soxi') || formats) {
     console.error(`usage: npm run bench:band-songs -- <out dir> [--only muldjord,sectoid] (needs fretsonfire-songs-* and sox${formats})`);
     process.exit(2);
   }

@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readTruth } from './lib/truth';
-import { hasCommand, soxLacks } from './lib/tools';
+import { hasCommand, soxFormatsLacking } from './lib/tools';
 
 interface Row {
   file: string;
@@ -50,9 +50,8 @@ function clipNumber(file: string): number {
 function main(): void {
   const { values, positionals } = parseArgs({ options: { factors: { type: 'string' } }, allowPositionals: true });
   const [dir, out] = positionals;
-  const lacks = dir && existsSync(join(dir, 'truth.json')) ? soxLacks([...new Set(readTruth(dir).map((r) => extname(r.file).slice(1)))]) : [];
-  if (!dir || !out || !values.factors || !hasCommand('sox') || lacks.length > 0) {
-    const formats = hasCommand('sox') && lacks.length > 0 ? `; this sox has no ${lacks.join(' or ')}: apt-get install libsox-fmt-all` : '';
+  const formats = dir && existsSync(join(dir, 'truth.json')) ? soxFormatsLacking([...new Set(readTruth(dir).map((r) => extname(r.file).slice(1)))]) : '';
+  if (!dir || !out || !values.factors || !hasCommand('sox') || formats) {
     console.error(`usage: npm run bench:tempo-scaled -- <dir> <out dir> --factors "<bpm>=<r>,<r>,...;<bpm>=..." (needs sox${formats})`);
     process.exit(2);
   }

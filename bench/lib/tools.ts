@@ -9,13 +9,15 @@ export function hasCommand(command: string): boolean {
 }
 
 /**
- * The file formats (extensions) of `formats` that this machine's sox cannot read or write: sox
- * without `libsox-fmt-all` (or `libsox-fmt-mp3`) has no Ogg Vorbis or MP3, and fails on the
- * first such file. All of them when sox itself is missing.
+ * What this machine's sox cannot read or write of `formats` (file extensions), as the end of a
+ * bench's usage line: sox without `libsox-fmt-all` has no Ogg Vorbis or MP3, and would fail on
+ * the first such file. Empty when it has them all, or when sox itself is missing (which the
+ * usage line says already).
  */
-export function soxLacks(formats: readonly string[]): string[] {
+export function soxFormatsLacking(formats: readonly string[]): string {
   const help = spawnSync('sox', ['-h'], { encoding: 'utf8' });
-  const line = help.error === undefined ? /^AUDIO FILE FORMATS:(.*)$/m.exec(`${help.stdout}`)?.[1] : undefined;
-  const known = new Set((line ?? '').trim().split(/\s+/));
-  return formats.filter((f) => !known.has(f.toLowerCase()));
+  if (help.error !== undefined) return '';
+  const known = new Set((/^AUDIO FILE FORMATS:(.*)$/m.exec(`${help.stdout}`)?.[1] ?? '').trim().split(/\s+/));
+  const lacks = formats.filter((f) => !known.has(f.toLowerCase()));
+  return lacks.length > 0 ? `; this sox has no ${lacks.join(' or ')}: apt-get install libsox-fmt-all` : '';
 }
