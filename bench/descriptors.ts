@@ -118,8 +118,8 @@ async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): P
       cache.save();
     }
     if (entry.signal && entry.models) {
-      const halves = entry.signal.halves as DescriptorInputs[] | undefined;
-      clips.push({ corpus, file, inputs: entry.signal.inputs as DescriptorInputs, models: entry.models, ...(halves && { halves }) });
+      const signalHalves = entry.signal.halves as DescriptorInputs[] | undefined;
+      clips.push({ corpus, file, inputs: entry.signal.inputs as DescriptorInputs, models: entry.models, ...(signalHalves && { signalHalves }) });
     }
   }
   return clips;
@@ -197,17 +197,16 @@ async function main(): Promise<void> {
   // Where a side's figure stays low, it ranks the corpus's songs by the part of them it hears more
   // than by the song; where both are high and their ρ against each other is not, the formula and
   // the model steadily measure different things.
-  const selfAgreement = (pairs: ReadonlyArray<readonly [number, number]>): number =>
-    pairs.length >= MIN_SPLIT ? spearmanBrown(spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1]))) : NaN;
+  const selfAgreement = <H>(corpus: string, halvesOf: (x: Clip) => readonly H[] | undefined, value: (h: H) => number): number => {
+    const pairs = byCorpus.get(corpus)!.flatMap((x) => {
+      const h = halvesOf(x);
+      return h?.length === 2 ? [[value(h[0]!), value(h[1]!)] as const] : [];
+    });
+    return pairs.length >= MIN_SPLIT ? spearmanBrown(spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1]))) : NaN;
+  };
   table("Each side against itself: ρ between each window's halves, projected to a whole window", [
-    {
-      label: 'models',
-      rho: (a, c) => selfAgreement(byCorpus.get(c)!.flatMap((x) => (x.models.halves?.length === 2 ? [[a.modelValue(x.models.halves[0]!), a.modelValue(x.models.halves[1]!)] as const] : []))),
-    },
-    {
-      label: 'formulas',
-      rho: (a, c) => selfAgreement(byCorpus.get(c)!.flatMap((x) => (x.halves?.length === 2 ? [[a.signalValue(computeDescriptors(x.halves[0]!)), a.signalValue(computeDescriptors(x.halves[1]!))] as const] : []))),
-    },
+    { label: 'models', rho: (a, c) => selfAgreement(c, (x) => x.models.halves, a.modelValue) },
+    { label: 'formulas', rho: (a, c) => selfAgreement(c, (x) => x.signalHalves, (h) => a.signalValue(computeDescriptors(h))) },
   ]);
 
   // What the auto-tagger (its tags are recorded with every analysis the models make) says of each

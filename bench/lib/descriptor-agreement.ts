@@ -20,7 +20,7 @@ export interface Clip {
   inputs: DescriptorInputs;
   models: CachedModels;
   /** The formulas' inputs measured on the window's first and second half alone. */
-  halves?: DescriptorInputs[];
+  signalHalves?: DescriptorInputs[];
 }
 
 /** Ranks (1-based, ties averaged). */
