@@ -37,13 +37,16 @@ describeWith({ postgres: true })('Postgres: syncing the descriptor columns at st
       await held;
     });
     await writing;
+    let timer: NodeJS.Timeout | undefined;
     try {
       const outcome = await Promise.race([
         syncDescriptorColumns(database).then(() => 'synced'),
-        new Promise<string>((resolve) => setTimeout(() => resolve('waited'), 3000)),
+        new Promise<string>((resolve) => (timer = setTimeout(() => resolve('waited'), 3000))),
       ]);
       expect(outcome).toBe('synced');
     } finally {
+      // Left running, the timer would hold Jest's worker after the last test for up to 3 s.
+      clearTimeout(timer);
       commit();
       await transaction;
     }
