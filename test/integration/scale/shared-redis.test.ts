@@ -61,6 +61,17 @@ describeWith({ redis: true })("a process's shared Redis connections", () => {
     await expect(away.commands.publish('anything', 'x')).rejects.toThrow();
   });
 
+  it('when connections to a Redis that is away are closed, then no timer of theirs keeps the process up', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const away = new SharedRedis('redis://127.0.0.1:1', silentLogger, uniqueName('away'));
+    await away.subscribe('anything', () => undefined);
+    away.close();
+    // ioredis waits disconnectTimeout for a socket that is already gone (its default: 2 s).
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
   it('when a channel is subscribed twice, then the second is refused rather than replacing the first listener', async () => {
     const redis = open(uniqueName('twice'));
     await redis.subscribe('twice', () => undefined);
