@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { silentLogger } from '../../../src/core/logger';
 import { SharedRedis } from '../../../src/ops/redis';
 import { REDIS_URL, describeWith, uniqueName } from '../../helpers/infra';
+import { activeTimers, timersFallTo } from '../../helpers/timers';
 
 /** Until `check` holds, or 5 s. */
 async function eventually(check: () => boolean): Promise<void> {
@@ -62,14 +63,12 @@ describeWith({ redis: true })("a process's shared Redis connections", () => {
   });
 
   it('when connections to a Redis that is away are closed, then no timer of theirs keeps the process up', async () => {
-    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    const before = timers();
+    const before = activeTimers();
     const away = new SharedRedis('redis://127.0.0.1:1', silentLogger, uniqueName('away'));
     await away.subscribe('anything', () => undefined);
     away.close();
     // ioredis waits disconnectTimeout for a socket that is already gone (its default: 2 s).
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(timers()).toBeLessThanOrEqual(before);
+    expect(await timersFallTo(before, 600)).toBe(true);
   });
 
   it('when a channel is subscribed twice, then the second is refused rather than replacing the first listener', async () => {
