@@ -22,7 +22,7 @@ export interface CacheBackend {
 /** How long a Redis cache may take to connect before a lookup gives up and reads as a miss, ms. */
 const REDIS_CONNECT_TIMEOUT_MS = 1000;
 /** Longest pause between reconnection attempts to a lost Redis, ms. */
-const REDIS_MAX_RECONNECT_DELAY_MS = 2000;
+export const REDIS_MAX_RECONNECT_DELAY_MS = 2000;
 
 /**
  * The Keyv storage named by CACHE_URL: `sqlite://<file>`, `redis://…` / `rediss://…`, or

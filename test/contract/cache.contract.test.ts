@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../../src/core/logger';
-import { BestEffortCache, createCacheBackend } from '../../src/search/keyv-store';
+import { BestEffortCache, REDIS_MAX_RECONNECT_DELAY_MS, createCacheBackend } from '../../src/search/keyv-store';
 import { REDIS_URL, deleteRedisKeys, describeWith, uniqueName } from '../helpers/infra';
 import { describeCacheContract } from './cache.contract';
 
@@ -60,9 +60,9 @@ describe('a Redis cache that cannot be reached', () => {
     } finally {
       await backend.close();
     }
-    // The closed client's pause before its next attempt (at most 2 s) cannot be cut short
-    // (node-redis sleeps it out, then sees it is closed): waited out here, so that it does not
-    // hold Jest's worker after the file's last test.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // The closed client's pause before its next attempt (at most the longest reconnection delay)
+    // cannot be cut short (node-redis sleeps it out, then sees it is closed): waited out here, so
+    // that it does not hold Jest's worker after the file's last test.
+    await new Promise((resolve) => setTimeout(resolve, REDIS_MAX_RECONNECT_DELAY_MS));
   });
 });
