@@ -64,6 +64,7 @@ export function createHttpServer(app: Express, timeouts: HttpTimeouts, upgrade?:
   // With no 'timeout' listener, Node destroys a socket idle this long (not an upgraded one: the
   // upgrade listener lifts it).
   server.setTimeout(timeouts.idleMs);
+  (server as LingerServer)[LINGER_MS] = Math.min(timeouts.requestMs, MAX_LINGER_MS);
   const release = watchHeaders(server, timeouts.headersMs);
   if (upgrade) {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -75,12 +76,70 @@ export function createHttpServer(app: Express, timeouts: HttpTimeouts, upgrade?:
   return server;
 }
 
+/** How long at most a refused body is read and thrown away after its answer (nginx's `lingering_time`, 30 s). */
+const MAX_LINGER_MS = 30_000;
+/** The server's own bound on that: the shorter of MAX_LINGER_MS and HTTP_REQUEST_TIMEOUT_MS. */
+const LINGER_MS = Symbol('trackgraph.http.lingerMs');
+type LingerServer = Server & { [LINGER_MS]?: number };
+/** The refused request whose body a connection still reads, once its answer is written. */
+const LINGERING = Symbol('trackgraph.http.lingering');
+type Lingering = Socket & { [LINGERING]?: IncomingMessage; server?: LingerServer | null };
+
+/**
+ * Answers a request without reading its body to its end (a refusal: too large, unauthorised,
+ * unreadable), so that every client reads the answer. The answer says `Connection: close`; the
+ * rest of the body is read and thrown away while the answer is written, and after it the
+ * connection is closed only once the body has ended (the client sent what it declared), the
+ * client has closed its side, or the linger time has passed (HTTP_REQUEST_TIMEOUT_MS, at most
+ * 30 s). Closing a connection while the client is still sending makes the kernel reset it, and
+ * a client still writing its body then loses the answer it had not read yet (`fetch` fails with
+ * EPIPE, curl ends on `100 Continue`): servers that do this well (nginx's lingering close) read
+ * on for a while first, as this does. Call it before the answer is sent.
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  if (req.readableEnded) return;
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+  const socket = req.socket as Lingering;
+  socket[LINGERING] = req;
+  // Node ends a `Connection: close` answer's connection with destroySoon(): this one lingers first.
+  socket.destroySoon = lingerThenClose;
+  // Whoever read the body has let go of it (unpiped); from now on it is read and thrown away.
+  req.resume();
+}
+
+/** Ends our side once the answer is written, and closes the connection once the refused body is read, its client gone, or the linger time over. */
+function lingerThenClose(this: Lingering): void {
+  const req = this[LINGERING];
+  this[LINGERING] = undefined;
+  if (this.writable) this.end();
+  const close = (): void => {
+    if (this.writableFinished || !this.writable) this.destroy();
+    else this.once('finish', () => this.destroy());
+  };
+  if (!req || req.readableEnded) {
+    close();
+    return;
+  }
+  const timer = setTimeout(close, this.server?.[LINGER_MS] ?? MAX_LINGER_MS).unref();
+  req.once('end', close);
+  this.once('close', () => clearTimeout(timer));
+}
+
 /** What Node answers when its own headers or request deadline passes. */
 const REQUEST_TIMEOUT = Buffer.from('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n', 'latin1');
 
 /** Requests of a connection whose answer is not finished yet (more than one when pipelined). */
 const IN_FLIGHT = Symbol('trackgraph.http.inFlight');
-type Watched = Socket & { [IN_FLIGHT]?: number };
+/**
+ * Node's HTTP parser of a server's connection (`socket.parser`, not a documented property):
+ * `headersCompleted()` is false once a next request has begun and until its headers are in (the
+ * state Node's own headers check reads). Optional: where a Node version lacks it, the bytes read
+ * tell instead.
+ */
+interface NodeParser {
+  headersCompleted?: () => boolean;
+}
+type Watched = Socket & { [IN_FLIGHT]?: number; parser?: NodeParser | null };
 
 /**
  * The server's own headers deadline: one server-wide sweep, no timer per connection, a few Map
@@ -140,13 +199,24 @@ function watchHeaders(server: Server, headersMs: number): (socket: Socket) => vo
     const socket = this.req.socket as Watched;
     const inFlight = (socket[IN_FLIGHT] ?? 1) - 1;
     socket[IN_FLIGHT] = inFlight;
-    // Node has already ended a connection not kept alive (it is no longer writable). A request
-    // answered before its body was all read is still reading it: what it reads next is no new
-    // request, so that connection is not watched until its next request's headers are in.
-    if (inFlight === 0 && socket.writable && !socket.destroyed && this.req.complete) {
-      resting.set(socket, socket.bytesRead);
-      arm();
-    }
+    if (inFlight !== 0) return;
+    // A request answered before its body was all read is still reading it (Node reads the rest
+    // and throws it away on a kept-alive connection): what it reads until then is no new request,
+    // so the connection rests once the body has ended.
+    if (this.req.complete) rest(socket);
+    else this.req.once('end', () => rest(socket));
+  }
+
+  /** A kept-alive connection between requests: watched for the first byte of its next one. */
+  function rest(socket: Watched): void {
+    // Node has already ended a connection not kept alive (it is no longer writable).
+    if (socket[IN_FLIGHT] !== 0 || !socket.writable || socket.destroyed) return;
+    // A next request already begun in what was read with the last one (pipelined, or right
+    // behind its body): its headers are due from now. Node's parser knows (the state its own
+    // headers check reads); where it cannot tell, the first byte read from here on does.
+    if (socket.parser?.headersCompleted?.() === false) awaiting.set(socket, performance.now() + headersMs);
+    else resting.set(socket, socket.bytesRead);
+    arm();
   }
 
   server.on('connection', (socket: Watched) => {

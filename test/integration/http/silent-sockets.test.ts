@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { Agent as UndiciAgent, fetch as undiciFetch, type Response as UndiciResponse } from 'undici';
 import { wsClient } from '../../helpers/graphql-ws';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 
@@ -128,6 +129,72 @@ function threeStalled(port: number): Promise<Seen[]> {
   ]);
 }
 
+/**
+ * `fetch` (undici, as Node ships it): it keeps its connections alive and idle in a pool of its
+ * own, and reuses or drops them in orders Node's http.Agent does not. Each client has its own
+ * pool, closed by close().
+ */
+function fetchClient(port: number): { get(path?: string): Promise<number>; postUnauthorised(bytes: number): Promise<number>; close(): Promise<void> } {
+  const dispatcher = new UndiciAgent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 });
+  const base = `http://127.0.0.1:${port}`;
+  const status = (res: UndiciResponse): Promise<number> => res.arrayBuffer().then(() => res.status);
+  return {
+    get: (path = '/healthz') => undiciFetch(`${base}${path}`, { dispatcher }).then(status),
+    // Refused (401) before a byte of its body is read: the server reads the rest and keeps the connection.
+    postUnauthorised: (bytes) => undiciFetch(`${base}/api/audio/analyses`, { method: 'POST', dispatcher, headers: { 'content-type': 'audio/mpeg' }, body: new Uint8Array(bytes) }).then(status),
+    close: () => dispatcher.close(),
+  };
+}
+
+/** The ways a connection can stall in its headers: each writes something, then stops. */
+const STALLS: Record<string, (socket: net.Socket, mark: () => void) => void> = {
+  silent: () => undefined,
+  'half a request line': (socket) => socket.write('GET /api/au'),
+  trickling: (socket) => trickle(socket, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(100)}\r\n\r\n`, 100),
+  // Answered, kept alive, resting past the deadline, then its next request stalls.
+  'kept alive, rested, then stalled': (socket, mark) => {
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.once('data', () =>
+      setTimeout(() => {
+        mark();
+        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Stalled: ');
+      }, HEADERS_MS + 200),
+    );
+  },
+  // Answered (401) before its body was read; the body then ends and the next request stalls.
+  'refused before its body, then stalled': (socket, mark) => {
+    const body = 200_000;
+    socket.write(`POST /api/audio/analyses HTTP/1.1\r\nHost: x\r\nContent-Type: audio/mpeg\r\nContent-Length: ${body}\r\n\r\n`);
+    socket.once('data', () => {
+      socket.write(Buffer.alloc(body));
+      setTimeout(() => {
+        mark();
+        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Stalled: ');
+      }, 200);
+    });
+  },
+  // A whole request with half of the next behind it, in one write (pipelined).
+  'pipelined, the second half-sent': (socket) => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTT'),
+  // A body whose last bytes arrive with the start of the next request.
+  'the next request right behind a body': (socket) => {
+    const body = '{"query":"{ __typename }"}';
+    socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    setTimeout(() => socket.write(`${body.slice(5)}GET /healthz HTTP/1.1\r\nHost: x\r\nX-Stalled: `), 50);
+  },
+};
+
+/** A fixed shuffle (a linear congruential generator): the same orders in every run. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 describe.each([
   ['the server main.ts makes', true],
   ["the server's own deadline alone (Node's check off)", false],
@@ -173,6 +240,53 @@ describe.each([
     expectCut(silent!);
     expectCut(halfLine!);
     expectCut(trickling!);
+  });
+
+  it('cuts them after fetch traffic (undici), its connections left idle in its pool', async () => {
+    const client = fetchClient(port);
+    try {
+      const statuses = await Promise.all(Array.from({ length: 20 }, () => client.get()));
+      expect(statuses).toEqual(Array(20).fill(200));
+      const [silent, halfLine, trickling] = await threeStalled(port);
+      Object.assign(report, { 'after fetch: silent, half line, trickle': [silent!.ms, halfLine!.ms, trickling!.ms] });
+      expectCut(silent!);
+      expectCut(halfLine!);
+      expectCut(trickling!);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each([1, 2, 3])('cuts every kind of stalled connection, opened in a shuffled order among fetch traffic (order %i)', async (seed) => {
+    const client = fetchClient(port);
+    try {
+      // Requests answered, some refused before their bodies are read, throughout.
+      let running = true;
+      const statuses: number[] = [];
+      const traffic = (async () => {
+        for (let i = 0; running; i++) {
+          statuses.push(await (i % 3 === 2 ? client.postUnauthorised(150_000) : client.get()));
+          await new Promise((r) => setTimeout(r, 15));
+        }
+      })();
+      const kinds = shuffled(Object.keys(STALLS), seed);
+      const seen = await Promise.all(
+        kinds.map((kind, i) =>
+          new Promise((r) => setTimeout(r, i * 120)).then(() => connect(port, 2 * HEADERS_MS + GIVE_UP_MS, STALLS[kind]).then((s) => [kind, s] as const)),
+        ),
+      );
+      running = false;
+      await traffic;
+      report[`shuffled ${seed}`] = seen.map(([, s]) => s.ms);
+      const late = seen.filter(([, s]) => !s.closedByServer || s.ms > CUT_WITHIN_MS).map(([kind, s]) => `${kind}: ${s.closedByServer ? `cut after ${s.ms} ms` : 'left open'}`);
+      expect(late).toEqual([]);
+      // What the server said on each: its answers to the requests made before the stall, then a 408 or nothing.
+      for (const [, s] of seen) expect(s.answer).toMatch(/^(HTTP\/1\.1 (200|401) [\s\S]*)?(HTTP\/1\.1 408 [\s\S]*)?$/);
+      expect(statuses.length).toBeGreaterThan(10);
+      expect(new Set(statuses)).toEqual(new Set([200, 401]));
+    } finally {
+      await client.close();
+    }
   });
 
   it('cuts them while kept-alive traffic goes on', async () => {
