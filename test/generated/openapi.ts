@@ -65,7 +65,7 @@ export interface paths {
         put?: never;
         /**
          * Analyses the audio a client brings: a file (the body, or multipart/form-data), or the URL of one (JSON). Any key may.
-         * @description The track is named by artist and track, else by the file’s tags, else by its file name (“Artist - Title.mp3”; for a URL, the last segment of its path). Its trackKey is the contract’s, so every other route works on it; the same bytes are analysed once. The audio is recognised by its bytes (415 otherwise), limited to UPLOAD_MAX_BYTES (413, the rest unread), streamed to a temporary file and removed when analysed. A URL is fetched over http or https from a public address only (every redirect checked; 422 URL_REFUSED otherwise), within UPLOAD_FETCH_TIMEOUT_MS (422 URL_UNREACHABLE, as for a remote that answers other than 2xx or breaks off).
+         * @description The track is named by artist and track, else by the file’s tags, else by its file name (“Artist - Title.mp3”; for a URL, the last segment of its path). Its trackKey is the contract’s, so every other route works on it; the same bytes are analysed once. The audio is recognised by its bytes (415 otherwise), limited to UPLOAD_MAX_BYTES (413, nothing past the limit kept), streamed to a temporary file and removed when analysed. A URL is fetched over http or https from a public address only (every redirect checked; 422 URL_REFUSED otherwise), within UPLOAD_FETCH_TIMEOUT_MS (422 URL_UNREACHABLE, as for a remote that answers other than 2xx or breaks off).
          */
         post: operations["analyseUpload"];
         delete?: never;
@@ -1309,7 +1309,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description PAYLOAD_TOO_LARGE: the audio is larger than UPLOAD_MAX_BYTES (the rest of it is not read). */
+        /** @description PAYLOAD_TOO_LARGE: the audio is larger than UPLOAD_MAX_BYTES (nothing past the limit is kept; the rest is read and thrown away, then the connection closed). */
         Error413: {
             headers: {
                 [name: string]: unknown;

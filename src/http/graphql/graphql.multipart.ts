@@ -3,6 +3,7 @@ import busboy from 'busboy';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, invalidArgument } from '../../core/errors';
 import { receiveToFile } from '../../uploads/upload.receiver';
+import { closeAfterAnswer } from '../http-server';
 import { UploadedFile } from './upload.scalar';
 
 export interface GraphQLMultipartOptions {
@@ -40,8 +41,8 @@ export function graphqlMultipart(options: GraphQLMultipartOptions): RequestHandl
       return;
     }
     const closeAfter = (error: unknown): void => {
-      // A body not read to its end: the connection is closed after the answer rather than drained.
-      if (!req.readableEnded) res.setHeader('Connection', 'close');
+      // A body not read to its end: the rest is read and thrown away, and the connection closed after the answer.
+      closeAfterAnswer(req, res);
       next(error);
     };
     if (!PREFLIGHT_HEADERS.some((h) => (req.headers[h] ?? '') !== '')) {

@@ -53,7 +53,7 @@ const errors = (...statuses: number[]): ZodOpenApiResponsesObject =>
 const OTHER_ERRORS: Record<string, string> = {
   Error400Key: 'INVALID_ARGUMENT: a field is missing or invalid, or the key is one of API_KEYS or ADMIN_API_KEYS (only the configuration removes those).',
   Error404Key: 'NOT_FOUND: no key has this id.',
-  Error413: 'PAYLOAD_TOO_LARGE: the audio is larger than UPLOAD_MAX_BYTES (the rest of it is not read).',
+  Error413: 'PAYLOAD_TOO_LARGE: the audio is larger than UPLOAD_MAX_BYTES (nothing past the limit is kept; the rest is read and thrown away, then the connection closed).',
   Error415: 'UNSUPPORTED_MEDIA: the bytes are not audio this server reads (whatever the name or Content-Type says), or the Content-Type is none of those the route takes.',
   Error422Upload:
     'AUDIO_UNDECODABLE: the audio cannot be decoded. URL_REFUSED: the URL leads to an address that is not public (loopback, private, link-local, reserved). ' +
@@ -217,7 +217,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           description:
             'The track is named by artist and track, else by the file’s tags, else by its file name (“Artist - Title.mp3”; for a URL, the last segment of its path). ' +
             'Its trackKey is the contract’s, so every other route works on it; the same bytes are analysed once. ' +
-            'The audio is recognised by its bytes (415 otherwise), limited to UPLOAD_MAX_BYTES (413, the rest unread), streamed to a temporary file and removed when analysed. ' +
+            'The audio is recognised by its bytes (415 otherwise), limited to UPLOAD_MAX_BYTES (413, nothing past the limit kept), streamed to a temporary file and removed when analysed. ' +
             'A URL is fetched over http or https from a public address only (every redirect checked; 422 URL_REFUSED otherwise), within UPLOAD_FETCH_TIMEOUT_MS (422 URL_UNREACHABLE, as for a remote that answers other than 2xx or breaks off).',
           requestParams: {
             query: z.object({

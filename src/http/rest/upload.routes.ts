@@ -4,6 +4,7 @@ import { restAnalysis } from './audio.routes';
 import type { Principal } from '../../auth/api-keys';
 import { AppError, invalidArgument } from '../../core/errors';
 import { tooLarge } from '../../uploads/upload.receiver';
+import { closeAfterAnswer } from '../http-server';
 import type { UploadFetcher } from '../../uploads/upload.fetcher';
 import type { UploadHints, UploadOutcome, UploadService } from '../../uploads/upload.service';
 
@@ -71,8 +72,8 @@ export function uploadRoutes(uploads: UploadService, gate: RequestHandler, fetch
       }
       answer(res, result);
     } catch (error) {
-      // A body not read to its end: the connection is closed after the answer rather than drained.
-      if (!req.readableEnded) res.setHeader('Connection', 'close');
+      // A body not read to its end: the rest is read and thrown away, and the connection closed after the answer.
+      closeAfterAnswer(req, res);
       throw error;
     }
   });
