@@ -6,7 +6,7 @@
  *                  the corpora the formulas are fitted on
  *   --unseen DIR   a corpus scored but never fitted on (repeatable; e.g. the game soundtracks of
  *                  `npm run bench:game-music`): music of another kind, as a user's would be
- *   --models DIR   Essentia's models, laid out as MODELS_DIR (default: TRACKGRAPH_TEST_MODELS_DIR or ../shared/models)
+ *   --models DIR   Essentia's models, laid out as MODELS_DIR (default: TRACKGRAPH_TEST_MODELS_DIR)
  *   --cache DIR    per-corpus JSON of each clip's raw measurements and model outputs (default
  *                  bench/.cache/descriptors): the models run once per clip, later runs read them back
  *   --patches N    patches per window the models run on (MODELS_PATCHES; default 0: all)
@@ -127,6 +127,7 @@ async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): P
 
 async function main(): Promise<void> {
   if (positionals.length === 0) throw new Error('give one or more folders of clips');
+  if (!values.models) throw new Error('give the models\' folder: --models DIR, or TRACKGRAPH_TEST_MODELS_DIR');
   let loaded: Promise<ModelRunner> | undefined;
   // The reference the formulas are held to: the models as trained (rank 0), not factorised.
   const runner = (): Promise<ModelRunner> => (loaded ??= ModelRunner.load(values.models, 0));

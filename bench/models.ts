@@ -3,7 +3,7 @@
  * `npm run bench:models -- [--models DIR] [--limit N] [--calibrate NAME] <dirs...>`
  *
  *   dirs           folders of audio clips (one corpus each), e.g. ../shared/corpus/{synth,produced,recorded}
- *   --models DIR   Essentia's models (default: TRACKGRAPH_TEST_MODELS_DIR or ../shared/models)
+ *   --models DIR   Essentia's models (default: TRACKGRAPH_TEST_MODELS_DIR)
  *   --limit N      clips per folder (default: all)
  *   --calibrate    the folder whose clips choose the patch count (default: the first); the
  *                  others are reported as left out
@@ -79,6 +79,7 @@ function spreadPatches(of: number, count: number): number[] {
 
 async function main(): Promise<void> {
   if (positionals.length === 0) throw new Error('give one or more folders of clips');
+  if (!values.models) throw new Error('give the models\' folder: --models DIR, or TRACKGRAPH_TEST_MODELS_DIR');
   const rank = Number(values.rank);
   const exact = await ModelRunner.load(values.models, 0);
   const runner = rank === 0 ? exact : await ModelRunner.load(values.models, rank);

@@ -20,7 +20,7 @@ jest.setTimeout(300_000);
 const repoRoot = path.resolve(__dirname, '../../..');
 const modelsDir = TEST_MODELS_DIR;
 const haveModels = HAVE_TEST_MODELS;
-if (!haveModels) console.warn(`models tests SKIPPED: no models at ${modelsDir} (set TRACKGRAPH_TEST_MODELS_DIR)`);
+if (!haveModels) console.warn(`models tests SKIPPED: no models at "${modelsDir}" (set TRACKGRAPH_TEST_MODELS_DIR to the models' folder)`);
 const withModels = haveModels ? describe : describe.skip;
 
 const CLIPS = ['money.mp3', 'cymbaline.ogg', 'hoppipolla.flac'].map((f) => path.join(repoRoot, 'test/fixtures/library', f));
