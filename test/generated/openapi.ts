@@ -458,6 +458,7 @@ export interface components {
              * @enum {string}
              */
             code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "FORBIDDEN" | "TRACK_NOT_FOUND" | "NOT_FOUND" | "AUDIO_UNDECODABLE" | "UNSUPPORTED_MEDIA" | "PAYLOAD_TOO_LARGE" | "URL_REFUSED" | "URL_UNREACHABLE" | "NO_AUDIO_SOURCE" | "RATE_LIMITED" | "UPLOAD_QUOTA_EXCEEDED" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_INVALID" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "INTERNAL";
+            /** @description What went wrong, in words for a person (an error this server knows says what it was; anything unexpected is masked, its details only in the server's log). Not for matching: read `code`. */
             message: string;
         };
         AnalysisResponse: {

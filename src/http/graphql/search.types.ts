@@ -31,7 +31,9 @@ export class SourceFailure {
   @Field(() => String, { description: 'Why: UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_INVALID, RATE_LIMITED …' })
   code!: string;
 
-  @Field(() => String)
+  @Field(() => String, {
+    description: "What went wrong, in words for a person (an error this server knows says what it was; anything unexpected is masked, its details only in the server's log). Not for matching: read `code`.",
+  })
   message!: string;
 }
 

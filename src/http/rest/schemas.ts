@@ -43,7 +43,7 @@ export const sourceFailureSchema = z
   .object({
     source: z.string().describe('The source’s name, as in SOURCES (deezer, musicbrainz, upstream).'),
     code: z.enum(ERROR_CODES).describe('Why: UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT, UPSTREAM_INVALID, RATE_LIMITED …'),
-    message: z.string(),
+    message: z.string().describe("What went wrong, in words for a person (an error this server knows says what it was; anything unexpected is masked, its details only in the server's log). Not for matching: read `code`."),
   })
   .meta({ id: 'SourceFailure', description: 'A source that could not be searched for this query.' });
 

@@ -3,11 +3,32 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType, isUnionType } from 'graphql';
 import { buildGraphQLSchema, schemaFilePath, schemaSdl } from '../../../src/http/graphql/graphql.schema';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** The output folders of codegen.yml: the tests' operations, the dashboard's, its admin pages'. */
 const GENERATED = ['test/generated/', 'web/src/gql/'];
+
+describe('the schema documents itself', () => {
+  it('every type, field, argument and enum value of ours has a description (what Sandbox and codegen show)', () => {
+    const schema = buildGraphQLSchema();
+    const missing: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || (isScalarType(type) && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name))) continue;
+      if (!type.description) missing.push(type.name);
+      if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          if (!field.description) missing.push(`${type.name}.${field.name}`);
+          for (const arg of 'args' in field ? field.args : []) if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
+        }
+      }
+      if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
+      if (isUnionType(type) && !type.description) missing.push(type.name);
+    }
+    expect(missing).toEqual([]);
+  });
+});
 
 describe('committed GraphQL artefacts', () => {
   it('schema/schema.graphql is what the code builds (run `npm run schema` after changing a type)', async () => {
