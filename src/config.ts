@@ -30,7 +30,7 @@ export type SourceName = (typeof SOURCE_NAMES)[number];
 
 /**
  * Every environment variable the service reads, with its default and a one-line meaning.
- * README's configuration table mirrors this schema; the names are part of the interface.
+ * docs/CONFIGURATION.md's table mirrors this schema; the names are part of the interface.
  */
 const schema = z.object({
   /** TCP port of the HTTP server. */

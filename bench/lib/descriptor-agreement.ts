@@ -97,23 +97,23 @@ const LOUD_ENERGY = [1, 2] as const;
 // Drums on the beat make music more danceable. Fitted freely beside loudness, their weight fell
 // (0.171 to 0.14) and a mix without its drums read only 0.08 less danceable than with them, where
 // its test asks more than 0.1: the mix with drums is quieter for the same peak, and loudness now
-// weighs in danceability (BENCHMARKS.md, "Engine 19").
+// weighs in danceability (docs/engine/descriptors.md, "Engine 19").
 const DRUMS_DANCE = [0.2, 2] as const;
 const LOUD_NOT_ACOUSTIC = [-2, -0.7] as const;
 // Distortion in energy, arousal and aggressive is `grit` (the 1-4 kHz contrast), not `harsh` (the
 // 500 Hz-8 kHz flatness): hats and cymbals raise the flatness as much as distortion does, and a
-// kick and hats taking turns read harsh whatever the mood (BENCHMARKS.md, "Engine 16").
+// kick and hats taking turns read harsh whatever the mood (docs/engine/descriptors.md, "Engine 16").
 // A level that flickers fast (`restless`, the bands' modulation centroid) raises arousal and
 // aggressive and lowers sad and acousticness; energy leaves it out: fitted with it, energy held the
-// models no better on music no fit saw, and loud distorted rock read under 0.8 (BENCHMARKS.md,
+// models no better on music no fit saw, and loud distorted rock read under 0.8 (docs/engine/descriptors.md,
 // "Engine 17").
 // Energy in the mid-range (`mids`) lowers energy, arousal and aggressive: the models' aggressive
 // follows it downward on five of the six corpora (produced: none), and the spectrum of
-// distortion and drums spreads into the bass and the treble (BENCHMARKS.md, "Engine 18").
+// distortion and drums spreads into the bass and the treble (docs/engine/descriptors.md, "Engine 18").
 // Happy leaves brightness out. Brighter music reads happier to the models on every corpus, but
 // loudness, strikes and partials already carry most of that; beyond them the treble orders happy
 // upward on three corpora and downward on band-played rock and arcade music, where it is distorted
-// guitars and cymbals. Fitted on the others, its weight misordered the rock (BENCHMARKS.md, "Engine 20").
+// guitars and cymbals. Fitted on the others, its weight misordered the rock (docs/engine/descriptors.md, "Engine 20").
 export const DESIGN: Record<Fitted, { bounds: Bounds; target: (m: CachedModels) => number; span?: boolean; fixed?: boolean }> = {
   energy: { bounds: { loud: LOUD_ENERGY, compressed: UP, busy: UP, dense: UP, grit: UP, bright: UP, air: UP, mids: DOWN }, target: (m) => m.classes.mood_aggressive, span: true },
   arousal: { bounds: { loud: UP, grit: UP, fast: UP, dense: UP, drums: UP, busy: UP, bright: UP, compressed: UP, restless: UP, mids: DOWN }, target: (m) => m.classes.mood_aggressive, span: true },
