@@ -151,9 +151,11 @@ type Watched = Socket & { [IN_FLIGHT]?: number; parser?: NodeParser | null };
  *   and a connection enters at the end of the Map, so the Map's order is the deadlines' order and
  *   the sweep stops at the first connection not yet due.
  * - `resting` holds each kept-alive connection between requests, with its `bytesRead` once its last
- *   answer was finished: waiting in silence is the keep-alive timeout's business, but once it has
- *   read more, a next request has begun, and the connection moves to `awaiting` (at the sweep that
- *   sees it, so up to one period late: never early).
+ *   answer was finished and its last request's body read to its end: waiting in silence is the
+ *   keep-alive timeout's business, but once it has read more, a next request has begun, and the
+ *   connection moves to `awaiting` (at the sweep that sees it, so up to one period late: never
+ *   early). A next request that had already begun by then (pipelined behind the last, or sent
+ *   right behind its body) goes to `awaiting` at once, from that moment.
  *
  * The sweep runs every quarter of `headersMs` (at most 500 ms) while either holds a connection;
  * destroyed connections are dropped as it meets them. Returns `release`, which takes a socket out
@@ -214,6 +216,8 @@ function watchHeaders(server: Server, headersMs: number): (socket: Socket) => vo
     // A next request already begun in what was read with the last one (pipelined, or right
     // behind its body): its headers are due from now. Node's parser knows (the state its own
     // headers check reads); where it cannot tell, the first byte read from here on does.
+    awaiting.delete(socket);
+    resting.delete(socket);
     if (socket.parser?.headersCompleted?.() === false) awaiting.set(socket, performance.now() + headersMs);
     else resting.set(socket, socket.bytesRead);
     arm();
