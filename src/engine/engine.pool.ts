@@ -5,7 +5,7 @@ import type { AnalysisEngine, AudioFeatures, AudioInput, AudioProbe } from '../c
 import type { WorkerResult, WorkerTask } from './engine.thread';
 import { SIGNAL_METHOD } from '../core/analysis-method';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelFilesError, modelsMethod, readModelFiles } from './models/model-files';
-import { type SharedWindows, classifierWindows } from './models/musicnn.factorise';
+import { type PreparedModels, prepareModelsCached } from './models/model-prepared';
 import { engineThreadFile } from './engine-thread.file';
 
 export interface EnginePoolOptions {
@@ -27,6 +27,8 @@ export interface EnginePoolOptions {
   modelsPatches?: number | undefined;
   /** Rank of the models' factorised convolutions (default DEFAULT_RANK; 0: as trained). */
   modelsRank?: number | undefined;
+  /** Where the models, once prepared at that rank, are kept for the next start (DATA_DIR/cache); unset: prepared at every start. */
+  modelsCacheDir?: string | undefined;
   logger?: { warn(obj: object, msg: string): void };
 }
 
@@ -64,12 +66,13 @@ export class EnginePool implements AnalysisEngine {
     if (!(options.workers >= 1)) throw new RangeError(`workers must be >= 1, got ${options.workers}`);
     let modelsDir = options.modelsDir;
     const modelsRank = options.modelsRank ?? DEFAULT_RANK;
-    let modelsWindows: SharedWindows = {};
+    let models: PreparedModels | undefined;
     if (modelsDir !== undefined) {
       try {
         // Checked once here, before any thread starts: a bad file stops the start, naming it.
-        // The classifiers' shared windows are computed from them here too, once for every thread.
-        modelsWindows = classifierWindows(readModelFiles(modelsDir), modelsRank);
+        // The models are rewritten here too (the classifiers' shared windows, each graph
+        // factorised), once for every thread and every thread that replaces one.
+        models = prepareModelsCached(readModelFiles(modelsDir), modelsRank, options.modelsCacheDir);
       } catch (error) {
         if (!(error instanceof ModelFilesError) || options.modelsRequired !== false) throw error;
         this.modelsProblem = error.message;
@@ -85,7 +88,7 @@ export class EnginePool implements AnalysisEngine {
       execArgv,
       workerData: {
         windowSeconds: options.windowSeconds,
-        ...(modelsDir === undefined ? {} : { modelsDir, modelsPatches, modelsRank, modelsWindows }),
+        ...(models === undefined ? {} : { models, modelsPatches }),
       },
       minThreads: options.workers,
       maxThreads: options.workers,

@@ -5,7 +5,7 @@ import { decodeAnalysisWindow } from './decode';
 import { workerData } from 'node:worker_threads';
 import { createEngine, type EngineOptions } from './engine';
 import { ThreadModels } from './models/model-analysis';
-import type { SharedWindows } from './models/musicnn.factorise';
+import type { PreparedModels } from './models/model-prepared';
 import { probeAudio } from './probe';
 import { ANALYSIS_RATE } from './window';
 
@@ -14,9 +14,9 @@ export type WorkerTask = { kind: 'analyse'; input: AudioInput } | { kind: 'probe
 
 /** This thread's engine, built once from the options the pool started it with. */
 const engine = createEngine(workerData as EngineOptions);
-/** This thread's models when the pool was given MODELS_DIR, loaded as the thread starts. */
-const { modelsDir, modelsPatches, modelsRank, modelsWindows } = workerData as { modelsDir?: string; modelsPatches?: number; modelsRank?: number; modelsWindows?: SharedWindows };
-const models = modelsDir === undefined ? undefined : new ThreadModels(modelsDir, modelsPatches, modelsRank, modelsWindows);
+/** This thread's models when the pool was given MODELS_DIR, as its host prepared them; loaded at the thread's first analysis. */
+const { models: prepared, modelsPatches } = workerData as { models?: PreparedModels; modelsPatches?: number };
+const models = prepared === undefined ? undefined : new ThreadModels(prepared, modelsPatches);
 
 /** Errors cross the thread boundary as plain data and become AppErrors again on the main side. */
 export interface WireError {

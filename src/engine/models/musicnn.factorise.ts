@@ -17,8 +17,8 @@ import { MUSICNN_BANDS, MUSICNN_PATCH } from './musicnn.input';
  * what that moves in the outputs is measured by bench/models.ts. The five classifiers' windows
  * can go further: their filters lie close to one subspace, so one basis of those windows runs
  * once per patch for all five, and each classifier factorises its filters within it
- * (sharedWindows). The graph is rewritten in memory from the user's own files as they load;
- * nothing derived from the models is stored.
+ * (sharedWindows). The graph is rewritten in memory from the user's own files, once per process
+ * (model-prepared.ts); nothing derived from the models is stored.
  */
 
 /**
@@ -108,13 +108,88 @@ const b64 = (s: string): string => Buffer.from(s, 'latin1').toString('base64');
 /** Frames a temporal window reads per step once they are channels (see factoriseMusicnn). */
 const TEMPORAL_STEP = 8;
 
-/** A symmetric matrix's eigenvalues, largest first, and its eigenvectors in that order (column k for value k). */
-function eigenDescending(symmetric: Matrix): { values: number[]; vectors: Matrix } {
-  const evd = new EigenvalueDecomposition(symmetric, { assumeSymmetric: true });
+/**
+ * The Gram matrix of a's rows (rows × cols, row-major): Σ_k a[i, k]·a[j, k], summed over k in
+ * order as ml-matrix's mmul sums (so the same numbers), on flat arrays and once per pair: ml-matrix
+ * reads each value through a method call, which cost ~1 s of CPU per start for the shared windows.
+ */
+function rowGram(a: ArrayLike<number>, rows: number, cols: number): Float64Array {
+  const g = new Float64Array(rows * rows);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = 0;
+      for (let k = 0; k < cols; k++) s += a[i * cols + k]! * a[j * cols + k]!;
+      g[i * rows + j] = s;
+      g[j * rows + i] = s;
+    }
+  }
+  return g;
+}
+
+/** The Gram matrix of a's columns (rows × cols, row-major): Σ_k a[k, i]·a[k, j], as rowGram sums. */
+function columnGram(a: ArrayLike<number>, rows: number, cols: number): Float64Array {
+  const g = new Float64Array(cols * cols);
+  for (let k = 0; k < rows; k++) {
+    for (let i = 0; i < cols; i++) {
+      const v = a[k * cols + i]!;
+      for (let j = 0; j <= i; j++) g[i * cols + j] = g[i * cols + j]! + v * a[k * cols + j]!;
+    }
+  }
+  for (let i = 0; i < cols; i++) for (let j = 0; j < i; j++) g[j * cols + i] = g[i * cols + j]!;
+  return g;
+}
+
+/**
+ * A window's filters (rows × out) each scaled by the batch norm after it (none: 1), and their
+ * squared Frobenius norm computed as ml-matrix's w.norm() ** 2 (the square of the square root).
+ */
+function scaledFilters(kernel: Float32Array, out: number, scale: Float32Array | undefined): { w: Float64Array; norm: number } {
+  const w = new Float64Array(kernel.length);
+  for (let i = 0; i < kernel.length; i++) w[i] = kernel[i]! * (scale ? scale[i % out]! : 1);
+  let squares = 0;
+  for (let i = 0; i < w.length; i++) squares += w[i]! * w[i]!;
+  return { w, norm: Math.sqrt(squares) ** 2 };
+}
+
+/** sum + g / norm elementwise (g divided in place), as ml-matrix's sum.add(g.div(norm)); g / norm when sum is undefined. */
+function addScaled(sum: Float64Array | undefined, g: Float64Array, norm: number): Float64Array {
+  for (let i = 0; i < g.length; i++) g[i] = g[i]! / norm;
+  if (!sum) return g;
+  for (let i = 0; i < g.length; i++) sum[i] = sum[i]! + g[i]!;
+  return sum;
+}
+
+/** a (rows × inner, row-major) times b (inner × cols), each sum in order as ml-matrix's mmul, rounded to float32. */
+function product(a: ArrayLike<number>, b: Float64Array, rows: number, inner: number, cols: number): Float32Array {
+  const out = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      let s = 0;
+      for (let k = 0; k < inner; k++) s += a[i * inner + k]! * b[k * cols + j]!;
+      out[i * cols + j] = s;
+    }
+  }
+  return out;
+}
+
+/**
+ * A symmetric n × n matrix's eigenvalues, largest first, and its eigenvectors in that order:
+ * leading(count), an n × count matrix, row-major, column k for value k.
+ */
+function eigenDescending(symmetric: Float64Array, n: number): { values: number[]; leading: (count: number) => Float64Array } {
+  const evd = new EigenvalueDecomposition(Matrix.from1DArray(n, n, symmetric), { assumeSymmetric: true });
   const order = evd.realEigenvalues.map((value, index) => ({ value, index })).sort((x, y) => y.value - x.value);
-  const vectors = new Matrix(symmetric.rows, order.length);
-  order.forEach(({ index }, k) => vectors.setColumn(k, evd.eigenvectorMatrix.getColumn(index)));
-  return { values: order.map((o) => o.value), vectors };
+  const leading = (count: number): Float64Array => {
+    const columns = Math.min(count, n);
+    const vectors = new Float64Array(n * columns);
+    const eigenvectors = evd.eigenvectorMatrix;
+    for (let k = 0; k < columns; k++) {
+      const column = order[k]!.index;
+      for (let i = 0; i < n; i++) vectors[i * columns + k] = eigenvectors.get(i, column);
+    }
+    return vectors;
+  };
+  return { values: order.map((o) => o.value), leading };
 }
 
 /**
@@ -126,15 +201,15 @@ export function factorKernel(kernel: Float32Array, shape: readonly number[], ran
   const rows = kh * kw * channels;
   // The right singular vectors and values from the Gram matrix (out × out, small), then the
   // left ones scaled: g = M·V_r, h = V_rᵀ, so that g·h = M·V_r·V_rᵀ, M's best rank-r approximation.
-  const m = Matrix.from1DArray(rows, out, kernel);
-  const { values, vectors } = eigenDescending(m.transpose().mmul(m));
+  const { values, leading } = eigenDescending(columnGram(kernel, rows, out), out);
   const largest = Math.max(values[0] ?? 0, 0);
   let r = 0;
   while (r < Math.min(rank, values.length) && values[r]! > NEGLIGIBLE ** 2 * largest) r++;
   r = Math.max(1, r);
-  const vr = vectors.subMatrix(0, out - 1, 0, r - 1);
-  const g = Float32Array.from(m.mmul(vr).to1DArray());
-  const h = Float32Array.from(vr.transpose().to1DArray());
+  const vr = leading(r);
+  const g = product(kernel, vr, rows, out, r);
+  const h = new Float32Array(r * out);
+  for (let k = 0; k < r; k++) for (let i = 0; i < out; i++) h[k * out + i] = vr[i * r + k]!;
   return { g, h, rank: r };
 }
 
@@ -180,6 +255,18 @@ export type SharedWindows = Partial<Record<string, SharedWindow>>;
 
 const sameShape = (a: readonly number[], b: readonly number[]): boolean => b.every((v, i) => a[i] === v);
 
+/** SharedWindow.maskSum of a basis [kh, kw, 1, width] over `frames` frames padded as `input` says. */
+function windowMaskSum(basis: Float32Array, kh: number, kw: number, width: number, frames: number, input: WindowInput): Float32Array {
+  const outFrames = frames + input.before + input.after - kh + 1;
+  const maskSum = new Float32Array(outFrames * width);
+  for (let t = 0; t < outFrames; t++) for (let dt = 0; dt < kh; dt++) {
+    const frame = t + dt - input.before;
+    if (frame < 0 || frame >= frames) continue;
+    for (let f = 0; f < kw; f++) for (let k = 0; k < width; k++) maskSum[t * width + k] = maskSum[t * width + k]! + basis[(dt * kw + f) * width + k]!;
+  }
+  return maskSum;
+}
+
 /**
  * A basis of `width` filters for each of SHARED_KERNELS' windows, shared by these models (the
  * five classifiers: fine-tuned from one network, their timbral filters lie close to one
@@ -197,7 +284,7 @@ export function sharedWindows(models: ReadonlyArray<{ modelJson: ModelJson; weig
   for (const kernelName of SHARED_KERNELS) {
     let shape: number[] | undefined;
     let input: WindowInput | undefined;
-    let gram: Matrix | undefined;
+    let gram: Float64Array | undefined;
     for (const view of views) {
       const at = view.offsets.get(kernelName);
       const conv = view.convOf(kernelName);
@@ -213,23 +300,15 @@ export function sharedWindows(models: ReadonlyArray<{ modelJson: ModelJson; weig
       const out = s[3]!;
       const rows = s[0]! * s[1]!;
       const scale = view.normScale(conv, out);
-      const w = Matrix.from1DArray(rows, out, Float64Array.from(kernel, (v, i) => v * (scale ? scale[i % out]! : 1)));
-      const norm = w.norm() ** 2;
+      const { w, norm } = scaledFilters(kernel, out, scale);
       if (!(norm > 0)) continue;
-      const g = w.mmul(w.transpose()).div(norm);
-      gram = gram ? gram.add(g) : g;
+      gram = addScaled(gram, rowGram(w, rows, out), norm);
     }
     const [kh, kw] = (shape ?? []) as [number, number];
     if (!gram || !shape || !input || kh * kw <= width) continue;
     const rows = kh * kw;
-    const basis = Float32Array.from(eigenDescending(gram).vectors.subMatrix(0, rows - 1, 0, width - 1).to1DArray());
-    const outFrames = frames + input.before + input.after - kh + 1;
-    const maskSum = new Float32Array(outFrames * width);
-    for (let t = 0; t < outFrames; t++) for (let dt = 0; dt < kh; dt++) {
-      const frame = t + dt - input.before;
-      if (frame < 0 || frame >= frames) continue;
-      for (let f = 0; f < kw; f++) for (let k = 0; k < width; k++) maskSum[t * width + k] = maskSum[t * width + k]! + basis[(dt * kw + f) * width + k]!;
-    }
+    const basis = Float32Array.from(eigenDescending(gram, rows).leading(width));
+    const maskSum = windowMaskSum(basis, kh, kw, width, frames, input);
     result[kernelName] = { input: `shared/${kernelName.replace(/\/kernel$/, '')}`, basis, shape: [kh, kw, 1, width], before: input.before, after: input.after, frames, bands, maskSum };
   }
   return result;
@@ -238,8 +317,8 @@ export function sharedWindows(models: ReadonlyArray<{ modelJson: ModelJson; weig
 /**
  * The five classifiers' shared windows at `rank` (SHARED_WIDTH_PER_RANK × rank filters each), from
  * MODELS_DIR's files (model-files.ts, readModelFiles); none at rank 0. Computed once per start
- * (~2 s of CPU, the eigendecomposition of a 469 × 469 matrix most of it) and handed to every
- * engine thread.
+ * (~1 s of CPU, the eigendecomposition of a 469 × 469 matrix most of it; model-prepared.ts) and
+ * handed to every engine thread.
  */
 export function classifierWindows(files: readonly ModelFiles[], rank: number): SharedWindows {
   if (rank <= 0) return {};
@@ -337,6 +416,42 @@ interface WindowInput {
   offset: number;
   before: number;
   after: number;
+}
+
+/**
+ * One model's window in the shared basis' coordinates (see factoriseMusicnn): P (width × r, scaled
+ * by the input norm's scale), H (r × out) and the norm offset's term per output frame (frames ×
+ * r). Its own function, not a loop in factoriseMusicnn's body: V8 optimises a small function as
+ * soon as its loops run hot, where the same loops in that long body ran unoptimised (seconds of
+ * CPU per start, measured).
+ */
+function sharedFactors(window: SharedWindow, kernel: Float32Array, cells: number, out: number, rank: number, input: WindowInput): { p: Float32Array; h: Float32Array; edge: Float32Array; rank: number } {
+  const width = window.shape[3];
+  const basis = window.basis;
+  const c = new Float32Array(width * out);
+  for (let i = 0; i < cells; i++) for (let k = 0; k < width; k++) {
+    const b = basis[i * width + k]!;
+    if (b !== 0) for (let j = 0; j < out; j++) c[k * out + j] = c[k * out + j]! + b * kernel[i * out + j]!;
+  }
+  // factorKernel of Cᵀ (out × width) gives g = Cᵀ·U_r (out × r) and h = U_rᵀ (r × width).
+  const ct = new Float32Array(out * width);
+  for (let k = 0; k < width; k++) for (let j = 0; j < out; j++) ct[j * width + k] = c[k * out + j]!;
+  const fc = factorKernel(ct, [out, 1, 1, width], rank);
+  const r = fc.rank;
+  const p = new Float32Array(width * r);
+  const h = new Float32Array(r * out);
+  for (let k = 0; k < width; k++) for (let j = 0; j < r; j++) p[k * r + j] = fc.h[j * width + k]!;
+  for (let j = 0; j < r; j++) for (let o = 0; o < out; o++) h[j * out + o] = fc.g[o * r + j]!;
+  const frames = window.frames + window.before + window.after - window.shape[0] + 1;
+  const edge = new Float32Array(frames * r);
+  const maskSum = window.maskSum;
+  for (let t = 0; t < frames; t++) for (let j = 0; j < r; j++) {
+    let dot = 0;
+    for (let k = 0; k < width; k++) dot += maskSum[t * width + k]! * p[k * r + j]!;
+    edge[t * r + j] = input.offset * dot;
+  }
+  for (let i = 0; i < p.length; i++) p[i] = p[i]! * input.scale;
+  return { p, h, edge, rank: r };
 }
 
 /**
@@ -591,30 +706,9 @@ export function factoriseMusicnn(modelJson: ModelJson, weights: Uint8Array, rank
       // patch's frames and 0 on the padding: x * B is the shared input, P (scaled) and the
       // offset's term (one row per frame, the same on every band) this model's.
       const width = window.shape[3];
-      const c = new Float32Array(width * out);
-      for (let i = 0; i < kh * kw; i++) for (let k = 0; k < width; k++) {
-        const b = window.basis[i * width + k]!;
-        if (b !== 0) for (let j = 0; j < out; j++) c[k * out + j] = c[k * out + j]! + b * kernel[i * out + j]!;
-      }
-      // factorKernel of Cᵀ (out × width) gives g = Cᵀ·U_r (out × r) and h = U_rᵀ (r × width).
-      const ct = new Float32Array(out * width);
-      for (let k = 0; k < width; k++) for (let j = 0; j < out; j++) ct[j * width + k] = c[k * out + j]!;
-      const fc = factorKernel(ct, [out, 1, 1, width], Math.max(1, Math.round(rank * share)));
-      const r = fc.rank;
+      const { p, h, edge, rank: r } = sharedFactors(window, kernel, kh * kw, out, Math.max(1, Math.round(rank * share)), input);
       ranks[kernelName] = r;
-      const p = new Float32Array(width * r);
-      const h = new Float32Array(r * out);
-      for (let k = 0; k < width; k++) for (let j = 0; j < r; j++) p[k * r + j] = fc.h[j * width + k]!;
-      for (let j = 0; j < r; j++) for (let o = 0; o < out; o++) h[j * out + o] = fc.g[o * r + j]!;
       const frames = window.frames + window.before + window.after - kh + 1;
-      const edge = new Float32Array(frames * r);
-      const maskSum = window.maskSum;
-      for (let t = 0; t < frames; t++) for (let j = 0; j < r; j++) {
-        let dot = 0;
-        for (let k = 0; k < width; k++) dot += maskSum[t * width + k]! * p[k * r + j]!;
-        edge[t * r + j] = input.offset * dot;
-      }
-      for (let i = 0; i < p.length; i++) p[i] = p[i]! * input.scale;
       const pName = `${kernelName}/shared_p`;
       const eName = `${kernelName}/shared_offset`;
       const hName = `${kernelName}/factor_h`;

@@ -2,8 +2,9 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { type Factorised, type SharedWindow, type SharedWindows, classifierWindows, factoriseMusicnn } from './musicnn.factorise';
+import type { SharedWindow, SharedWindows } from './musicnn.factorise';
 import { CLASSIFIERS, type ClassifierName, DEFAULT_PATCHES, DEFAULT_RANK, MODEL_SET_ID, MSD_TAGS, type MsdTag, TAGGER, readModelFiles } from './model-files';
+import { type PreparedModel, type PreparedModels, prepareModels } from './model-prepared';
 import { MUSICNN_BANDS, MUSICNN_PATCH, MUSICNN_RATE, MusicnnInput, type MusicnnFrames, patchCount, patchesInto } from './musicnn.input';
 import { PolyphaseResampler } from './resample';
 
@@ -118,7 +119,7 @@ export async function startBackend(): Promise<{ simd: boolean; threads: number }
 }
 
 /** A model's graph and weights, rewritten (musicnn.factorise.ts), as tfjs's loader wants them. */
-function memoryHandler({ modelJson, weights }: Factorised): tf.io.IOHandler {
+function memoryHandler({ modelJson, weights }: PreparedModel): tf.io.IOHandler {
   return {
     load: () =>
       Promise.resolve({
@@ -127,7 +128,8 @@ function memoryHandler({ modelJson, weights }: Factorised): tf.io.IOHandler {
         generatedBy: modelJson.generatedBy,
         convertedBy: modelJson.convertedBy,
         weightSpecs: modelJson.weightsManifest.flatMap((m) => m.weights) as tf.io.WeightsManifestEntry[],
-        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength) as ArrayBuffer,
+        // A copy of its own (the prepared weights may be a view of a SharedArrayBuffer).
+        weightData: new Uint8Array(weights).buffer,
         signature: modelJson.signature,
         userDefinedMetadata: modelJson.userDefinedMetadata,
       }),
@@ -218,19 +220,23 @@ export class ModelRunner {
   ) {}
 
   /**
-   * Reads, checks (model-files.ts) and loads every model of `dir`, rewritten at `rank`
-   * (musicnn.factorise.ts; 0: as trained): each factorised, the five classifiers' timbral
-   * windows on one shared basis (classifierWindows of these files, unless given: the engine
-   * pool computes them once for all its threads).
+   * Reads, checks (model-files.ts), rewrites at `rank` (model-prepared.ts, musicnn.factorise.ts;
+   * 0: as trained) and loads every model of `dir`.
    */
-  static async load(dir: string, rank = DEFAULT_RANK, shared?: SharedWindows): Promise<ModelRunner> {
-    const files = readModelFiles(dir);
+  static async load(dir: string, rank = DEFAULT_RANK): Promise<ModelRunner> {
+    return ModelRunner.fromPrepared(prepareModels(readModelFiles(dir), rank));
+  }
+
+  /**
+   * Loads the models as prepareModels rewrote them (the engine pool's host does that once for
+   * all its threads): each graph, and the classifiers' shared windows.
+   */
+  static async fromPrepared(prepared: PreparedModels): Promise<ModelRunner> {
     const { simd } = await startBackend();
-    const byFolder = new Map(files.map((f) => [f.folder.folder, f]));
-    const windows = shared ?? classifierWindows(files, rank);
-    const loadOne = async (folder: string, shared: SharedWindows): Promise<Loaded> => {
-      const file = byFolder.get(folder)!;
-      const rewritten = factoriseMusicnn(file.modelJson, file.weights, rank, shared);
+    const byFolder = new Map(prepared.models.map((m) => [m.folder, m]));
+    const loadOne = async (folder: string): Promise<Loaded> => {
+      const rewritten = byFolder.get(folder);
+      if (!rewritten) throw new Error(`the model ${folder} was not prepared`);
       const model = await loadGraphModel(memoryHandler(rewritten));
       const extra: Record<string, tf.Tensor> = {};
       for (const input of model.inputs) {
@@ -239,10 +245,9 @@ export class ModelRunner {
       return { name: folder, folder, model, extra, shared: rewritten.inputs };
     };
     const classifiers = [];
-    for (const c of CLASSIFIERS) classifiers.push({ ...(await loadOne(c.folder, windows)), name: c.name, positive: c.positive });
-    // The tagger's windows are of rank 22 and 14 (exact at any rank above): its own, not shared.
-    const tagger = await loadOne(TAGGER.folder, {});
-    return new ModelRunner(classifiers, tagger, new SharedWindowRunner(windows), simd);
+    for (const c of CLASSIFIERS) classifiers.push({ ...(await loadOne(c.folder)), name: c.name, positive: c.positive });
+    const tagger = await loadOne(TAGGER.folder);
+    return new ModelRunner(classifiers, tagger, new SharedWindowRunner(prepared.windows), simd);
   }
 
   /** MusiCNN frames of a mono window at `sampleRate`. */

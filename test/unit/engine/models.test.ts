@@ -6,11 +6,13 @@ import { resample } from 'wave-resampler';
 import { loadEssentiaModel } from '../../helpers/essentia-model';
 import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../helpers/test-models';
 import { TAGGER_TAGS } from '../../../src/core/tags';
-import { AppError } from '../../../src/core/errors';
 import { createEnginePool } from '../../../src/engine/engine.pool';
-import { MODELS_METHOD, SIGNAL_METHOD, methodOf } from '../../../src/engine/models/model-analysis';
+import { MODELS_METHOD, SIGNAL_METHOD, ThreadModels, methodOf } from '../../../src/engine/models/model-analysis';
 import { instrumentalnessOf, tagScores } from '../../../src/engine/models/model-descriptors';
-import { CLASSIFIERS, MODEL_FOLDERS, MSD_TAGS, ModelFilesError, readModelFiles } from '../../../src/engine/models/model-files';
+import type { AudioFeatures } from '../../../src/core/types';
+import { CLASSIFIERS, DEFAULT_RANK, MODEL_FOLDERS, MSD_TAGS, ModelFilesError, TAGGER, readModelFiles } from '../../../src/engine/models/model-files';
+import { prepareModels } from '../../../src/engine/models/model-prepared';
+import { classifierWindows, factoriseMusicnn } from '../../../src/engine/models/musicnn.factorise';
 import { MUSICNN_BANDS, MUSICNN_MIN_TAIL, MUSICNN_PATCH, MusicnnInput, paddedPatchCount, patchCount } from '../../../src/engine/models/musicnn.input';
 import { DEFAULT_PATCHES, ModelRunError, ModelRunner, choosePatches } from '../../../src/engine/models/runtime';
 
@@ -306,26 +308,51 @@ withModels('the models', () => {
     }
   });
 
-  it('fail one analysis, not the thread, when the files change under a running pool', async () => {
+  it('keep to the models the host checked and prepared at start when the files change under a running pool', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-models-'));
     try {
       for (const f of MODEL_FOLDERS) {
         mkdirSync(path.join(dir, f.folder));
         for (const file of ['model.json', 'group1-shard1of1.bin']) copyFileSync(path.join(modelsDir, f.folder, file), path.join(dir, f.folder, file));
       }
-      // Checked at start by the host; gone before the thread loads them.
+      // Read, checked and rewritten once by the host; the threads never read the folder.
       const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir: dir });
       unlinkSync(path.join(dir, 'msd-musicnn-1', 'group1-shard1of1.bin'));
       try {
-        const error = await pool.analyse({ path: CLIPS[2]! }).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(AppError);
-        expect((error as AppError).code).toBe('INTERNAL');
-        await expect(pool.probe({ path: CLIPS[2]! })).resolves.toBeDefined();
+        const features = await pool.analyse({ path: CLIPS[2]! });
+        expect(methodOf(features.engine)).toBe(MODELS_METHOD);
+        expect(features.tags).toHaveLength(MSD_TAGS.length);
       } finally {
         await pool.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('are prepared once for every thread: the weights in one SharedArrayBuffer, each graph as factoriseMusicnn rewrites it', () => {
+    const files = readModelFiles(modelsDir);
+    const prepared = prepareModels(files, DEFAULT_RANK);
+    expect(prepared.models.map((m) => m.folder)).toEqual(MODEL_FOLDERS.map((f) => f.folder));
+    const windows = classifierWindows(files, DEFAULT_RANK);
+    expect(Object.keys(prepared.windows)).toEqual(Object.keys(windows));
+    for (const [name, w] of Object.entries(windows)) expect(Buffer.from(prepared.windows[name]!.basis.buffer).equals(Buffer.from(w!.basis.buffer))).toBe(true);
+    for (const [i, model] of prepared.models.entries()) {
+      expect(model.weights.buffer).toBeInstanceOf(SharedArrayBuffer);
+      const file = files[i]!;
+      const direct = factoriseMusicnn(file.modelJson, file.weights, DEFAULT_RANK, file.folder === TAGGER ? {} : windows);
+      expect(Buffer.from(model.weights).equals(Buffer.from(direct.weights))).toBe(true);
+      expect(model.modelJson).toEqual(direct.modelJson);
+      expect(model.inputs).toEqual(direct.inputs);
+    }
+  });
+});
+
+describe('an engine thread’s models', () => {
+  it('fail each analysis, saying why, when they cannot be loaded, and the thread goes on', async () => {
+    const models = new ThreadModels({ rank: DEFAULT_RANK, windows: {}, models: [] });
+    const features = {} as AudioFeatures;
+    await expect(models.apply(features, new Float32Array(16000), 16000)).rejects.toThrow(/the models in MODELS_DIR could not be loaded: the model mood_happy-musicnn-msd-2 was not prepared/);
+    await expect(models.apply(features, new Float32Array(16000), 16000)).rejects.toThrow(/could not be loaded/);
   });
 });
