@@ -123,7 +123,7 @@ if (require.main === module) {
           workers: config.ANALYSIS_WORKERS,
           timeoutMs: config.ANALYSIS_TIMEOUT_MS,
           windowSeconds: config.ANALYSIS_WINDOW_S,
-          ...(config.MODELS_DIR ? { modelsDir: path.resolve(config.MODELS_DIR), modelsRequired: config.MODELS_REQUIRED, modelsPatches: config.MODELS_PATCHES, modelsRank: config.MODELS_RANK } : {}),
+          ...(config.MODELS_DIR ? { modelsDir: path.resolve(config.MODELS_DIR), modelsRequired: config.MODELS_REQUIRED, modelsPatches: config.MODELS_PATCHES, modelsRank: config.MODELS_RANK, modelsCacheDir: path.join(config.DATA_DIR, 'cache') } : {}),
           logger: { warn: (obj, msg) => process.stderr.write(`warning: ${msg} ${JSON.stringify(obj)}\n`) },
         }),
       );

@@ -30,7 +30,7 @@ export function composeEngine(config: Config, logger: Logger): AnalysisEngine {
     workers: config.ANALYSIS_WORKERS,
     timeoutMs: config.ANALYSIS_TIMEOUT_MS,
     windowSeconds: config.ANALYSIS_WINDOW_S,
-    ...(config.MODELS_DIR ? { modelsDir: path.resolve(config.MODELS_DIR), modelsRequired: config.MODELS_REQUIRED, modelsPatches: config.MODELS_PATCHES, modelsRank: config.MODELS_RANK } : {}),
+    ...(config.MODELS_DIR ? { modelsDir: path.resolve(config.MODELS_DIR), modelsRequired: config.MODELS_REQUIRED, modelsPatches: config.MODELS_PATCHES, modelsRank: config.MODELS_RANK, modelsCacheDir: path.join(config.DATA_DIR, 'cache') } : {}),
     logger,
   });
 }
