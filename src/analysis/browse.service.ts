@@ -255,7 +255,8 @@ export class BrowseService {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIMILAR) {
       throw invalidArgument(`first must be a whole number from 1 to ${MAX_SIMILAR}`);
     }
-    const seed = await this.store.get(trackKey);
+    // Its features only: not its segments.
+    const seed = (await this.store.getMany([trackKey], { segments: false })).get(trackKey);
     if (!seed) throw new AppError('TRACK_NOT_FOUND', `no stored analysis for ${trackKey}: analyse it first`);
     const origin = featuresOf(seed);
     const wanted = Math.max(limit * 10, 100);
@@ -278,7 +279,8 @@ export class BrowseService {
       .map((c) => ({ trackKey: c.trackKey, distance: featureDistance(origin, c) }))
       .sort((a, b) => a.distance - b.distance || (a.trackKey < b.trackKey ? -1 : 1))
       .slice(0, limit);
-    const found = await this.store.getMany(ranked.map((r) => r.trackKey));
+    // Without their segments, as a page's (each reads them when asked: GraphQL's timeline.segments).
+    const found = await this.store.getMany(ranked.map((r) => r.trackKey), { segments: false });
     return ranked.flatMap((r) => {
       const analysis = found.get(r.trackKey);
       return analysis ? [{ analysis, distance: round(r.distance) }] : [];

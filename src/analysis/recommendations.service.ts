@@ -83,6 +83,41 @@ export class RecommendationsService {
   ) {}
 
   async recommend(request: RecommendationsRequest): Promise<Recommendations> {
+    const { limit, seedKeys, genres, filter, targets, exclude } = await this.prepare(request);
+    const pool = await this.pool(filter, targets, exclude, limit, (f) => this.query.featureRows(f, POOL));
+    const candidates = pool.filter((r) => !exclude.has(r.trackKey));
+    const ranked = candidates
+      .map((r) => ({ r, d: distance(r, targets) }))
+      .sort((x, y) => x.d - y.d || (y.r.tagProbability ?? 0) - (x.r.tagProbability ?? 0) || (x.r.trackKey < y.r.trackKey ? -1 : 1))
+      .slice(0, limit);
+    // Without their segments, as a browse page's (each reads them when asked: GraphQL's timeline.segments).
+    const stored = await this.store.getMany(ranked.map((x) => x.r.trackKey), { segments: false });
+    return {
+      tracks: ranked.flatMap((x) => {
+        const a = stored.get(x.r.trackKey);
+        return a ? [a] : [];
+      }),
+      seeds: [
+        ...seedKeys.map((id) => ({ id, type: 'TRACK' as const })),
+        ...genres.map((g) => ({ id: g.seed, type: 'GENRE' as const })),
+      ].map((seed) => ({ ...seed, initialPoolSize: pool.length, afterFilteringSize: candidates.length, afterRelinkingSize: candidates.length })),
+    };
+  }
+
+  /** The database's plans of the statements recommend(request) reads its pool with, in order (TracksQuery.explainFeatureRows). */
+  async explain(request: RecommendationsRequest): Promise<string[]> {
+    const { limit, filter, targets, exclude } = await this.prepare(request);
+    const plans: string[] = [];
+    await this.pool(filter, targets, exclude, limit, async (f) => {
+      if (plans.length > 0) plans.push('then:');
+      plans.push(...(await this.query.explainFeatureRows(f, POOL)));
+      return this.query.featureRows(f, POOL);
+    });
+    return plans;
+  }
+
+  /** The request checked, its seeds read (their features only: not their segments), and what the pool is read and ranked by. */
+  private async prepare(request: RecommendationsRequest) {
     const limit = request.limit ?? DEFAULT_RECOMMENDATIONS;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RECOMMENDATIONS) {
       throw invalidArgument(`limit must be a whole number from 1 to ${MAX_RECOMMENDATIONS}`);
@@ -94,40 +129,27 @@ export class RecommendationsService {
     if (seedKeys.length === 0 && genres.length === 0 && Object.keys(tuning.target).length === 0 && Object.keys(tuning.min).length === 0 && Object.keys(tuning.max).length === 0) {
       throw invalidArgument('give at least one seed (seed_tracks, seed_genres) or one min_, max_ or target_ value');
     }
-    const found = seedKeys.length > 0 ? await this.store.getMany(seedKeys) : new Map<string, StoredAnalysis>();
+    const found = seedKeys.length > 0 ? await this.store.getMany(seedKeys, { segments: false }) : new Map<string, StoredAnalysis>();
     const missing = seedKeys.filter((k) => !found.has(k));
     if (missing.length > 0) throw new AppError('TRACK_NOT_FOUND', `no stored analysis for seed ${missing.join(', ')}: analyse it first`);
     const seeds = seedKeys.map((k) => found.get(k)!);
     const targets = { ...seedTargets(seeds.map(rankRowOf)), ...tuning.target };
-
     const filter = toFilter(tuning);
     if (genres.length > 0) filter.tags = [{ names: genres.map((g) => g.tag), top: GENRE_TOP }];
-    const exclude = new Set(seedKeys);
-    // First the tempo band around the target tempo (an index range); without it when that band
-    // holds too few to choose from (fewer than ten times the answer, or 200).
+    return { limit, seedKeys, genres, filter, targets, exclude: new Set(seedKeys) };
+  }
+
+  /**
+   * The pool ranked: first the tempo band around the target tempo (an index range); without it
+   * when that band holds too few to choose from (fewer than ten times the answer, or 200).
+   */
+  private async pool(filter: TracksFilter, targets: Record<string, number>, exclude: ReadonlySet<string>, limit: number, read: (filter: TracksFilter) => Promise<RankRow[]>): Promise<RankRow[]> {
     const wanted = Math.max(limit * 10, 200);
     let pool: RankRow[] = [];
     const targetTempo = targets.tempo;
-    if (targetTempo !== undefined && targetTempo > 0) {
-      pool = await this.query.featureRows(withTempoBand(filter, targetTempo), POOL);
-    }
-    if (pool.filter((r) => !exclude.has(r.trackKey)).length < wanted) pool = await this.query.featureRows(filter, POOL);
-    const candidates = pool.filter((r) => !exclude.has(r.trackKey));
-    const ranked = candidates
-      .map((r) => ({ r, d: distance(r, targets) }))
-      .sort((x, y) => x.d - y.d || (y.r.tagProbability ?? 0) - (x.r.tagProbability ?? 0) || (x.r.trackKey < y.r.trackKey ? -1 : 1))
-      .slice(0, limit);
-    const stored = await this.store.getMany(ranked.map((x) => x.r.trackKey));
-    return {
-      tracks: ranked.flatMap((x) => {
-        const a = stored.get(x.r.trackKey);
-        return a ? [a] : [];
-      }),
-      seeds: [
-        ...seedKeys.map((id) => ({ id, type: 'TRACK' as const })),
-        ...genres.map((g) => ({ id: g.seed, type: 'GENRE' as const })),
-      ].map((seed) => ({ ...seed, initialPoolSize: pool.length, afterFilteringSize: candidates.length, afterRelinkingSize: candidates.length })),
-    };
+    if (targetTempo !== undefined && targetTempo > 0) pool = await read(withTempoBand(filter, targetTempo));
+    if (pool.filter((r) => !exclude.has(r.trackKey)).length < wanted) pool = await read(filter);
+    return pool;
   }
 }
 /** The genre seeds named, each once, as Spotify spells them with the tag each stands for. */

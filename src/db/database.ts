@@ -24,7 +24,10 @@ interface AnalysesFixedColumns {
   key_confidence: number;
   mode_confidence: number;
   time_signature_confidence: number;
-  /** JSON of the Timeline (beats, bars, sections). */
+  /**
+   * JSON of the Timeline (beats, bars, sections), the tempo alternatives and the tags; not the
+   * segments, which are in analysis_segments (migration 0010).
+   */
   timeline: string;
   engine: string;
   source: string;
@@ -140,8 +143,20 @@ export interface AnalysisTagsTable {
   rank: number;
 }
 
+/**
+ * The segments of each stored analysis that has them (migration 0010): read only with one
+ * analysis (the store's get and getMany), never by a browse page.
+ */
+export interface AnalysisSegmentsTable {
+  /** The analysis' seq. */
+  seq: number;
+  /** JSON: a row of numbers per segment (src/analysis/store/sql.store.ts, SEGMENT_ROW). */
+  segments: string;
+}
+
 export interface DatabaseSchema {
   analyses: AnalysesTable;
+  analysis_segments: AnalysisSegmentsTable;
   analysis_tags: AnalysisTagsTable;
   api_keys: ApiKeysTable;
   api_key_last_used: ApiKeyLastUsedTable;

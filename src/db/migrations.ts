@@ -283,7 +283,65 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('analysis_tags_by_tag').on('analysis_tags').columns(['tag', 'milli', 'rank', 'seq']).execute();
       },
     },
+    '0010_analysis_segments': {
+      // The segments of each analysis (~100 rows of 31 numbers: most of a timeline's bytes) move
+      // out of its timeline column into a table of their own, keyed by the analysis' seq, so the
+      // rows a browse page reads (and decodes: the timeline column is read with every row) no
+      // longer carry them; only the reads of one analysis (the store's get and getMany) join
+      // them back. Rows stored before are moved here, a batch at a time in seq order: their
+      // segments written to the table, their timeline rewritten without them.
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('analysis_segments')
+          // SQLite: an INTEGER PRIMARY KEY is the rowid itself (no second b-tree).
+          .addColumn('seq', dialect === 'postgres' ? 'bigint' : 'integer', (c) => c.primaryKey())
+          .addColumn('segments', 'text', (c) => c.notNull())
+          .execute();
+        await moveSegments(db, 'out');
+      },
+      async down(db: Kysely<unknown>) {
+        await moveSegments(db, 'back');
+        await db.schema.dropTable('analysis_segments').execute();
+      },
+    },
   };
+}
+
+/** Analyses whose segments are moved per batch (one statement each way). */
+const SEGMENT_BATCH = 200;
+
+/**
+ * Migration 0010's move: `out`, the segment rows of each timeline column that has them
+ * (`segmentRows`, written since engine 11) into analysis_segments, the column rewritten without
+ * them; `back` (down), the other way. Only rows whose text names segments are read whole.
+ */
+async function moveSegments(db: Kysely<unknown>, way: 'out' | 'back'): Promise<void> {
+  let after = Number.MIN_SAFE_INTEGER;
+  for (;;) {
+    const { rows } =
+      way === 'out'
+        ? await sql<{ seq: number | string; timeline: string }>`
+            select seq, timeline from analyses where seq > ${after} and timeline like ${'%"segmentRows":%'}
+            order by seq limit ${SEGMENT_BATCH}`.execute(db)
+        : await sql<{ seq: number | string; timeline: string; segments: string }>`
+            select a.seq, a.timeline, s.segments from analyses as a join analysis_segments as s on s.seq = a.seq
+            where a.seq > ${after} order by a.seq limit ${SEGMENT_BATCH}`.execute(db);
+    if (rows.length === 0) return;
+    const moved = (rows as { seq: number | string; timeline: string; segments?: string }[]).map((r) => {
+      const { segmentRows, ...rest } = JSON.parse(r.timeline) as { segmentRows?: unknown };
+      return way === 'out'
+        ? { seq: Number(r.seq), timeline: JSON.stringify(rest), segments: Array.isArray(segmentRows) ? JSON.stringify(segmentRows) : undefined }
+        : { seq: Number(r.seq), timeline: JSON.stringify({ ...rest, segmentRows: JSON.parse(r.segments ?? '[]') as unknown }) };
+    });
+    const segments = moved.flatMap((m) => ('segments' in m && m.segments !== undefined ? [sql`(${m.seq}, ${m.segments})`] : []));
+    if (segments.length > 0) await sql`insert into analysis_segments (seq, segments) values ${sql.join(segments)}`.execute(db);
+    // The seq typed: Postgres reads a VALUES list's parameters as text.
+    await sql`with moved (s, t) as (values ${sql.join(moved.map((m) => sql`(cast(${m.seq} as bigint), ${m.timeline})`))})
+      update analyses set timeline = moved.t from moved where analyses.seq = moved.s`.execute(db);
+    if (way === 'back') await sql`delete from analysis_segments where seq in (${sql.join(moved.map((m) => m.seq))})`.execute(db);
+    after = Number(rows[rows.length - 1]!.seq);
+    if (rows.length < SEGMENT_BATCH) return;
+  }
 }
 
 /** Rows folded per statement of the back-fill (3 parameters each). */

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { StoredAnalysis } from '../../core/types';
-import type { AnalysisStore, StoredSummary } from './store';
+import type { AnalysisStore, ReadOptions, StoredSummary } from './store';
 
 /**
  * A process-local LRU in front of the store. A stored analysis changes only by replace() (an
@@ -27,7 +27,8 @@ export class CachedAnalysisStore implements AnalysisStore {
     return found;
   }
 
-  async getMany(trackKeys: readonly string[]): Promise<Map<string, StoredAnalysis>> {
+  /** Without segments (options.segments false), the analyses read are not kept: only whole ones are. */
+  async getMany(trackKeys: readonly string[], options?: ReadOptions): Promise<Map<string, StoredAnalysis>> {
     const found = new Map<string, StoredAnalysis>();
     const missing: string[] = [];
     for (const key of trackKeys) {
@@ -36,8 +37,9 @@ export class CachedAnalysisStore implements AnalysisStore {
       else missing.push(key);
     }
     if (missing.length > 0) {
-      for (const [key, analysis] of await this.inner.getMany(missing)) {
-        this.hot.set(key, analysis);
+      const whole = options?.segments !== false;
+      for (const [key, analysis] of await this.inner.getMany(missing, options)) {
+        if (whole) this.hot.set(key, analysis);
         found.set(key, analysis);
       }
     }

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { DESCRIPTORS, columnOf, valueOf, type DescriptorValues, type MoodValues } from '../../core/descriptors';
 import { foldForSearch } from '../../core/fold';
@@ -5,7 +6,7 @@ import type { AudioFeatures, Segment, StoredAnalysis, TagScore, TempoAlternative
 import type { DescriptorColumn, DescriptorColumnValues } from '../../db/columns';
 import { guardConnection, type AnalysesTable, type Database, type DatabaseSchema } from '../../db/database';
 import { tagRows } from '../../db/tag-rows';
-import type { AnalysisStore, StoredSummary } from './store';
+import { withUnreadSegments, type AnalysisStore, type ReadOptions, type StoredSummary } from './store';
 
 /** The engine strings this engine writes begin so (src/core/analysis-method.ts). */
 const ENGINE_PREFIX = 'trackgraph-engine/';
@@ -19,29 +20,45 @@ type Row = Selectable<AnalysesTable>;
  * transaction, so nothing is ever half-written.
  */
 export class SqlAnalysisStore implements AnalysisStore {
-  constructor(private readonly database: Database) {}
+  /** Reads the segments of analyses read without them (getMany's `{ segments: false }`). */
+  private readonly segments: SegmentsReader;
 
-  async get(trackKey: string): Promise<StoredAnalysis | undefined> {
-    const row = await guardConnection(() =>
-      this.database.db.selectFrom('analyses').selectAll().where('track_key', '=', trackKey).executeTakeFirst(),
-    );
-    return row ? fromRow(row) : undefined;
+  constructor(private readonly database: Database) {
+    this.segments = new SegmentsReader(database);
   }
 
-  async getMany(trackKeys: readonly string[]): Promise<Map<string, StoredAnalysis>> {
+  async get(trackKey: string): Promise<StoredAnalysis | undefined> {
+    const row = await guardConnection(() => this.withSegments().where('analyses.track_key', '=', trackKey).executeTakeFirst());
+    return row ? fromRow(row, row.segments) : undefined;
+  }
+
+  async getMany(trackKeys: readonly string[], options?: ReadOptions): Promise<Map<string, StoredAnalysis>> {
     const unique = [...new Set(trackKeys)];
     const found = new Map<string, StoredAnalysis>();
     if (unique.length === 0) return found;
-    const rows = await guardConnection(() =>
-      this.database.db.selectFrom('analyses').selectAll().where('track_key', 'in', unique).execute(),
-    );
-    for (const row of rows) found.set(row.track_key, fromRow(row));
+    if (options?.segments === false) {
+      const rows = await guardConnection(() => this.database.db.selectFrom('analyses').selectAll().where('track_key', 'in', unique).execute());
+      for (const row of rows) found.set(row.track_key, this.segments.unread(row));
+      return found;
+    }
+    const rows = await guardConnection(() => this.withSegments().where('analyses.track_key', 'in', unique).execute());
+    for (const row of rows) found.set(row.track_key, fromRow(row, row.segments));
     return found;
+  }
+
+  /** Analyses with their segments (a row of analysis_segments, when they have one). */
+  private withSegments() {
+    return this.database.db
+      .selectFrom('analyses')
+      .leftJoin('analysis_segments as s', 's.seq', 'analyses.seq')
+      .selectAll('analyses')
+      .select('s.segments');
   }
 
   async save(analysis: StoredAnalysis): Promise<boolean> {
     const values = toRow(analysis);
     const tags = analysis.features.tags;
+    const segments = analysis.features.timeline.segments;
     const insert = async (db: Kysely<DatabaseSchema>): Promise<boolean> => {
       const into = db.insertInto('analyses');
       const query =
@@ -49,12 +66,16 @@ export class SqlAnalysisStore implements AnalysisStore {
           ? into.values({ ...values, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from analyses)` })
           : into.values(values);
       const row = await query.onConflict((oc) => oc.column('track_key').doNothing()).returning('seq').executeTakeFirst();
-      // The first save of a key writes its tags; a later one leaves both as they are.
-      if (row) await insertTags(db, Number(row.seq), tags);
+      // The first save of a key writes its tags and segments; a later one leaves all as they are.
+      if (row) {
+        await insertTags(db, Number(row.seq), tags);
+        await insertSegments(db, Number(row.seq), analysis);
+      }
       return row !== undefined;
     };
-    // With tags, the analysis and its tag rows are one transaction: both are stored or neither.
-    return guardConnection(() => (tags && tags.length > 0 ? this.database.db.transaction().execute(insert) : insert(this.database.db)));
+    // With tags or segments, the analysis and their rows are one transaction: all are stored or none.
+    const alone = (!tags || tags.length === 0) && segments === undefined;
+    return guardConnection(() => (alone ? insert(this.database.db) : this.database.db.transaction().execute(insert)));
   }
 
   async replace(analysis: StoredAnalysis): Promise<boolean> {
@@ -68,6 +89,8 @@ export class SqlAnalysisStore implements AnalysisStore {
         if (!row) return false;
         await trx.deleteFrom('analysis_tags').where('seq', '=', Number(row.seq)).execute();
         await insertTags(trx, Number(row.seq), analysis.features.tags);
+        await trx.deleteFrom('analysis_segments').where('seq', '=', Number(row.seq)).execute();
+        await insertSegments(trx, Number(row.seq), analysis);
         return true;
       }),
     );
@@ -108,6 +131,49 @@ async function insertTags(db: Kysely<DatabaseSchema>, seq: number, tags: StoredA
   if (rows.length > 0) await db.insertInto('analysis_tags').values(rows).execute();
 }
 
+/** The analysis_segments row of an analysis stored as `seq` (migration 0010), on `db` (a transaction); none without segments. */
+async function insertSegments(db: Kysely<DatabaseSchema>, seq: number, analysis: StoredAnalysis): Promise<void> {
+  const row = segmentsRow(seq, analysis);
+  if (row) await db.insertInto('analysis_segments').values(row).execute();
+}
+
+/**
+ * The analysis_segments row of an analysis stored as `seq`: its segments as rows of numbers
+ * (SEGMENT_ROW's order, half the size of their objects); undefined when it has none (analyses made
+ * before engine 11, or by another server). An empty list is stored, and read back, as one.
+ */
+export function segmentsRow(seq: number, a: StoredAnalysis): { seq: number; segments: string } | undefined {
+  const segments = a.features.timeline.segments;
+  return segments ? { seq, segments: JSON.stringify(segments.map((s) => [...SEGMENT_ROW.map((k) => s[k]), ...s.pitches, ...s.timbre])) } : undefined;
+}
+
+/**
+ * Reads the segments of analyses that were read without them, by seq, batching the reads asked in
+ * the same tick (a page's nodes asking for theirs) into one statement; nothing is cached.
+ */
+export class SegmentsReader {
+  private readonly loader: DataLoader<number, Segment[] | undefined>;
+
+  constructor(private readonly database: Database) {
+    this.loader = new DataLoader((seqs) => this.read(seqs), { cache: false, maxBatchSize: 500 });
+  }
+
+  /** The analysis of a row read without its segments, marked (withUnreadSegments) to read them from here. */
+  unread(row: Row): StoredAnalysis {
+    const seq = Number(row.seq);
+    return withUnreadSegments(fromRow(row), () => this.loader.load(seq));
+  }
+
+  private async read(seqs: readonly number[]): Promise<(Segment[] | undefined)[]> {
+    const rows = await guardConnection(() => this.database.db.selectFrom('analysis_segments').select(['seq', 'segments']).where('seq', 'in', [...seqs]).execute());
+    const bySeq = new Map(rows.map((r) => [Number(r.seq), r.segments]));
+    return seqs.map((seq) => {
+      const json = bySeq.get(seq);
+      return json === undefined ? undefined : (JSON.parse(json) as number[][]).map(segmentOfRow);
+    });
+  }
+}
+
 export function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {
   const f = a.features;
   return {
@@ -135,7 +201,12 @@ export function toRow(a: StoredAnalysis): Insertable<AnalysesTable> {
   };
 }
 
-export function fromRow(r: Row): StoredAnalysis {
+/**
+ * The analysis of a row. `segments`: the JSON of its analysis_segments row, null when it has none;
+ * absent when they were not read (a browse page: the analysis reads without them). Rows written
+ * by a node older than migration 0010 may still hold theirs in the timeline column.
+ */
+export function fromRow(r: Row, segments?: string | null): StoredAnalysis {
   return {
     trackKey: r.track_key,
     artist: r.artist,
@@ -156,19 +227,20 @@ export function fromRow(r: Row): StoredAnalysis {
         mode: Number(r.mode_confidence),
         timeSignature: Number(r.time_signature_confidence),
       },
-      ...fromTimelineColumn(r.timeline),
+      ...fromTimelineColumn(r.timeline, segments),
       engine: r.engine,
     },
   };
 }
 
 /**
- * The timeline column holds the timeline's JSON and, beside its lists, the tempo alternatives and
- * the tagger's tags (analyses the models made): read with the whole analysis. (Browse filters by
- * tags through their own table, analysis_tags, written beside this column.) Segments are
- * kept as rows of numbers (SEGMENT_ROW's order), half the size of their objects: ~100 segments
- * make most of a 30 s window's timeline. Rows written before engine 11 lack the segments and the
- * tempo alternatives.
+ * The timeline column holds the timeline's JSON (beats, bars, sections) and, beside its lists,
+ * the tempo alternatives and the tagger's tags (analyses the models made): read with the whole
+ * analysis, and with every row of a browse page. (Browse filters by tags through their own table,
+ * analysis_tags, written beside this column.) The segments, ~100 rows of numbers that make most of
+ * a 30 s window's timeline, are in analysis_segments (migration 0010; segmentsRow); rows written
+ * before it by an older node may still hold them here, as `segmentRows`. Rows written before engine
+ * 11 lack the segments and the tempo alternatives.
  */
 interface TimelineColumn {
   beats: Timeline['beats'];
@@ -183,17 +255,18 @@ interface TimelineColumn {
 const SEGMENT_ROW = ['start', 'duration', 'confidence', 'loudnessStart', 'loudnessMax', 'loudnessMaxTime', 'loudnessEnd'] as const;
 
 function timelineColumn(f: AudioFeatures): TimelineColumn {
-  const { segments, ...lists } = f.timeline;
+  const { segments: _segments, ...lists } = f.timeline;
   return {
     ...lists,
-    ...(segments ? { segmentRows: segments.map((s) => [...SEGMENT_ROW.map((k) => s[k]), ...s.pitches, ...s.timbre]) } : {}),
     ...(f.tempoAlternatives ? { tempoAlternatives: f.tempoAlternatives } : {}),
     ...(f.tags ? { tags: f.tags } : {}),
   };
 }
 
-function fromTimelineColumn(json: string): { timeline: Timeline; tempoAlternatives?: TempoAlternative[]; tags?: TagScore[] } {
-  const { segmentRows, tempoAlternatives, tags, ...lists } = JSON.parse(json) as TimelineColumn;
+/** `segments`: as fromRow takes them (absent: not read, and the timeline has none unless its column holds them). */
+function fromTimelineColumn(json: string, segments?: string | null): { timeline: Timeline; tempoAlternatives?: TempoAlternative[]; tags?: TagScore[] } {
+  const { segmentRows: inColumn, tempoAlternatives, tags, ...lists } = JSON.parse(json) as TimelineColumn;
+  const segmentRows = typeof segments === 'string' ? (JSON.parse(segments) as number[][]) : inColumn;
   const timeline: Timeline = segmentRows ? { ...lists, segments: segmentRows.map(segmentOfRow) } : lists;
   return { timeline, ...(tempoAlternatives ? { tempoAlternatives } : {}), ...(tags ? { tags } : {}) };
 }

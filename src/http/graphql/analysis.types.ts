@@ -2,6 +2,7 @@ import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphq
 import { toContractAnalysis } from '../../analysis/contract';
 import { tatumsOf } from '../../analysis/spotify-analysis.shape';
 import type { KeyStatus } from '../../analysis/analysis.service';
+import { unreadSegments } from '../../analysis/store/store';
 import { methodOf } from '../../core/analysis-method';
 import { MOODS, TOP_LEVEL } from '../../core/descriptors';
 import type { StoredAnalysis } from '../../core/types';
@@ -282,12 +283,29 @@ export function trackAnalysisOf(stored: StoredAnalysis): TrackAnalysis {
     ...toContractAnalysis(stored),
     confidence: { ...stored.features.confidence },
     loudness: stored.features.loudness,
-    timeline: { ...stored.features.timeline, tatums: tatumsOf(stored.features.timeline.beats), segments: stored.features.timeline.segments ?? [] },
+    timeline: timelineOf(stored),
     tempoAlternatives: stored.features.tempoAlternatives ?? [],
     tags: stored.features.tags ?? [],
     engine: stored.features.engine,
     method: methodOf(stored.features.engine),
   };
+}
+
+/**
+ * The timeline of a stored analysis. One read without its segments (a browse page, similar(),
+ * recommendations: analysis_segments is not read with them) reads them only when the field is
+ * asked: `segments` is then a getter whose promise GraphQL awaits, the reads of one page's nodes
+ * batched into one.
+ */
+function timelineOf(stored: StoredAnalysis): Timeline {
+  const timeline = stored.features.timeline;
+  const lists = { beats: timeline.beats, bars: timeline.bars, sections: timeline.sections, tatums: tatumsOf(timeline.beats) };
+  const load = unreadSegments(stored);
+  if (!load) return { ...lists, segments: timeline.segments ?? [] };
+  return Object.defineProperty(lists, 'segments', {
+    enumerable: true,
+    get: () => load().then((segments) => segments ?? []),
+  }) as Timeline;
 }
 
 /** The AnalysisStatus of a key from the service's status of it (outcome undefined: nothing known of it). */

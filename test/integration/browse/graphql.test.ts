@@ -1,3 +1,5 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { parse } from 'graphql';
 import { trackKey } from '../../../src/core/track-key';
 import type { Timeline } from '../../../src/core/types';
 import { AnalysisTimelineDocument, SimilarDocument, TaggerTagsDocument, TracksCountDocument, TracksDocument } from '../../generated/graphql';
@@ -144,5 +146,27 @@ describe('GraphQL tracks, similar and timeline', () => {
     expect(a.timeline).toEqual(TIMELINE);
     expect(a.loudness).toBe(-8.25);
     expect(Object.keys(a.confidence).sort()).toEqual(['key', 'mode', 'tempo', 'timeSignature']);
+  });
+
+  it('a page and similar() serve each node’s segments when asked (read from analysis_segments only then)', async () => {
+    const segment = (start: number) => ({ start, duration: 0.5, confidence: 0.5, loudnessStart: -20, loudnessMax: -10, loudnessMaxTime: 0.1, loudnessEnd: -25, pitches: new Array<number>(12).fill(0.5), timbre: new Array<number>(12).fill(start) });
+    for (let i = 0; i < 3; i++) {
+      await t.container.store.save(analysisOf('Segment Band', `Cut ${i}`, { tempo: 120 + i, timeline: { beats: [], bars: [], sections: [], segments: [segment(i), segment(i + 0.5)] } }, 300 + i));
+    }
+    const document = parse(`query ($first: Int) {
+      tracks(filter: { artist: "segment band" }, orderBy: { field: TEMPO, direction: ASC }, first: $first) { edges { node { trackName timeline { segments { start timbre } } } } }
+      similar(trackKey: "${trackKey('Segment Band', 'Cut 0')}", first: 2) { track { trackName timeline { segments { start } } } }
+    }`) as TypedDocumentNode<{ tracks: { edges: { node: { trackName: string; timeline: { segments: { start: number; timbre: number[] }[] } } }[] }; similar: { track: { trackName: string; timeline: { segments: { start: number }[] } } }[] }, { first: number }>;
+    const res = await graphql(t, document, { first: 3 });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.tracks.edges.map((e) => [e.node.trackName, e.node.timeline.segments.map((s) => s.start)])).toEqual([
+      ['Cut 0', [0, 0.5]],
+      ['Cut 1', [1, 1.5]],
+      ['Cut 2', [2, 2.5]],
+    ]);
+    expect(res.body.data!.tracks.edges[1]!.node.timeline.segments[0]!.timbre).toEqual(new Array(12).fill(1));
+    for (const { track } of res.body.data!.similar) {
+      expect(track.timeline.segments).toEqual(track.trackName.startsWith('Cut') ? [{ start: Number(track.trackName.slice(4)) }, { start: Number(track.trackName.slice(4)) + 0.5 }] : []);
+    }
   });
 });
