@@ -65,7 +65,7 @@ const CACHE_MAGIC = 'trackgraph-prepared-models/1\n';
  * this process runs them). A change of any of them is another key, so a cache never outlives
  * the code or the files it was made by.
  */
-function cacheKey(files: readonly ModelFiles[], rank: number): string {
+export function cacheKey(files: readonly ModelFiles[], rank: number): string {
   const hash = createHash('sha256').update(CACHE_MAGIC).update(`rank ${rank}\n`);
   for (const file of files) hash.update(`${file.folder.folder} ${file.folder.sha256['model.json']} ${file.folder.sha256['group1-shard1of1.bin']}\n`);
   for (const code of [__filename, require.resolve('./musicnn.factorise'), require.resolve('./model-files')]) hash.update(readFileSync(code));
@@ -73,7 +73,7 @@ function cacheKey(files: readonly ModelFiles[], rank: number): string {
 }
 
 /** The typed arrays of a prepared set, written after its JSON as one blob; in the JSON, `{"$f32"|"$u8": [offset, length]}`. */
-function encode(models: PreparedModels): Buffer {
+export function encode(models: PreparedModels): Buffer {
   const blobs: Buffer[] = [];
   let offset = 0;
   const json = JSON.stringify(models, (_key, value: unknown) => {
@@ -98,7 +98,7 @@ function encode(models: PreparedModels): Buffer {
 }
 
 /** A prepared set read back, its typed arrays in one SharedArrayBuffer; undefined for anything not whole and as written. */
-function decode(file: Buffer, rank: number): PreparedModels | undefined {
+export function decode(file: Buffer, rank: number): PreparedModels | undefined {
   const magic = Buffer.byteLength(CACHE_MAGIC);
   if (file.byteLength < magic + 4 || file.toString('latin1', 0, magic) !== CACHE_MAGIC) return undefined;
   const headLength = file.readUInt32LE(magic);
