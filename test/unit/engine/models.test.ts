@@ -11,7 +11,7 @@ import { MODELS_METHOD, SIGNAL_METHOD, ThreadModels, methodOf } from '../../../s
 import { instrumentalnessOf, tagScores } from '../../../src/engine/models/model-descriptors';
 import type { AudioFeatures } from '../../../src/core/types';
 import { CLASSIFIERS, DEFAULT_RANK, MODEL_FOLDERS, MSD_TAGS, ModelFilesError, TAGGER, readModelFiles } from '../../../src/engine/models/model-files';
-import { prepareModels } from '../../../src/engine/models/model-prepared';
+import { type PreparedModels, prepareModels } from '../../../src/engine/models/model-prepared';
 import { classifierWindows, factoriseMusicnn } from '../../../src/engine/models/musicnn.factorise';
 import { MUSICNN_BANDS, MUSICNN_MIN_TAIL, MUSICNN_PATCH, MusicnnInput, paddedPatchCount, patchCount } from '../../../src/engine/models/musicnn.input';
 import { DEFAULT_PATCHES, ModelRunError, ModelRunner, choosePatches } from '../../../src/engine/models/runtime';
@@ -214,9 +214,16 @@ withModels('bad model files', () => {
 
 withModels('the models', () => {
   let runner: ModelRunner;
+  /** The models prepared at the default rank once for this block (seconds of CPU each time). */
+  let prepared: PreparedModels;
+  /** Where the pools below keep the prepared models: the first prepares, the next read them. */
+  let cacheDir: string;
   beforeAll(async () => {
-    runner = await ModelRunner.load(modelsDir);
+    prepared = prepareModels(readModelFiles(modelsDir), DEFAULT_RANK);
+    runner = await ModelRunner.fromPrepared(prepared);
+    cacheDir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-models-cache-'));
   });
+  afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
   // The six models' weights leave the Jest worker, which goes on to run other files.
   afterAll(() => runner?.dispose());
 
@@ -273,7 +280,7 @@ withModels('the models', () => {
   it('fail with the model named when one throws, and the runner goes on', async () => {
     const { x44 } = window16k(CLIPS[2]!);
     const frames = runner.frames(x44, 44100);
-    const broken = await ModelRunner.load(modelsDir);
+    const broken = await ModelRunner.fromPrepared(prepared);
     broken.dispose();
     expect(() => broken.run(frames)).toThrow(ModelRunError);
     expect(() => broken.run(frames)).toThrow(/the model mood_happy-musicnn-msd-2 failed/);
@@ -281,7 +288,7 @@ withModels('the models', () => {
   });
 
   it('answer moods, valence, danceability, instrumentalness and the tagger’s tags through the engine pool, saying so', async () => {
-    const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir });
+    const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir, modelsCacheDir: cacheDir });
     const signal = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30 });
     try {
       expect(pool.method).toBe(MODELS_METHOD);
@@ -316,7 +323,7 @@ withModels('the models', () => {
         for (const file of ['model.json', 'group1-shard1of1.bin']) copyFileSync(path.join(modelsDir, f.folder, file), path.join(dir, f.folder, file));
       }
       // Read, checked and rewritten once by the host; the threads never read the folder.
-      const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir: dir });
+      const pool = createEnginePool({ workers: 1, timeoutMs: 120_000, windowSeconds: 30, modelsDir: dir, modelsCacheDir: cacheDir });
       unlinkSync(path.join(dir, 'msd-musicnn-1', 'group1-shard1of1.bin'));
       try {
         const features = await pool.analyse({ path: CLIPS[2]! });
@@ -332,7 +339,6 @@ withModels('the models', () => {
 
   it('are prepared once for every thread: the weights in one SharedArrayBuffer, each graph as factoriseMusicnn rewrites it', () => {
     const files = readModelFiles(modelsDir);
-    const prepared = prepareModels(files, DEFAULT_RANK);
     expect(prepared.models.map((m) => m.folder)).toEqual(MODEL_FOLDERS.map((f) => f.folder));
     const windows = classifierWindows(files, DEFAULT_RANK);
     expect(Object.keys(prepared.windows)).toEqual(Object.keys(windows));
