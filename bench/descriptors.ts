@@ -33,19 +33,13 @@
  * the auto-tagger's most probable tag per clip, the five commonest per corpus: what the `tags`
  * of an analysis the models made say of each kind of music.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { decodeAnalysisWindow } from '../src/engine/decode';
 import { type DescriptorInputs, computeDescriptors } from '../src/engine/descriptor.formulas';
-import { createEngine } from '../src/engine/engine';
 import { tagScores } from '../src/engine/models/model-descriptors';
-import { ModelRunner, choosePatches } from '../src/engine/models/runtime';
-import { patchCount } from '../src/engine/models/musicnn.input';
-import { ANALYSIS_RATE } from '../src/engine/window';
-import { ENGINE_ID } from '../src/engine/version';
-import { type CachedModels, DescriptorCache } from './lib/descriptor-cache';
-import { windowHalves } from './lib/window-halves';
+import { ModelRunner } from '../src/engine/models/runtime';
+import { measureCorpus } from './lib/measure-corpus';
 import { AGREEMENTS, type Clip, calibrate, spearman, withinCorpus } from './lib/descriptor-agreement';
 import { median, percentile } from './lib/stats';
 import { TEST_MODELS_DIR } from '../test/helpers/test-models';
@@ -70,8 +64,6 @@ const { values, positionals } = parseArgs({
  * threshold between splits them alike.
  */
 const WIDE = 0.1;
-/** The shortest window whose halves are measured apart: two of the models' 3 s patches. */
-const HALVED_SECONDS = 6;
 /** Clips with two halves a corpus needs before a side's agreement with itself is printed. */
 const MIN_SPLIT = 8;
 /**
@@ -82,47 +74,18 @@ const spearmanBrown = (r: number): number => (r >= 0 ? (2 * r) / (1 + r) : NaN);
 const AUDIO = /\.(mp3|ogg|flac|wav|m4a|opus|aiff?)$/i;
 const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '–');
 
-async function measureCorpus(dir: string, runner: () => Promise<ModelRunner>): Promise<Clip[]> {
+/** A corpus folder's clips, measured (lib/measure-corpus.ts); those the models have not read are left out. */
+async function measureFolder(dir: string, runner: () => Promise<ModelRunner>): Promise<Clip[]> {
   const corpus = path.basename(path.resolve(dir));
-  const cache = DescriptorCache.forCorpus(values.cache, corpus);
-  const engine = createEngine({ windowSeconds: 30 });
   const files = readdirSync(dir).filter((f) => AUDIO.test(f)).sort().slice(0, values.limit ? Number(values.limit) : undefined);
-  const clips: Clip[] = [];
-  for (const file of files) {
-    const full = path.join(dir, file);
-    const entry = cache.get(file, full);
-    const needSignal = !values['models-only'] && (values.resignal || entry.signal?.engine !== ENGINE_ID || entry.signal.halves === undefined);
-    if (needSignal || !entry.models) {
-      const audio = await decodeAnalysisWindow(new Uint8Array(readFileSync(full)), 30);
-      if (!entry.models) {
-        const started = process.cpuUsage();
-        const r = await runner();
-        const frames = r.frames(audio.samples, 44100);
-        const choice = choosePatches(frames, Number(values.patches));
-        const per = r.perPatch(frames, choice.patches);
-        const patches = { used: per.patches.length, of: patchCount(frames.frames) };
-        // Over every patch, also each half of the window apart (the middle patch of an odd count
-        // left out): how far the models agree with themselves from one part of a song to the next.
-        const first = [...Array(Math.floor(patches.used / 2)).keys()];
-        const last = first.map((i) => patches.used - first.length + i);
-        const halves = patches.used === patches.of && first.length >= 1 ? [r.average(per, undefined, first), r.average(per, undefined, last)] : undefined;
-        entry.models = { ...r.average(per, choice.weights), patches, ...(halves && { halves }) } satisfies CachedModels;
-        const cpu = process.cpuUsage(started);
-        process.stderr.write(`${corpus}/${file}: models over ${patches.used} of ${patches.of} patches, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU\n`);
-      }
-      if (needSignal) {
-        // Halves of a window shorter than two of the models' patches would say little: none.
-        const halves = audio.samples.length >= HALVED_SECONDS * ANALYSIS_RATE ? windowHalves(audio).map((h) => engine.measureWindow(h).inputs) : [];
-        entry.signal = { engine: ENGINE_ID, inputs: engine.measureWindow(audio).inputs, halves };
-      }
-      cache.save();
-    }
-    if (entry.signal && entry.models) {
-      const signalHalves = entry.signal.halves as DescriptorInputs[] | undefined;
-      clips.push({ corpus, file, inputs: entry.signal.inputs as DescriptorInputs, models: entry.models, ...(signalHalves && { signalHalves }) });
-    }
-  }
-  return clips;
+  const measured = await measureCorpus(corpus, files.map((f) => path.join(dir, f)), runner, {
+    cacheDir: values.cache,
+    patches: Number(values.patches),
+    resignal: values.resignal,
+    modelsOnly: values['models-only'],
+    halves: true,
+  });
+  return measured.flatMap(({ models, ...c }) => (models ? [{ ...c, models }] : []));
 }
 
 async function main(): Promise<void> {
@@ -136,7 +99,7 @@ async function main(): Promise<void> {
   for (const dir of [...positionals, ...values.unseen]) {
     const corpus = path.basename(path.resolve(dir));
     if (byCorpus.has(corpus)) throw new Error(`two folders named ${corpus}: each corpus needs a name of its own`);
-    byCorpus.set(corpus, await measureCorpus(dir, runner));
+    byCorpus.set(corpus, await measureFolder(dir, runner));
     if (values.unseen.includes(dir)) unseen.add(corpus);
   }
   if (loaded) (await loaded).dispose();

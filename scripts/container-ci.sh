@@ -44,6 +44,8 @@ command -v podman-compose >/dev/null || need+=(podman-compose)
 command -v debootstrap >/dev/null || need+=(debootstrap)
 [ -x /usr/lib/podman/netavark ] || [ -x /usr/libexec/podman/netavark ] || need+=(netavark aardvark-dns)
 command -v curl >/dev/null || need+=(curl)
+# netavark (podman's network backend) drives iptables; without it every container with a network fails to start.
+command -v iptables >/dev/null || need+=(iptables)
 if [ "${#need[@]}" -gt 0 ]; then
   log "installing ${need[*]}"
   apt-get update -qq
@@ -176,6 +178,17 @@ wait_ready() { # url, seconds
     sleep 1
   done
 }
+# Each API node's own /readyz, from inside its container: the proxy answers as soon as one node
+# does, and podman-compose 1.0 starts the proxy without waiting for the nodes' health.
+wait_nodes_ready() { # seconds
+  local deadline=$((SECONDS + $1)) c
+  for c in api1 api2; do
+    until podman exec "${RUN}_${c}_1" node -e 'fetch("http://127.0.0.1:4000/readyz").then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))' 2>/dev/null; do
+      [ $SECONDS -lt $deadline ] || { podman logs --tail 20 "${RUN}_${c}_1" 2>&1; fail "$c's /readyz did not answer 200 within $1 s"; }
+      sleep 1
+    done
+  done
+}
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s);console.log(eval(process.argv[1])??"")})' "$1"; }
 # The first admin key from the notice the server wrote in its data folder.
@@ -295,6 +308,7 @@ scale() { (set -a; . "$WORK/compose-env"; compose -f compose.scale.yaml "$@"); }
 scale up -d > "$WORK/scale-up.log" 2>&1 || { tail -30 "$WORK/scale-up.log"; fail "compose up"; }
 URL="http://127.0.0.1:$PORT2"
 wait_ready "$URL" 180 || { podman ps -a --filter "name=$RUN" --format '{{.Names}} {{.Status}}'; for c in api1 api2 worker proxy; do podman logs --tail 15 "${RUN}_${c}_1" 2>&1; done; false; }
+wait_nodes_ready 120
 
 step scale-first-key
 KEY="$(scale exec -T api1 cat /data/first-admin-key.txt 2>/dev/null | key_from || true)"
@@ -331,6 +345,7 @@ step scale-down-up
 scale down -t 40 > "$WORK/scale-down.log" 2>&1 || { tail -20 "$WORK/scale-down.log"; fail "compose down"; }
 scale up -d > "$WORK/scale-up.log" 2>&1 || { tail -30 "$WORK/scale-up.log"; fail "compose up again"; }
 wait_ready "$URL" 180
+wait_nodes_ready 120
 
 step scale-persisted
 A2="$(get "$URL/api/audio/analysis/$TK")"
