@@ -1,6 +1,9 @@
 import type { Mood } from '../core/types';
+import type { HarmonyColour } from './tonal.colour';
+import type { SpectralShape } from './timbre.shape';
 import type { TimbreStats } from './timbre.stats';
 import type { VoiceStats } from './timbre.voice';
+import { VALENCE_SIGNAL, logistic, signalValenceInputs } from './valence';
 
 /**
  * The 0–1 descriptors and moods, each a documented formula over measurements (docs/FEATURES.md
@@ -9,7 +12,7 @@ import type { VoiceStats } from './timbre.voice';
  * weighted sums of named features (FEATURES below, each a ramp of one measurement), their
  * weights fitted by least squares to what Essentia's trained models say of the same clips (`npm
  * run bench:descriptors`, BENCHMARKS.md): the formulas are held to the models, they do not
- * contain them. Valence is the happy mood less the sad, on 0–1, as its model counterpart is.
+ * contain them. Valence is fitted on people's labels instead (valence.ts).
  */
 export interface DescriptorInputs {
   /** Integrated loudness of the window, LUFS. */
@@ -40,6 +43,10 @@ export interface DescriptorInputs {
   sectionLoudnessSpread: number;
   /** Held partials of the voice's band and how they wobble (timbre.voice.ts). */
   voice: VoiceStats;
+  /** The share of major chords and the harmony's dissonance (tonal.colour.ts). */
+  harmony: HarmonyColour;
+  /** The spectral envelope's shape: cepstral coefficients and octave-band contrast (timbre.shape.ts). */
+  shape: SpectralShape;
 }
 
 export interface Descriptors {
@@ -134,11 +141,15 @@ export function descriptorFeatures(m: DescriptorInputs, speech: number): Record<
     sung: ramp(m.voice.vocalFrames, 0.03, 0.35),
     held: clamp01(m.voice.heldFrames),
     speech,
+    // The harmony's colour (tonal.colour.ts): the share of major chords, and how rough the
+    // sounding pitch classes are together (its 5th-95th percentiles on the 4Q songs: 0.25-0.42).
+    majorChords: clamp01(m.harmony.majorChords),
+    tense: ramp(m.harmony.dissonance, 0.25, 0.42),
   };
 }
 
 export const FEATURE_NAMES = [
-  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'mids', 'clear', 'grit', 'smooth', 'restless', 'stabs', 'rich', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech',
+  'loud', 'compressed', 'busy', 'dense', 'harsh', 'bright', 'air', 'bass', 'mids', 'clear', 'grit', 'smooth', 'restless', 'stabs', 'rich', 'fast', 'comfort', 'steady', 'pulse', 'drums', 'major', 'keyed', 'sung', 'held', 'speech', 'majorChords', 'tense',
 ] as const;
 export type Feature = (typeof FEATURE_NAMES)[number];
 
@@ -203,6 +214,12 @@ export function applyFormula(f: Formula, x: Readonly<Record<Feature, number>>): 
   return f.hard ? clamp01(v) : softClamp(v);
 }
 
+/** The signal valence model's inputs for a window's measurements, as computeDescriptors builds them (valence.ts). */
+export function valenceInputs(m: DescriptorInputs, formulas: Readonly<Record<Fitted, Formula>> = FORMULAS): Record<string, number> {
+  const x = descriptorFeatures(m, speechiness(m.timbre, m.pulseClarity));
+  return signalValenceInputs(x, m.shape, applyFormula(formulas.arousal, x));
+}
+
 export function computeDescriptors(m: DescriptorInputs, formulas: Readonly<Record<Fitted, Formula>> = FORMULAS): Descriptors {
   const t = m.timbre;
   const speech = speechiness(t, m.pulseClarity);
@@ -215,9 +232,8 @@ export function computeDescriptors(m: DescriptorInputs, formulas: Readonly<Recor
   const arousal = v('arousal');
   const happy = v('happy');
   const sad = v('sad');
-  // Positiveness as the models' counterpart has it: the happy mood less the sad, on 0–1. A track
-  // that reads happier and less sad always reads higher valence.
-  const valence = (happy - sad + 1) / 2;
+  // Positiveness as people judge it: the logistic model fitted on people's quadrant labels (valence.ts).
+  const valence = logistic(VALENCE_SIGNAL, signalValenceInputs(x, m.shape, arousal));
 
   const approachability = clamp01(
     0.3 * x.keyed + 0.25 * x.steady + 0.2 * x.comfort + 0.15 * (1 - x.harsh) + 0.1 * (1 - speech),

@@ -9,6 +9,8 @@ import { TimbreMeter, meanOf } from './timbre.stats';
 import { measureVoice } from './timbre.voice';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
 import { analyseTonal } from './tonal';
+import { harmonyColour } from './tonal.colour';
+import { spectralShape } from './timbre.shape';
 import { chromaOf } from './tonal.chroma';
 import { ENGINE_ID } from './version';
 import { ANALYSIS_RATE } from './window';
@@ -159,6 +161,8 @@ class AnalysisEngine implements Engine {
       keyStrength: tonal.strength,
       sectionLoudnessSpread: spread,
       voice: measureVoice(spec),
+      harmony: harmonyColour(chroma),
+      shape: spectralShape(spec),
     };
     const descriptors = computeDescriptors(inputs);
 

@@ -108,7 +108,7 @@ export type TrackFilter = {
   timeSignature?: Array<number> | null | undefined;
   /** Substring of the title, ignoring case, accents and compatibility forms. */
   trackName?: string | null | undefined;
-  /** Range of valence: Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
+  /** Range of valence: Musical positiveness as listeners judge it: the probability that people would place the track among happy, excited, content or serene music rather than angry, tense, sad or gloomy music (fitted on people's labels). */
   valence?: FloatRange | null | undefined;
 };
 
@@ -160,7 +160,7 @@ export type TrackOrderField =
   | 'TAG'
   /** Beats per minute. */
   | 'TEMPO'
-  /** valence: Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
+  /** valence: Musical positiveness as listeners judge it: the probability that people would place the track among happy, excited, content or serene music rather than angry, tense, sad or gloomy music (fitted on people's labels). */
   | 'VALENCE';
 
 export type TracksQueryVariables = Exact<{

@@ -525,7 +525,7 @@ export interface components {
             speechiness: number;
             /** @description Confidence that the track is acoustic: quiet, clean, held notes read high; loud, distorted, electronic sound low. */
             acousticness?: number;
-            /** @description Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
+            /** @description Musical positiveness as listeners judge it: the probability that people would place the track among happy, excited, content or serene music rather than angry, tense, sad or gloomy music (fitted on people's labels). */
             valence: number;
             /** @description Activation: loudness, distortion's grit, the density of onsets, a level that flickers fast, tempo, and energy in the bass and the treble rather than the mid-range. */
             arousal: number;

@@ -1,6 +1,7 @@
 import type { TagScore } from '../../core/types';
 import type { MsdTag } from './model-files';
 import type { ModelOutputs } from './runtime';
+import { VALENCE_MODELS, logistic, modelValenceInputs } from '../valence';
 
 /** The tagger's tags that say a voice sings. */
 const VOCAL_TAGS: readonly MsdTag[] = ['female vocalists', 'female vocalist', 'male vocalists'];
@@ -19,7 +20,7 @@ export function instrumentalnessOf(tags: Readonly<Record<MsdTag, number>>): numb
 /** The descriptors the models decide, in the registry's names. */
 export interface ModelDescriptors {
   mood: { happy: number; sad: number; relaxed: number; aggressive: number };
-  /** The happy mood less the sad, on 0–1: (happy − sad + 1) / 2, as the signal formulas define it. */
+  /** The models' valence: the logistic model on their outputs fitted on people's labels (valence.ts). */
   valence: number;
   danceability: number;
   instrumentalness: number;
@@ -40,7 +41,7 @@ export function modelDescriptors(out: ModelOutputs): ModelDescriptors {
   const c = out.classes;
   return {
     mood: { happy: round3(c.mood_happy), sad: round3(c.mood_sad), relaxed: round3(c.mood_relaxed), aggressive: round3(c.mood_aggressive) },
-    valence: round3((c.mood_happy - c.mood_sad + 1) / 2),
+    valence: round3(logistic(VALENCE_MODELS, modelValenceInputs(c, out.tags))),
     danceability: round3(c.danceability),
     instrumentalness: round3(instrumentalnessOf(out.tags)),
     acoustic: round3(out.tags.acoustic),

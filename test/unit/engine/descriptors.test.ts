@@ -1,5 +1,6 @@
 import type { AudioFeatures } from '../../../src/core/types';
-import { type DescriptorInputs, computeDescriptors, ramp, softClamp } from '../../../src/engine/descriptor.formulas';
+import { type DescriptorInputs, computeDescriptors, ramp, softClamp, valenceInputs } from '../../../src/engine/descriptor.formulas';
+import { VALENCE_SIGNAL, logistic } from '../../../src/engine/valence';
 import { RATE, denseDistorted, liveVersion, mixIn, normalise, quieterDarker, roughen, sinePad, song, sparsePiano, speechLike, sungVowels } from '../../helpers/audio-signals';
 import { analyse } from '../../helpers/engine-run';
 import { type DrumHit, drumMachine } from '../../helpers/signals';
@@ -140,6 +141,8 @@ describe('descriptor formulas', () => {
     },
     tempo: 120, tempoConfidence: 0.8, onsetRate: 4, midOnsetStrength: 3.5, pulseClarity: 0.6, beatPercussion: 0.6,
     mode: 1, modeConfidence: 0.8, keyStrength: 0.7, sectionLoudnessSpread: 1, voice: { vocalFrames: 0.02, heldFrames: 0.6 },
+    harmony: { majorChords: 0.6, dissonance: 0.3 },
+    shape: { mean: new Array<number>(13).fill(0), spread: new Array<number>(13).fill(1), contrast: new Array<number>(7).fill(1), valley: new Array<number>(7).fill(-3) },
   };
 
   it('when the ramp input is outside its range or not a number, then it is clamped to [0, 1]', () => {
@@ -173,19 +176,17 @@ describe('descriptor formulas', () => {
     expect(b).toBeGreaterThan(0.9);
   });
 
-  it('when only the number of partials sounding at once rises (a fuller arrangement), then happy and valence rise', () => {
+  it('when only the number of partials sounding at once rises (a fuller arrangement), then happy rises', () => {
     const full = computeDescriptors({ ...base, timbre: { ...base.timbre, partials: 15 } });
     const sparse = computeDescriptors({ ...base, timbre: { ...base.timbre, partials: 4 } });
     expect(full.mood.happy).toBeGreaterThan(sparse.mood.happy + 0.1);
-    expect(full.valence).toBeGreaterThan(sparse.valence);
   });
 
-  it('when only the treble rises (the roll-off), then happy stays where it was and valence rises with sadness falling', () => {
+  it('when only the treble rises (the roll-off), then happy stays where it was and sadness falls', () => {
     const bright = computeDescriptors({ ...base, timbre: { ...base.timbre, rolloff: 2800 } });
     const dark = computeDescriptors({ ...base, timbre: { ...base.timbre, rolloff: 400 } });
     expect(bright.mood.happy).toBe(dark.mood.happy);
     expect(bright.mood.sad).toBeLessThan(dark.mood.sad);
-    expect(bright.valence).toBeGreaterThan(dark.valence);
   });
 
   it('when only the loudness rises, then energy rises', () => {
@@ -199,24 +200,25 @@ describe('descriptor formulas', () => {
     expect(at6.mood.aggressive).toBeGreaterThan(at8.mood.aggressive);
   });
 
-  it('when tracks differ, then valence follows the happy mood less the sad: a track that reads happier and less sad never reads lower valence', () => {
+  it('when tracks differ, then valence is the fitted logistic model of their inputs (valence.ts), not the happy mood less the sad', () => {
     const variants: DescriptorInputs[] = [
       base,
       { ...base, mode: 0 },
       { ...base, loudness: -24, tempo: 70 },
       { ...base, midOnsetStrength: 8, keyStrength: 0.95 },
-      { ...base, timbre: { ...base.timbre, levelSmoothness: 1.4, rolloff: 800 } },
+      { ...base, harmony: { majorChords: 0.2, dissonance: 0.42 } },
+      { ...base, shape: { ...base.shape, mean: base.shape.mean.map((v, i) => (i === 1 ? 40 : v)) } },
     ];
     const d = variants.map((v) => computeDescriptors(v));
-    for (const x of d) expect(Math.abs(x.valence - (x.mood.happy - x.mood.sad + 1) / 2)).toBeLessThanOrEqual(0.0015);
-    for (const a of d) for (const b of d) if (a.mood.happy >= b.mood.happy && a.mood.sad <= b.mood.sad) expect(a.valence).toBeGreaterThanOrEqual(b.valence);
-    // The variants do differ in both moods.
-    expect(new Set(d.map((x) => x.valence)).size).toBeGreaterThan(3);
+    variants.forEach((v, i) => expect(Math.abs(d[i]!.valence - logistic(VALENCE_SIGNAL, valenceInputs(v)))).toBeLessThanOrEqual(0.0005));
+    expect(new Set(d.map((x) => x.valence)).size).toBe(variants.length);
+    // The harmony's colour moves valence and leaves the moods alone: happy and sad no longer decide it.
+    expect(d[4]!.mood).toEqual(d[0]!.mood);
+    expect(d[4]!.valence).not.toBe(d[0]!.valence);
   });
 
-  it('when only the mode flips from major to minor, then valence falls and sadness rises', () => {
+  it('when only the mode flips from major to minor, then sadness rises', () => {
     const minor = computeDescriptors({ ...base, mode: 0 });
-    expect(minor.valence).toBeLessThan(computeDescriptors(base).valence);
     expect(minor.mood.sad).toBeGreaterThan(computeDescriptors(base).mood.sad);
   });
 

@@ -15,6 +15,7 @@ import { type PreparedModels, prepareModels } from '../../../src/engine/models/m
 import { classifierWindows, factoriseMusicnn } from '../../../src/engine/models/musicnn.factorise';
 import { MUSICNN_BANDS, MUSICNN_MIN_TAIL, MUSICNN_PATCH, MusicnnInput, paddedPatchCount, patchCount } from '../../../src/engine/models/musicnn.input';
 import { DEFAULT_PATCHES, ModelRunError, ModelRunner, choosePatches } from '../../../src/engine/models/runtime';
+import { VALENCE_MODELS, logistic, modelValenceInputs } from '../../../src/engine/valence';
 
 // Six models of ~1.3 GMAC per 3 s patch each: seconds per clip on a shared core.
 jest.setTimeout(300_000);
@@ -302,8 +303,8 @@ withModels('the models', () => {
       expect(withModels.mood.happy).toBeCloseTo(direct.classes.mood_happy, 2);
       expect(withModels.mood.sad).toBeCloseTo(direct.classes.mood_sad, 2);
       expect(withModels.danceability).toBeCloseTo(direct.classes.danceability, 2);
-      // Valence from the models' moods, as the formulas make it from theirs.
-      expect(withModels.valence).toBeCloseTo((direct.classes.mood_happy - direct.classes.mood_sad + 1) / 2, 2);
+      // Valence from the models' outputs through the model fitted on people's labels (valence.ts).
+      expect(withModels.valence).toBeCloseTo(logistic(VALENCE_MODELS, modelValenceInputs(direct.classes, direct.tags)), 2);
       expect(withModels.tempo).toBe(withoutModels.tempo);
       // The tagger's 50 tags, most probable first, as the runner gives them; none without models.
       expect(withModels.tags).toHaveLength(MSD_TAGS.length);

@@ -119,7 +119,7 @@ export type TrackFilter = {
   timeSignature?: Array<number> | null | undefined;
   /** Substring of the title, ignoring case, accents and compatibility forms. */
   trackName?: string | null | undefined;
-  /** Range of valence: Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
+  /** Range of valence: Musical positiveness as listeners judge it: the probability that people would place the track among happy, excited, content or serene music rather than angry, tense, sad or gloomy music (fitted on people's labels). */
   valence?: FloatRange | null | undefined;
 };
 
@@ -171,7 +171,7 @@ export type TrackOrderField =
   | 'TAG'
   /** Beats per minute. */
   | 'TEMPO'
-  /** valence: Musical positiveness: the happy mood less the sad; quick, bright, rhythmic music whose chords and drums strike reads high, major more than minor; slow, dark, quiet music whose level swells and fades low. */
+  /** valence: Musical positiveness as listeners judge it: the probability that people would place the track among happy, excited, content or serene music rather than angry, tense, sad or gloomy music (fitted on people's labels). */
   | 'VALENCE';
 
 export type ApiKeyRowFragment = { id: string, name: string, scope: ApiKeyScope, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null, source: string };

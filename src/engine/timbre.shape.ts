@@ -1,0 +1,123 @@
+import { BINS, BIN_HZ, type Spectrogram } from './signal.stft';
+
+/**
+ * The spectral envelope's shape over a window (the timbre of the instruments and voices, the
+ * production's colour), in the two summaries music emotion and genre recognition classically
+ * read, on every fourth spectrogram frame (93 ms frames that touch, as timbre.stats.ts reads
+ * them):
+ *
+ * - mel-frequency cepstral coefficients: the power spectrum through MEL_BANDS triangular bands
+ *   evenly spaced on the mel scale from 30 Hz to 8 kHz, their log10 power, then the first
+ *   COEFFICIENTS terms of its DCT-II (coefficient 0 is the mean log level); over the window, each
+ *   coefficient's mean and its standard deviation (how much the timbre moves);
+ * - octave-band spectral contrast (Jiang et al., 2002): in each of the OCTAVES bands, the log10
+ *   of the mean magnitude of its strongest fifth of bins (the peaks) less that of its weakest
+ *   fifth (the valleys), and the valleys' level; over the window, their means. Tones stand out
+ *   of their band; noise and dense mixes fill the valleys.
+ */
+export interface SpectralShape {
+  mean: number[];
+  spread: number[];
+  contrast: number[];
+  valley: number[];
+}
+
+export const MEL_BANDS = 40;
+export const COEFFICIENTS = 13;
+const LOW_HZ = 30;
+const HIGH_HZ = 8000;
+const FRAME_STEP = 4;
+/** Added to each band's power before the log: −100 dB, well under any audible band. */
+const FLOOR = 1e-10;
+
+const mel = (hz: number): number => 2595 * Math.log10(1 + hz / 700);
+const hzOfMel = (m: number): number => 700 * (10 ** (m / 2595) - 1);
+
+/** The bands as (first bin, weights) over the bins they cover. */
+const BANDS: ReadonlyArray<{ first: number; weights: Float64Array }> = (() => {
+  const lo = mel(LOW_HZ);
+  const hi = mel(HIGH_HZ);
+  const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => hzOfMel(lo + ((hi - lo) * i) / (MEL_BANDS + 1)));
+  return Array.from({ length: MEL_BANDS }, (_, b) => {
+    const [left, centre, right] = [edges[b]!, edges[b + 1]!, edges[b + 2]!];
+    const first = Math.max(1, Math.ceil(left / BIN_HZ));
+    const last = Math.min(BINS - 1, Math.floor(right / BIN_HZ));
+    const weights = new Float64Array(Math.max(0, last - first + 1));
+    for (let k = first; k <= last; k++) {
+      const hz = k * BIN_HZ;
+      weights[k - first] = hz <= centre ? (hz - left) / (centre - left) : (right - hz) / (right - centre);
+    }
+    return { first, weights };
+  });
+})();
+
+/** The DCT-II basis, COEFFICIENTS × MEL_BANDS. */
+const DCT: Float64Array = (() => {
+  const m = new Float64Array(COEFFICIENTS * MEL_BANDS);
+  for (let c = 0; c < COEFFICIENTS; c++) for (let b = 0; b < MEL_BANDS; b++) m[c * MEL_BANDS + b] = Math.cos((Math.PI * c * (b + 0.5)) / MEL_BANDS);
+  return m;
+})();
+
+/** Octave bands' edges, Hz: below 200 Hz, then octaves to the top of the 22.05 kHz spectrogram. */
+const OCTAVE_EDGES_HZ = [0, 200, 400, 800, 1600, 3200, 6400, 11025] as const;
+export const OCTAVES = OCTAVE_EDGES_HZ.length - 1;
+const OCTAVE_BINS = OCTAVE_EDGES_HZ.map((hz) => Math.min(BINS, Math.max(1, Math.round(hz / BIN_HZ))));
+/** The share of a band's bins that are its peaks, and its valleys. */
+const EXTREME_SHARE = 0.2;
+/** Added to a magnitude before the log: −180 dB. */
+const MAG_FLOOR = 1e-9;
+
+/** Adds the frame's contrast and valley level of each octave band to the sums. */
+function addContrast(mags: Float32Array, row: number, scratch: Float32Array, contrast: Float64Array, valley: Float64Array): void {
+  for (let b = 0; b < OCTAVES; b++) {
+    const from = OCTAVE_BINS[b]!;
+    const n = OCTAVE_BINS[b + 1]! - from;
+    const band = scratch.subarray(0, n);
+    band.set(mags.subarray(row + from, row + from + n));
+    band.sort();
+    const q = Math.max(1, Math.floor(n * EXTREME_SHARE));
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < q; i++) {
+      lo += band[i]!;
+      hi += band[n - 1 - i]!;
+    }
+    const low = Math.log10(lo / q + MAG_FLOOR);
+    contrast[b]! += Math.log10(hi / q + MAG_FLOOR) - low;
+    valley[b]! += low;
+  }
+}
+
+export function spectralShape(spec: Spectrogram): SpectralShape {
+  const sum = new Float64Array(COEFFICIENTS);
+  const squares = new Float64Array(COEFFICIENTS);
+  const logMel = new Float64Array(MEL_BANDS);
+  const contrast = new Float64Array(OCTAVES);
+  const valley = new Float64Array(OCTAVES);
+  const scratch = new Float32Array(BINS);
+  let n = 0;
+  for (let f = 0; f < spec.frames; f += FRAME_STEP) {
+    const row = f * BINS;
+    for (let b = 0; b < MEL_BANDS; b++) {
+      const { first, weights } = BANDS[b]!;
+      let power = 0;
+      for (let i = 0; i < weights.length; i++) {
+        const m = spec.mags[row + first + i]!;
+        power += weights[i]! * m * m;
+      }
+      logMel[b] = Math.log10(power + FLOOR);
+    }
+    for (let c = 0; c < COEFFICIENTS; c++) {
+      let v = 0;
+      for (let b = 0; b < MEL_BANDS; b++) v += DCT[c * MEL_BANDS + b]! * logMel[b]!;
+      sum[c]! += v;
+      squares[c]! += v * v;
+    }
+    addContrast(spec.mags, row, scratch, contrast, valley);
+    n++;
+  }
+  const mean = Array.from(sum, (s) => (n > 0 ? s / n : 0));
+  const spread = Array.from(squares, (s, c) => (n > 0 ? Math.sqrt(Math.max(0, s / n - mean[c]! ** 2)) : 0));
+  const perFrame = (sums: Float64Array): number[] => Array.from(sums, (v) => (n > 0 ? v / n : 0));
+  return { mean, spread, contrast: perFrame(contrast), valley: perFrame(valley) };
+}
