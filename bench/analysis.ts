@@ -22,6 +22,9 @@
  * (`npm run worker`, `analyse`, `index`); `npx tsx bench/analysis.ts` measures V8's default GC,
  * as in `npm start`'s embedded pool. The first line says which.
  */
+import { harmonyColour } from '../src/engine/tonal.colour';
+import { spectralShape } from '../src/engine/timbre.shape';
+import { measureVoice } from '../src/engine/timbre.voice';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -235,6 +238,9 @@ async function stages(clips: AudioInput[]): Promise<void> {
     const tonal = await time('  key', () => analyseTonal(chroma));
     await time('  rhythm (periods, levels, beats, meter)', () => analyseRhythm(envelopes, chroma, tonal.tonality));
     await time('  timbre statistics', () => timbre.measure(spec));
+    await time('  voice (held and sung partials)', () => measureVoice(spec));
+    await time('  harmony colour (major chords, dissonance)', () => harmonyColour(chroma));
+    await time('  spectral shape (MFCCs, octave contrast)', () => spectralShape(spec));
     await time('  segments (onsets, loudness, pitches, timbre)', () => segmentsOf({ spec, chroma, allFlux: envelopes.all, fps: envelopes.fps, offsetSeconds: 0 }));
     await time('  all analysis after decoding', () => engine.analyseWindow(audio));
     if (runner) {

@@ -1,3 +1,4 @@
+import { VALENCE_MODELS, logistic, modelValenceInputs } from '../../src/engine/valence';
 import {
   type DescriptorInputs,
   type Descriptors,
@@ -65,7 +66,8 @@ export const AGREEMENTS = [
   { signal: 'relaxed', model: 'mood_relaxed', signalValue: (d: Descriptors) => d.mood.relaxed, modelValue: (m: ModelMeans) => m.classes.mood_relaxed },
   { signal: 'aggressive', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.mood.aggressive, modelValue: (m: ModelMeans) => m.classes.mood_aggressive },
   { signal: 'danceability', model: 'danceability', signalValue: (d: Descriptors) => d.danceability, modelValue: (m: ModelMeans) => m.classes.danceability },
-  { signal: 'valence', model: 'happy − sad', signalValue: (d: Descriptors) => d.valence, modelValue: (m: ModelMeans) => m.classes.mood_happy - m.classes.mood_sad },
+  // Both fitted on people's labels from engine 22 (src/engine/valence.ts; before, both were happy − sad).
+  { signal: 'valence', model: 'models’ valence', signalValue: (d: Descriptors) => d.valence, modelValue: (m: ModelMeans) => logistic(VALENCE_MODELS, modelValenceInputs(m.classes, m.tags)) },
   { signal: 'energy', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.energy, modelValue: (m: ModelMeans) => m.classes.mood_aggressive },
   { signal: 'arousal', model: 'mood_aggressive', signalValue: (d: Descriptors) => d.arousal, modelValue: (m: ModelMeans) => m.classes.mood_aggressive },
   { signal: 'instrumentalness', model: 'instrumental share', signalValue: (d: Descriptors) => d.instrumentalness, modelValue: (m: ModelMeans) => instrumentalnessOf(m.tags) },

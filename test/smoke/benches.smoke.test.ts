@@ -288,3 +288,65 @@ withGameMusic('bench:game-music copies the installed games\' soundtracks into fo
   }
   await rm(out, { recursive: true, force: true });
 });
+
+/**
+ * A dataset laid out as the 4Q dataset is (annotations and Q1..Q4/<id>.mp3), six songs a
+ * quadrant rendered here (WAV bytes: the decoder reads the content, not the name): energetic
+ * quadrants fast and bright, positive ones major. Four a quadrant are listed to fit on.
+ */
+async function makeFourQuadrants(dir: string): Promise<{ dataset: string; fit: string }> {
+  const rows = ['Song,Quadrant'];
+  const fit: string[] = [];
+  for (const [q, quadrant] of ['Q1', 'Q2', 'Q3', 'Q4'].entries()) {
+    await mkdir(path.join(dir, quadrant), { recursive: true });
+    for (let i = 0; i < 6; i++) {
+      const id = `MT${String(q * 10 + i).padStart(10, '0')}`;
+      const energetic = q < 2;
+      const audio = song(8, { bpm: energetic ? 140 : 80, tonic: i, minor: q === 1 || q === 2, bright: energetic, drums: energetic, seed: 40 + q * 6 + i });
+      await writeFile(path.join(dir, quadrant, `${id}.mp3`), encodeWav([audio], RATE));
+      rows.push(`${id},${quadrant}`);
+      if (i < 4) fit.push(id);
+    }
+  }
+  await writeFile(path.join(dir, 'panda_dataset_taffc_annotations.csv'), `${rows.join('\r\n')}\r\n`);
+  await writeFile(path.join(dir, 'fit.txt'), `${fit.join('\n')}\n`);
+  return { dataset: dir, fit: path.join(dir, 'fit.txt') };
+}
+
+it('bench:moods scores each descriptor per quadrant split on the fit and the held-back songs, valence left out, and the penalty scan', async () => {
+  const { dataset, fit } = await makeFourQuadrants(path.join(scratch, '4q'));
+  const cache = path.join(scratch, 'moods-cache');
+  // The signal path alone: no models, whatever the environment holds.
+  const signalOnly = userEnv({ LOG_LEVEL: 'warn', TRACKGRAPH_TEST_MODELS_DIR: '' });
+  const out = ok(await npmRun('bench:moods', ['--dataset', dataset, '--fit', fit, '--judge', '--cache', cache], signalOnly, 240_000));
+  expect(out).toContain('4Q dataset: fit songs 16 (Q1 4, Q2 4, Q3 4, Q4 4); held back 8 (Q1 2, Q2 2, Q3 2, Q4 2); paths: signal');
+  const cell = String.raw`(?:[\d.]+|–)`;
+  for (const [descriptor, split] of [['arousal', 'Q1+Q2 vs Q3+Q4'], ['mood.sad', 'Q3 vs rest'], ['valence', 'Q1+Q4 vs Q2+Q3'], ['valence, calm songs', 'Q4 vs Q3']] as const) {
+    expect(out).toMatch(new RegExp(String.raw`^\| ${descriptor.replace(/[.+]/g, '\\$&')} \| ${split.replace(/\+/g, '\\+')} \| ${cell} \| ${cell} \|$`, 'm'));
+  }
+  // These songs' arousal is their tempo and brightness: the split is made.
+  expect(Number(/^\| arousal \| Q1\+Q2 vs Q3\+Q4 \| ([\d.]+) \|/m.exec(out)![1])).toBeGreaterThan(0.8);
+  expect(out).toMatch(/^\| valence, energetic songs: Q1 vs Q2 \| [\d.]+ \|$/m);
+  expect(out).toMatch(/^\| 200 \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \|$/m);
+  // The cache answers the second run: nothing is decoded again.
+  const again = await npmRun('bench:moods', ['--dataset', dataset, '--fit', fit, '--cache', cache], signalOnly, 120_000);
+  expect(ok(again)).toContain('fit songs 16');
+  // A fit list naming songs the dataset lacks is refused, saying which.
+  await writeFile(path.join(scratch, 'bad-fit.txt'), 'MT9999999999\n');
+  const bad = await npmRun('bench:moods', ['--dataset', dataset, '--fit', path.join(scratch, 'bad-fit.txt')], signalOnly, 60_000);
+  expect(bad.code).not.toBe(0);
+  expect(bad.stderr).toContain('1 ids the dataset lacks (MT9999999999');
+});
+
+withModels('bench:moods --write fits both valence models and writes the weights file the engine reads, with the docs\' tables', async () => {
+  const { dataset, fit } = await makeFourQuadrants(path.join(scratch, '4q-models'));
+  const weights = path.join(scratch, 'valence.weights.json');
+  const out = ok(await npmRun('bench:moods', ['--dataset', dataset, '--fit', fit, '--models', modelsDir, '--write', '--weights', weights, '--cache', path.join(scratch, 'moods-models')], env(), 280_000));
+  expect(out).toContain('paths: signal, models');
+  expect(out).toMatch(/^\| mood\.happy \| Q1 vs rest \| [\d.]+ \| [\d.]+ \|$/m);
+  const written = JSON.parse(await readFile(weights, 'utf8')) as { signal: { weights: Record<string, number> }; models: { weights: Record<string, number> } };
+  const shipped = JSON.parse(await readFile(path.resolve(__dirname, '../../src/engine/valence.weights.json'), 'utf8')) as typeof written;
+  expect(Object.keys(written.signal.weights).sort()).toEqual(Object.keys(shipped.signal.weights).sort());
+  expect(Object.keys(written.models.weights).sort()).toEqual(Object.keys(shipped.models.weights).sort());
+  expect(out).toContain('| `tag:happy` |');
+});
