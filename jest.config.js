@@ -15,7 +15,25 @@ const os = require('node:os');
 /** @type {import('jest').Config} */
 const common = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  // swc strips the types, file by file (tsc --noEmit checks them, in CI and in lint), as ts-jest
+  // did in its transpile-only mode but for far less CPU on a cold cache: a cold `npm test` 237 s
+  // → 213 s (418 s → 373 s of CPU). Decorators as tsconfig.json has them (legacy, with metadata:
+  // type-graphql reads it), class fields with define semantics as ES2022 gives them.
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+          target: 'es2022',
+          keepClassNames: true,
+        },
+        module: { type: 'commonjs' },
+        sourceMaps: 'inline',
+      },
+    ],
+  },
   setupFiles: ['<rootDir>/test/setup/environment.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/setup/network-guard.ts'],
 };
