@@ -6,6 +6,20 @@ import { DESCRIPTOR_COLUMNS, type DescriptorColumn, type DescriptorColumnValues,
 import { tagId } from '../../db/tag-rows';
 import { SegmentsReader } from './sql.store';
 
+/**
+ * The same SQLite statement reading `analyses` through the index analyses_features (INDEXED BY:
+ * the planner still chooses how to read it, but not another index). Kysely has no INDEXED BY, so
+ * it is added after the statement's one `from "analyses"`; a statement with none or several is a
+ * programming error, not a silent fallback.
+ */
+export function indexedByFeatures<R>(compiled: CompiledQuery<R>): CompiledQuery<R> {
+  const from = 'from "analyses"';
+  const at = compiled.sql.indexOf(from);
+  if (at < 0 || compiled.sql.indexOf(from, at + 1) >= 0) throw new Error(`indexedByFeatures: the statement needs exactly one ${from}: ${compiled.sql}`);
+  const text = `${compiled.sql.slice(0, at + from.length)} indexed by "analyses_features"${compiled.sql.slice(at + from.length)}`;
+  return CompiledQuery.raw(text, [...compiled.parameters]);
+}
+
 /** A numeric column tracks can be filtered by ranges of and ordered by. */
 export type RangeColumn = OrderableColumn;
 /** What a page can be ordered by: a numeric column, or `seq` (insertion order). */
@@ -242,7 +256,7 @@ export class SqlTracksQuery implements TracksQuery {
     const walked = await exec(this.featureRowsQuery(filter, limit, sql<boolean>`seq >= ${Number(bound.seq)}`));
     if (walked.length >= limit) return walked;
     const matches = this.filtered(db.selectFrom('analyses'), filter).select('seq').orderBy('seq', 'desc').limit(limit).compile();
-    const seqs = await exec(CompiledQuery.raw(matches.sql.replace('from "analyses"', 'from "analyses" indexed by "analyses_features"'), [...matches.parameters]));
+    const seqs = await exec(indexedByFeatures(matches));
     if (seqs.length === 0) return [];
     return exec(this.featureRowsQuery(filter, limit, sql<boolean>`seq in (select value from json_each(${JSON.stringify(seqs.map((r) => Number(r.seq)))}))`));
   }
@@ -458,9 +472,7 @@ export class SqlTracksQuery implements TracksQuery {
     if (candidates) query = query.where(sql<boolean>`rowid in (select value from json_each(${JSON.stringify(candidates)}))`);
     const plus = (c: string) => sql`+${sql.ref(c)}`;
     const compiled = query.select(sql<number>`rowid`.as('rid')).orderBy(plus(column), direction).orderBy(plus('seq'), direction).limit(request.limit).compile();
-    // Kysely has no INDEXED BY: it is added to the compiled statement's one FROM.
-    const sqlText = candidates ? compiled.sql : compiled.sql.replace('from "analyses"', 'from "analyses" indexed by "analyses_features"');
-    const ids = (await exec(CompiledQuery.raw(sqlText, [...compiled.parameters]) as CompiledQuery<{ rid: number }>, db)).map((r) => Number(r.rid));
+    const ids = (await exec(candidates ? compiled : indexedByFeatures(compiled), db)).map((r) => Number(r.rid));
     return this.sqliteRowsByRowid(ids, exec);
   }
 
@@ -499,8 +511,7 @@ export class SqlTracksQuery implements TracksQuery {
       .orderBy(sql`w.seq`, direction)
       .limit(request.limit)
       .compile();
-    const sqlText = candidates ? compiled.sql : compiled.sql.replace('from "analyses"', 'from "analyses" indexed by "analyses_features"');
-    const found = await exec(CompiledQuery.raw(sqlText, [...compiled.parameters]) as CompiledQuery<{ rid: number; milli: number }>, db);
+    const found = await exec(candidates ? compiled : indexedByFeatures(compiled), db);
     const rows = await this.sqliteRowsByRowid(found.map((r) => Number(r.rid)), exec);
     return rows.map((row, i) => ({ ...row, tag_milli: Number(found[i]!.milli) }) as Row);
   }
