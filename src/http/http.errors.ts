@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { AppError, type ErrorCode, invalidArgument, shownError } from '../core/errors';
+import { closeAfterAnswer } from './http-server';
 
 /** HTTP status of each error code: the one place REST maps codes to statuses. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -86,6 +87,10 @@ export function clientErrorHandler(options: { body: (error: ErrorBody) => unknow
     }
     if (mapped.status === 401) res.set('WWW-Authenticate', 'Bearer realm="trackgraph"');
     if (mapped.retryAfterS !== undefined) res.set('Retry-After', String(mapped.retryAfterS));
+    // Refused while its body is still arriving (no key, rate limited, no such route, before an
+    // upload was read): the rest is read and thrown away for a bounded time and the connection
+    // closed after the answer, as an upload's own refusals do, rather than read to its end.
+    if (!req.complete) closeAfterAnswer(req, res);
     res.status(mapped.status).json(options.body(mapped.body));
   };
 }

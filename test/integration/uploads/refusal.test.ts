@@ -128,6 +128,33 @@ describe('an upload over UPLOAD_MAX_BYTES: the 413 reaches the client every time
     expect(await uploadsLeft()).toEqual([]);
   }, CASE_MS);
 
+  it('without a key: 401 read every time, answered Connection: close, the body not read to its end (REST and GraphQL multipart)', async () => {
+    const noKey = { 'content-type': 'audio/mpeg' };
+    const answers: string[] = [];
+    const counts = await tally(TRIES, async () => {
+      const res = await undiciFetch(`${base}/api/audio/analyses`, { method: 'POST', dispatcher, headers: noKey, body: BODY });
+      answers.push(res.headers.get('connection') ?? '');
+      return outcomeOf(res.status, await res.text());
+    });
+    expect(counts).toEqual({ '401 UNAUTHENTICATED': TRIES });
+    // A refusal's connection is not kept for the rest of a body nobody will read.
+    expect(new Set(answers)).toEqual(new Set(['close']));
+    const form = new FormData();
+    form.append('operations', JSON.stringify({ query: 'mutation ($file: Upload!) { analyseUpload(file: $file) { trackKey } }', variables: { file: null } }));
+    form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    form.append('0', new Blob([BODY], { type: 'audio/mpeg' }), 'large.mp3');
+    const graphql = await undiciFetch(`${base}/graphql`, { method: 'POST', dispatcher, headers: { 'apollo-require-preflight': 'true' }, body: form });
+    expect(graphql.status).toBe(401);
+    expect(graphql.headers.get('connection')).toBe('close');
+    await graphql.text();
+    // A refusal of a request whose body has all arrived keeps its connection.
+    const small = await undiciFetch(`${base}/api/audio/analyses`, { method: 'POST', dispatcher, headers: noKey, body: new Uint8Array(16) });
+    expect(small.status).toBe(401);
+    expect(small.headers.get('connection')).not.toBe('close');
+    await small.text();
+    expect(await uploadsLeft()).toEqual([]);
+  }, CASE_MS);
+
   it('reads on after the answer while the client still sends, and closes at HTTP_REQUEST_TIMEOUT_MS a body that never ends', async () => {
     const short = await createTestApp({ env: { UPLOAD_MAX_BYTES: String(MAX), HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
     try {
