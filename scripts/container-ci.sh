@@ -189,6 +189,9 @@ wait_nodes_ready() { # seconds
     done
   done
 }
+# The environment file both compose files read (the image, the published port, the music folder).
+compose_env() { printf 'TRACKGRAPH_IMAGE=%s\nTRACKGRAPH_PORT=%s\nMUSIC_DIR=%s\nSOURCES=library\n' "$IMAGE" "$1" "$WORK/music"; }
+random_hex() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s);console.log(eval(process.argv[1])??"")})' "$1"; }
 # The first admin key from the notice the server wrote in its data folder.
@@ -239,12 +242,7 @@ search_key() { # base url: the trackKey the search finds for the WAV
 # ---- one service, embedded: compose.yaml ------------------------------------------------------
 step single-start
 PORT1="$(free_port)"
-cat > "$WORK/single-env" <<EOF
-TRACKGRAPH_IMAGE=$IMAGE
-TRACKGRAPH_PORT=$PORT1
-MUSIC_DIR=$WORK/music
-SOURCES=library
-EOF
+compose_env "$PORT1" > "$WORK/single-env"
 single() { (set -a; . "$WORK/single-env"; podman-compose --no-ansi -p "$RUN-single" -f compose.yaml "$@"); }
 single up -d > "$WORK/single-up.log" 2>&1 || { tail -30 "$WORK/single-up.log"; fail "compose up"; }
 CTR="$RUN-single_trackgraph_1"
@@ -295,15 +293,10 @@ single down -v -t 0 > /dev/null 2>&1
 # ---- scaled out --------------------------------------------------------------------------------
 step scale-up
 PORT2="$(free_port)"
-cat > "$WORK/compose-env" <<EOF
-TRACKGRAPH_IMAGE=$IMAGE
-TRACKGRAPH_PORT=$PORT2
-MUSIC_DIR=$WORK/music
-SOURCES=library
-POSTGRES_PASSWORD=ci-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
-ARTWORK_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-WEBHOOK_SECRET_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-EOF
+{
+  compose_env "$PORT2"
+  printf 'POSTGRES_PASSWORD=ci-%s\nARTWORK_SECRET=%s\nWEBHOOK_SECRET_KEY=%s\n' "$(random_hex 12)" "$(random_hex 32)" "$(random_hex 32)"
+} > "$WORK/compose-env"
 scale() { (set -a; . "$WORK/compose-env"; compose -f compose.scale.yaml "$@"); }
 scale up -d > "$WORK/scale-up.log" 2>&1 || { tail -30 "$WORK/scale-up.log"; fail "compose up"; }
 URL="http://127.0.0.1:$PORT2"
