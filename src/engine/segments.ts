@@ -1,10 +1,11 @@
 import type { Segment } from '../core/types';
 import { detrend } from './rhythm.onsets';
-import { BINS, BIN_HZ, type Spectrogram } from './signal.stft';
+import { dctBasis, melFilterbank, melPowers } from './signal.mel';
+import { BINS, type Spectrogram } from './signal.stft';
 import type { Chroma } from './tonal.chroma';
 
 // Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
-const { PI, cos, log10, max, round } = Math;
+const { log10, max, round } = Math;
 
 /**
  * Segments, as Spotify's audio-analysis had them: spans from one onset to the next, each with its
@@ -40,31 +41,9 @@ const TIMBRE_COEFFICIENTS = 12;
 const MEL_LO_HZ = 30;
 const MEL_HI_HZ = 11000;
 
-const mel = (hz: number): number => 2595 * log10(1 + hz / 700);
-const hzOfMel = (m: number): number => 700 * (10 ** (m / 2595) - 1);
-
-/** For every bin, the two mel bands it feeds (-1: none) and its weight in each (triangular filters). */
-const MEL = (() => {
-  const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => hzOfMel(mel(MEL_LO_HZ) + ((mel(MEL_HI_HZ) - mel(MEL_LO_HZ)) * i) / (MEL_BANDS + 1)));
-  const lower = new Int16Array(BINS).fill(-1);
-  const lowerWeight = new Float64Array(BINS);
-  for (let k = 1; k < BINS; k++) {
-    const hz = k * BIN_HZ;
-    // Bin k lies between edges[j] and edges[j + 1]: it rises in band j (whose peak is edges[j + 1]) and falls in band j - 1.
-    for (let j = 0; j + 1 < edges.length; j++) {
-      if (hz >= edges[j]! && hz < edges[j + 1]!) {
-        lower[k] = j;
-        lowerWeight[k] = (hz - edges[j]!) / (edges[j + 1]! - edges[j]!);
-        break;
-      }
-    }
-  }
-  const cosines = Array.from({ length: TIMBRE_COEFFICIENTS }, (_, c) => Float64Array.from({ length: MEL_BANDS }, (_, b) => cos((PI * c * (b + 0.5)) / MEL_BANDS)));
-  const firstBin = lower.findIndex((j) => j >= 0);
-  let lastBin = BINS - 1;
-  while (lastBin > firstBin && lower[lastBin]! < 0) lastBin--;
-  return { lower, lowerWeight, cosines, firstBin, lastBin };
-})();
+/** The timbre's mel bands and their DCT basis (signal.mel.ts). */
+const MEL = melFilterbank(MEL_BANDS, MEL_LO_HZ, MEL_HI_HZ);
+const COSINES = dctBasis(TIMBRE_COEFFICIENTS, MEL_BANDS);
 
 const round3 = (x: number): number => round(x * 1000) / 1000;
 const round2 = (x: number): number => round(x * 100) / 100;
@@ -145,7 +124,7 @@ function pitchesOf(chroma: Chroma, from: number, to: number): number[] {
 
 /** The cepstral coefficients of the mean mel power of frames [from, to). */
 function timbreOf(spec: Spectrogram, from: number, to: number, bands: Float64Array): number[] {
-  const { lower, lowerWeight, cosines, firstBin, lastBin } = MEL;
+  const { firstBin, lastBin } = MEL;
   const mags = spec.mags;
   // Power per bin summed over the frames first: the filterbank then runs once per segment, not per frame.
   const power = new Float64Array(BINS);
@@ -156,17 +135,10 @@ function timbreOf(spec: Spectrogram, from: number, to: number, bands: Float64Arr
       power[k]! += m * m;
     }
   }
-  bands.fill(0);
-  for (let k = firstBin; k <= lastBin; k++) {
-    const j = lower[k]!;
-    const p = power[k]!;
-    const w = lowerWeight[k]!;
-    if (j < MEL_BANDS) bands[j]! += w * p;
-    if (j > 0) bands[j - 1]! += (1 - w) * p;
-  }
+  melPowers(MEL, power, bands);
   const frames = max(1, to - from);
   for (let b = 0; b < MEL_BANDS; b++) bands[b] = max(0, 10 * log10(bands[b]! / frames + 1e-12) - FLOOR_DB);
-  return cosines.map((basis, c) => {
+  return COSINES.map((basis, c) => {
     let s = 0;
     for (let b = 0; b < MEL_BANDS; b++) s += bands[b]! * basis[b]!;
     return round2(c === 0 ? s / MEL_BANDS : (2 * s) / MEL_BANDS);

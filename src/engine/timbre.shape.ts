@@ -1,3 +1,4 @@
+import { dctBasis, melFilterbank, melPowers } from './signal.mel';
 import { BINS, BIN_HZ, type Spectrogram } from './signal.stft';
 
 /**
@@ -30,33 +31,9 @@ const FRAME_STEP = 4;
 /** Added to each band's power before the log: −100 dB, well under any audible band. */
 const FLOOR = 1e-10;
 
-const mel = (hz: number): number => 2595 * Math.log10(1 + hz / 700);
-const hzOfMel = (m: number): number => 700 * (10 ** (m / 2595) - 1);
-
-/** The bands as (first bin, weights) over the bins they cover. */
-const BANDS: ReadonlyArray<{ first: number; weights: Float64Array }> = (() => {
-  const lo = mel(LOW_HZ);
-  const hi = mel(HIGH_HZ);
-  const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => hzOfMel(lo + ((hi - lo) * i) / (MEL_BANDS + 1)));
-  return Array.from({ length: MEL_BANDS }, (_, b) => {
-    const [left, centre, right] = [edges[b]!, edges[b + 1]!, edges[b + 2]!];
-    const first = Math.max(1, Math.ceil(left / BIN_HZ));
-    const last = Math.min(BINS - 1, Math.floor(right / BIN_HZ));
-    const weights = new Float64Array(Math.max(0, last - first + 1));
-    for (let k = first; k <= last; k++) {
-      const hz = k * BIN_HZ;
-      weights[k - first] = hz <= centre ? (hz - left) / (centre - left) : (right - hz) / (right - centre);
-    }
-    return { first, weights };
-  });
-})();
-
-/** The DCT-II basis, COEFFICIENTS × MEL_BANDS. */
-const DCT: Float64Array = (() => {
-  const m = new Float64Array(COEFFICIENTS * MEL_BANDS);
-  for (let c = 0; c < COEFFICIENTS; c++) for (let b = 0; b < MEL_BANDS; b++) m[c * MEL_BANDS + b] = Math.cos((Math.PI * c * (b + 0.5)) / MEL_BANDS);
-  return m;
-})();
+/** The bands and their DCT basis (signal.mel.ts). */
+const MEL = melFilterbank(MEL_BANDS, LOW_HZ, HIGH_HZ);
+const DCT = dctBasis(COEFFICIENTS, MEL_BANDS);
 
 /** Octave bands' edges, Hz: below 200 Hz, then octaves to the top of the 22.05 kHz spectrogram. */
 const OCTAVE_EDGES_HZ = [0, 200, 400, 800, 1600, 3200, 6400, 11025] as const;
@@ -91,25 +68,24 @@ function addContrast(mags: Float32Array, row: number, scratch: Float32Array, con
 export function spectralShape(spec: Spectrogram): SpectralShape {
   const sum = new Float64Array(COEFFICIENTS);
   const squares = new Float64Array(COEFFICIENTS);
-  const logMel = new Float64Array(MEL_BANDS);
+  const melPower = new Float64Array(MEL_BANDS);
+  const power = new Float64Array(BINS);
   const contrast = new Float64Array(OCTAVES);
   const valley = new Float64Array(OCTAVES);
   const scratch = new Float32Array(BINS);
   let n = 0;
   for (let f = 0; f < spec.frames; f += FRAME_STEP) {
     const row = f * BINS;
-    for (let b = 0; b < MEL_BANDS; b++) {
-      const { first, weights } = BANDS[b]!;
-      let power = 0;
-      for (let i = 0; i < weights.length; i++) {
-        const m = spec.mags[row + first + i]!;
-        power += weights[i]! * m * m;
-      }
-      logMel[b] = Math.log10(power + FLOOR);
+    for (let k = MEL.firstBin; k <= MEL.lastBin; k++) {
+      const m = spec.mags[row + k]!;
+      power[k] = m * m;
     }
+    melPowers(MEL, power, melPower);
+    for (let b = 0; b < MEL_BANDS; b++) melPower[b] = Math.log10(melPower[b]! + FLOOR);
     for (let c = 0; c < COEFFICIENTS; c++) {
+      const basis = DCT[c]!;
       let v = 0;
-      for (let b = 0; b < MEL_BANDS; b++) v += DCT[c * MEL_BANDS + b]! * logMel[b]!;
+      for (let b = 0; b < MEL_BANDS; b++) v += basis[b]! * melPower[b]!;
       sum[c]! += v;
       squares[c]! += v * v;
     }
