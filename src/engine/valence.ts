@@ -10,8 +10,9 @@ import fitted from './valence.weights.json';
  * dataset (Panda, Malheiro & Paiva, IEEE TAFFC 2018), by `npm run bench:moods -- --write`; their
  * weights are data (valence.weights.json) and docs/FEATURES.md lists them.
  *
- * The signal path weighs the descriptors' named features (descriptor.formulas.ts), the harmony's
- * colour (tonal.colour.ts), and each of them again times the track's arousal less 0.5: what
+ * The signal path weighs the descriptors' named features (descriptor.formulas.ts, the harmony's
+ * colour of tonal.colour.ts among them), the spectral shape (timbre.shape.ts), and each of them
+ * again times the track's arousal less 0.5: what
  * sounds positive in an energetic track (bright, major, regular) is not all of what does in a calm
  * one, and one set of weights for both halves reads a calm love song as sad as a furious one.
  * The models' path weighs what Essentia's models say: the five classifiers and the MSD
