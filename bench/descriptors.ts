@@ -2,7 +2,7 @@
  * The signal descriptors held to Essentia's trained models:
  * `npm run bench:descriptors -- --models DIR [--cache DIR] [--patches N] [--limit N] [--resignal] [--models-only] [--within-corpus] [--unseen DIR]... <dirs...>`
  *
- *   dirs           folders of audio clips, one corpus each (e.g. ../shared/corpus/{synth,produced,recorded}):
+ *   dirs           folders of audio clips, one corpus each (e.g. <corpus>/{synth,produced,recorded}):
  *                  the corpora the formulas are fitted on
  *   --unseen DIR   a corpus scored but never fitted on (repeatable; e.g. the game soundtracks of
  *                  `npm run bench:game-music`): music of another kind, as a user's would be

@@ -2,7 +2,7 @@
  * Agreement of the model-backed descriptors with essentia.js:
  * `npm run bench:models -- [--models DIR] [--limit N] [--calibrate NAME] <dirs...>`
  *
- *   dirs           folders of audio clips (one corpus each), e.g. ../shared/corpus/{synth,produced,recorded}
+ *   dirs           folders of audio clips (one corpus each), e.g. <corpus>/{synth,produced,recorded}
  *   --models DIR   Essentia's models (default: TRACKGRAPH_TEST_MODELS_DIR)
  *   --limit N      clips per folder (default: all)
  *   --calibrate    the folder whose clips choose the patch count (default: the first); the

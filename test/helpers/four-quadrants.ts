@@ -39,7 +39,7 @@ export function readFourQuadrants(dir: string): LabelledSong[] {
   return songs;
 }
 
-/** A list of song ids, one a line (`../shared/moods/4q-fit.txt`'s form); blank lines and `#` comments ignored. */
+/** A list of song ids, one a line (the form of the fit list `bench:moods --fit` reads); blank lines and `#` comments ignored. */
 export function readIdList(file: string): Set<string> {
   const ids = readFileSync(file, 'utf8')
     .split(/\r?\n/)
