@@ -70,22 +70,33 @@ type Path = 'signal' | 'models';
 /** A descriptor's value on one path. */
 type Reader = (s: Song, path: Path) => number;
 
+/** Each song's valence inputs per path, built once: every fold of every shuffle reads them again. */
+const rowsOf = new Map<Song, Partial<Record<Path, Record<string, number>>>>();
+
 /** Each path's valence inputs (src/engine/valence.ts builds them as the engine does). */
 function valenceRow(s: Song, p: Path): Record<string, number> {
-  if (p === 'models') return modelValenceInputs(s.models!.classes, s.models!.tags);
-  return valenceInputs(s.inputs);
+  const rows = rowsOf.get(s) ?? {};
+  rowsOf.set(s, rows);
+  return (rows[p] ??= p === 'models' ? modelValenceInputs(s.models!.classes, s.models!.tags) : valenceInputs(s.inputs));
 }
 
-/** The descriptors as the engine ships them: the models' path takes the moods from the classifiers and valence from its fit, the rest from the signal. */
-function shipped(s: Song, p: Path): { arousal: number; valence: number; mood: Record<'happy' | 'sad' | 'relaxed' | 'aggressive', number> } {
-  const d = computeDescriptors(s.inputs);
+type Shipped = { arousal: number; valence: number; mood: Record<'happy' | 'sad' | 'relaxed' | 'aggressive', number> };
+const shippedOf = new Map<Song, Partial<Record<Path, Shipped>>>();
+
+/** The descriptors as the engine ships them (computed once a song and path): the models' path takes the moods from the classifiers and valence from its fit, the rest from the signal. */
+function shipped(s: Song, p: Path): Shipped {
+  const known = shippedOf.get(s) ?? {};
+  shippedOf.set(s, known);
+  if (known[p]) return known[p];
+  const d = known.signal ?? computeDescriptors(s.inputs);
+  known.signal = d;
   if (p === 'signal') return d;
   const c = s.models!.classes;
-  return {
+  return (known.models = {
     arousal: d.arousal,
     valence: logistic(VALENCE_MODELS, valenceRow(s, 'models')),
     mood: { happy: c.mood_happy, sad: c.mood_sad, relaxed: c.mood_relaxed, aggressive: c.mood_aggressive },
-  };
+  });
 }
 
 /** The splits each descriptor should make: its positive side, over which songs. */
@@ -123,7 +134,7 @@ function quadrantOf(valence: number, arousal: number): Quadrant {
 }
 
 function quadrantAccuracy(songs: readonly Song[], valence: (s: Song) => number): number {
-  return songs.filter((s) => quadrantOf(valence(s), computeDescriptors(s.inputs).arousal) === s.quadrant).length / songs.length;
+  return songs.filter((s) => quadrantOf(valence(s), shipped(s, 'signal').arousal) === s.quadrant).length / songs.length;
 }
 
 /** A fit of one path's valence on these songs, as `--write` makes it. */
