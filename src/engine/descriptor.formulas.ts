@@ -215,9 +215,9 @@ export function applyFormula(f: Formula, x: Readonly<Record<Feature, number>>): 
 }
 
 /** The signal valence model's inputs for a window's measurements, as computeDescriptors builds them (valence.ts). */
-export function valenceInputs(m: DescriptorInputs, formulas: Readonly<Record<Fitted, Formula>> = FORMULAS): Record<string, number> {
+export function valenceInputs(m: DescriptorInputs): Record<string, number> {
   const x = descriptorFeatures(m, speechiness(m.timbre, m.pulseClarity));
-  return signalValenceInputs(x, m.shape, applyFormula(formulas.arousal, x));
+  return signalValenceInputs(x, m.shape, applyFormula(FORMULAS.arousal, x));
 }
 
 export function computeDescriptors(m: DescriptorInputs, formulas: Readonly<Record<Fitted, Formula>> = FORMULAS): Descriptors {

@@ -1,6 +1,7 @@
 import type { AudioFeatures } from '../../../src/core/types';
 import { type DescriptorInputs, computeDescriptors, ramp, softClamp, valenceInputs } from '../../../src/engine/descriptor.formulas';
 import { VALENCE_SIGNAL, logistic } from '../../../src/engine/valence';
+import { BASE_INPUTS } from '../../helpers/descriptor-inputs';
 import { RATE, denseDistorted, liveVersion, mixIn, normalise, quieterDarker, roughen, sinePad, song, sparsePiano, speechLike, sungVowels } from '../../helpers/audio-signals';
 import { analyse } from '../../helpers/engine-run';
 import { type DrumHit, drumMachine } from '../../helpers/signals';
@@ -131,19 +132,7 @@ describe('descriptors: directions a listener expects, on generated audio', () =>
 });
 
 describe('descriptor formulas', () => {
-  const base: DescriptorInputs = {
-    loudness: -14,
-    loudnessRange: 6,
-    timbre: {
-      centroid: 2000, centroidVariation: 0.4, rolloff: 4000, flatness: 0.08, highFrequencyRatio: 0.05, lowFrequencyRatio: 0.2,
-      spectralFlux: 1.2, zcr: 0.1, lowEnergyRatio: 0.3, pauseRatio: 0, floorDb: -15, floorFlatness: 0.1,
-      syllabicModulation: 0.2, modulationPeakiness: 40, midFrequencyRatio: 0.35, lowContrast: 18, midContrast: 25, levelSmoothness: 0.9, partials: 10, modulationCentroid: 4.6,
-    },
-    tempo: 120, tempoConfidence: 0.8, onsetRate: 4, midOnsetStrength: 3.5, pulseClarity: 0.6, beatPercussion: 0.6,
-    mode: 1, modeConfidence: 0.8, keyStrength: 0.7, sectionLoudnessSpread: 1, voice: { vocalFrames: 0.02, heldFrames: 0.6 },
-    harmony: { majorChords: 0.6, dissonance: 0.3 },
-    shape: { mean: new Array<number>(13).fill(0), spread: new Array<number>(13).fill(1), contrast: new Array<number>(7).fill(1), valley: new Array<number>(7).fill(-3) },
-  };
+  const base = BASE_INPUTS;
 
   it('when the ramp input is outside its range or not a number, then it is clamped to [0, 1]', () => {
     expect(ramp(-5, 0, 10)).toBe(0);

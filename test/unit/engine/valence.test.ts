@@ -7,20 +7,12 @@ import type { Chroma } from '../../../src/engine/tonal.chroma';
 import { spectralShape, OCTAVES } from '../../../src/engine/timbre.shape';
 import { VALENCE_MODELS, VALENCE_SIGNAL, byArousal, logistic, modelValenceInputs, signalValenceInputs } from '../../../src/engine/valence';
 import fitted from '../../../src/engine/valence.weights.json';
+import { BASE_INPUTS } from '../../helpers/descriptor-inputs';
 import { chordProgression, midiToHz, seeded, SAMPLE_RATE } from '../../helpers/signals';
 import { framesOf } from '../../helpers/engine-run';
 
 const inputs: DescriptorInputs = {
-  loudness: -12,
-  loudnessRange: 7,
-  timbre: {
-    centroid: 1800, centroidVariation: 0.5, rolloff: 3000, flatness: 0.06, highFrequencyRatio: 0.04, lowFrequencyRatio: 0.25,
-    spectralFlux: 1, zcr: 0.08, lowEnergyRatio: 0.35, pauseRatio: 0, floorDb: -20, floorFlatness: 0.1,
-    syllabicModulation: 0.25, modulationPeakiness: 30, midFrequencyRatio: 0.4, lowContrast: 20, midContrast: 24, levelSmoothness: 0.8, partials: 9, modulationCentroid: 4.5,
-  },
-  tempo: 110, tempoConfidence: 0.7, onsetRate: 3.5, midOnsetStrength: 3, pulseClarity: 0.5, beatPercussion: 0.5,
-  mode: 1, modeConfidence: 0.7, keyStrength: 0.6, sectionLoudnessSpread: 1.2, voice: { vocalFrames: 0.2, heldFrames: 0.5 },
-  harmony: { majorChords: 0.7, dissonance: 0.33 },
+  ...BASE_INPUTS,
   shape: {
     mean: [-20, 12, 1, 3, 0.5, 1, -0.5, 0.3, 0, -0.2, 0.1, 0, 0.1],
     spread: [8, 4, 3, 2, 2, 1.5, 1.5, 1.2, 1, 1, 1, 0.9, 0.9],
