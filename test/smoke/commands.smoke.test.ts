@@ -187,6 +187,8 @@ describe('npm run index, npm run analyse', () => {
     expect(lines.find((l) => l.file.endsWith('notes.mp3'))?.error?.code).toBe('AUDIO_UNDECODABLE');
     // Some file failed: the exit status says so.
     expect(ran.code).toBe(1);
+    // The compiled code from the commands before (npm start's build) is run as it is.
+    expect(ran.stderr).not.toContain('compiling the TypeScript sources');
   });
 });
 
