@@ -44,6 +44,39 @@ const EXTREME_SHARE = 0.2;
 /** Added to a magnitude before the log: −180 dB. */
 const MAG_FLOOR = 1e-9;
 
+/**
+ * Reorders a[left … right] so that a[k] is the value a sort would put there, everything before it
+ * no larger and everything after it no smaller (Hoare's selection, median-of-three pivots): the
+ * sum of a band's strongest or weakest fifth without sorting the band (a tenth of the work on
+ * the 512-bin top octave).
+ */
+function select(a: Float32Array, k: number, left: number, right: number): void {
+  while (right > left) {
+    const mid = (left + right) >>> 1;
+    // Median of three to a[mid], then Hoare's partition around it.
+    if (a[mid]! < a[left]!) swap(a, mid, left);
+    if (a[right]! < a[left]!) swap(a, right, left);
+    if (a[right]! < a[mid]!) swap(a, right, mid);
+    const pivot = a[mid]!;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) swap(a, i++, j--);
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return;
+  }
+}
+
+function swap(a: Float32Array, i: number, j: number): void {
+  const t = a[i]!;
+  a[i] = a[j]!;
+  a[j] = t;
+}
+
 /** Adds the frame's contrast and valley level of each octave band to the sums. */
 function addContrast(mags: Float32Array, row: number, scratch: Float32Array, contrast: Float64Array, valley: Float64Array): void {
   for (let b = 0; b < OCTAVES; b++) {
@@ -51,8 +84,10 @@ function addContrast(mags: Float32Array, row: number, scratch: Float32Array, con
     const n = OCTAVE_BINS[b + 1]! - from;
     const band = scratch.subarray(0, n);
     band.set(mags.subarray(row + from, row + from + n));
-    band.sort();
     const q = Math.max(1, Math.floor(n * EXTREME_SHARE));
+    // The q weakest to band[0 … q), then the q strongest to band[n - q … n).
+    select(band, q - 1, 0, n - 1);
+    if (n - q > q) select(band, n - q, q, n - 1);
     let lo = 0;
     let hi = 0;
     for (let i = 0; i < q; i++) {

@@ -95,15 +95,19 @@ function foldBass(low: Float64Array, lowLevel: Float64Array, nLow: number, pitch
   if (sum > 0) for (let k = 0; k < 12; k++) out[row + k] = out[row + k]! / sum;
 }
 
+/** For h = 1 … HARMONICS: the h-th harmonic's distance above its fundamental (semitones) and its weight. */
+const HARMONIC_SEMITONES = Float64Array.from({ length: HARMONICS + 1 }, (_, h) => (h === 0 ? 0 : 12 * log2(h)));
+const HARMONIC_WEIGHT = Float64Array.from({ length: HARMONICS + 1 }, (_, h) => (h === 0 ? 0 : HARMONIC_DECAY ** (h - 1)));
+
 /** Adds one frame's peaks to chroma row `f`, then normalises and thresholds the row. */
 function foldFrame(pitch: Float64Array, level: Float64Array, n: number, tuning: number, out: Float32Array, f: number): void {
   const row = f * 12;
   for (let i = 0; i < n; i++) {
     const energy = level[i]!;
     for (let h = 1; h <= HARMONICS; h++) {
-      const p = pitch[i]! - 12 * log2(h) - tuning;
+      const p = pitch[i]! - HARMONIC_SEMITONES[h]! - tuning;
       const nearest = Math.round(p);
-      const w = cos(PI * (p - nearest)) ** 2 * HARMONIC_DECAY ** (h - 1);
+      const w = cos(PI * (p - nearest)) ** 2 * HARMONIC_WEIGHT[h]!;
       out[row + classOf(nearest)]! += w * energy;
     }
   }
