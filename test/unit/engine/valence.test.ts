@@ -5,6 +5,7 @@ import type { ModelOutputs } from '../../../src/engine/models/runtime';
 import { harmonyColour } from '../../../src/engine/tonal.colour';
 import type { Chroma } from '../../../src/engine/tonal.chroma';
 import { spectralShape, OCTAVES } from '../../../src/engine/timbre.shape';
+import { BINS, BIN_HZ } from '../../../src/engine/signal.stft';
 import { VALENCE_MODELS, VALENCE_SIGNAL, byArousal, logistic, modelValenceInputs, signalValenceInputs } from '../../../src/engine/valence';
 import fitted from '../../../src/engine/valence.weights.json';
 import { BASE_INPUTS } from '../../helpers/descriptor-inputs';
@@ -140,5 +141,29 @@ describe('the spectral shape', () => {
     both.set(hiss, tone.length);
     const spreadOf = (x: Float32Array): number => spectralShape(framesOf(x).spec).spread[1]!;
     expect(spreadOf(both)).toBeGreaterThan(Math.max(spreadOf(tone), spreadOf(hiss)));
+  });
+
+  it('contrast and valleys are those of each band sorted: its strongest and weakest fifth, ties and repeats included', () => {
+    const frames = 64;
+    const random = seeded(11);
+    // Coarse levels (many ties) and a fifth of the bins at one value: the selection's hard cases.
+    const mags = Float32Array.from({ length: frames * BINS }, () => (random() < 0.2 ? 0.5 : Math.floor(random() * 50) / 50));
+    const shape = spectralShape({ frames, mags, blockPower: new Float64Array(frames), blockCrossings: new Float64Array(frames) });
+    const edges = [0, 200, 400, 800, 1600, 3200, 6400, 11025].map((hz) => Math.min(BINS, Math.max(1, Math.round(hz / BIN_HZ))));
+    for (let b = 0; b < OCTAVES; b++) {
+      let contrast = 0;
+      let valley = 0;
+      let measured = 0;
+      for (let f = 0; f < frames; f += 4, measured++) {
+        const band = Float32Array.from(mags.subarray(f * BINS + edges[b]!, f * BINS + edges[b + 1]!)).sort();
+        const q = Math.max(1, Math.floor(band.length / 5));
+        const weakest = band.subarray(0, q).reduce((x, y) => x + y, 0) / q;
+        const strongest = band.subarray(band.length - q).reduce((x, y) => x + y, 0) / q;
+        contrast += Math.log10(strongest + 1e-9) - Math.log10(weakest + 1e-9);
+        valley += Math.log10(weakest + 1e-9);
+      }
+      expect(shape.contrast[b]).toBeCloseTo(contrast / measured, 9);
+      expect(shape.valley[b]).toBeCloseTo(valley / measured, 9);
+    }
   });
 });
