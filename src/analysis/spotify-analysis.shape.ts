@@ -63,6 +63,8 @@ export interface SpotifyAudioAnalysis {
     tempo_confidence: number;
     /** Not Spotify's: the level choice's runner-ups (docs/FEATURES.md, "Tempo alternatives"). */
     tempo_alternatives: { tempo: number; confidence: number }[];
+    /** Ours: A4's frequency in the recording, Hz (engine 23 on). */
+    tuning_hz?: number;
     time_signature: number;
     time_signature_confidence: number;
     key: number;
@@ -149,6 +151,7 @@ export function toSpotifyAudioAnalysis(a: StoredAnalysis): SpotifyAudioAnalysis 
       tempo: f.tempo,
       tempo_confidence: f.confidence.tempo,
       tempo_alternatives: f.tempoAlternatives ?? [],
+      ...(f.tuningHz !== undefined ? { tuning_hz: f.tuningHz } : {}),
       time_signature: f.timeSignature,
       time_signature_confidence: f.confidence.timeSignature,
       key: spotifyKey(f),

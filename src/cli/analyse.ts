@@ -7,21 +7,46 @@ import { ConfigError, loadConfig } from '../config';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { keyString } from '../core/music';
 import { trackKey } from '../core/track-key';
-import type { AnalysisEngine, AudioProbe, TrackAnalysis } from '../core/types';
+import type { AnalysisEngine, AudioFeatures, AudioProbe, TrackAnalysis } from '../core/types';
 import { createEnginePool } from '../engine/engine.pool';
 import { nameFromPath } from '../sources/library/library.index';
 
 const USAGE = `usage: npm run analyse -- [--json] <file...>
   Analyses local audio files (MP3, AAC/ALAC in M4A, Ogg Vorbis/Opus, FLAC, WAV, AIFF, WMA, WavPack,
   TTA, CAF, Matroska/WebM, AC-3, DTS: docs/FEATURES.md, "Audio formats") on the service's engine pool.
-  --json   one line per file: {"file", "data": <contract analysis>} or {"file", "error": {code, message}}
+  --json   one line per file: {"file", "data": <contract analysis>, "estimates": {keyConfidence,
+           modeConfidence, tempoConfidence, timeSignatureConfidence, tuningHz}} or
+           {"file", "error": {code, message}}
   Environment: ANALYSIS_WORKERS, ANALYSIS_TIMEOUT_MS, ANALYSIS_WINDOW_S (as for the server).
   Exit status 1 if any file failed.`;
 
 
+/**
+ * How sure the engine is of the key, mode, tempo and meter (0–1, as GraphQL's `confidence` and
+ * Spotify's `*_confidence`), and the tuning it read: beside the contract's object, so that a file
+ * can be judged without a server (docs/FEATURES.md, "Confidences" and "Tuning").
+ */
+export interface Estimates {
+  keyConfidence: number;
+  modeConfidence: number;
+  tempoConfidence: number;
+  timeSignatureConfidence: number;
+  tuningHz: number | null;
+}
+
 export type FileOutcome =
-  | { file: string; data: TrackAnalysis }
+  | { file: string; data: TrackAnalysis; estimates: Estimates }
   | { file: string; error: { code: string; message: string } };
+
+function estimatesOf(f: AudioFeatures): Estimates {
+  return {
+    keyConfidence: f.confidence.key,
+    modeConfidence: f.confidence.mode,
+    tempoConfidence: f.confidence.tempo,
+    timeSignatureConfidence: f.confidence.timeSignature,
+    tuningHz: f.tuningHz ?? null,
+  };
+}
 
 /** Artist and title from the tags, else from an "Artist - Title.ext" file name. */
 export function identify(file: string, probe: AudioProbe | undefined): { artist: string; trackName: string } {
@@ -48,7 +73,7 @@ export async function analyseFile(engine: AnalysisEngine, file: string): Promise
     analysedAt: new Date().toISOString(),
     source: 'file',
   });
-  return { file, data };
+  return { file, data, estimates: estimatesOf(features.value) };
 }
 
 function pad(value: string, width: number): string {

@@ -176,6 +176,9 @@ const engineText = (max: number) =>
 /** The engine build another server names; stored behind a prefix naming the source ("upstream:…"). */
 export const engineSchema = engineText(200);
 
+/** A4's frequency in the recording, Hz (src/core/types.ts AudioFeatures.tuningHz; the engine's within a quarter-tone of 440). */
+export const tuningHzSchema = z.number().min(400).max(480);
+
 /** The MSD auto-tagger's tags with their probabilities (src/core/types.ts TagScore): at most TAGGER_TAGS. */
 export const tagScoresSchema = z
   .array(
@@ -197,6 +200,7 @@ export const storedAnalysisSchema = z.object({
     loudness,
     confidence: confidenceSchema,
     timeline: timelineSchema,
+    tuningHz: tuningHzSchema.optional(),
     engine: engineText(256),
   }),
   analysedAt: z.iso.datetime(),

@@ -156,6 +156,12 @@ interface MeasuredFeatures {
    */
   tempoAlternatives?: TempoAlternative[];
   /**
+   * The frequency the recording tunes A4 to, Hz, 0.1 Hz steps (427.5–452.9: a quarter-tone
+   * either side of 440), from its spectral peaks' deviation from equal temperament; absent from
+   * analyses made before engine 23 and from upstream servers.
+   */
+  tuningHz?: number;
+  /**
    * The MSD auto-tagger's 50 tags (genres, eras, voices, instruments, moods) with their
    * probabilities, most probable first; present when trained models made the analysis (MODELS_DIR).
    */

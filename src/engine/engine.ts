@@ -195,10 +195,16 @@ class AnalysisEngine implements Engine {
         segments: segmentsOf({ spec, chroma, allFlux: envelopes.all, fps, offsetSeconds }),
       },
       tempoAlternatives: rhythm.tempoAlternatives,
+      tuningHz: tuningHz(chroma.tuning),
       engine: ENGINE_ID,
     };
     return { features, inputs };
   }
+}
+
+/** A4's frequency for a deviation from A = 440 Hz in semitones (the chroma's tuning), 0.1 Hz steps. */
+export function tuningHz(semitones: number): number {
+  return round(440 * 2 ** (semitones / 12), 1);
 }
 
 /** An engine: a value holding its own FFT plans and buffers (a worker thread holds one). */

@@ -38,7 +38,7 @@ export function describeStoreContract(label: string, factory: () => Promise<Stor
       expect(await store.get(a.trackKey)).toEqual(a);
     });
 
-    it('gives back the segments and tempo alternatives of an analysis that has them, and none to one without', async () => {
+    it('gives back the segments, tempo alternatives and tuning of an analysis that has them, and none to one without', async () => {
       const a = syntheticAnalysis(8);
       a.features.timeline = {
         beats: [],
@@ -48,6 +48,7 @@ export function describeStoreContract(label: string, factory: () => Promise<Stor
       };
       a.features.tempoAlternatives = [{ tempo: 61.2, confidence: 0.21 }, { tempo: 244.8, confidence: 0.02 }];
       a.features.tags = [{ name: 'rock', probability: 0.41 }, { name: 'female vocalists', probability: 0.007 }];
+      a.features.tuningHz = 443.1;
       const without = syntheticAnalysis(9);
       await store.save(a);
       await store.save(without);
@@ -56,6 +57,7 @@ export function describeStoreContract(label: string, factory: () => Promise<Stor
       expect(back).toEqual(without);
       expect(back!.features).not.toHaveProperty('tempoAlternatives');
       expect(back!.features).not.toHaveProperty('tags');
+      expect(back!.features).not.toHaveProperty('tuningHz');
       expect((await store.getMany([a.trackKey])).get(a.trackKey)).toEqual(a);
     });
 

@@ -548,6 +548,8 @@ export interface components {
                 /** @description The level’s probability among the candidates (docs/FEATURES.md, "Tempo alternatives"). */
                 confidence: number;
             }[];
+            /** @description Additive: the frequency the recording tunes A4 to, Hz (docs/FEATURES.md, "Tuning"); present on analyses from engine 23 on. */
+            tuningHz?: number;
             /** @description Additive: the MSD auto-tagger’s 50 tags (genres, eras, voices, instruments, moods) with their probabilities, most probable first; present when trained models made the analysis (MODELS_DIR). */
             tags?: {
                 /** @description The tag, as the tagger names it (e.g. "rock", "female vocalists", "80s"). */

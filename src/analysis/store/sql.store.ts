@@ -235,7 +235,7 @@ export function fromRow(r: Row, segments?: string | null): StoredAnalysis {
 
 /**
  * The timeline column holds the timeline's JSON (beats, bars, sections) and, beside its lists,
- * the tempo alternatives and the tagger's tags (analyses the models made): read with the whole
+ * the tempo alternatives, the tuning (engine 23 on) and the tagger's tags (analyses the models made): read with the whole
  * analysis, and with every row of a browse page. (Browse filters by tags through their own table,
  * analysis_tags, written beside this column.) The segments, ~100 rows of numbers that make most of
  * a 30 s window's timeline, are in analysis_segments (migration 0010; segmentsRow); rows written
@@ -248,6 +248,7 @@ interface TimelineColumn {
   sections: Timeline['sections'];
   segmentRows?: number[][];
   tempoAlternatives?: TempoAlternative[];
+  tuningHz?: number;
   tags?: TagScore[];
 }
 
@@ -259,16 +260,20 @@ function timelineColumn(f: AudioFeatures): TimelineColumn {
   return {
     ...lists,
     ...(f.tempoAlternatives ? { tempoAlternatives: f.tempoAlternatives } : {}),
+    ...(f.tuningHz !== undefined ? { tuningHz: f.tuningHz } : {}),
     ...(f.tags ? { tags: f.tags } : {}),
   };
 }
 
 /** `segments`: as fromRow takes them (absent: not read, and the timeline has none unless its column holds them). */
-function fromTimelineColumn(json: string, segments?: string | null): { timeline: Timeline; tempoAlternatives?: TempoAlternative[]; tags?: TagScore[] } {
-  const { segmentRows: inColumn, tempoAlternatives, tags, ...lists } = JSON.parse(json) as TimelineColumn;
+function fromTimelineColumn(
+  json: string,
+  segments?: string | null,
+): { timeline: Timeline; tempoAlternatives?: TempoAlternative[]; tuningHz?: number; tags?: TagScore[] } {
+  const { segmentRows: inColumn, tempoAlternatives, tuningHz, tags, ...lists } = JSON.parse(json) as TimelineColumn;
   const segmentRows = typeof segments === 'string' ? (JSON.parse(segments) as number[][]) : inColumn;
   const timeline: Timeline = segmentRows ? { ...lists, segments: segmentRows.map(segmentOfRow) } : lists;
-  return { timeline, ...(tempoAlternatives ? { tempoAlternatives } : {}), ...(tags ? { tags } : {}) };
+  return { timeline, ...(tempoAlternatives ? { tempoAlternatives } : {}), ...(tuningHz !== undefined ? { tuningHz } : {}), ...(tags ? { tags } : {}) };
 }
 
 /** A segment from its stored row (SEGMENT_ROW's order), built as one literal: this runs ~100 times per analysis read. */

@@ -211,6 +211,12 @@ export class TrackAnalysis extends Node {
   })
   tempoAlternatives!: TempoAlternative[];
 
+  @Field(() => Float, {
+    nullable: true,
+    description: 'The frequency the recording tunes A4 to, Hz, from its spectral peaks (440 in concert pitch; 432, 446…); null for analyses older than engine 23 and other servers\' (REST: tuningHz on the analysis object; /v1/audio-analysis: track.tuning_hz).',
+  })
+  tuningHz!: number | null;
+
   /** The tagger's tags, most probable first (empty for other methods): the `tags` field's source (descriptors.resolver.ts). */
   tags!: TagScore[];
 
@@ -285,6 +291,7 @@ export function trackAnalysisOf(stored: StoredAnalysis): TrackAnalysis {
     loudness: stored.features.loudness,
     timeline: timelineOf(stored),
     tempoAlternatives: stored.features.tempoAlternatives ?? [],
+    tuningHz: stored.features.tuningHz ?? null,
     tags: stored.features.tags ?? [],
     engine: stored.features.engine,
     method: methodOf(stored.features.engine),

@@ -180,12 +180,17 @@ function pageLinks(q: { track: string; artist?: string | undefined; limit: numbe
 
 /**
  * The contract's analysis object, with `tempoAlternatives` when the analysis recorded them
- * (engine 11 on; older analyses and other servers' have none) and `tags` when trained models
- * made it (MODELS_DIR): both additive (docs/API.md).
+ * (engine 11 on; older analyses and other servers' have none), `tuningHz` (engine 23 on) and
+ * `tags` when trained models made it (MODELS_DIR): all additive (docs/API.md).
  */
 export function restAnalysis(a: StoredAnalysis) {
-  const { tempoAlternatives, tags } = a.features;
-  return { ...toContractAnalysis(a), ...(tempoAlternatives ? { tempoAlternatives } : {}), ...(tags ? { tags } : {}) };
+  const { tempoAlternatives, tuningHz, tags } = a.features;
+  return {
+    ...toContractAnalysis(a),
+    ...(tempoAlternatives ? { tempoAlternatives } : {}),
+    ...(tuningHz !== undefined ? { tuningHz } : {}),
+    ...(tags ? { tags } : {}),
+  };
 }
 
 /** The time-resolved view of an analysis (GET /analysis/{trackKey}/timeline). */

@@ -11,7 +11,7 @@ import { TEST_EVENT, WEBHOOK_EVENTS } from '../../webhooks/webhook.service';
  * against the same schemas.
  */
 
-import { analysisSchema as contractAnalysisSchema, searchResultSchema, tagScoresSchema } from '../../core/contract.schema';
+import { analysisSchema as contractAnalysisSchema, searchResultSchema, tagScoresSchema, tuningHzSchema } from '../../core/contract.schema';
 
 export { moodSchema, searchResultSchema } from '../../core/contract.schema';
 
@@ -27,6 +27,9 @@ export const analysisSchema = contractAnalysisSchema
       )
       .optional()
       .describe('Additive: the tempi the level choice ranked next (half or double, mostly), most probable first; present when the analysis recorded them (engine 11 on).'),
+    tuningHz: tuningHzSchema
+      .optional()
+      .describe('Additive: the frequency the recording tunes A4 to, Hz (docs/FEATURES.md, "Tuning"); present on analyses from engine 23 on.'),
     tags: tagScoresSchema
       .optional()
       .describe('Additive: the MSD auto-tagger’s 50 tags (genres, eras, voices, instruments, moods) with their probabilities, most probable first; present when trained models made the analysis (MODELS_DIR).'),

@@ -6,6 +6,7 @@ import {
   engineSchema,
   loudnessSchema,
   tagScoresSchema,
+  tuningHzSchema,
   timelineSchema,
 } from '../../core/contract.schema';
 import { pickDescriptors } from '../../core/descriptors';
@@ -64,6 +65,7 @@ const upstreamAnalysisSchema = analysisSchema.extend({
     .max(10)
     .optional()
     .catch(undefined),
+  tuningHz: tuningHzSchema.optional().catch(undefined),
   tags: tagScoresSchema.optional().catch(undefined),
 });
 
@@ -90,6 +92,7 @@ export function toStoredAnalysis(raw: unknown, now: Date = new Date()): StoredAn
     confidence: a.confidence ?? { ...NEUTRAL.confidence },
     timeline: a.timeline ?? { beats: [], bars: [], sections: [] },
     ...(a.tempoAlternatives ? { tempoAlternatives: a.tempoAlternatives } : {}),
+    ...(a.tuningHz !== undefined ? { tuningHz: a.tuningHz } : {}),
     ...(a.tags ? { tags: a.tags } : {}),
     engine: a.engine ? `upstream:${a.engine}` : UPSTREAM,
   };

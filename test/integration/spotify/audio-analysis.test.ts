@@ -99,6 +99,10 @@ describe("GET /v1/audio-analysis/{id} (Spotify's shape), analysed by the engine"
     const res = await graphql(t, SpotifyTimelineDocument, { trackKey: GROOVE });
     const g = res.body.data!.analysis!;
     expect(g.tempoAlternatives).toEqual(contract.tempoAlternatives);
+    // The tuning the engine read (generated in concert pitch): the same number everywhere.
+    expect(contract.tuningHz).toBeCloseTo(440, 0);
+    expect(a.track.tuning_hz).toBe(contract.tuningHz);
+    expect(g.tuningHz).toBe(contract.tuningHz);
     expect(g.timeline.beats).toEqual(a.beats);
     expect(g.timeline.tatums).toEqual(a.tatums);
     expect(g.timeline.segments.map((s) => [s.start, s.duration, s.confidence, s.loudnessStart, s.loudnessMax, s.loudnessMaxTime, s.loudnessEnd, s.pitches, s.timbre])).toEqual(
@@ -126,7 +130,10 @@ describe('GET /v1/audio-analysis/{id} of an analysis made before segments were m
       expect(res.body.tatums).toHaveLength(2 * old.features.timeline.beats.length);
       const contract = (await request(t.app).get(`/api/audio/analysis/${old.trackKey}`).set(t.auth).expect(200)).body.data;
       expect(contract).not.toHaveProperty('tempoAlternatives');
+      expect(contract).not.toHaveProperty('tuningHz');
+      expect(res.body.track).not.toHaveProperty('tuning_hz');
       const g = await graphql(t, SpotifyTimelineDocument, { trackKey: old.trackKey });
+      expect(g.body.data!.analysis!.tuningHz).toBeNull();
       expect(g.body.data!.analysis!.timeline.segments).toEqual([]);
       expect(g.body.data!.analysis!.tempoAlternatives).toEqual([]);
     } finally {

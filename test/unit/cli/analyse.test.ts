@@ -8,7 +8,7 @@ const features: AudioFeatures = {
   danceability: 0.8, instrumentalness: 0.9, speechiness: 0.05, acousticness: 0.3, valence: 0.4, arousal: 0.6, approachability: 0.7,
   engagement: 0.6, mood: { happy: 0.3, sad: 0.5, relaxed: 0.2, aggressive: 0.4 },
   confidence: { tempo: 0.9, key: 0.8, mode: 0.7, timeSignature: 0.6 },
-  timeline: { beats: [], bars: [], sections: [] }, engine: 'test',
+  timeline: { beats: [], bars: [], sections: [] }, tuningHz: 437.2, engine: 'test',
 };
 
 /** An engine whose answers depend on the file name: "bad" fails, "tagged" has tags. */
@@ -35,7 +35,7 @@ describe('analyse CLI', () => {
     const log: string[] = [];
     const status = await runAnalyseCli(['--json', 'tagged.mp3', 'Air - La Femme d’argent.flac', 'bad.flac'], (l) => lines.push(l), () => fakeEngine(log));
     expect(status).toBe(1);
-    const parsed = lines.map((l) => JSON.parse(l) as { file: string; data?: Record<string, unknown>; error?: unknown });
+    const parsed = lines.map((l) => JSON.parse(l) as { file: string; data?: Record<string, unknown>; estimates?: unknown; error?: unknown });
     expect(parsed).toHaveLength(3);
     const byFile = new Map(parsed.map((p) => [p.file, p]));
     expect(byFile.get('tagged.mp3')!.data).toMatchObject({
@@ -46,6 +46,10 @@ describe('analyse CLI', () => {
       artist: 'Air', trackName: 'La Femme d’argent', trackKey: trackKey('Air', 'La Femme d’argent'),
     });
     expect(byFile.get('bad.flac')!.error).toEqual({ code: 'AUDIO_UNDECODABLE', message: 'truncated FLAC' });
+    // The confidences and the tuning beside the contract's object, which stays the contract's.
+    expect(byFile.get('tagged.mp3')!.estimates).toEqual({ keyConfidence: 0.8, modeConfidence: 0.7, tempoConfidence: 0.9, timeSignatureConfidence: 0.6, tuningHz: 437.2 });
+    expect(byFile.get('tagged.mp3')!.data).not.toHaveProperty('tuningHz');
+    expect(byFile.get('bad.flac')).not.toHaveProperty('estimates');
     expect(log.at(-1)).toBe('close');
   });
 

@@ -1,6 +1,7 @@
 import { chromaSum } from '../../../src/engine/tonal.chroma';
 import { estimateKey, keyCorrelation, KEY_PROFILES } from '../../../src/engine/tonal.key';
 import { modeByThird } from '../../../src/engine/tonal';
+import { tuningHz } from '../../../src/engine/engine';
 import { framesOf, tonalOf } from '../../helpers/engine-run';
 import { SAMPLE_RATE, chordProgression, midiToHz } from '../../helpers/signals';
 
@@ -34,6 +35,17 @@ describe('chroma', () => {
     expect(chroma.tuning).toBeCloseTo(0.3, 1);
     const profile = chromaSum(chroma);
     expect(profile.indexOf(Math.max(...profile))).toBe(0);
+  });
+
+  it.each([
+    [0, 440],
+    [0.3, 447.7],
+    [-0.5 + 0.1, 429.9],
+  ])('when the instrument is tuned %f semitones off A = 440, then the analysis reports A4 at %f Hz', (cents, hz) => {
+    const played = new Float32Array(SAMPLE_RATE * 6);
+    // A, C♯, E in turn, each two seconds, all shifted alike.
+    [69, 73, 76].forEach((m, i) => played.set(note(midiToHz(m + cents), 2), i * 2 * SAMPLE_RATE));
+    expect(tuningHz(framesOf(played).chroma.tuning)).toBeCloseTo(hz, 0);
   });
 
   it('when the signal is silent, then every frame is zero', () => {

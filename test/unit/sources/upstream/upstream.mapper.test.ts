@@ -70,6 +70,16 @@ describe('upstream mapper', () => {
     expect(toStoredAnalysis(response.data!).features).not.toHaveProperty('tempoAlternatives');
   });
 
+  it('keeps the tuning another server of this project sends, and drops it (the record kept) when it is no tuning', () => {
+    const response = sourceFixture<UpstreamAnalysisResponse>('upstream/analysis-money.json');
+    expect(toStoredAnalysis({ ...response.data!, tuningHz: 443.1 }).features.tuningHz).toBe(443.1);
+    for (const wrong of [44310, 'A440', -1]) {
+      const kept = toStoredAnalysis({ ...response.data!, tuningHz: wrong });
+      expect(kept.features).not.toHaveProperty('tuningHz');
+      expect(kept.features.tempo).toBe(response.data!.tempo);
+    }
+  });
+
   it('when another server of this project sends the tagger’s tags, then they are kept; out of range or too many, dropped and the rest kept', () => {
     const response = sourceFixture<UpstreamAnalysisResponse>('upstream/analysis-money.json');
     const tags = [{ name: 'rock', probability: 0.41 }, { name: '70s', probability: 0.2 }];
