@@ -1,15 +1,16 @@
 /**
  * Accuracy of tempo, key, mode and meter against a folder of audio with known answers, beside
- * essentia.js's RhythmExtractor2013 (multifeature) and KeyExtractor on the same windows.
+ * essentia.js's RhythmExtractor2013 (multifeature) and KeyExtractor on the same windows, and the
+ * QM key detector (libqm-dsp, bench/lib/qm-peer.ts) where Debian's libqm-dsp-dev is installed.
  *
- *   npm run bench:accuracy -- <dir> [--json] [--window 30] [--cache <dir>] [--no-peer]
+ *   npm run bench:accuracy -- <dir> [--json] [--window 30] [--cache <dir>] [--no-peer] [--no-qm]
  *
  * `<dir>/truth.json` is an array of `{file, bpm?, tonic?, modeBinary?, timeSignature?, drums?}`;
  * a file whose row lacks a field (or has it null) is left out of that metric. Every file is
  * decoded by the engine's own decode path and analysed by the engine as the service does
  * (`AudioFeatures` of the window); the peer gets the same 44.1 kHz mono window.
  * `--cache <dir>` keeps the peer's results per window (it takes ~3 s per clip); `--no-peer`
- * skips it, for quick comparisons of engine changes only.
+ * skips it, for quick comparisons of engine changes only; `--no-qm` skips the QM key detector.
  *
  * Tempo: Acc1 within 4 %, Acc2 also at 2x, 1/2, 3x, 1/3; the errors are counted by kind
  * (octave: 2x or 1/2; 3:2 and 2:3: the wrong beat of a triple grouping). Beat grid: the share
@@ -25,6 +26,7 @@ import { decodeAnalysisWindow } from '../src/engine/decode';
 import { createEngine } from '../src/engine/engine';
 import { ENGINE_ID } from '../src/engine/version';
 import { PEER_NAME, Peer, type PeerResult } from './lib/peer';
+import { QM_NAME, type QmKey, qmKeyPeer } from './lib/qm-peer';
 import { median } from './lib/stats';
 import { type TempoRelation, type TruthRow, mirexKeyScore, readTruth, tempoRelation } from './lib/truth';
 
@@ -44,6 +46,8 @@ interface Row {
   ours: Answer;
   descriptors: Record<string, number>;
   peer?: PeerResult;
+  /** The QM key detector's key (no tempo). */
+  qm?: QmKey;
 }
 
 const DESCRIPTORS = ['energy', 'danceability', 'speechiness', 'liveness', 'valence', 'arousal', 'happy', 'sad', 'relaxed', 'aggressive'] as const;
@@ -93,7 +97,8 @@ function gridAgrees(features: AudioFeatures): boolean {
 
 function summarise(rows: Row[], answer: (r: Row) => Answer | undefined): Summary {
   const answered = rows.filter((r) => answer(r) !== undefined);
-  const tempo = answered.filter((r) => r.truth.bpm !== undefined);
+  // A tool that gives no tempo (the QM key detector) has none counted.
+  const tempo = answered.filter((r) => r.truth.bpm !== undefined && Number.isFinite(answer(r)!.tempo));
   const key = answered.filter((r) => r.truth.tonic !== undefined && r.truth.modeBinary !== undefined);
   const meter = answered.filter((r) => r.truth.timeSignature !== undefined && answer(r)!.timeSignature !== undefined);
   const share = (k: number, n: number) => (n > 0 ? k / n : NaN);
@@ -157,6 +162,8 @@ async function main(): Promise<void> {
   const json = args.includes('--json');
   const windowSeconds = Number(value('--window') ?? 30);
   const peer = args.includes('--no-peer') ? undefined : new Peer(value('--cache'));
+  const qm = args.includes('--no-qm') ? {} : qmKeyPeer();
+  if (qm.missing && !json) console.error(`QM key detector left out: ${qm.missing}`);
   const engine = createEngine({ windowSeconds });
   const rows: Row[] = [];
   for (const truth of readTruth(dir)) {
@@ -173,11 +180,18 @@ async function main(): Promise<void> {
       gridAgrees: gridAgrees(features),
       cpuMs: (cpu.user + cpu.system) / 1000,
     };
-    rows.push({ file: truth.file, truth, ours, descriptors: descriptorsOf(features), peer: peer?.analyse(audio.samples) });
+    const qmKey = qm.peer?.analyse(audio.samples, 44100);
+    rows.push({ file: truth.file, truth, ours, descriptors: descriptorsOf(features), peer: peer?.analyse(audio.samples), ...(qmKey ? { qm: qmKey } : {}) });
     if (!json) process.stderr.write('.');
   }
   if (!json) process.stderr.write('\n');
-  const summary = { dir, engine: ENGINE_ID, ours: summarise(rows, (r) => r.ours), peer: peer ? summarise(rows, (r) => r.peer) : undefined };
+  const summary = {
+    dir,
+    engine: ENGINE_ID,
+    ours: summarise(rows, (r) => r.ours),
+    peer: peer ? summarise(rows, (r) => r.peer) : undefined,
+    qm: qm.peer ? summarise(rows, (r) => (r.qm ? { ...r.qm, tempo: NaN } : undefined)) : undefined,
+  };
   if (json) {
     console.log(JSON.stringify({ summary, rows }));
     return;
@@ -187,7 +201,9 @@ async function main(): Promise<void> {
   console.log(`${''.padEnd(22)}  tempo % Acc1   Acc2 errors                     key %  MIREX mode % meter %  grid % CPU ms`);
   console.log(line(ENGINE_ID.split(' ')[0]!, ours, true));
   if (summary.peer) console.log(line('essentia.js', summary.peer, false));
+  if (summary.qm) console.log(line('QM key detector', summary.qm, false));
   console.log(`(essentia.js: ${PEER_NAME}; CPU ms: decode + analysis per clip for the engine, the two calls for essentia.js; median)`);
+  if (summary.qm) console.log(`(QM: ${QM_NAME}; CPU ms: the host process, key only)`);
   console.log(`\ndescriptor medians      clips${DESCRIPTORS.map((d) => d.slice(0, 7).padStart(8)).join('')}`);
   console.log(descriptorLine('all', rows));
   const drumless = rows.filter((r) => r.truth.drums === false);
@@ -203,8 +219,8 @@ async function main(): Promise<void> {
       r.ours.gridAgrees === false,
   );
   if (missed.length === 0) return;
-  console.log('\nmisses of the engine (peer beside)');
-  console.log(`${'file'.padEnd(24)} ${'tempo (truth) [peer]'.padEnd(34)} ${'key (truth) [peer]'.padEnd(40)} meter (truth)  grid`);
+  console.log('\nmisses of the engine (peers beside)');
+  console.log(`${'file'.padEnd(24)} ${'tempo (truth) [peer]'.padEnd(34)} ${'key (truth) [peer] {QM}'.padEnd(40)} meter (truth)  grid`);
   for (const r of missed) {
     const t = r.truth;
     const rel = t.bpm === undefined ? '' : tempoRelation(r.ours.tempo, t.bpm);
@@ -212,7 +228,7 @@ async function main(): Promise<void> {
     const key =
       t.tonic === undefined || t.modeBinary === undefined
         ? ''
-        : `${keyString(r.ours.key, r.ours.mode)} (${keyString(t.tonic, t.modeBinary)})${r.ours.key === t.tonic && r.ours.mode === t.modeBinary ? '' : ' x'}${r.peer ? ` [${keyString(r.peer.key, r.peer.mode)}]` : ''}`;
+        : `${keyString(r.ours.key, r.ours.mode)} (${keyString(t.tonic, t.modeBinary)})${r.ours.key === t.tonic && r.ours.mode === t.modeBinary ? '' : ' x'}${r.peer ? ` [${keyString(r.peer.key, r.peer.mode)}]` : ''}${r.qm ? ` {${keyString(r.qm.key, r.qm.mode)}}` : ''}`;
     const meter = t.timeSignature === undefined ? '' : `${r.ours.timeSignature} (${t.timeSignature})${r.ours.timeSignature === t.timeSignature ? '' : ' x'}`;
     console.log(`${r.file.padEnd(24)} ${tempo.padEnd(34)} ${key.padEnd(40)} ${meter.padEnd(14)} ${r.ours.gridAgrees ? '' : 'x'}`);
   }
