@@ -1,5 +1,7 @@
 /**
- * The key stage's choices, cross-validated: which key profile, and how much the bass line weighs.
+ * The key stage's choices, cross-validated: which key profile, and how much the bass line weighs
+ * (a fixed weight, "w bass", or a weight times the bass line's concentration, "w bass×c", as the
+ * engine weighs it: src/engine/tonal.key.ts).
  *
  *   npm run bench:key-profiles -- <dir> [<dir>...] [--cache <dir>]
  *
@@ -20,7 +22,7 @@ import { basename } from 'node:path';
 import { Stft } from '../src/engine/signal.stft';
 import { modeByThird } from '../src/engine/tonal';
 import { chromaOf, chromaSum } from '../src/engine/tonal.chroma';
-import { BASS_WEIGHT, KEY_PROFILES, keyCorrelation } from '../src/engine/tonal.key';
+import { BASS_WEIGHT, KEY_PROFILES, bassConcentration, keyCorrelation } from '../src/engine/tonal.key';
 import { mirexKeyScore, readTruth } from './lib/truth';
 import { analysisWindowOf } from './lib/window-cache';
 
@@ -64,7 +66,8 @@ interface Clip {
 }
 
 /** The key a variant reads: the best of the 24 scores, then the third, as tonal.ts does. */
-function keyOf(clip: Clip, [major, minor]: Profiles, w: number): { key: number; mode: 0 | 1 } {
+function keyOf(clip: Clip, [major, minor]: Profiles, weight: number, scaled: boolean): { key: number; mode: 0 | 1 } {
+  const w = scaled ? weight * bassConcentration(clip.bass) : weight;
   let best = { key: 0, mode: 1 as 0 | 1, score: -Infinity };
   for (let tonic = 0; tonic < 12; tonic++) {
     for (const [mode, profile] of [[1, major], [0, minor]] as const) {
@@ -97,18 +100,20 @@ async function main(): Promise<void> {
     process.stderr.write(` ${basename(dir)}\n`);
   }
   const sets = [...new Set(clips.map((c) => c.set))];
-  const variants = Object.entries(PROFILES).flatMap(([name, profiles]) => BASS_WEIGHTS.map((w) => ({ name: `${name} + ${w} bass`, profiles, w })));
+  const variants = Object.entries(PROFILES).flatMap(([name, profiles]) =>
+    [false, true].flatMap((scaled) => (scaled ? BASS_WEIGHTS.filter((w) => w > 0).concat([2, 3]) : BASS_WEIGHTS).map((w) => ({ name: `${name} + ${w} ${scaled ? 'bass×c' : 'bass'}`, profiles, w, scaled }))),
+  );
   const scores = variants.map((v) =>
     sets.map((s) => {
       const mine = clips.filter((c) => c.set === s);
       return mine.reduce((sum, c) => {
-        const k = keyOf(c, v.profiles, v.w);
+        const k = keyOf(c, v.profiles, v.w, v.scaled);
         return sum + mirexKeyScore(k.key, k.mode, c.tonic, c.mode);
       }, 0) / mine.length;
     }),
   );
   const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
-  console.log(`MIREX key score per set (engine: shaath + ${BASS_WEIGHT} bass)`);
+  console.log(`MIREX key score per set (engine: shaath + ${BASS_WEIGHT} bass×c; bass×c: the weight times the bass line's concentration)`);
   console.log(`${'variant'.padEnd(24)}${sets.map((s) => s.padStart(8)).join('')}    mean`);
   variants.forEach((v, i) => console.log(`${v.name.padEnd(24)}${scores[i]!.map((x) => x.toFixed(3).padStart(8)).join('')}  ${mean(scores[i]!).toFixed(3)}`));
   if (sets.length < 2) return;
@@ -119,7 +124,11 @@ async function main(): Promise<void> {
     let best = 0;
     for (let i = 1; i < variants.length; i++) if (others(i) > others(best)) best = i;
     held.push(scores[best]![j]!);
-    console.log(`${s.padEnd(12)} chosen ${variants[best]!.name.padEnd(24)} ${scores[best]![j]!.toFixed(3)}`);
+    // Variants as good on the other sets: the choice among them is arbitrary, so say what they score.
+    const tied = variants.map((_, i) => i).filter((i) => i !== best && Math.abs(others(i) - others(best)) < 1e-9);
+    const range = tied.map((i) => scores[i]![j]!);
+    const ties = tied.length === 0 ? '' : ` (tied on the other sets with ${tied.length}: ${Math.min(...range).toFixed(3)}–${Math.max(...range).toFixed(3)} here)`;
+    console.log(`${s.padEnd(12)} chosen ${variants[best]!.name.padEnd(24)} ${scores[best]![j]!.toFixed(3)}${ties}`);
   });
   console.log(`mean left out ${mean(held).toFixed(3)}`);
 }

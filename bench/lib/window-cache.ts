@@ -7,7 +7,8 @@ import { decodeAnalysisWindow } from '../../src/engine/decode';
  * kept there as raw float32 so that a second run of a fitting benchmark skips decoding.
  */
 export async function analysisWindowOf(dir: string, file: string, cache: string | undefined): Promise<Float32Array> {
-  const cached = cache ? join(cache, `${basename(dir)}--${file}.f32`) : undefined;
+  // A file in a subfolder of the set (piano/x.flac) is kept as one name (piano--x.flac).
+  const cached = cache ? join(cache, `${basename(dir)}--${file.split(/[\\/]/).join('--')}.f32`) : undefined;
   if (cached && existsSync(cached)) {
     const raw = readFileSync(cached);
     return new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);

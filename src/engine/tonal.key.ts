@@ -8,10 +8,16 @@
  * A key and its relative (C major, A minor) share all seven pitch classes, and the chroma of a
  * song tells them apart only by how much weight the tonic triad gets. The bass line tells them
  * apart better: it rests on the tonic and the fifth. So each key's score is the chroma's
- * correlation plus BASS_WEIGHT times the bass profile's correlation with the same key profile.
- * BASS_WEIGHT is the one fitted number here, chosen by `npm run bench:key-profiles` with each
- * rendered set held out in turn and the weight chosen on the others (0.5 in three folds of four,
- * 0.3 in the fourth; BENCHMARKS.md, "Key, cross-validated").
+ * correlation plus a weight times the bass profile's correlation with the same key profile.
+ *
+ * The weight is BASS_WEIGHT times the bass line's concentration: the share of its three strongest
+ * pitch classes, from 0 when the bass spreads evenly over the twelve to 1 when three hold it all.
+ * A bass part (a bass guitar, a synth bass, a cello line) concentrates on a few notes; the low
+ * register of a piano recording, where the 10.8 Hz bins cannot resolve semitones among a chord's
+ * low notes and their partials, spreads over nearly all twelve (a concentration of 0.1–0.3 on
+ * the piano recordings, 0.3–0.8 on rendered songs), and then hardly votes. BASS_WEIGHT is the one
+ * fitted number here, chosen by `npm run bench:key-profiles` over rendered and recorded sets
+ * (BENCHMARKS.md, "Key, cross-validated").
  */
 export interface KeyEstimate {
   /** Pitch class of the tonic, C = 0. */
@@ -31,8 +37,20 @@ export interface KeyEstimate {
   tonality: number;
 }
 
-/** Weight of the bass profile's correlation beside the chroma's (cross-validated, BENCHMARKS.md). */
-export const BASS_WEIGHT = 0.5;
+/** Weight of the bass profile's correlation beside the chroma's, times its concentration (cross-validated, BENCHMARKS.md). */
+export const BASS_WEIGHT = 1;
+
+/**
+ * How much of the bass line its three strongest pitch classes hold, rescaled: 0 for an even
+ * spread (3 of 12), 1 when they hold it all. 0 for an empty bass line.
+ */
+export function bassConcentration(bass: ArrayLike<number>): number {
+  const sorted = Array.from(bass).sort((a, b) => b - a);
+  const total = sorted.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return 0;
+  const top3 = (sorted[0]! + sorted[1]! + sorted[2]!) / total;
+  return Math.min(1, Math.max(0, (top3 - 0.25) / 0.75));
+}
 
 const MAJOR = [6.6, 2.0, 3.5, 2.3, 4.6, 4.0, 2.5, 5.2, 2.4, 3.7, 2.3, 3.4];
 const MINOR = [6.5, 2.7, 3.5, 5.4, 2.6, 3.5, 2.5, 5.2, 4.0, 2.7, 4.3, 3.2];
@@ -68,9 +86,7 @@ export const KEY_PROFILES = { major: MAJOR, minor: MINOR } as const;
  * bass weight when a bass profile counts).
  */
 export function estimateKey(chroma: ArrayLike<number>, bass?: ArrayLike<number>): KeyEstimate {
-  let bassTotal = 0;
-  for (let i = 0; i < 12 && bass; i++) bassTotal += bass[i]!;
-  const weight = bass && bassTotal > 0 ? BASS_WEIGHT : 0;
+  const weight = bass ? BASS_WEIGHT * bassConcentration(bass) : 0;
   const scores: Array<{ key: number; mode: 0 | 1; r: number; score: number }> = [];
   for (let tonic = 0; tonic < 12; tonic++) {
     for (const [mode, profile] of [[1, MAJOR], [0, MINOR]] as const) {

@@ -1,5 +1,5 @@
 import { chromaSum } from '../../../src/engine/tonal.chroma';
-import { estimateKey, keyCorrelation, KEY_PROFILES } from '../../../src/engine/tonal.key';
+import { bassConcentration, estimateKey, keyCorrelation, KEY_PROFILES } from '../../../src/engine/tonal.key';
 import { modeByThird } from '../../../src/engine/tonal';
 import { tuningHz } from '../../../src/engine/engine';
 import { framesOf, tonalOf } from '../../helpers/engine-run';
@@ -91,6 +91,21 @@ describe('key profiles', () => {
     expect(name(estimateKey(chroma, pedal(0)))).toBe('C major');
     // A silent bass leaves the chroma alone to decide.
     expect(estimateKey(chroma, new Array(12).fill(0))).toEqual(estimateKey(chroma));
+  });
+
+  it('a bass line spread over every pitch class (a piano\'s low register) barely votes; one resting on a few notes decides', () => {
+    const chroma = [1, 0, 0.3, 0, 1, 0.3, 0, 1, 0, 1, 0, 0.3];
+    // Leaning to A and E by a little over an even spread: concentration (0.32 - 0.25) / 0.75.
+    const diffuse = Array.from({ length: 12 }, (_, i) => (i === 9 ? 0.12 : i === 4 ? 0.1 : 0.078));
+    expect(bassConcentration(diffuse)).toBeLessThan(0.15);
+    expect(bassConcentration(new Array(12).fill(1))).toBe(0);
+    expect(bassConcentration([1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0])).toBe(1);
+    expect(bassConcentration(new Array(12).fill(0))).toBe(0);
+    // The same lean, concentrated, names A minor; spread, it leaves C major's stronger chroma fit alone.
+    const resting = Array.from({ length: 12 }, (_, i) => (i === 9 ? 0.6 : i === 4 ? 0.4 : 0));
+    expect(name(estimateKey(chroma, resting))).toBe('A minor');
+    const spread = estimateKey(chroma, diffuse);
+    expect(spread.key === estimateKey(chroma).key && spread.mode === estimateKey(chroma).mode).toBe(true);
   });
 
   it('when the bass line chooses a key the chroma fits less, then the tonality is still the chroma\'s best fit', () => {
