@@ -37,6 +37,8 @@ interface Answer {
   timeSignature?: number;
   /** The timeline's beats agree with the tempo (engine only). */
   gridAgrees?: boolean;
+  /** The engine's key confidence, 0–1 (engine only). */
+  keyConfidence?: number;
   cpuMs: number;
 }
 
@@ -178,6 +180,7 @@ async function main(): Promise<void> {
       mode: features.mode === 1 ? 1 : 0,
       timeSignature: features.timeSignature,
       gridAgrees: gridAgrees(features),
+      keyConfidence: features.confidence.key,
       cpuMs: (cpu.user + cpu.system) / 1000,
     };
     const qmKey = qm.peer?.analyse(audio.samples, 44100);
@@ -206,6 +209,7 @@ async function main(): Promise<void> {
   if (summary.qm) console.log(`(QM: ${QM_NAME}; CPU ms: the host process, key only)`);
   console.log(`\ndescriptor medians      clips${DESCRIPTORS.map((d) => d.slice(0, 7).padStart(8)).join('')}`);
   console.log(descriptorLine('all', rows));
+  reliability(rows);
   const drumless = rows.filter((r) => r.truth.drums === false);
   if (drumless.length > 0) {
     console.log(descriptorLine('with drums', rows.filter((r) => r.truth.drums !== false)));
@@ -232,6 +236,29 @@ async function main(): Promise<void> {
     const meter = t.timeSignature === undefined ? '' : `${r.ours.timeSignature} (${t.timeSignature})${r.ours.timeSignature === t.timeSignature ? '' : ' x'}`;
     console.log(`${r.file.padEnd(24)} ${tempo.padEnd(34)} ${key.padEnd(40)} ${meter.padEnd(14)} ${r.ours.gridAgrees ? '' : 'x'}`);
   }
+}
+
+/** The key confidence's bands, low edges: [0, 0.3), [0.3, 0.5), [0.5, 0.7), [0.7, 1]. */
+export const CONFIDENCE_BANDS = [0, 0.3, 0.5, 0.7] as const;
+
+/**
+ * How often the engine's key is exactly right in each band of its key confidence: what a
+ * confidence of 0.7 is worth on this set (the `--min-key-confidence` of `npm run index --
+ * --write-tags` is read against this table).
+ */
+function reliability(rows: Row[]): void {
+  const keyed = rows.filter((r) => r.truth.tonic !== undefined && r.truth.modeBinary !== undefined && r.ours.keyConfidence !== undefined);
+  if (keyed.length === 0) return;
+  console.log('\nkey confidence    clips  exactly right  MIREX');
+  CONFIDENCE_BANDS.forEach((low, i) => {
+    const high = CONFIDENCE_BANDS[i + 1] ?? Infinity;
+    const band = keyed.filter((r) => r.ours.keyConfidence! >= low && r.ours.keyConfidence! < high);
+    const exact = band.filter((r) => r.ours.key === r.truth.tonic && r.ours.mode === r.truth.modeBinary).length;
+    const mirex = band.reduce((s, r) => s + mirexKeyScore(r.ours.key, r.ours.mode, r.truth.tonic!, r.truth.modeBinary!), 0);
+    const label = high === Infinity ? `${low.toFixed(1)}–1` : `${low.toFixed(1)}–${high.toFixed(1)}`;
+    const share = (n: number) => (band.length > 0 ? `${((100 * n) / band.length).toFixed(0)} %` : '-');
+    console.log(`${label.padEnd(16)} ${String(band.length).padStart(6)}  ${`${exact} (${share(exact)})`.padStart(13)}  ${band.length > 0 ? (mirex / band.length).toFixed(3) : '-'}`);
+  });
 }
 
 if (require.main === module) {

@@ -10,9 +10,16 @@ import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { createLogger } from '../core/logger';
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
 import { LibrarySource } from '../sources/library/library.source';
-import { TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '../sources/library/library.tags';
+import { KEY_FIELDS, TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '../sources/library/library.tags';
 
-const USAGE = `usage: npm run index -- [--write-tags [--dry-run]] [dir]
+/**
+ * The key confidence under which --write-tags leaves the key out: on the real recordings of the
+ * benchmarks, keys at 0.5 or more were exactly right 16 times in 18 (BENCHMARKS.md, "Key
+ * confidence"); a key written into a DJ's files should rather be missing than wrong.
+ */
+export const DEFAULT_MIN_KEY_CONFIDENCE = 0.5;
+
+const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>] [--dry-run]] [dir]
        npm run index -- --reanalyse [--older-than <engine>] [--dry-run]
   Analyses every audio file of a folder (default LIBRARY_DIR) into the analysis store, in
   parallel on the service's analysis workers, with a progress bar. Resumable: tracks already
@@ -20,6 +27,9 @@ const USAGE = `usage: npm run index -- [--write-tags [--dry-run]] [dir]
   --write-tags  then writes each file's stored analysis into its own tags: BPM, initial key
                 (standard and Open Key notation) and moods (ID3v2, Vorbis comments, MP4 atoms;
                 see docs/TAGS.md). Files already carrying these values are not rewritten.
+  --min-key-confidence  with --write-tags: the key is written only where the analysis's key
+                confidence is at least this (default ${DEFAULT_MIN_KEY_CONFIDENCE}; 0 writes every key); the
+                other fields are written all the same, and a key already in the file is kept.
   --dry-run     with --write-tags: lists what would change (old -> new), writes nothing.
   --reanalyse   analyses again every stored analysis an older engine version (or another
                 method) made, from the audio source it came from, and replaces it; every
@@ -30,6 +40,7 @@ const USAGE = `usage: npm run index -- [--write-tags [--dry-run]] [dir]
   --dry-run     with --reanalyse: counts what would be redone, per engine, analyses nothing.
   Environment: as for the server (DATA_DIR, DATABASE_URL, ANALYSIS_WORKERS, QUEUE_URL, …).
   Exit status 1 if any file failed (analysis or tags).`;
+
 
 /** Keys asked of the store per batch: the service's batch bound. */
 const STORE_BATCH = MAX_BATCH_KEYS;
@@ -57,27 +68,40 @@ export interface IndexSummary {
  * analysis service, on the same jobs the API uses (in-process worker pool, or BullMQ workers
  * with QUEUE_URL).
  */
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  'write-tags': { type: 'boolean' },
+  'min-key-confidence': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  reanalyse: { type: 'boolean' },
+  'older-than': { type: 'string' },
+} as const;
+
 export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      help: { type: 'boolean', short: 'h' },
-      'write-tags': { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      reanalyse: { type: 'boolean' },
-      'older-than': { type: 'string' },
-    },
-  });
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    // An unknown option, or one without its value: said, with the usage, never a stack trace.
+    io.out(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  const { positionals, values } = parsed;
   const reanalysing = values.reanalyse === true;
   const misused =
     positionals.length > 1 ||
     (values['dry-run'] && !values['write-tags'] && !reanalysing) ||
     (reanalysing && (values['write-tags'] || positionals.length > 0)) ||
-    (values['older-than'] !== undefined && !reanalysing);
+    (values['older-than'] !== undefined && !reanalysing) ||
+    (values['min-key-confidence'] !== undefined && !values['write-tags']);
   if (values.help || misused) {
     io.out(USAGE);
     return values.help ? 0 : 2;
+  }
+  const minKeyConfidence = values['min-key-confidence'] === undefined ? DEFAULT_MIN_KEY_CONFIDENCE : Number(values['min-key-confidence']);
+  if (!(minKeyConfidence >= 0 && minKeyConfidence <= 1) || values['min-key-confidence']?.trim() === '') {
+    io.out(`--min-key-confidence must be a number from 0 to 1, not "${values['min-key-confidence']}"\n${USAGE}`);
+    return 2;
   }
   if (reanalysing) {
     let olderThan: number | undefined;
@@ -111,7 +135,7 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     let tagsFailed = 0;
     if (values['write-tags']) {
       if (!(library instanceof LibrarySource)) throw new Error('the library source cannot write tags');
-      tagsFailed = await writeTagsBack(library, container.analysis, { dryRun: values['dry-run'] === true }, io);
+      tagsFailed = await writeTagsBack(library, container.analysis, { dryRun: values['dry-run'] === true, minKeyConfidence }, io);
     }
     return summary.failed.length > 0 || tagsFailed > 0 ? 1 : 0;
   } finally {
@@ -230,14 +254,15 @@ async function indexTracks(
 }
 
 /**
- * `--write-tags`: each library file whose track has a stored analysis gets it in its tags; the
- * rest are skipped and said so. One line per file that changes, is skipped or fails, then the
- * summary. Returns how many failed.
+ * `--write-tags`: each library file whose track has a stored analysis gets it in its tags (the
+ * key only where its confidence reaches `minKeyConfidence`); the rest are skipped and said so.
+ * One line per file that changes, is skipped or fails, then the summary and how many keys were
+ * left out. Returns how many failed.
  */
 async function writeTagsBack(
   library: LibrarySource,
   analysis: Pick<AnalysisService, 'storedMany'>,
-  options: { dryRun: boolean },
+  options: { dryRun: boolean; minKeyConfidence: number },
   io: Pick<IndexCliIo, 'out'>,
 ): Promise<number> {
   const files = library.files();
@@ -247,7 +272,7 @@ async function writeTagsBack(
     const batch = keys.slice(i, i + STORE_BATCH);
     (await analysis.storedMany(batch)).forEach((a, j) => a && stored.set(batch[j]!, a));
   }
-  const counts = { written: 0, unchanged: 0, skipped: 0, failed: 0 };
+  const counts = { written: 0, unchanged: 0, skipped: 0, failed: 0, keysLeftOut: 0 };
   const lines: string[] = [];
   const changeList = (changes: TagChange[]): string => changes.map((c) => `${c.field} ${c.from ?? '(none)'} → ${c.to}`).join(', ');
   for (const file of files) {
@@ -257,7 +282,11 @@ async function writeTagsBack(
       lines.push(`  skipped: ${file.relPath}: no stored analysis`);
       continue;
     }
-    const outcome = await library.writeTags(file.relPath, tagValuesOf(found.features), options);
+    const values = new Map(tagValuesOf(found.features));
+    const keyLeftOut = found.features.confidence.key < options.minKeyConfidence;
+    if (keyLeftOut) for (const field of KEY_FIELDS) values.delete(field);
+    const outcome = await library.writeTags(file.relPath, values, options);
+    if (keyLeftOut && (outcome.status === 'written' || outcome.status === 'unchanged')) counts.keysLeftOut++;
     if (outcome.status === 'unsupported') {
       counts.skipped++;
       lines.push(`  skipped: ${file.relPath}: tags are not written to ${path.extname(file.relPath) || 'files without an ending'} (${TAG_WRITE_EXTENSIONS.join(' ')} are)`);
@@ -276,6 +305,7 @@ async function writeTagsBack(
       ? `tags (dry run, nothing written): ${counts.written} to write, ${counts.unchanged} unchanged, ${counts.skipped} skipped, ${counts.failed} failed`
       : `tags: ${counts.written} written, ${counts.unchanged} unchanged, ${counts.skipped} skipped, ${counts.failed} failed`,
   );
+  io.out(`keys left out (key confidence under ${options.minKeyConfidence}, --min-key-confidence): ${counts.keysLeftOut}`);
   for (const line of lines) io.out(line);
   return counts.failed;
 }

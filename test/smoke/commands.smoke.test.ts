@@ -152,14 +152,16 @@ describe('npm run index, npm run analyse', () => {
     // --write-tags: a dry run lists the changes and leaves every byte; the real run writes them
     // (read back by music-metadata); a third run finds nothing to change.
     const original = await Promise.all(files.map((f) => readFile(f)));
-    const dry = await npmRun('index', ['--write-tags', '--dry-run', path.join(dir, 'music')], env, 240_000);
+    // Every key written (--min-key-confidence 0): the fixture songs' keys need not be sure ones.
+    const dry = await npmRun('index', ['--write-tags', '--min-key-confidence', '0', '--dry-run', path.join(dir, 'music')], env, 240_000);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`tags (dry run, nothing written): ${files.length} to write, 0 unchanged, 0 skipped, 0 failed`);
     expect(dry.stdout).toMatch(/would write: money\.mp3: BPM (\S+) → \d+, INITIALKEY \S+ → [A-G]#?m?, INITIALKEY_OPENKEY \S+ → \d{1,2}[dm], MOOD_HAPPY \S+ → \d\.\d\d/);
     (await Promise.all(files.map((f) => readFile(f)))).forEach((b, i) => expect(b.equals(original[i]!)).toBe(true));
-    const written = await npmRun('index', ['--write-tags', path.join(dir, 'music')], env, 240_000);
+    const written = await npmRun('index', ['--write-tags', '--min-key-confidence', '0', path.join(dir, 'music')], env, 240_000);
     expect(written.code).toBe(0);
     expect(written.stdout).toContain(`tags: ${files.length} written, 0 unchanged, 0 skipped, 0 failed`);
+    expect(written.stdout).toContain('keys left out (key confidence under 0, --min-key-confidence): 0');
     const money = await readWithMusicMetadata(files.find((f) => f.endsWith('money.mp3'))!);
     expect(money.bpm).toBeGreaterThan(40);
     expect(money.native.TKEY).toMatch(/^[A-G]#?m?$/);
@@ -167,6 +169,8 @@ describe('npm run index, npm run analyse', () => {
     const again = await npmRun('index', ['--write-tags', path.join(dir, 'music')], env, 240_000);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`tags: 0 written, ${files.length} unchanged, 0 skipped, 0 failed`);
+    // The default threshold: a key left out keeps the one the file has; the count is said.
+    expect(again.stdout).toMatch(/^keys left out \(key confidence under 0\.5, --min-key-confidence\): \d+$/m);
   });
 
   it('npm run analyse -- --json <files> prints one contract analysis per file, and a clear error for a file that is not audio', async () => {

@@ -31,6 +31,8 @@ export type TagValues = ReadonlyMap<TagField, string>;
 export const BPM_FIELD = 'BPM';
 export const KEY_FIELD = 'INITIALKEY';
 export const OPEN_KEY_FIELD = 'INITIALKEY_OPENKEY';
+/** The fields that carry the key (left out together where its confidence is too low). */
+export const KEY_FIELDS: readonly TagField[] = [KEY_FIELD, OPEN_KEY_FIELD];
 export const moodField = (name: string): TagField => `MOOD_${name.toUpperCase()}`;
 
 /** Standard notation, as beets writes initial_key and ID3's TKEY asks: "C", "F#", "Am", "C#m". */

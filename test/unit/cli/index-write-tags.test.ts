@@ -49,7 +49,7 @@ describe('npm run index -- --write-tags [--dry-run] <dir>', () => {
 
   it('lists what a dry run would change and writes nothing; then writes the stored analysis, then finds nothing to change', async () => {
     const original = await bytesOf();
-    const dry = await run(['--write-tags', '--dry-run']);
+    const dry = await run(['--write-tags', '--min-key-confidence', '0', '--dry-run']);
     expect(dry.lines[0]).toBe(`${library}: 5 tracks, 0 already stored, 5 analysed, 0 failed`);
     expect(dry.lines[1]).toBe('tags (dry run, nothing written): 3 to write, 0 unchanged, 1 skipped, 1 failed');
     const features = featuresFromBytes(original[0]!);
@@ -63,7 +63,7 @@ describe('npm run index -- --write-tags [--dry-run] <dir>', () => {
     expect(dry.status).toBe(1);
     (await bytesOf()).forEach((b, i) => expect(b.equals(original[i]!)).toBe(true));
 
-    const real = await run(['--write-tags']);
+    const real = await run(['--write-tags', '--min-key-confidence', '0']);
     expect(real.lines[1]).toBe('tags: 3 written, 0 unchanged, 1 skipped, 1 failed');
     expect(real.status).toBe(1);
     const mp3 = await readWithMusicMetadata(path.join(library, 'Band - One.mp3'));
@@ -77,9 +77,40 @@ describe('npm run index -- --write-tags [--dry-run] <dir>', () => {
     expect((await readdir(library)).sort()).toEqual(FILES.map(([, to]) => to).sort());
 
     // The changed files are re-read by the index but keep their tracks: nothing is analysed or written again.
-    const again = await run(['--write-tags']);
+    const again = await run(['--write-tags', '--min-key-confidence', '0']);
     expect(again.lines[0]).toBe(`${library}: 5 tracks, 5 already stored, 0 analysed, 0 failed`);
     expect(again.lines[1]).toBe('tags: 0 written, 3 unchanged, 1 skipped, 1 failed');
+  });
+
+  it('leaves the key out where its confidence is under --min-key-confidence (default 0.5), writes the rest, and counts the keys left out', async () => {
+    const original = await bytesOf();
+    // The three files whose tags are written (One, Two, Three) and their key confidences.
+    const confidences = original.slice(0, 3).map((b) => featuresFromBytes(b).confidence.key);
+    const threshold = [...confidences].sort((a, b) => a - b)[1]!;
+    const low = confidences.filter((c) => c < threshold).length;
+    const ran = await run(['--write-tags', '--min-key-confidence', String(threshold)]);
+    expect(ran.lines).toContain('tags: 3 written, 0 unchanged, 1 skipped, 1 failed');
+    expect(ran.lines).toContain(`keys left out (key confidence under ${threshold}, --min-key-confidence): ${low}`);
+    const mp3 = await readWithMusicMetadata(path.join(library, 'Band - One.mp3'));
+    const one = featuresFromBytes(original[0]!);
+    expect(mp3.bpm).toBe(Math.round(one.tempo));
+    if (one.confidence.key < threshold) expect(mp3.native).not.toHaveProperty('TKEY');
+    else expect(mp3.native).toMatchObject({ TKEY: standardKey(one.key, one.mode) });
+
+    // The default threshold, and the refusals of a threshold that is no confidence.
+    const byDefault = await run(['--write-tags', '--dry-run']);
+    const underHalf = confidences.filter((c) => c < 0.5).length;
+    expect(byDefault.lines).toContain(`keys left out (key confidence under 0.5, --min-key-confidence): ${underHalf}`);
+    for (const wrong of ['1.5', '-0.1', 'high', '']) {
+      const refused = await run(['--write-tags', `--min-key-confidence=${wrong}`]);
+      expect(refused.status).toBe(2);
+      expect(refused.lines[0]).toMatch(/^--min-key-confidence must be a number from 0 to 1/);
+    }
+    // An option without its value is said with the usage, not thrown.
+    const noValue = await run(['--write-tags', '--min-key-confidence']);
+    expect(noValue.status).toBe(2);
+    expect(noValue.lines[0]).toMatch(/--min-key-confidence/);
+    expect((await run(['--min-key-confidence', '0.5'])).status).toBe(2);
   });
 
   it('skips, and says so, a file whose track has no stored analysis', async () => {
