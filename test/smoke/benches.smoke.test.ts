@@ -64,17 +64,30 @@ function installed(command: string): boolean {
   }
 }
 
-it('bench:accuracy reads the set with the engine and prints its tempo, key and meter row and the descriptor medians', async () => {
-  const out = ok(await npmRun('bench:accuracy', [corpus, '--no-peer'], env(), 240_000));
+it('bench:accuracy reads the set with the engine and prints its tempo, key and meter row, the QM key detector\'s, the key confidence\'s reliability and the descriptor medians', async () => {
+  const ran = await npmRun('bench:accuracy', [corpus, '--no-peer'], env(), 240_000);
+  const out = ok(ran);
   expect(out).toMatch(/set-a: 4 clips \(4 with tempo, 4 with key, 4 with meter\)/);
   // The engine's row: tempo Acc1 and Acc2, key, MIREX, mode, meter, grid, CPU ms.
   expect(out).toMatch(/^trackgraph-engine\/\d+\s+[\d.]+\s+[\d.]+ .*\d+$/m);
   expect(out).toMatch(/^all\s+4\s+([\d.]+\s+){10}$/m);
+  // Where Debian's libqm-dsp-dev is (CI installs it), the QM detector's key row; else it says why not.
+  if (existsSync('/usr/include/qm-dsp/dsp/keydetection/GetKeyMode.h')) {
+    expect(out).toMatch(/^QM key detector\s+-\s+-\s+none\s+[\d.]+\s+[\d.]+\s+[\d.]+/m);
+  } else {
+    expect(ran.stderr).toContain('QM key detector left out: libqm-dsp-dev is not installed');
+  }
+  // Every band of the key confidence, its clips summing to the set's four.
+  const bands = [...out.matchAll(/^\d\.\d–[\d.]+\s+(\d+)\s+\d+ \(/gm)].map((m) => Number(m[1]));
+  expect(bands).toHaveLength(4);
+  expect(bands.reduce((a, b) => a + b, 0)).toBe(4);
 });
 
 it('bench:key-profiles scores every profile and bass weight on each set, with the left-out choice', async () => {
   const out = ok(await npmRun('bench:key-profiles', [corpus, second], env(), 240_000));
   expect(out).toMatch(/^shaath \+ 0\.5 bass\s+[\d.]+\s+[\d.]+/m);
+  // The engine's weighting: the bass line times its concentration.
+  expect(out).toMatch(/^shaath \+ 1 bass×c\s+[\d.]+\s+[\d.]+/m);
   expect(out).toContain('set-a');
   expect(out).toContain('set-b');
 });
