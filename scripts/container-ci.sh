@@ -252,7 +252,10 @@ wait_ready "$URL" 120 || { podman logs "$CTR" 2>&1 | tail -30; false; }
 step single-first-key
 KEY="$(single exec -T trackgraph cat /data/first-admin-key.txt 2>/dev/null | key_from || true)"
 [ -n "$KEY" ] || fail "no key in /data/first-admin-key.txt (compose exec trackgraph cat /data/first-admin-key.txt)"
-podman logs "$CTR" 2>&1 | grep -q 'first-admin-key.txt' || fail "the log does not say where the first key is"
+# The log read whole first: `podman logs | grep -q` under pipefail fails whenever grep stops
+# reading (its match found) before podman has written everything (SIGPIPE).
+LOG="$(podman logs "$CTR" 2>&1)"
+grep -q 'first-admin-key.txt' <<<"$LOG" || { printf '%s\n' "$LOG" | tail -20; fail "the log does not say where the first key is"; }
 
 step single-non-root
 uids="$(podman exec "$CTR" sh -c 'id -u; awk "/^Uid:/ {print \$2}" /proc/1/status')"
