@@ -2,15 +2,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import SQLite from 'better-sqlite3';
 import { Client } from 'pg';
 import { BrowseService, type TracksRequest } from '../src/analysis/browse.service';
 import { RecommendationsService, type RecommendationsRequest } from '../src/analysis/recommendations.service';
-import { SqlAnalysisStore, segmentsRow, toRow } from '../src/analysis/store/sql.store';
+import { SqlAnalysisStore } from '../src/analysis/store/sql.store';
 import { SqlTracksQuery } from '../src/analysis/store/tracks.query';
 import { openDatabase, refreshStatistics, type Database } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrations';
 import { tagRows } from '../src/db/tag-rows';
+import { bulkLoadPostgres, bulkLoadSqlite, type BulkLoadTimes, type BulkSource } from '../test/helpers/bulk-load';
 import { realisticAnalysis, syntheticAnalysis, syntheticTags } from './http/seed';
 import { percentile } from './lib/stats';
 
@@ -27,11 +27,11 @@ import { percentile } from './lib/stats';
  * analysis carries the tagger's 50 tags (syntheticTags(i): as an analysis made with the models
  * does), written to analysis_tags.
  *
- *   npm run bench:browse -- [--rows 100000] [--iterations 200] [--only sqlite|postgres] [--data synthetic|realistic] [--keep]
+ *   npm run bench:browse -- [--rows 100000] [--iterations 200] [--only sqlite|postgres] [--data synthetic|realistic] [--keep] [--seed-only]
  *
  * The load (each store's "seeded in"): one transaction, the indexes dropped first and built after
- * it (seedSqlite, seedPostgres). `--keep` leaves the SQLite file and the Postgres schema in place
- * (their names printed) to study plans on afterwards.
+ * it (test/helpers/bulk-load.ts: SQLite without a journal, Postgres by COPY). `--keep` leaves the SQLite file and the Postgres schema in place
+ * (their names printed) to study plans on afterwards; `--seed-only` stops after the load and the statistics.
  */
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -43,6 +43,7 @@ const ITERATIONS = Number(opt('iterations') ?? 200);
 const ONLY = opt('only');
 const DATA = opt('data') ?? 'synthetic';
 const KEEP = args.includes('--keep');
+const SEED_ONLY = args.includes('--seed-only');
 if (DATA !== 'synthetic' && DATA !== 'realistic') throw new Error('--data must be synthetic or realistic');
 const analysisAt = DATA === 'realistic' ? realisticAnalysis : syntheticAnalysis;
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
@@ -150,145 +151,24 @@ async function time(name: string, run: (i: number) => Promise<unknown>, plan: st
   return { name, p50: percentile(samples, 50), p99: percentile(samples, 99), max: percentile(samples, 100), cpu: (used.user + used.system) / 1000 / ITERATIONS, serverCpu: serverMs, plan };
 }
 
-/**
- * The index definitions of the analyses' tables, dropped before a bulk load and built again after
- * it: one sort per index instead of 50 million b-tree insertions (SQLite: the CREATE INDEX
- * statements; Postgres: the indexes and the constraints they back, as pg_get_*def gives them).
- */
-const LOADED_TABLES = ['analyses', 'analysis_tags', 'analysis_segments'];
-
-/** Analyses per batch of the load; their tag rows go with them. */
-const SEED_BATCH = 2000;
-
-/**
- * Rows of analyses, analysis_tags and analysis_segments for analyses [from, to), as the store
- * writes them (toRow, tagRows, segmentsRow), seq = i + 1. syntheticTags(i) depends on i mod 1000
- * only: its tag rows are computed once per residue.
- */
+/** The tagger's 50 tags of analysis i as rows: syntheticTags(i) depends on i mod 1000 only, so they are built once per residue. */
 const tagsByResidue = new Map<number, ReturnType<typeof tagRows>>();
-function seedRows(from: number, to: number) {
-  const analyses: Record<string, unknown>[] = [];
-  const tags: number[] = [];
-  const segments: { seq: number; segments: string }[] = [];
-  for (let i = from; i < to; i++) {
-    const seq = i + 1;
-    const analysis = analysisAt(i);
-    analyses.push({ ...toRow(analysis), seq });
-    const segment = segmentsRow(seq, analysis);
-    if (segment) segments.push(segment);
+const source: BulkSource = {
+  count: ROWS,
+  analysisAt,
+  tagRowsAt(i) {
     let rows = tagsByResidue.get(i % 1000);
     if (!rows) tagsByResidue.set(i % 1000, (rows = tagRows(0, syntheticTags(i % 1000))));
-    for (const t of rows) tags.push(seq, t.tag, t.milli, t.rank);
-  }
-  return { analyses, tags, segments };
-}
+    return rows;
+  },
+};
 
-/**
- * SQLite: the load on a connection of its own (better-sqlite3, the bench's file, WAL as the
- * service opens it), in one transaction: the indexes dropped, each table filled by prepared
- * multi-row INSERTs reused batch after batch, the indexes built again.
- */
-function seedSqlite(file: string): void {
-  const raw = new SQLite(file);
-  try {
-    raw.pragma('journal_mode = WAL');
-    raw.pragma('synchronous = OFF');
-    raw.pragma('cache_size = -1000000');
-    const indexes = raw
-      .prepare(`select name, sql from sqlite_master where type = 'index' and sql is not null and tbl_name in (${LOADED_TABLES.map(() => '?').join(', ')})`)
-      .all(...LOADED_TABLES) as { name: string; sql: string }[];
-    const statements = new Map<string, SQLite.Statement>();
-    const insert = (table: string, columns: readonly string[], rows: number, values: unknown[]): void => {
-      const name = `${table}:${rows}`;
-      let statement = statements.get(name);
-      if (!statement) {
-        const tuple = `(${columns.map(() => '?').join(', ')})`;
-        statement = raw.prepare(`insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${new Array<string>(rows).fill(tuple).join(', ')}`);
-        statements.set(name, statement);
-      }
-      statement.run(values);
-    };
-    /** Rows in statements of at most `per` rows (SQLite takes 32,766 parameters a statement). */
-    const insertAll = (table: string, columns: readonly string[], flat: unknown[]): void => {
-      const per = Math.floor(32_000 / columns.length);
-      for (let k = 0; k < flat.length; k += per * columns.length) {
-        const chunk = flat.slice(k, k + per * columns.length);
-        insert(table, columns, chunk.length / columns.length, chunk);
-      }
-    };
-    const started = Date.now();
-    const phases = (loaded: number): void => void process.stdout.write(`load ${((loaded - started) / 1000).toFixed(0)} s, then indexes ${((Date.now() - loaded) / 1000).toFixed(0)} s\n`);
-    raw.transaction(() => {
-      for (const { name } of indexes) raw.exec(`drop index "${name}"`);
-      let columns: string[] | undefined;
-      for (let i = 0; i < ROWS; i += SEED_BATCH) {
-        const { analyses, tags, segments } = seedRows(i, Math.min(ROWS, i + SEED_BATCH));
-        columns ??= Object.keys(analyses[0]!);
-        insertAll('analyses', columns, analyses.flatMap((r) => columns!.map((c) => r[c])));
-        insertAll('analysis_tags', ['seq', 'tag', 'milli', 'rank'], tags);
-        insertAll('analysis_segments', ['seq', 'segments'], segments.flatMap((s) => [s.seq, s.segments]));
-      }
-      const loaded = Date.now();
-      for (const { sql: create } of indexes) raw.exec(create);
-      phases(loaded);
-    })();
-    raw.pragma('wal_checkpoint(TRUNCATE)');
-  } finally {
-    raw.close();
-  }
-}
-
-/**
- * Postgres: the load on a connection of its own, in one transaction: the indexes and the
- * constraints they back dropped, each table filled by INSERT … SELECT FROM unnest(arrays) (a few
- * parameters a statement, whatever its rows), then the indexes built again with a larger
- * maintenance_work_mem, and the seq sequence moved past the rows loaded.
- */
-async function seedPostgres(url: string, schema: string): Promise<void> {
-  const client = new Client({ connectionString: url, options: `-c search_path=${schema}` });
-  await client.connect();
-  try {
-    const started = Date.now();
-    await client.query(`set maintenance_work_mem = '1GB'; set synchronous_commit = off`);
-    await client.query('begin');
-    const { rows: indexes } = await client.query<{ table: string; name: string; definition: string; constraint: string | null; constraintdef: string | null }>(
-      `select t.relname as table, i.relname as name, pg_get_indexdef(x.indexrelid) as definition, c.conname as constraint, pg_get_constraintdef(c.oid) as constraintdef
-       from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
-       left join pg_constraint c on c.conindid = x.indexrelid and c.conrelid = x.indrelid
-       where t.relnamespace = current_schema()::regnamespace and t.relname = any($1)`,
-      [LOADED_TABLES],
-    );
-    for (const ix of indexes) {
-      await client.query(ix.constraint ? `alter table "${ix.table}" drop constraint "${ix.constraint}"` : `drop index "${ix.name}"`);
-    }
-    const { rows: types } = await client.query<{ column: string; type: string }>(
-      `select attname as column, format_type(atttypid, atttypmod) as type from pg_attribute
-       where attrelid = 'analyses'::regclass and attnum > 0 and not attisdropped`,
-    );
-    const typeOf = new Map(types.map((t) => [t.column, t.type]));
-    let columns: string[] | undefined;
-    for (let i = 0; i < ROWS; i += SEED_BATCH) {
-      const { analyses, tags, segments } = seedRows(i, Math.min(ROWS, i + SEED_BATCH));
-      columns ??= Object.keys(analyses[0]!);
-      const list = columns.map((c) => `"${c}"`).join(', ');
-      const arrays = columns.map((c, k) => `$${k + 1}::${typeOf.get(c)}[]`).join(', ');
-      await client.query(`insert into analyses (${list}) select * from unnest(${arrays})`, columns.map((c) => analyses.map((r) => r[c])));
-      const byColumn = [0, 1, 2, 3].map((k) => tags.filter((_, n) => n % 4 === k));
-      await client.query('insert into analysis_tags (seq, tag, milli, rank) select * from unnest($1::bigint[], $2::smallint[], $3::smallint[], $4::smallint[])', byColumn);
-      if (segments.length > 0) {
-        await client.query('insert into analysis_segments (seq, segments) select * from unnest($1::bigint[], $2::text[])', [segments.map((s) => s.seq), segments.map((s) => s.segments)]);
-      }
-    }
-    const loaded = Date.now();
-    for (const ix of indexes) {
-      await client.query(ix.constraint ? `alter table "${ix.table}" add constraint "${ix.constraint}" ${ix.constraintdef}` : ix.definition);
-    }
-    process.stdout.write(`load ${((loaded - started) / 1000).toFixed(0)} s, then indexes ${((Date.now() - loaded) / 1000).toFixed(0)} s\n`);
-    await client.query(`select setval(pg_get_serial_sequence('analyses', 'seq'), ${Math.max(ROWS, 1)})`);
-    await client.query('commit');
-  } finally {
-    await client.end();
-  }
+/** Where a load's time went (bulkLoadSqlite, bulkLoadPostgres), one line. */
+function printLoad(times: BulkLoadTimes): void {
+  const s = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+  const indexes = times.indexes.reduce((sum, ix) => sum + ix.ms, 0);
+  const each = times.indexes.filter((ix) => ix.ms >= 1000).map((ix) => `${ix.name} ${s(ix.ms)}`);
+  process.stdout.write(`load ${s(times.load)} (rows built in JS ${s(times.build)}), then indexes ${s(indexes)}${each.length ? ` (${each.join(', ')})` : ''}\n`);
 }
 
 /** Bytes the tags' table and its indexes take (SQLite: its pages, dbstat; Postgres: pg_total_relation_size). */
@@ -322,6 +202,7 @@ async function measure(label: string, database: Database, seconds: number): Prom
   );
   const tagBytes = await tagTableBytes(database);
   process.stdout.write(`analysis_tags and its indexes: ${Math.round(tagBytes / ROWS)} bytes per analysis (50 tags each)\n\n`);
+  if (SEED_ONLY) return;
   const results: Result[] = [];
   for (const [name, request] of CASES) {
     const plan = (await browse.explain(request(0))).map((l) => l.trim()).filter((l) => !/^(Planning|JIT)/.test(l)).join('; ');
@@ -365,14 +246,22 @@ async function main(): Promise<void> {
   if (ONLY !== 'postgres') {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-bench-browse-'));
     const file = path.join(dir, 'browse.sqlite');
-    const database = openDatabase(file, dir);
+    const started = Date.now();
+    let database: Database | undefined;
     try {
-      const started = Date.now();
-      await migrateToLatest(database);
-      seedSqlite(file);
+      // The schema made, then the load on its own connection (its journal off needs the file to
+      // itself), then the file opened as the service opens it.
+      const migrating = openDatabase(file, dir);
+      try {
+        await migrateToLatest(migrating);
+      } finally {
+        await migrating.close();
+      }
+      printLoad(bulkLoadSqlite(file, source));
+      database = openDatabase(file, dir);
       await measure('SQLite (file, WAL)', database, (Date.now() - started) / 1000);
     } finally {
-      await database.close();
+      await database?.close();
       if (KEEP) process.stdout.write(`kept ${file}\n`);
       else await rm(dir, { recursive: true, force: true });
     }
@@ -384,7 +273,7 @@ async function main(): Promise<void> {
     try {
       const started = Date.now();
       await migrateToLatest(database);
-      await seedPostgres(POSTGRES_URL, schema);
+      printLoad(await bulkLoadPostgres(POSTGRES_URL, schema, source));
       await measure(`Postgres (${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')})`, database, (Date.now() - started) / 1000);
     } finally {
       await database.close();
