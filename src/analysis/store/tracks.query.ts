@@ -123,6 +123,9 @@ type Row = Selectable<AnalysesTable>;
  */
 const WALK_WINDOW = 2000;
 
+/** SQLite: most seqs of the order index read per statement by sqliteTagSetWalk (about 4 ms of CPU). */
+const SEQ_WALK_CHUNK = 20_000;
+
 /** SQLite: rows of analyses_seq a recommendations pool is walked through, per row of the pool, before the filter's index is read instead (featureRowsRead). */
 const FEATURE_WALK = 4;
 
@@ -329,7 +332,66 @@ export class SqlTracksQuery implements TracksQuery {
     const walked = await this.boundedWalk(request, exec);
     if (!walked) return exec(plain, db);
     if (walked.length >= request.limit) return walked;
-    return sqlite ? this.sqliteSorted(request, await this.sqliteCandidates(request, exec), exec) : this.postgresSorted(plain, exec);
+    if (!sqlite) return this.postgresSorted(plain, exec);
+    if (onlyTags(request.filter)) {
+      const matched = await this.sqliteTagSetWalk(request, exec);
+      if (matched) return matched;
+    }
+    return this.sqliteSorted(request, await this.sqliteCandidates(request, exec), exec);
+  }
+
+  /**
+   * SQLite, a page whose filter is tag conditions alone, the bounded walk not filled: the
+   * conditions' seqs read from the tags' indexes alone and intersected (as sqliteCandidates does),
+   * held as a bitmap here; then the order index walked from the page's position, WALK_WINDOW seqs
+   * then four times as many each time up to SEQ_WALK_CHUNK, read from that index alone, each looked up in the bitmap, until the page is
+   * full or the index ends; then those rows by seq. Where the seqs are more than WALK_WINDOW,
+   * sqliteSorted would read all of analyses_features and look up each row's tag (a tag held by a
+   * sixth of 1,000,000 analyses: 3.4 s); this reads about 0.2 µs an entry. Undefined (the caller
+   * answers as before) when a walked row's order value is NULL: the walk does not continue past
+   * one.
+   */
+  private async sqliteTagSetWalk(request: ColumnPageRequest, exec: Exec): Promise<Row[] | undefined> {
+    const db = this.database.db;
+    let seqs: number[] | undefined;
+    for (const condition of request.filter.tags ?? []) {
+      const distinct = condition.names.length === 1 ? sql`` : sql`distinct`;
+      const [row] = await exec(sql<{ seqs: string }>`select json_group_array(seq) as seqs from (select ${distinct} seq from analysis_tags where ${tagWhere(condition)})`.compile(db), db);
+      const set = JSON.parse(row?.seqs ?? '[]') as number[];
+      seqs = seqs ? intersect(seqs, set) : set;
+      if (seqs.length === 0) return [];
+    }
+    if (!seqs) return undefined;
+    let max = 0;
+    for (const seq of seqs) if (seq > max) max = seq;
+    const member = new Uint8Array(max + 1);
+    for (const seq of seqs) member[seq] = 1;
+    const { column, direction } = request.order;
+    const found: number[] = [];
+    let position = request.after;
+    for (let chunkSize = WALK_WINDOW; ; chunkSize = Math.min(SEQ_WALK_CHUNK, chunkSize * 4)) {
+      const from = this.keyset(db.selectFrom('analyses'), { ...request, after: position });
+      const ordered = (column === 'seq' ? from : from.orderBy(column, direction)).orderBy('seq', direction).select('seq').limit(chunkSize);
+      const [row] = await exec(sql<{ seqs: string }>`select json_group_array(seq) as seqs from (${ordered})`.compile(db), db);
+      const chunk = JSON.parse(row?.seqs ?? '[]') as number[];
+      for (const seq of chunk) {
+        if (seq <= max && member[seq] === 1) found.push(seq);
+        if (found.length >= request.limit) break;
+      }
+      if (found.length >= request.limit || chunk.length < chunkSize) break;
+      const last = chunk[chunk.length - 1]!;
+      if (column === 'seq') {
+        position = { value: last, seq: last };
+        continue;
+      }
+      const [at] = await exec(sql<{ value: number | null }>`select ${sql.ref(column)} as value from analyses where seq = ${last}`.compile(db), db);
+      if (at?.value === null || at?.value === undefined) return undefined;
+      position = { value: Number(at.value), seq: last };
+    }
+    if (found.length === 0) return [];
+    const rows = await exec(sql<Row>`select ${sql.join(PAGE_COLUMNS.map((c) => sql.ref(c)))} from analyses where seq in (${sql.join(found)})`.compile(db), db);
+    const place = new Map(found.map((seq, i) => [seq, i]));
+    return rows.sort((a, b) => place.get(Number(a.seq))! - place.get(Number(b.seq))!);
   }
 
   /**
@@ -665,6 +727,11 @@ function tagKeyset(request: TagPageRequest, prefix = ''): RawBuilder<boolean> {
 
 function isTagOrder(request: TracksPageRequest): request is TagPageRequest {
   return 'tag' in request.order;
+}
+
+/** Whether a filter's conditions are all on tags (and it has one). */
+function onlyTags(filter: TracksFilter): boolean {
+  return (filter.tags?.length ?? 0) > 0 && Object.entries(filter).every(([k, v]) => k === 'tags' || v === undefined || (k === 'ranges' && Object.values(v as object).every((r) => r === undefined)));
 }
 
 /** Whether a filter has any condition. */

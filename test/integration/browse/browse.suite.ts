@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import {
   BrowseService,
   featureDistance,
@@ -900,6 +901,48 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const page2 = await browse.tracks({ ...rare, first: 2, after: page1.pageInfo.endCursor });
       expect(page2.edges[0]!.node.trackKey).toBe(trackKey('Late', 'After'));
       expect(page2.edges.map((e) => e.node.trackKey)).not.toContain(trackKey('Late', 'Before'));
+    });
+
+    it('a tag held by more analyses than a walk reads, none of them where the order starts: the exact answer, the order index walked against the tag’s analyses', async () => {
+      // energy = k/1000 (each value five times), rock's probability 1 − energy: rock ≥ 0.5 holds
+      // for the ~2,500 analyses of energy ≤ 0.5, the far half of the order by energy, descending.
+      const rows = [];
+      for (let i = 0; i < 5000; i++) {
+        const k = (i * 37) % 1000;
+        const a = analysisOf(`Walk ${i % 40}`, `Walk ${i}`, { energy: k / 1000, tags: [{ name: 'rock', probability: (1000 - k) / 1000 }] }, 7000 + i);
+        seeded.push(a);
+        rows.push(toRow(a));
+      }
+      const sqlite = fixture.database.dialect === 'sqlite';
+      for (let i = 0; i < rows.length; i += 500) {
+        await fixture.database.db.insertInto('analyses').values(rows.slice(i, i + 500).map((r, j) => (sqlite ? { ...r, seq: 30_000 + i + j } : r))).execute();
+      }
+      // Their tag rows (tagRows: the tag's id, its probability in thousandths, rank 1).
+      await sql`insert into analysis_tags (seq, tag, milli, rank)
+        select seq, ${tagId('rock')}, 1000 - cast(round(energy * 1000) as integer), 1 from analyses where artist like 'Walk %'`.execute(fixture.database.db);
+      await refreshStatistics(fixture.database);
+      const rock = (a: StoredAnalysis): number => a.features.tags?.find((t) => t.name === 'rock')?.probability ?? -1;
+
+      for (const min of [0.5, 0.6]) {
+        const request: TracksRequest = { filter: { tags: [{ name: 'rock', min }] }, orderBy: { field: 'ENERGY', direction: 'DESC' }, first: 100 };
+        const want = expected((a) => rock(a) >= min, 'ENERGY', 'DESC');
+        expect(want.length).toBeGreaterThan(min === 0.5 ? 2000 : 1500);
+        const first = await browse.tracks({ ...request, first: 7 });
+        expect(first.edges.map((e) => e.node.trackKey)).toEqual(want.slice(0, 7));
+        expect((await all(request)).keys).toEqual(want);
+        expect((await allBackward(request, 100)).keys).toEqual(want);
+        // From a cursor before the matches: the walk starts there.
+        const late = await browse.tracks({ ...request, first: 3, after: first.edges[2]!.cursor });
+        expect(late.edges.map((e) => e.node.trackKey)).toEqual(want.slice(3, 6));
+      }
+      if (sqlite) {
+        const plan = (await browse.explain({ filter: { tags: [{ name: 'rock', min: 0.5 }] }, orderBy: { field: 'ENERGY', direction: 'DESC' }, first: 20 })).join('\n');
+        // The tag's analyses from its index alone, then the order index alone, then the page's rows by seq; not analyses_features whole.
+        expect(plan).toMatch(/then:\nSEARCH analysis_tags USING COVERING INDEX analysis_tags_by_tag \(tag=\? AND milli>\?\)\nthen:\nCO-ROUTINE \(subquery-1\)\nSCAN analyses USING COVERING INDEX analyses_by_energy\n/);
+        expect(plan).toMatch(/then:\nCO-ROUTINE \(subquery-1\)\nSEARCH analyses USING COVERING INDEX analyses_by_energy \(\(energy,seq\)<\(\?,\?\)\)\n/);
+        expect(plan).toMatch(/SEARCH analyses USING INDEX analyses_seq \(seq=\?\)$/);
+        expect(plan).not.toMatch(/analyses_features/);
+      }
     });
   });
 }
