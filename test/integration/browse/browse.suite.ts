@@ -575,7 +575,8 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       expect(apartByPunkPlan).toMatch(sqlite ? /^CO-ROUTINE w\nSEARCH analysis_tags USING COVERING INDEX analysis_tags_by_tag/ : /Limit[\s\S]*Index Only Scan Backward using analysis_tags_by_tag[\s\S]*then:/);
       expect(apartByPunkPlan).not.toMatch(/^(SCAN analyses$|.*Seq Scan on analyses)/m);
       // Filters rare among the tag's first 2,000 rows, none narrow alone: the matches read from
-      // the filters' index (SQLite: analyses_features, index-only), then sorted.
+      // the filters' index (SQLite: their seqs from analyses_features, index-only, then each one's
+      // row of the tag by the primary key), then sorted.
       const rare = { key: [0], mode: 1, timeSignature: [3], tempo: { min: 60, max: 90 } };
       const rareByPunk: TracksRequest = { filter: rare, orderBy: { field: 'TAG', tag: 'punk', direction: 'DESC' }, first: 10 };
       const keep = (a: StoredAnalysis): boolean => a.features.key === 0 && a.features.mode === 1 && a.features.timeSignature === 3 && a.features.tempo >= 60 && a.features.tempo <= 90;
@@ -587,7 +588,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       expect(punkOrder.length).toBeGreaterThan(10);
       expect((await all(rareByPunk)).keys).toEqual(punkOrder);
       const rarePlan = (await browse.explain(rareByPunk)).join('\n');
-      expect(rarePlan).toMatch(sqlite ? /then:\nSEARCH analyses USING COVERING INDEX analyses_features[^\n]*\nSEARCH w USING PRIMARY KEY/ : /then:[\s\S]*Bitmap Index Scan/);
+      expect(rarePlan).toMatch(sqlite ? /then:\nSEARCH analyses USING COVERING INDEX analyses_features[^\n]*\nthen:\nSEARCH w USING PRIMARY KEY/ : /then:[\s\S]*Bitmap Index Scan/);
       expect(rarePlan).not.toMatch(/Seq Scan on analyses/);
     });
 
@@ -909,7 +910,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const rows = [];
       for (let i = 0; i < 5000; i++) {
         const k = (i * 37) % 1000;
-        const a = analysisOf(`Walk ${i % 40}`, `Walk ${i}`, { energy: k / 1000, tags: [{ name: 'rock', probability: (1000 - k) / 1000 }] }, 7000 + i);
+        const a = analysisOf(`Walk ${i % 40}`, `Walk ${i}`, { energy: k / 1000, tempo: 60 + k / 10, tags: [{ name: 'rock', probability: (1000 - k) / 1000 }] }, 7000 + i);
         seeded.push(a);
         rows.push(toRow(a));
       }
@@ -935,7 +936,31 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
         const late = await browse.tracks({ ...request, first: 3, after: first.edges[2]!.cursor });
         expect(late.edges.map((e) => e.node.trackKey)).toEqual(want.slice(3, 6));
       }
+      // Ordered by the tag, a filter held by 3,000 analyses (tempo = 60 + energy × 100), none of them
+      // among the tag's 2,000 most probable: the filter's seqs from analyses_features alone, the
+      // tag's rows walked against them.
+      const byRock = (keep: (a: StoredAnalysis) => boolean): string[] =>
+        seeded
+          .map((a, i) => ({ a, seq: i + 1 }))
+          .filter(({ a }) => rock(a) >= 0 && keep(a))
+          .sort((x, y) => rock(y.a) - rock(x.a) || y.seq - x.seq)
+          .map(({ a }) => a.trackKey);
+      for (const tempo of [100, 130]) {
+        const request: TracksRequest = { filter: { tempo: { min: tempo } }, orderBy: { field: 'TAG', tag: 'rock', direction: 'DESC' }, first: 100 };
+        const want = byRock((a) => a.features.tempo >= tempo);
+        expect(want.length).toBeGreaterThan(tempo === 100 ? 2500 : 1000);
+        const first = await browse.tracks({ ...request, first: 7 });
+        expect(first.edges.map((e) => e.node.trackKey)).toEqual(want.slice(0, 7));
+        expect(first.edges.map((e) => e.node.features.tags?.length)).toEqual(new Array(7).fill(1));
+        expect((await all(request)).keys).toEqual(want);
+        expect((await allBackward(request, 100)).keys).toEqual(want);
+        const late = await browse.tracks({ ...request, first: 3, after: first.edges[2]!.cursor });
+        expect(late.edges.map((e) => e.node.trackKey)).toEqual(want.slice(3, 6));
+      }
       if (sqlite) {
+        const tagOrderPlan = (await browse.explain({ filter: { tempo: { min: 100 } }, orderBy: { field: 'TAG', tag: 'rock', direction: 'DESC' }, first: 20 })).join('\n');
+        expect(tagOrderPlan).toMatch(/then:\n(SCAN|SEARCH) analyses USING COVERING INDEX analyses_features( \(.*\))?\nthen:\nCO-ROUTINE \(subquery-1\)\nSEARCH analysis_tags USING COVERING INDEX analysis_tags_by_tag \(tag=\?\)\n/);
+        expect(tagOrderPlan).not.toMatch(/SEARCH w USING PRIMARY KEY/);
         const plan = (await browse.explain({ filter: { tags: [{ name: 'rock', min: 0.5 }] }, orderBy: { field: 'ENERGY', direction: 'DESC' }, first: 20 })).join('\n');
         // The tag's analyses from its index alone, then the order index alone, then the page's rows by seq; not analyses_features whole.
         expect(plan).toMatch(/then:\nSEARCH analysis_tags USING COVERING INDEX analysis_tags_by_tag \(tag=\? AND milli>\?\)\nthen:\nCO-ROUTINE \(subquery-1\)\nSCAN analyses USING COVERING INDEX analyses_by_energy\n/);
