@@ -1,6 +1,8 @@
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import { Client } from 'pg';
+import { from as copyStreamFrom } from 'pg-copy-streams';
 import { segmentsRow, toRow } from '../../src/analysis/store/sql.store';
 import type { StoredAnalysis } from '../../src/core/types';
 import type { AnalysisTagsTable } from '../../src/db/database';
@@ -176,62 +178,14 @@ export async function bulkLoadPostgres(url: string, schema: string, source: Bulk
 }
 
 /**
- * COPY … FROM STDIN on a pg Client, its text sent chunk by chunk: a query object of the kind pg's
- * Client.query accepts (a "submittable", as pg-copy-streams writes them), so the load needs
- * nothing beyond pg. The producer waits for the socket to drain when it is behind; its error
- * aborts the COPY (CopyFail); the server's rejects the promise. Resolves to the rows copied.
+ * COPY … FROM STDIN on a pg Client (pg-copy-streams), its text sent chunk by chunk with the
+ * stream's back-pressure; a producer's error aborts the COPY (CopyFail), the server's rejects the
+ * promise. Resolves to the rows copied.
  */
-export function copyFrom(client: Client, statement: string, chunks: AsyncIterable<string> | Iterable<string>): Promise<number> {
-  interface Connection {
-    query(text: string): void;
-    sendCopyFromChunk(chunk: Buffer): void;
-    endCopyFrom(): void;
-    sendCopyFail(message: string): void;
-    stream: NodeJS.WritableStream & { writableNeedDrain?: boolean };
-  }
-  return new Promise<number>((resolve, reject) => {
-    let settled = false;
-    let rows = 0;
-    let failure: Error | undefined;
-    const settle = (error?: Error): void => {
-      if (settled) return;
-      settled = true;
-      if (error) reject(error);
-      else resolve(rows);
-    };
-    const submittable = {
-      submit(connection: Connection): void {
-        connection.query(statement);
-      },
-      handleCopyInResponse(connection: Connection): void {
-        void (async () => {
-          for await (const chunk of chunks) {
-            if (chunk.length === 0) continue;
-            connection.sendCopyFromChunk(Buffer.from(chunk, 'utf8'));
-            if (connection.stream.writableNeedDrain) await once(connection.stream, 'drain');
-          }
-          connection.endCopyFrom();
-        })().catch((error: unknown) => {
-          failure = error instanceof Error ? error : new Error(String(error));
-          connection.sendCopyFail(failure.message);
-        });
-      },
-      handleCommandComplete(message: { text?: string }): void {
-        rows = Number(/(\d+)$/.exec(message.text ?? '')?.[1] ?? 0);
-      },
-      handleError(error: Error): void {
-        settle(failure ?? error);
-      },
-      handleReadyForQuery(): void {
-        settle(failure);
-      },
-      handleEmptyQuery(): void {},
-      handleRowDescription(): void {},
-      handleDataRow(): void {},
-      handleCopyData(): void {},
-    };
-    (client as unknown as { query(q: unknown): void }).query(submittable);
-  });
+export async function copyFrom(client: Client, statement: string, chunks: AsyncIterable<string> | Iterable<string>): Promise<number> {
+  const stream = client.query(copyStreamFrom(statement));
+  await pipeline(Readable.from(chunks, { objectMode: false }), stream);
+  return stream.rowCount;
 }
 
 /** A value as a field of COPY's text format: \N for none; text with its backslashes and control characters escaped. */

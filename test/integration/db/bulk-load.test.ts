@@ -7,7 +7,8 @@ import type { Segment, StoredAnalysis } from '../../../src/core/types';
 import { openDatabase, type Database } from '../../../src/db/database';
 import { migrateToLatest } from '../../../src/db/migrations';
 import { tagRows } from '../../../src/db/tag-rows';
-import { bulkLoadPostgres, bulkLoadSqlite, copyField, type BulkSource } from '../../helpers/bulk-load';
+import { Client } from 'pg';
+import { bulkLoadPostgres, bulkLoadSqlite, copyField, copyFrom, type BulkSource } from '../../helpers/bulk-load';
 import { POSTGRES_URL, describeWith } from '../../helpers/infra';
 import { syntheticAnalysis, syntheticTags } from '../../helpers/synthetic-analyses';
 import { postgresDatabase, sqliteDatabase, type DatabaseUnderTest } from '../../contract/sql-database';
@@ -140,6 +141,33 @@ describeWith({ postgres: true })('bulk load on Postgres (COPY)', () => {
       expect(await nextSeq(under.database)).toBe(expected.next);
     } finally {
       await under.close();
+    }
+  });
+});
+
+describeWith({ postgres: true })('copyFrom (COPY … FROM STDIN, pg-copy-streams)', () => {
+  it('copies every chunk\'s rows and says how many; a producer that fails aborts the COPY and nothing is stored', async () => {
+    const client = new Client({ connectionString: POSTGRES_URL! });
+    await client.connect();
+    const table = `copy_from_${process.pid}`;
+    try {
+      await client.query(`create temporary table ${table} (n int, name text)`);
+      expect(await copyFrom(client, `copy ${table} from stdin`, ['1\tone\n2\t', 'two\n3\t\\N\n'])).toBe(3);
+      expect((await client.query(`select n, name from ${table} order by n`)).rows).toEqual([
+        { n: 1, name: 'one' },
+        { n: 2, name: 'two' },
+        { n: 3, name: null },
+      ]);
+      async function* failing(): AsyncGenerator<string> {
+        yield '4\tfour\n';
+        throw new Error('the producer failed');
+      }
+      await expect(copyFrom(client, `copy ${table} from stdin`, failing())).rejects.toThrow();
+      expect((await client.query(`select count(*)::int as c from ${table}`)).rows[0]).toEqual({ c: 3 });
+      // The connection is usable after the aborted COPY.
+      expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await client.end();
     }
   });
 });
