@@ -357,33 +357,13 @@ export class SqlTracksQuery implements TracksQuery {
     const seqs = await this.sqliteMatchSet(request.filter, exec);
     if (!seqs) return undefined;
     if (seqs.length === 0) return [];
-    const member = memberOf(seqs);
     const { column, direction } = request.order;
-    const found: number[] = [];
-    let position = request.after;
-    for (let chunkSize = WALK_WINDOW; ; chunkSize = Math.min(SEQ_WALK_CHUNK, chunkSize * 4)) {
-      const from = this.keyset(db.selectFrom('analyses'), { ...request, after: position });
-      const ordered = (column === 'seq' ? from : from.orderBy(column, direction)).orderBy('seq', direction).select('seq').limit(chunkSize);
-      const [row] = await exec(sql<{ seqs: string }>`select json_group_array(seq) as seqs from (${ordered})`.compile(db), db);
-      const chunk = JSON.parse(row?.seqs ?? '[]') as number[];
-      for (const seq of chunk) {
-        if (member(seq)) found.push(seq);
-        if (found.length >= request.limit) break;
-      }
-      if (found.length >= request.limit || chunk.length < chunkSize) break;
-      const last = chunk[chunk.length - 1]!;
-      if (column === 'seq') {
-        position = { value: last, seq: last };
-        continue;
-      }
-      const [at] = await exec(sql<{ value: number | null }>`select ${sql.ref(column)} as value from analyses where seq = ${last}`.compile(db), db);
-      if (at?.value === null || at?.value === undefined) return undefined;
-      position = { value: Number(at.value), seq: last };
-    }
-    if (found.length === 0) return [];
-    const rows = await exec(sql<Row>`select ${sql.join(PAGE_COLUMNS.map((c) => sql.ref(c)))} from analyses where seq in (${sql.join(found)})`.compile(db), db);
-    const place = new Map(found.map((seq, i) => [seq, i]));
-    return rows.sort((a, b) => place.get(Number(a.seq))! - place.get(Number(b.seq))!);
+    const found = await walkAgainst(memberOf(seqs), request.limit, request.after, (after, size) => {
+      const from = this.keyset(db.selectFrom('analyses'), { ...request, after });
+      const ordered = (column === 'seq' ? from : from.orderBy(column, direction)).orderBy('seq', direction).select(['seq', sql.ref(column).as('value')]).limit(size);
+      return groupArray<[number, number | null]>(exec, db, ordered.compile(), 'json_array(seq, value)');
+    });
+    return found && this.sqliteRowsBySeq(found.map(([seq]) => seq), exec);
   }
 
   /**
@@ -435,16 +415,13 @@ export class SqlTracksQuery implements TracksQuery {
     if (!ranged.every((c) => (FEATURE_INDEX_COLUMNS as readonly string[]).includes(c))) return undefined;
     let seqs: number[] | undefined;
     for (const condition of filter.tags ?? []) {
-      const distinct = condition.names.length === 1 ? sql`` : sql`distinct`;
-      const [row] = await exec(sql<{ seqs: string }>`select json_group_array(seq) as seqs from (select ${distinct} seq from analysis_tags where ${tagWhere(condition)})`.compile(db), db);
-      const set = JSON.parse(row?.seqs ?? '[]') as number[];
+      const set = await this.tagConditionSeqs(condition, exec);
       seqs = seqs ? intersect(seqs, set) : set;
       if (seqs.length === 0) return [];
     }
     if (ranged.length > 0 || filter.keys !== undefined || filter.mode !== undefined || filter.timeSignatures !== undefined) {
       const inner = indexedByFeatures(this.filtered(db.selectFrom('analyses'), { ...filter, tags: undefined }).select('seq').compile());
-      const [row] = await exec(CompiledQuery.raw(`select json_group_array(seq) as seqs from (${inner.sql})`, [...inner.parameters]) as CompiledQuery<{ seqs: string }>, db);
-      const set = JSON.parse(row?.seqs ?? '[]') as number[];
+      const set = await groupArray<number>(exec, db, inner);
       seqs = seqs ? intersect(seqs, set) : set;
     }
     return seqs;
@@ -480,33 +457,36 @@ export class SqlTracksQuery implements TracksQuery {
       found.push(...rows.map((r) => [Number(r.seq), Number(r.milli)] as [number, number]));
       return this.sqliteTagRowsBySeq(found, exec);
     }
-    const member = memberOf(seqs);
-    let position = request.after;
-    for (let chunkSize = WALK_WINDOW; ; chunkSize = Math.min(SEQ_WALK_CHUNK, chunkSize * 4)) {
-      const ordered = this.tagRows({ ...request, after: position }).select(['seq', 'milli']).orderBy('milli', direction).orderBy('seq', direction).limit(chunkSize);
-      const [row] = await exec(sql<{ rows: string }>`select json_group_array(json_array(seq, milli)) as rows from (${ordered})`.compile(db), db);
-      const chunk = JSON.parse(row?.rows ?? '[]') as [number, number][];
-      for (const [seq, milli] of chunk) {
-        if (member(seq)) found.push([seq, milli]);
-        if (found.length >= request.limit) break;
-      }
-      if (found.length >= request.limit || chunk.length < chunkSize) break;
-      const [seq, milli] = chunk[chunk.length - 1]!;
-      position = { value: milli, seq };
-    }
-    return this.sqliteTagRowsBySeq(found, exec);
+    // A tag's probability is never NULL: the walk ends with the tag's rows or a full page.
+    const walked = await walkAgainst(memberOf(seqs), request.limit, request.after, (after, size) => {
+      const ordered = this.tagRows({ ...request, after }).select(['seq', 'milli']).orderBy('milli', direction).orderBy('seq', direction).limit(size);
+      return groupArray<[number, number]>(exec, db, ordered.compile(), 'json_array(seq, milli)');
+    });
+    return this.sqliteTagRowsBySeq((walked ?? []) as [number, number][], exec);
   }
 
-  /** SQLite: the rows of a page ordered by a tag, by seq, in the order of `found` ([seq, milli] pairs), each with its tag_milli. */
-  private async sqliteTagRowsBySeq(found: readonly [number, number][], exec: Exec): Promise<Row[]> {
-    if (found.length === 0) return [];
+  /** SQLite: the page's rows by seq, in the order of `seqs`. */
+  private async sqliteRowsBySeq(seqs: readonly number[], exec: Exec): Promise<Row[]> {
+    if (seqs.length === 0) return [];
     const db = this.database.db;
-    const rows = await exec(sql<Row>`select ${sql.join(PAGE_COLUMNS.map((c) => sql.ref(c)))} from analyses where seq in (${sql.join(found.map(([seq]) => seq))})`.compile(db), db);
-    const place = new Map(found.map(([seq], i) => [seq, i]));
+    const rows = await exec(sql<Row>`select ${sql.join(PAGE_COLUMNS.map((c) => sql.ref(c)))} from analyses where seq in (${sql.join(seqs)})`.compile(db), db);
+    const place = new Map(seqs.map((seq, i) => [seq, i]));
+    return rows.sort((a, b) => place.get(Number(a.seq))! - place.get(Number(b.seq))!);
+  }
+
+  /** SQLite: the rows of a page ordered by a tag, in the order of `found` ([seq, milli] pairs), each with its tag_milli. */
+  private async sqliteTagRowsBySeq(found: readonly [number, number][], exec: Exec): Promise<Row[]> {
     const milliOf = new Map(found);
-    return rows
-      .sort((a, b) => place.get(Number(a.seq))! - place.get(Number(b.seq))!)
-      .map((r) => ({ ...r, tag_milli: milliOf.get(Number(r.seq)) }) as Row);
+    const rows = await this.sqliteRowsBySeq(found.map(([seq]) => seq), exec);
+    return rows.map((r) => ({ ...r, tag_milli: milliOf.get(Number(r.seq)) }) as Row);
+  }
+
+  /** SQLite: the seqs of the analyses holding a tag condition, from the tags' indexes alone (each seq once); `limit` caps the read. */
+  private tagConditionSeqs(condition: TagCondition, exec: Exec, limit: RawBuilder<unknown> = sql``): Promise<number[]> {
+    const db = this.database.db;
+    // An analysis may hold several of a condition's tags: its seq once.
+    const distinct = condition.names.length === 1 ? sql`` : sql`distinct`;
+    return groupArray<number>(exec, db, sql`select ${distinct} seq from analysis_tags where ${tagWhere(condition)} ${limit}`.compile(db));
   }
 
   /** The ordering tag's rows after the page's position. */
@@ -677,13 +657,7 @@ export class SqlTracksQuery implements TracksQuery {
     const limit = beforeWalk ? sql`limit ${WALK_WINDOW + 1}` : sql``;
     let seqs: number[] | undefined;
     for (const condition of request.filter.tags ?? []) {
-      // An analysis may hold several of a condition's tags: its seq once.
-      const distinct = condition.names.length === 1 ? sql`` : sql`distinct`;
-      const [row] = await exec(
-        sql<{ seqs: string }>`select json_group_array(seq) as seqs from (select ${distinct} seq from analysis_tags where ${tagWhere(condition)} ${limit})`.compile(db),
-        db,
-      );
-      const set = JSON.parse(row?.seqs ?? '[]') as number[];
+      const set = await this.tagConditionSeqs(condition, exec, limit);
       if (beforeWalk && set.length > WALK_WINDOW) continue;
       seqs = seqs ? intersect(seqs, set) : set;
       if (seqs.length === 0) return [];
@@ -811,6 +785,43 @@ function tagKeyset(request: TagPageRequest, prefix = ''): RawBuilder<boolean> {
 
 function isTagOrder(request: TracksPageRequest): request is TagPageRequest {
   return 'tag' in request.order;
+}
+
+/**
+ * SQLite: `select json_group_array(<element>) from (<inner>)` read back as one array: one row
+ * crosses to JS where the inner statement's rows would cross one by one.
+ */
+async function groupArray<T>(exec: Exec, db: Kysely<DatabaseSchema>, inner: CompiledQuery<unknown>, element = 'seq'): Promise<T[]> {
+  const [row] = await exec(CompiledQuery.raw(`select json_group_array(${element}) as items from (${inner.sql})`, [...inner.parameters]) as CompiledQuery<{ items: string }>, db);
+  return JSON.parse(row?.items ?? '[]') as T[];
+}
+
+/**
+ * The walk of the SQLite set walks: `chunk(after, size)` gives [seq, order value] pairs in the
+ * page's order from a position, WALK_WINDOW of them, then four times as many each time up to
+ * SEQ_WALK_CHUNK; the pairs whose seq `member` holds are kept until `limit` are found or the
+ * walk ends. Undefined when the position to continue from has a NULL order value (the keyset
+ * cannot continue past it).
+ */
+async function walkAgainst(
+  member: (seq: number) => boolean,
+  limit: number,
+  start: { value: number; seq: number } | undefined,
+  chunk: (after: { value: number; seq: number } | undefined, size: number) => Promise<[number, number | null][]>,
+): Promise<[number, number | null][] | undefined> {
+  const found: [number, number | null][] = [];
+  let after = start;
+  for (let size = WALK_WINDOW; ; size = Math.min(SEQ_WALK_CHUNK, size * 4)) {
+    const entries = await chunk(after, size);
+    for (const entry of entries) {
+      if (member(entry[0])) found.push(entry);
+      if (found.length >= limit) return found;
+    }
+    if (entries.length < size) return found;
+    const [seq, value] = entries[entries.length - 1]!;
+    if (value === null) return undefined;
+    after = { value, seq };
+  }
 }
 
 /** Membership in a set of seqs, as a bitmap indexed by seq (one byte per seq up to the largest). */
