@@ -70,32 +70,39 @@ type Path = 'signal' | 'models';
 /** A descriptor's value on one path. */
 type Reader = (s: Song, path: Path) => number;
 
-/** Each song's valence inputs per path, built once: every fold of every shuffle reads them again. */
-const rowsOf = new Map<Song, Partial<Record<Path, Record<string, number>>>>();
+/**
+ * A value per song and path, made once: every fold of every shuffle reads the same song's inputs
+ * and descriptors again.
+ */
+function perSongAndPath<T>(): (s: Song, p: Path, make: () => T) => T {
+  const known = new Map<Song, Partial<Record<Path, T>>>();
+  return (s, p, make) => {
+    let values = known.get(s);
+    if (!values) known.set(s, (values = {}));
+    return (values[p] ??= make());
+  };
+}
+
+const rowOnce = perSongAndPath<Record<string, number>>();
 
 /** Each path's valence inputs (src/engine/valence.ts builds them as the engine does). */
 function valenceRow(s: Song, p: Path): Record<string, number> {
-  const rows = rowsOf.get(s) ?? {};
-  rowsOf.set(s, rows);
-  return (rows[p] ??= p === 'models' ? modelValenceInputs(s.models!.classes, s.models!.tags) : valenceInputs(s.inputs));
+  return rowOnce(s, p, () => (p === 'models' ? modelValenceInputs(s.models!.classes, s.models!.tags) : valenceInputs(s.inputs)));
 }
 
 type Shipped = { arousal: number; valence: number; mood: Record<'happy' | 'sad' | 'relaxed' | 'aggressive', number> };
-const shippedOf = new Map<Song, Partial<Record<Path, Shipped>>>();
+const shippedOnce = perSongAndPath<Shipped>();
 
-/** The descriptors as the engine ships them (computed once a song and path): the models' path takes the moods from the classifiers and valence from its fit, the rest from the signal. */
+/** The descriptors as the engine ships them: the models' path takes the moods from the classifiers and valence from its fit, the rest from the signal. */
 function shipped(s: Song, p: Path): Shipped {
-  const known = shippedOf.get(s) ?? {};
-  shippedOf.set(s, known);
-  if (known[p]) return known[p];
-  const d = known.signal ?? computeDescriptors(s.inputs);
-  known.signal = d;
-  if (p === 'signal') return d;
-  const c = s.models!.classes;
-  return (known.models = {
-    arousal: d.arousal,
-    valence: logistic(VALENCE_MODELS, valenceRow(s, 'models')),
-    mood: { happy: c.mood_happy, sad: c.mood_sad, relaxed: c.mood_relaxed, aggressive: c.mood_aggressive },
+  return shippedOnce(s, p, () => {
+    if (p === 'signal') return computeDescriptors(s.inputs);
+    const c = s.models!.classes;
+    return {
+      arousal: shipped(s, 'signal').arousal,
+      valence: logistic(VALENCE_MODELS, valenceRow(s, 'models')),
+      mood: { happy: c.mood_happy, sad: c.mood_sad, relaxed: c.mood_relaxed, aggressive: c.mood_aggressive },
+    };
   });
 }
 
