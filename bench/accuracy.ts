@@ -31,7 +31,8 @@ import { median } from './lib/stats';
 import { type TempoRelation, type TruthRow, mirexKeyScore, readTruth, tempoRelation } from './lib/truth';
 
 interface Answer {
-  tempo: number;
+  /** Absent for a tool that reads the key alone (the QM key detector). */
+  tempo?: number;
   key: number;
   mode: 0 | 1;
   timeSignature?: number;
@@ -45,7 +46,7 @@ interface Answer {
 interface Row {
   file: string;
   truth: TruthRow;
-  ours: Answer;
+  ours: Answer & { tempo: number };
   descriptors: Record<string, number>;
   peer?: PeerResult;
   /** The QM key detector's key (no tempo). */
@@ -99,8 +100,7 @@ function gridAgrees(features: AudioFeatures): boolean {
 
 function summarise(rows: Row[], answer: (r: Row) => Answer | undefined): Summary {
   const answered = rows.filter((r) => answer(r) !== undefined);
-  // A tool that gives no tempo (the QM key detector) has none counted.
-  const tempo = answered.filter((r) => r.truth.bpm !== undefined && Number.isFinite(answer(r)!.tempo));
+  const tempo = answered.filter((r) => r.truth.bpm !== undefined && answer(r)!.tempo !== undefined);
   const key = answered.filter((r) => r.truth.tonic !== undefined && r.truth.modeBinary !== undefined);
   const meter = answered.filter((r) => r.truth.timeSignature !== undefined && answer(r)!.timeSignature !== undefined);
   const share = (k: number, n: number) => (n > 0 ? k / n : NaN);
@@ -108,7 +108,7 @@ function summarise(rows: Row[], answer: (r: Row) => Answer | undefined): Summary
   let acc1 = 0;
   let acc2 = 0;
   for (const r of tempo) {
-    const rel = tempoRelation(answer(r)!.tempo, r.truth.bpm!);
+    const rel = tempoRelation(answer(r)!.tempo!, r.truth.bpm!);
     if (rel === 'right') acc1++;
     else errors[rel] = (errors[rel] ?? 0) + 1;
     if (rel === 'right' || rel === 'double' || rel === 'half' || rel === 'triple' || rel === 'third') acc2++;
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
     const audio = await decodeAnalysisWindow(bytes, windowSeconds);
     const features = engine.analyseWindow(audio);
     const cpu = process.cpuUsage(cpu0);
-    const ours: Answer = {
+    const ours: Row['ours'] = {
       tempo: features.tempo,
       key: features.key,
       mode: features.mode === 1 ? 1 : 0,
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
     engine: ENGINE_ID,
     ours: summarise(rows, (r) => r.ours),
     peer: peer ? summarise(rows, (r) => r.peer) : undefined,
-    qm: qm.peer ? summarise(rows, (r) => (r.qm ? { ...r.qm, tempo: NaN } : undefined)) : undefined,
+    qm: qm.peer ? summarise(rows, (r) => r.qm) : undefined,
   };
   if (json) {
     console.log(JSON.stringify({ summary, rows }));
