@@ -1,10 +1,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { BrowseService, type TracksRequest } from '../src/analysis/browse.service';
 import { RecommendationsService, type RecommendationsRequest } from '../src/analysis/recommendations.service';
+import { BrowseIndex } from '../src/analysis/store/browse.index';
 import { SqlAnalysisStore } from '../src/analysis/store/sql.store';
 import { SqlTracksQuery } from '../src/analysis/store/tracks.query';
 import { openDatabase, refreshStatistics, type Database } from '../src/db/database';
@@ -27,7 +30,11 @@ import { percentile } from './lib/stats';
  * analysis carries the tagger's 50 tags (syntheticTags(i): as an analysis made with the models
  * does), written to analysis_tags.
  *
- *   npm run bench:browse -- [--rows 100000] [--iterations 200] [--only sqlite|postgres] [--data synthetic|realistic] [--keep] [--seed-only]
+ *   npm run bench:browse -- [--rows 100000] [--iterations 200] [--only sqlite|postgres] [--data synthetic|realistic] [--keep] [--seed-only] [--no-index]
+ *
+ * The queries run as the service runs them: through the in-memory browse index (browse.index.ts,
+ * BROWSE_INDEX, on by default), whose load is timed and weighed first; `--no-index` measures the
+ * database's statements alone (BROWSE_INDEX=false, and what answers while the index loads).
  *
  * The load (each store's "seeded in"): one transaction, the indexes dropped first and built after
  * it (test/helpers/bulk-load.ts: SQLite without a journal, Postgres by COPY). `--keep` leaves the SQLite file and the Postgres schema in place
@@ -44,6 +51,7 @@ const ONLY = opt('only');
 const DATA = opt('data') ?? 'synthetic';
 const KEEP = args.includes('--keep');
 const SEED_ONLY = args.includes('--seed-only');
+const NO_INDEX = args.includes('--no-index');
 if (DATA !== 'synthetic' && DATA !== 'realistic') throw new Error('--data must be synthetic or realistic');
 const analysisAt = DATA === 'realistic' ? realisticAnalysis : syntheticAnalysis;
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
@@ -188,6 +196,31 @@ async function recommendationsPlan(service: RecommendationsService, request: Rec
   return `pool of ≤ 1,500 ranked in JS: ${(await service.explain(request)).map((l) => l.trim()).filter((l) => !/^(Planning|JIT)/.test(l)).join('; ')}`;
 }
 
+/** V8's garbage collection, to weigh what stays held. */
+function collector(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+/** The browse index loaded, with the load's wall time, CPU (this process's) and the memory it holds, printed. */
+async function loadIndex(database: Database): Promise<BrowseIndex> {
+  const gc = collector();
+  gc();
+  const before = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  const started = Date.now();
+  const index = new BrowseIndex(database, undefined, { wait: true });
+  await index.load();
+  const used = process.cpuUsage(cpu);
+  gc();
+  const after = process.memoryUsage();
+  const held = after.arrayBuffers + after.heapUsed - before.arrayBuffers - before.heapUsed;
+  process.stdout.write(
+    `browse index: ${index.size} analyses loaded in ${((Date.now() - started) / 1000).toFixed(1)} s (${((used.user + used.system) / 1e6).toFixed(1)} s of this process's CPU), holding ${(held / 2 ** 20).toFixed(0)} MiB (${Math.round(held / index.size)} bytes an analysis)\n\n`,
+  );
+  return index;
+}
+
 async function measure(label: string, database: Database, seconds: number): Promise<void> {
   // What a bulk load is followed by: the planner's statistics, now (SQLite ANALYZE with its
   // sqlite_stat4 samples; Postgres ANALYZE, which autovacuum would run shortly).
@@ -196,7 +229,8 @@ async function measure(label: string, database: Database, seconds: number): Prom
   await refreshStatistics(database);
   const used = process.cpuUsage(cpu);
   const analysed = { wall: (Date.now() - analyseStarted) / 1000, cpu: (used.user + used.system) / 1e6 };
-  const browse = new BrowseService(new SqlTracksQuery(database), new SqlAnalysisStore(database));
+  const index = NO_INDEX || SEED_ONLY ? undefined : await loadIndex(database);
+  const browse = new BrowseService(new SqlTracksQuery(database, index), new SqlAnalysisStore(database));
   process.stdout.write(
     `\n### ${label}: ${ROWS} ${DATA} rows (seeded in ${seconds.toFixed(0)} s; statistics in ${analysed.wall.toFixed(2)} s, ${analysed.cpu.toFixed(2)} s of this process's CPU), ${ITERATIONS} iterations per query\n\n`,
   );
@@ -213,8 +247,9 @@ async function measure(label: string, database: Database, seconds: number): Prom
   for (let p = 0; p < 50; p++) after = (await browse.tracks({ orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after })).pageInfo.endCursor;
   const deep = { orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' }, first: 20, after } as const;
   results.push(await time('page 51 of the happiest (cursor)', () => browse.tracks(deep), (await browse.explain(deep)).join('; '), database));
-  results.push(await time('similar(first: 10)', (i) => browse.similar(analysisAt((i * 7919) % ROWS).trackKey, 10), `tempo bands × key neighbourhood on ${database.dialect === 'sqlite' ? 'analyses_features (index-only)' : 'analyses_by_key_mode_tempo'}, ranked in JS`, database));
-  const recommendations = new RecommendationsService(new SqlTracksQuery(database), new SqlAnalysisStore(database));
+  const similarPlan = index ? 'tempo bands × key neighbourhood from the browse index' : `tempo bands × key neighbourhood on ${database.dialect === 'sqlite' ? 'analyses_features (index-only)' : 'analyses_by_key_mode_tempo'}`;
+  results.push(await time('similar(first: 10)', (i) => browse.similar(analysisAt((i * 7919) % ROWS).trackKey, 10), `${similarPlan}, ranked in JS`, database));
+  const recommendations = new RecommendationsService(new SqlTracksQuery(database, index), new SqlAnalysisStore(database));
   results.push(
     await time(
       'recommendations(seed, limit 20)',

@@ -90,6 +90,11 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: int(1000, 600_000).default(30_000),
   /** Lifetime of cached search metadata, seconds. */
   SEARCH_CACHE_TTL_S: int(1, 365 * 86400).default(86400),
+  /**
+   * Keep an in-memory index of the numbers browse filters and orders by (browse.index.ts): about
+   * 300 bytes an analysis with the tagger's tags, loaded in the background at the first browse.
+   */
+  BROWSE_INDEX: bool.default(true),
   /** Analysis worker threads in this process. Default: number of cores. */
   ANALYSIS_WORKERS: int(1, 64).default(Math.max(1, os.availableParallelism())),
   /** Longest one analysis may run before its worker is killed and replaced, ms. */

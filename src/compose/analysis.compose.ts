@@ -10,6 +10,7 @@ import type { AnalysisJobs } from '../analysis/jobs/jobs';
 import { ReanalyseService, type CurrentEngine, type TrackLocator } from '../analysis/reanalyse.service';
 import { RecommendationsService } from '../analysis/recommendations.service';
 import type { AnalysisStore } from '../analysis/store/store';
+import { BrowseIndex } from '../analysis/store/browse.index';
 import { SqlTracksQuery } from '../analysis/store/tracks.query';
 import type { Config } from '../config';
 import { SIGNAL_METHOD, engineWithMethod } from '../core/analysis-method';
@@ -104,13 +105,15 @@ export function composeAnalysis(
           logger,
         )
       : undefined;
+  // One index for the process' browse and recommendations, loaded at the first of either.
+  const index = config.BROWSE_INDEX ? new BrowseIndex(deps.database, (error) => logger.warn({ err: error }, 'browse index: the load failed; browse reads the database until the next try')) : undefined;
   return {
     runner,
     events,
     jobs,
     ...(worker ? { worker } : {}),
-    browse: new BrowseService(new SqlTracksQuery(deps.database), store),
-    recommendations: new RecommendationsService(new SqlTracksQuery(deps.database), store),
+    browse: new BrowseService(new SqlTracksQuery(deps.database, index), store),
+    recommendations: new RecommendationsService(new SqlTracksQuery(deps.database, index), store),
     reanalyse: new ReanalyseService(store, trackLocator(deps.registry, deps.metadata), runner, events, currentEngine(deps.engine), { concurrency: config.ANALYSIS_WORKERS }, logger),
   };
 }

@@ -38,6 +38,8 @@ interface AnalysesFixedColumns {
   title_fold: string;
   /** Insertion order, for stable cursors over analyses that keep arriving. */
   seq: Generated<number>;
+  /** When the row was last written (migration 0012): what the in-memory browse index reads changes by. */
+  revision: Generated<number>;
 }
 
 export interface ApiKeysTable {

@@ -332,6 +332,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('analyses_features').on('analyses').columns([...FEATURE_INDEX_COLUMNS_0004]).execute();
       },
     },
+    '0012_analyses_revision': {
+      // When each analysis was last written, for the in-memory browse index (browse.index.ts) to
+      // read only what changed since it last looked: SQLite, the table's largest revision plus one
+      // (writers are serialised); Postgres, the writing transaction's id (pg_current_xact_id,
+      // the column's default; an update sets it). Rows stored before are 0: the index's first
+      // load reads every row.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('analyses').addColumn('revision', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+        if (dialect === 'postgres') await sql`alter table analyses alter column revision set default pg_current_xact_id()::text::bigint`.execute(db);
+        await db.schema.createIndex('analyses_by_revision').on('analyses').column('revision').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('analyses_by_revision').execute();
+        await db.schema.alterTable('analyses').dropColumn('revision').execute();
+      },
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { DESCRIPTORS, columnOf, valueOf, type DescriptorValues, type MoodValues } from '../../core/descriptors';
 import { foldForSearch } from '../../core/fold';
 import type { AudioFeatures, Segment, StoredAnalysis, TagScore, TempoAlternative, Timeline } from '../../core/types';
@@ -63,7 +63,7 @@ export class SqlAnalysisStore implements AnalysisStore {
       const into = db.insertInto('analyses');
       const query =
         this.database.dialect === 'sqlite'
-          ? into.values({ ...values, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from analyses)` })
+          ? into.values({ ...values, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from analyses)`, revision: nextRevision('sqlite') })
           : into.values(values);
       const row = await query.onConflict((oc) => oc.column('track_key').doNothing()).returning('seq').executeTakeFirst();
       // The first save of a key writes its tags and segments; a later one leaves all as they are.
@@ -85,7 +85,12 @@ export class SqlAnalysisStore implements AnalysisStore {
     const { track_key: trackKey, ...values } = toRow(analysis);
     return guardConnection(() =>
       this.database.db.transaction().execute(async (trx) => {
-        const row = await trx.updateTable('analyses').set(values).where('track_key', '=', trackKey).returning('seq').executeTakeFirst();
+        const row = await trx
+          .updateTable('analyses')
+          .set({ ...values, revision: nextRevision(this.database.dialect) })
+          .where('track_key', '=', trackKey)
+          .returning('seq')
+          .executeTakeFirst();
         if (!row) return false;
         await trx.deleteFrom('analysis_tags').where('seq', '=', Number(row.seq)).execute();
         await insertTags(trx, Number(row.seq), analysis.features.tags);
@@ -123,6 +128,15 @@ export class SqlAnalysisStore implements AnalysisStore {
   async close(): Promise<void> {
     await this.database.close();
   }
+}
+
+/**
+ * The revision a write gives its row (migration 0012): SQLite, one more than the table's largest
+ * (in the write's transaction: writers are serialised); Postgres, the writing transaction's id
+ * (an insert takes it from the column's default).
+ */
+function nextRevision(dialect: Database['dialect']): RawBuilder<number> {
+  return dialect === 'sqlite' ? sql<number>`(select coalesce(max(revision), 0) + 1 from analyses)` : sql<number>`pg_current_xact_id()::text::bigint`;
 }
 
 /** The tag rows of the analysis stored as `seq` (analysis_tags, src/db/tag-rows.ts), on `db` (a transaction). */

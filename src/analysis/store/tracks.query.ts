@@ -117,6 +117,20 @@ export interface TracksQuery {
 type Row = Selectable<AnalysesTable>;
 
 /**
+ * An in-memory index pages can be found in (BrowseIndex, browse.index.ts): the seqs of a page
+ * and their order values; undefined for what it does not answer (a text filter).
+ */
+export interface BrowseIndex {
+  readonly size: number;
+  /** Loaded (with `tags`) and up to date: true; false while it loads, the database answering. */
+  fresh(tags: readonly string[]): Promise<boolean>;
+  page(request: TracksPageRequest): { seq: number; value: number }[] | undefined;
+  count(filter: TracksFilter): number | undefined;
+  candidates(request: CandidatesRequest): FeatureRow[];
+  featureRows(filter: TracksFilter, limit: number): RankRow[] | undefined;
+}
+
+/**
  * Rows of the order index a filtered page reads before it stops walking and lets the filters'
  * indexes answer (see pageRows): 2,000 fill a page of 21 when one row in 95 matches, and cost
  * about 2 ms of CPU on SQLite when they do not. On SQLite it is also the most rows a page reads
@@ -141,7 +155,7 @@ const FIXED_PAGE_COLUMNS = [
   'tempo_confidence', 'key_confidence', 'mode_confidence', 'time_signature_confidence', 'timeline', 'engine', 'source', 'analysed_at',
 ] as const satisfies readonly (keyof AnalysesTable)[];
 // Every column is returned, a folded name, or a descriptor's (a new fixed column must be placed here).
-const _pageColumnsComplete: Exclude<keyof AnalysesTable, (typeof FIXED_PAGE_COLUMNS)[number] | DescriptorColumn | 'artist_fold' | 'title_fold'> extends never ? true : never = true;
+const _pageColumnsComplete: Exclude<keyof AnalysesTable, (typeof FIXED_PAGE_COLUMNS)[number] | DescriptorColumn | 'artist_fold' | 'title_fold' | 'revision'> extends never ? true : never = true;
 void _pageColumnsComplete;
 const PAGE_COLUMNS: readonly (keyof AnalysesTable)[] = [...FIXED_PAGE_COLUMNS, ...DESCRIPTOR_COLUMNS];
 
@@ -166,11 +180,34 @@ export class SqlTracksQuery implements TracksQuery {
   /** A page's analyses are read without their segments (analysis_segments): each reads them from here when asked. */
   private readonly segments: SegmentsReader;
 
-  constructor(private readonly database: Database) {
+  /**
+   * `index`: the in-memory browse index (browse.index.ts), shared by the queries of one process:
+   * once loaded, pages, counts, candidates and recommendation pools are found there, and only a
+   * page's rows are read from the database; before it is loaded, and for filters on text, the
+   * statements below answer.
+   */
+  constructor(
+    private readonly database: Database,
+    private readonly index?: BrowseIndex,
+  ) {
     this.segments = new SegmentsReader(database);
   }
 
+  /** The index, when there is one and it is loaded (with the tags a filter and an order name) and up to date. */
+  private async indexed(filter?: TracksFilter, order?: PageOrder): Promise<BrowseIndex | undefined> {
+    if (!this.index) return undefined;
+    const tags = [...(filter?.tags ?? []).flatMap((t) => t.names), ...(order && 'tag' in order ? [order.tag] : [])];
+    return (await guardConnection(() => this.index!.fresh(tags))) ? this.index : undefined;
+  }
+
   async page(request: TracksPageRequest): Promise<TracksPageRow[]> {
+    const index = await this.indexed(request.filter, request.order);
+    const found = index?.page(request);
+    if (found) {
+      const rows = await guardConnection(() => this.rowsBySeq(found.map((f) => f.seq), (query, db) => db.executeQuery(query).then((r) => r.rows)));
+      const values = new Map(found.map((f) => [f.seq, f.value]));
+      return rows.map((row) => ({ analysis: this.segments.unread(row), seq: Number(row.seq), value: values.get(Number(row.seq))! }));
+    }
     const rows = await guardConnection(() => this.pageRows(request, async (query, db) => (await db.executeQuery(query)).rows));
     const column = 'tag' in request.order ? 'tag_milli' : request.order.column;
     return rows.map((row) => {
@@ -180,6 +217,8 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   async count(filter: TracksFilter): Promise<number> {
+    const counted = (await this.indexed(filter))?.count(filter);
+    if (counted !== undefined) return counted;
     const row = await guardConnection(() =>
       this.filtered(this.database.db.selectFrom('analyses'), filter)
         .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -189,6 +228,8 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   async candidates(request: CandidatesRequest): Promise<FeatureRow[]> {
+    const index = await this.indexed();
+    if (index) return index.candidates(request);
     let query = this.database.db
       .selectFrom('analyses')
       .select(['track_key as trackKey', 'tempo', 'key', 'mode', ...DESCRIPTOR_COLUMNS])
@@ -222,6 +263,8 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   async featureRows(filter: TracksFilter, limit: number): Promise<RankRow[]> {
+    const pooled = (await this.indexed(filter))?.featureRows(filter, limit);
+    if (pooled) return pooled;
     const rows = await guardConnection(() => this.featureRowsRead(filter, limit, async (query) => (await this.database.db.executeQuery(query)).rows));
     return rows.map((r) => {
       const out = {} as Record<string, unknown>;
@@ -231,6 +274,8 @@ export class SqlTracksQuery implements TracksQuery {
   }
 
   async explainFeatureRows(filter: TracksFilter, limit: number): Promise<string[]> {
+    const index = await this.indexed(filter);
+    if (index?.featureRows(filter, limit)) return [`browse index (memory): a scan of ${index.size} analyses`];
     const plans: string[] = [];
     await this.featureRowsRead(filter, limit, async (query) => {
       const plan = await this.explain(query);
@@ -289,6 +334,16 @@ export class SqlTracksQuery implements TracksQuery {
 
   async explainPage(request: TracksPageRequest): Promise<string[]> {
     const plans: string[] = [];
+    const index = await this.indexed(request.filter, request.order);
+    const found = index?.page(request);
+    if (found) {
+      plans.push(`browse index (memory): a scan of ${index!.size} analyses, ${found.length} kept`, 'then:');
+      await this.rowsBySeq(found.map((f) => f.seq), async (query, db) => {
+        plans.push(...(await this.explain(query, db)));
+        return [];
+      });
+      return plans;
+    }
     // Every statement page() would run, in order (a bounded walk may be followed by others).
     await this.pageRows(request, async (query, db) => {
       const plan = await this.explain(query, db);
@@ -600,6 +655,16 @@ export class SqlTracksQuery implements TracksQuery {
     const compiled = query.select(sql<number>`rowid`.as('rid')).orderBy(plus(column), direction).orderBy(plus('seq'), direction).limit(request.limit).compile();
     const ids = (await exec(candidates ? compiled : indexedByFeatures(compiled), db)).map((r) => Number(r.rid));
     return this.sqliteRowsByRowid(ids, exec);
+  }
+
+  /** A page's rows by seq, in the order of `seqs` (a seq no longer stored is left out). */
+  private async rowsBySeq(seqs: readonly number[], exec: Exec): Promise<Row[]> {
+    if (seqs.length === 0) return [];
+    const db = this.database.db;
+    const columns = this.database.dialect === 'postgres' ? sql`*` : sql.join(PAGE_COLUMNS.map((c) => sql.ref(c)));
+    const rows = await exec(sql<Row>`select ${columns} from analyses where seq in (${sql.join([...seqs])})`.compile(db), db);
+    const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
+    return seqs.flatMap((seq) => bySeq.get(seq) ?? []);
   }
 
   /** SQLite: the page's rows by rowid, in the order of `ids`. */

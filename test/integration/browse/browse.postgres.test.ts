@@ -3,7 +3,7 @@ import { POSTGRES_URL, describeWith, dropSchema, uniqueName } from '../../helper
 import { describeBrowse } from './browse.suite';
 
 describeWith({ postgres: true })('on the real Postgres (a schema of its own per test)', () => {
-  describeBrowse('Postgres', async () => {
+  const openPostgres = async () => {
     const schema = uniqueName('browse');
     const database = openDatabase(POSTGRES_URL, '/nonexistent', schema);
     return {
@@ -13,5 +13,7 @@ describeWith({ postgres: true })('on the real Postgres (a schema of its own per 
         await dropSchema(schema);
       },
     };
-  });
+  };
+  describeBrowse('Postgres', openPostgres);
+  describeBrowse('Postgres', openPostgres, { index: true });
 });

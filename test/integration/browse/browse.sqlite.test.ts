@@ -4,7 +4,7 @@ import path from 'node:path';
 import { openDatabase } from '../../../src/db/database';
 import { describeBrowse } from './browse.suite';
 
-describeBrowse('SQLite', async () => {
+async function openSqlite() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-browse-'));
   const database = openDatabase(path.join(dir, 'browse.sqlite'), dir);
   return {
@@ -14,4 +14,7 @@ describeBrowse('SQLite', async () => {
       await rm(dir, { recursive: true, force: true });
     },
   };
-});
+}
+
+describeBrowse('SQLite', openSqlite);
+describeBrowse('SQLite', openSqlite, { index: true });

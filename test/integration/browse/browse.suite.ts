@@ -9,6 +9,7 @@ import {
   type TracksRequest,
 } from '../../../src/analysis/browse.service';
 import { SqlAnalysisStore, toRow } from '../../../src/analysis/store/sql.store';
+import { BrowseIndex } from '../../../src/analysis/store/browse.index';
 import { SqlTracksQuery } from '../../../src/analysis/store/tracks.query';
 import { DESCRIPTORS, columnOf } from '../../../src/core/descriptors';
 import { isAppError } from '../../../src/core/errors';
@@ -139,8 +140,15 @@ function pageStatements(plans: string): string {
     .join('\nthen:\n');
 }
 
-export function describeBrowse(name: string, open: () => Promise<BrowseFixture>): void {
-  describe(`browsing stored analyses on ${name}`, () => {
+/**
+ * `index`: every query through the in-memory browse index (browse.index.ts, loaded at the first
+ * call), else through the database's statements alone.
+ */
+export function describeBrowse(name: string, open: () => Promise<BrowseFixture>, options: { index?: boolean } = {}): void {
+  const tracksQuery = (database: Database): SqlTracksQuery => new SqlTracksQuery(database, options.index ? new BrowseIndex(database, undefined, { wait: true }) : undefined);
+  describe(`browsing stored analyses on ${name}${options.index ? ' through the in-memory index' : ''}`, () => {
+    /** The database's plan of a page (the statements the service runs without the index, or before it is loaded). */
+    const databasePlan = (request: TracksRequest): Promise<string[]> => new BrowseService(new SqlTracksQuery(fixture.database), new SqlAnalysisStore(fixture.database)).explain(request);
     let fixture: BrowseFixture;
     let browse: BrowseService;
     let store: SqlAnalysisStore;
@@ -215,7 +223,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       fixture = await open();
       await migrateToLatest(fixture.database);
       store = new SqlAnalysisStore(fixture.database);
-      query = new SqlTracksQuery(fixture.database);
+      query = tracksQuery(fixture.database);
       browse = new BrowseService(query, store);
       seeded = [];
       for (let i = 0; i < 24; i++) await save(analysisOf(i % 3 === 0 ? 'The Calm Ones' : `Artist ${i}`, `Song ${i}`, {}, i + 1));
@@ -336,7 +344,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       for (let i = 0; i < rows.length; i += 300) await db.insertInto('analyses').values(rows.slice(i, i + 300) as never).execute();
       await migrateToLatest(fixture.database);
       store = new SqlAnalysisStore(fixture.database);
-      browse = new BrowseService(new SqlTracksQuery(fixture.database), store);
+      browse = new BrowseService(tracksQuery(fixture.database), store);
       expect(await browse.count({ artist: 'beyonce' })).toBe(301);
       expect(await browse.count({ artist: 'SIGUR ROS' })).toBe(301);
       expect(await browse.count({ artist: '坂本' })).toBe(301);
@@ -506,7 +514,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       }
       for (let i = 0; i < rows.length; i += 150) await db.insertInto('analyses').values(rows.slice(i, i + 150).map((r) => r.row)).execute();
       await migrateToLatest(fixture.database);
-      browse = new BrowseService(new SqlTracksQuery(fixture.database), new SqlAnalysisStore(fixture.database));
+      browse = new BrowseService(tracksQuery(fixture.database), new SqlAnalysisStore(fixture.database));
       const stored = await db.selectFrom('analysis_tags').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
       expect(Number(stored?.n)).toBe(rows.reduce((n, r) => n + r.tags.length, 0));
       for (const name of ['rock', 'jazz', 'pop'] as const) {
@@ -544,7 +552,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       expect(want.length).toBeGreaterThan(10);
       expect(want.length).toBeLessThan(1000);
       expect((await all(request)).keys).toEqual(want);
-      const plan = (await browse.explain(request)).join('\n');
+      const plan = (await databasePlan(request)).join('\n');
       // "Among the n most probable": a range of (tag, rank).
       expect(plan).toMatch(sqlite ? /USING COVERING INDEX analysis_tags_by_rank \(tag=\? AND rank<\?\)/ : /analysis_tags_by_rank/);
       // Two loose tags never found together: the order index walked 2,000 rows at most, then the
@@ -554,12 +562,12 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const rock = expected((a) => (a.features.tags ?? []).some((t) => t.name === 'rock' && t.probability >= 0.3), 'ENERGY', 'DESC');
       expect(rock.length).toBeGreaterThan(5000);
       expect((await all({ ...apart, filter: { tags: [{ name: 'rock', min: 0.3 }] }, first: 100 })).keys).toEqual(rock);
-      const apartPlan = (await browse.explain(apart)).join('\n');
+      const apartPlan = (await databasePlan(apart)).join('\n');
       expect(apartPlan).toMatch(sqlite ? /SCAN analyses USING COVERING INDEX analyses_by_energy\nthen:[^]*then:[^]*analysis_tags_by_tag \(tag=\? AND milli>\?\)[^]*then:[^]*analysis_tags_by_tag \(tag=\? AND milli>\?\)/ : /Limit[\s\S]*Index Scan Backward using analyses_by_energy[\s\S]*then:[\s\S]*analysis_tags_by_tag/);
       expect(pageStatements(`${plan}\nthen:\n${apartPlan}`)).not.toMatch(/^(SCAN analyses$|.*Seq Scan on analyses)/m);
       // Ordered by a tag: its index walked in order, no sort.
       const byRock: TracksRequest = { orderBy: { field: 'TAG', tag: 'rock', direction: 'DESC' }, first: 10 };
-      const byRockPlan = (await browse.explain(byRock)).join('\n');
+      const byRockPlan = (await databasePlan(byRock)).join('\n');
       expect(byRockPlan).toMatch(sqlite ? /^SEARCH w USING COVERING INDEX analysis_tags_by_tag \(tag=\?\)\nSEARCH analyses USING INDEX analyses_seq/ : /Index Only Scan Backward using analysis_tags_by_tag/);
       expect(byRockPlan).not.toMatch(/TEMP B-TREE|Sort/);
       const rockOrder = seeded
@@ -571,7 +579,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       // Filters never true together: the tag's index walked 2,000 rows at most, then the filters' matches.
       const apartByPunk: TracksRequest = { ...apart, orderBy: { field: 'TAG', tag: 'punk', direction: 'DESC' } };
       expect((await all(apartByPunk)).keys).toEqual([]);
-      const apartByPunkPlan = (await browse.explain(apartByPunk)).join('\n');
+      const apartByPunkPlan = (await databasePlan(apartByPunk)).join('\n');
       expect(apartByPunkPlan).toMatch(sqlite ? /^CO-ROUTINE w\nSEARCH analysis_tags USING COVERING INDEX analysis_tags_by_tag/ : /Limit[\s\S]*Index Only Scan Backward using analysis_tags_by_tag[\s\S]*then:/);
       expect(apartByPunkPlan).not.toMatch(/^(SCAN analyses$|.*Seq Scan on analyses)/m);
       // Filters rare among the tag's first 2,000 rows, none narrow alone: the matches read from
@@ -587,7 +595,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
         .map((x) => x.a.trackKey);
       expect(punkOrder.length).toBeGreaterThan(10);
       expect((await all(rareByPunk)).keys).toEqual(punkOrder);
-      const rarePlan = (await browse.explain(rareByPunk)).join('\n');
+      const rarePlan = (await databasePlan(rareByPunk)).join('\n');
       expect(rarePlan).toMatch(sqlite ? /then:\nSEARCH analyses USING COVERING INDEX analyses_features[^\n]*\nthen:\nSEARCH w USING PRIMARY KEY/ : /then:[\s\S]*Bitmap Index Scan/);
       expect(rarePlan).not.toMatch(/Seq Scan on analyses/);
     });
@@ -799,8 +807,8 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       for (let i = 0; i < rows.length; i += 200) await fixture.database.db.insertInto('analyses').values(rows.slice(i, i + 200).map((r, j) => (fixture.database.dialect === 'sqlite' ? { ...r, seq: 10_000 + i + j } : r))).execute();
       // What a bulk load is followed by: statistics now, not at the next check or autovacuum.
       await refreshStatistics(fixture.database);
-      const ordered = (await browse.explain({ filter: { tempo: { min: 70 } }, orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' } })).join('\n');
-      const selective = (await browse.explain({ filter: { tempo: { min: 100, max: 100.5 } }, orderBy: { field: 'ENERGY', direction: 'DESC' } })).join('\n');
+      const ordered = (await databasePlan({ filter: { tempo: { min: 70 } }, orderBy: { field: 'MOOD_HAPPY', direction: 'DESC' } })).join('\n');
+      const selective = (await databasePlan({ filter: { tempo: { min: 100, max: 100.5 } }, orderBy: { field: 'ENERGY', direction: 'DESC' } })).join('\n');
       if (fixture.database.dialect === 'sqlite') {
         expect(ordered).toMatch(/USING INDEX analyses_by_mood_happy/);
         expect(ordered).not.toMatch(/TEMP B-TREE/);
@@ -818,7 +826,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const got = await all({ filter: { energy: { min: 0.05 }, key: [3] }, orderBy: { field: 'TEMPO', direction: 'DESC' }, first: 40 });
       expect(got.keys).toEqual(expected((a) => a.features.energy >= 0.05 && a.features.key === 3, 'TEMPO', 'DESC'));
       if (fixture.database.dialect === 'sqlite') {
-        expect((await browse.explain({ filter: { energy: { min: 0.05 }, key: [3] }, orderBy: { field: 'TEMPO', direction: 'DESC' }, first: 40 })).join('\n')).toMatch(
+        expect((await databasePlan({ filter: { energy: { min: 0.05 }, key: [3] }, orderBy: { field: 'TEMPO', direction: 'DESC' }, first: 40 })).join('\n')).toMatch(
           /then:\nSCAN analyses USING COVERING INDEX analyses_by_tempo\nthen:\nSEARCH analyses USING INDEX analyses_(by_tempo|features) \((\(tempo,seq\)<\(\?,\?\)|key=\?)\)/,
         );
       }
@@ -855,7 +863,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const rareWant = expected((a) => a.features.energy >= 0.6 && a.features.danceability >= 0.6, 'TEMPO', 'ASC');
       expect(rareWant.length).toBeGreaterThanOrEqual(14);
       expect((await all(rare)).keys).toEqual(rareWant);
-      const rarePlan = (await browse.explain(rare)).join('\n');
+      const rarePlan = (await databasePlan(rare)).join('\n');
 
       const tail: TracksRequest = { filter: { tempo: { min: 114 }, mode: 0 }, orderBy: { field: 'MOOD_RELAXED', direction: 'DESC' }, first: 100 };
       const tailWant = expected((a) => a.features.tempo >= 114 && a.features.mode === 0, 'MOOD_RELAXED', 'DESC');
@@ -863,7 +871,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const got = await all(tail);
       expect(got.keys).toEqual(tailWant);
       expect(got.pages.length).toBeGreaterThan(10);
-      const tailPlan = (await browse.explain(tail)).join('\n');
+      const tailPlan = (await databasePlan(tail)).join('\n');
       // Backward over the same paths: the same answers.
       expect((await allBackward(rare, 3)).keys).toEqual(rareWant);
       expect((await allBackward(tail, 100)).keys).toEqual(tailWant);
@@ -874,7 +882,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
       const wideWant = expected((a) => a.features.energy >= 0.01 && /corr 5999/i.test(a.trackName), 'TEMPO', 'ASC');
       expect(wideWant).toHaveLength(1);
       expect((await all(wide)).keys).toEqual(wideWant);
-      if (sqlite) expect((await browse.explain(wide)).join('\n')).toMatch(/then:\nSCAN analyses USING INDEX analyses_features\nUSE TEMP B-TREE FOR ORDER BY\nthen:\nSEARCH analyses USING INTEGER PRIMARY KEY/);
+      if (sqlite) expect((await databasePlan(wide)).join('\n')).toMatch(/then:\nSCAN analyses USING INDEX analyses_features\nUSE TEMP B-TREE FOR ORDER BY\nthen:\nSEARCH analyses USING INTEGER PRIMARY KEY/);
 
       if (sqlite) {
         // Both ranges over 2,000 rows (read that far from their indexes); the walk bounded to 2,000
@@ -958,10 +966,10 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>)
         expect(late.edges.map((e) => e.node.trackKey)).toEqual(want.slice(3, 6));
       }
       if (sqlite) {
-        const tagOrderPlan = (await browse.explain({ filter: { tempo: { min: 100 } }, orderBy: { field: 'TAG', tag: 'rock', direction: 'DESC' }, first: 20 })).join('\n');
+        const tagOrderPlan = (await databasePlan({ filter: { tempo: { min: 100 } }, orderBy: { field: 'TAG', tag: 'rock', direction: 'DESC' }, first: 20 })).join('\n');
         expect(tagOrderPlan).toMatch(/then:\n(SCAN|SEARCH) analyses USING COVERING INDEX analyses_features( \(.*\))?\nthen:\nCO-ROUTINE \(subquery-1\)\nSEARCH analysis_tags USING COVERING INDEX analysis_tags_by_tag \(tag=\?\)\n/);
         expect(tagOrderPlan).not.toMatch(/SEARCH w USING PRIMARY KEY/);
-        const plan = (await browse.explain({ filter: { tags: [{ name: 'rock', min: 0.5 }] }, orderBy: { field: 'ENERGY', direction: 'DESC' }, first: 20 })).join('\n');
+        const plan = (await databasePlan({ filter: { tags: [{ name: 'rock', min: 0.5 }] }, orderBy: { field: 'ENERGY', direction: 'DESC' }, first: 20 })).join('\n');
         // The tag's analyses from its index alone, then the order index alone, then the page's rows by seq; not analyses_features whole.
         expect(plan).toMatch(/then:\nSEARCH analysis_tags USING COVERING INDEX analysis_tags_by_tag \(tag=\? AND milli>\?\)\nthen:\nCO-ROUTINE \(subquery-1\)\nSCAN analyses USING COVERING INDEX analyses_by_energy\n/);
         expect(plan).toMatch(/then:\nCO-ROUTINE \(subquery-1\)\nSEARCH analyses USING COVERING INDEX analyses_by_energy \(\(energy,seq\)<\(\?,\?\)\)\n/);

@@ -1,0 +1,521 @@
+import { sql } from 'kysely';
+import { TAGGER_TAGS } from '../../core/tags';
+import type { Database } from '../../db/database';
+import { DESCRIPTOR_COLUMNS } from '../../db/columns';
+import { tagId } from '../../db/tag-rows';
+import type { BrowseIndex as PageIndex, CandidatesRequest, PageOrder, RangeColumn, RankRow, TagCondition, TracksFilter, TracksPageRequest } from './tracks.query';
+
+/** Every column a range filter tests or a page is ordered by (besides seq). */
+const RANGE_COLUMNS: readonly RangeColumn[] = ['tempo', 'duration_ms', 'loudness', ...DESCRIPTOR_COLUMNS];
+
+/** Rows read per statement while the index loads (SQLite holds the event loop for each: about 20 ms). */
+const LOAD_CHUNK = 10_000;
+
+/** A small whole-number column's NULL (key, mode, time signature). */
+const NONE = -32768;
+
+/** A sixteen-hex-digit track key (every key the contract makes) is held as two 32-bit halves. */
+const HEX16 = /^[0-9a-f]{16}$/;
+
+/** What the index found for a page: seqs in the page's order, each with its order value. */
+export interface IndexedPageRow {
+  seq: number;
+  value: number;
+}
+
+type Check = (i: number) => boolean;
+
+/**
+ * An in-memory, column-wise copy of the numbers browse filters and orders by: every analysis'
+ * seq, tempo, key, mode, time signature, duration, loudness and descriptors, its track key, and
+ * the tagger's tags (each tag's probability in thousandths and rank, one array per tag). A page,
+ * a count, similar()'s candidates and recommendations' pool are then a scan of typed arrays
+ * (about 1 µs an analysis at most: 1,000,000 analyses in a few milliseconds, whatever the filters'
+ * correlation), where a database must intersect index ranges that can each hold most of the table.
+ * The database stays the truth: a page's rows are read from it by seq.
+ *
+ * Freshness: every call first asks the database what changed since the last call, as one
+ * statement on the indexes (analyses.revision, migration 0012, and seq), and applies it, so a
+ * write committed by any process (another API node, a worker) is seen by the next call:
+ *  - SQLite: a write sets revision to the table's largest plus one, in its transaction; writers
+ *    are serialised, so the revisions commit in order and `revision > last` finds every change.
+ *  - Postgres: a write sets revision to its transaction's id (pg_current_xact_id). Transactions
+ *    commit out of order, so a call reads `revision ≥ the previous call's snapshot xmin`: every
+ *    transaction not finished at that snapshot has an id at least that, so none is missed, and
+ *    rows read again are applied again (harmless).
+ *  - A row inserted without a revision (a bulk load, an older version of the service) is still
+ *    found by its seq, above the largest one seen.
+ *
+ * The first load reads the table in chunks by seq, in the background: until it is done, callers
+ * are told the index is not ready and use the database's own paths.
+ */
+export class BrowseIndex implements PageIndex {
+  private n = 0;
+  private capacity = 0;
+  private seqs = new Float64Array(0);
+  /** Position of each seq in the arrays (-1: none), indexed by seq. */
+  private slotOf = new Int32Array(0);
+  private readonly ranges = new Map<RangeColumn, Float64Array>();
+  private keys = new Int16Array(0);
+  private modes = new Int16Array(0);
+  private meters = new Int16Array(0);
+  private keyHi = new Uint32Array(0);
+  private keyLo = new Uint32Array(0);
+  /** Track keys that are not sixteen hex digits, by position. */
+  private readonly otherKeys = new Map<number, string>();
+  /** Per tagger tag id: probability in thousandths (0xffff: the analysis lacks the tag) and rank. */
+  private readonly tagMilli: (Uint16Array | undefined)[] = new Array<Uint16Array | undefined>(TAGGER_TAGS).fill(undefined);
+  private readonly tagRank: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(TAGGER_TAGS).fill(undefined);
+
+  private readonly tagLoaded: boolean[] = new Array<boolean>(TAGGER_TAGS).fill(false);
+  private readonly tagLoading = new Map<number, Promise<void>>();
+  private loaded = false;
+  private loading: Promise<void> | undefined;
+  /** SQLite: the largest revision applied; Postgres: the xmin of the last snapshot read. */
+  private revision = 0;
+  private maxSeq = 0;
+  private queued: Promise<void> | undefined;
+  private tail: Promise<void> = Promise.resolve();
+
+  /**
+   * `onError`: told of a failed load (the next call tries again). `wait`: a call before the load
+   * waits for it rather than letting the database answer (tests, and one-off readers).
+   */
+  constructor(
+    private readonly database: Database,
+    private readonly onError: (error: unknown) => void = () => {},
+    private readonly options: { wait?: boolean } = {},
+  ) {}
+
+  /** Analyses held. */
+  get size(): number {
+    return this.n;
+  }
+
+  /** Loads the index (once; later calls share the load); a failed load may be tried again. */
+  load(): Promise<void> {
+    if (this.loaded) return Promise.resolve();
+    this.loading ??= this.loadAll().then(
+      () => {
+        this.loaded = true;
+      },
+      (error: unknown) => {
+        this.loading = undefined;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
+
+  /**
+   * True once loaded, with the tags named (a filter's and an order's) loaded too, after applying
+   * what changed since the last call; false before (the loads started in the background): the
+   * caller answers from the database. Each of the tagger's tags is loaded at its first use (one
+   * read of its index, analysis_tags_by_tag), so only the tags browsed by are held.
+   */
+  async fresh(tags: readonly string[] = []): Promise<boolean> {
+    const ids = [...new Set(tags.flatMap((name) => tagId(name) ?? []))].filter((id) => !this.tagLoaded[id]);
+    if (!this.loaded || ids.length > 0) {
+      const loads = this.load().then(() => Promise.all(ids.map((id) => this.loadTag(id))));
+      if (this.options.wait) await loads;
+      else {
+        loads.catch(this.onError);
+        return false;
+      }
+    }
+    await this.sync();
+    return true;
+  }
+
+  /** Loads one tag's probabilities and ranks (once; later calls share it), in turn with the syncs. */
+  private loadTag(id: number): Promise<void> {
+    let loading = this.tagLoading.get(id);
+    if (!loading) {
+      loading = this.tail
+        .catch(() => {})
+        .then(async () => {
+          const { rows } = await sql<{ seq: number | string; milli: number; rank: number }>`select seq, milli, rank from analysis_tags where tag = ${id}`.execute(this.database.db);
+          const { milli, rank } = this.tagArrays(id);
+          milli.fill(0xffff);
+          rank.fill(0);
+          for (const t of rows) {
+            const i = this.slotOf[Number(t.seq)];
+            if (i === undefined || i < 0) continue;
+            milli[i] = Number(t.milli);
+            rank[i] = Math.min(255, Number(t.rank));
+          }
+          this.tagLoaded[id] = true;
+        })
+        .finally(() => this.tagLoading.delete(id));
+      this.tail = loading;
+      this.tagLoading.set(id, loading);
+    }
+    return loading;
+  }
+
+  /** Applies the changes since the last call; calls made while one runs share the next one. */
+  sync(): Promise<void> {
+    if (this.queued) return this.queued;
+    const next = this.tail
+      .catch(() => {})
+      .then(() => {
+        this.queued = undefined;
+        return this.syncOnce();
+      });
+    this.queued = next;
+    this.tail = next;
+    return next;
+  }
+
+  /** A page's seqs and order values; undefined when the filter has a text condition (the database answers those). */
+  page(request: TracksPageRequest): IndexedPageRow[] | undefined {
+    const check = this.compile(request.filter);
+    if (!check) return undefined;
+    const order = this.orderOf(request.order);
+    if (!order) return [];
+    const { values, descending } = order;
+    const nullsHigh = this.database.dialect === 'postgres';
+    // A row's sort key: NULL as the dialect places it (SQLite lowest, Postgres highest).
+    const keyOf = (i: number): number => {
+      const v = values(i);
+      return Number.isNaN(v) ? (nullsHigh ? Infinity : -Infinity) : v;
+    };
+    const after = request.after;
+    const afterKey = after ? after.value : 0;
+    // `before(i, j)`: row i comes first in the page's order (value, then seq, same direction).
+    const before = (ki: number, si: number, kj: number, sj: number): boolean => (descending ? ki > kj || (ki === kj && si > sj) : ki < kj || (ki === kj && si < sj));
+    const limit = request.limit;
+    const heapK: number[] = [];
+    const heapS: number[] = [];
+    // A bounded max-heap on the page's order: its root is the last row kept.
+    const sift = (at: number): void => {
+      for (;;) {
+        const l = 2 * at + 1;
+        const r = l + 1;
+        let worst = at;
+        if (l < heapK.length && before(heapK[worst]!, heapS[worst]!, heapK[l]!, heapS[l]!)) worst = l;
+        if (r < heapK.length && before(heapK[worst]!, heapS[worst]!, heapK[r]!, heapS[r]!)) worst = r;
+        if (worst === at) return;
+        [heapK[at], heapK[worst]] = [heapK[worst]!, heapK[at]!];
+        [heapS[at], heapS[worst]] = [heapS[worst]!, heapS[at]!];
+        at = worst;
+      }
+    };
+    const up = (at: number): void => {
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!before(heapK[parent]!, heapS[parent]!, heapK[at]!, heapS[at]!)) return;
+        [heapK[at], heapK[parent]] = [heapK[parent]!, heapK[at]!];
+        [heapS[at], heapS[parent]] = [heapS[parent]!, heapS[at]!];
+        at = parent;
+      }
+    };
+    const seqs = this.seqs;
+    // Positions follow seq (appended as stored): a page newest first is scanned from the end, so
+    // the first matches found fill it and every later row fails the cheap test against its last.
+    const backwards = descending && 'column' in request.order && request.order.column === 'seq';
+    for (let step = 0; step < this.n; step++) {
+      const i = backwards ? this.n - 1 - step : step;
+      if (!order.has(i)) continue;
+      const k = keyOf(i);
+      const s = seqs[i]!;
+      // The keyset: a NULL order value compares as SQL's row comparison does, never after a cursor.
+      if (after && (!Number.isFinite(k) || !before(afterKey, after.seq, k, s))) continue;
+      if (heapK.length === limit && !before(k, s, heapK[0]!, heapS[0]!)) continue;
+      if (!check(i)) continue;
+      if (heapK.length < limit) {
+        heapK.push(k);
+        heapS.push(s);
+        up(heapK.length - 1);
+      } else {
+        heapK[0] = k;
+        heapS[0] = s;
+        sift(0);
+      }
+    }
+    const rows = heapK.map((k, i) => ({ k, seq: heapS[i]! }));
+    rows.sort((a, b) => (before(a.k, a.seq, b.k, b.seq) ? -1 : 1));
+    // A NULL order value is 0, as the database's rows read through Number() give it.
+    return rows.map(({ seq }) => ({ seq, value: Number.isNaN(values(this.slotOf[seq]!)) ? 0 : values(this.slotOf[seq]!) }));
+  }
+
+  /** How many analyses match; undefined with a text condition. */
+  count(filter: TracksFilter): number | undefined {
+    const check = this.compile(filter);
+    if (!check) return undefined;
+    let count = 0;
+    for (let i = 0; i < this.n; i++) if (check(i)) count++;
+    return count;
+  }
+
+  /** similar()'s candidates: as SqlTracksQuery.candidates, any `limit` of the analyses in a band and a (key, mode) pair. */
+  candidates(request: CandidatesRequest): RankRow[] {
+    const bands = request.tempo;
+    const pairs = request.keyModes;
+    if (bands.length === 0 || pairs?.length === 0) return [];
+    const pairSet = pairs ? new Set(pairs.map((p) => p.key * 2 + p.mode)) : undefined;
+    const tempo = this.ranges.get('tempo')!;
+    const out: RankRow[] = [];
+    for (let i = 0; i < this.n && out.length < request.limit; i++) {
+      const t = tempo[i]!;
+      if (!bands.some((b) => t >= b.min && t <= b.max)) continue;
+      if (pairSet && !pairSet.has(this.keys[i]! * 2 + this.modes[i]!)) continue;
+      const key = this.trackKeyAt(i);
+      if (key === request.excludeTrackKey) continue;
+      out.push(this.rankRow(i, key));
+    }
+    return out;
+  }
+
+  /** Recommendations' pool: the newest `limit` analyses matching, as SqlTracksQuery.featureRows; undefined with a text condition. */
+  featureRows(filter: TracksFilter, limit: number): RankRow[] | undefined {
+    const check = this.compile(filter);
+    if (!check) return undefined;
+    const page = this.page({ filter, order: { column: 'seq', direction: 'desc' }, limit });
+    if (!page) return undefined;
+    const first = filter.tags?.[0];
+    const tagged = first ? this.tagTest(first) : undefined;
+    return page.map(({ seq }) => {
+      const i = this.slotOf[seq]!;
+      const row = this.rankRow(i, this.trackKeyAt(i));
+      if (tagged) row.tagProbability = tagged.best(i) / 1000;
+      return row;
+    });
+  }
+
+  private rankRow(i: number, trackKey: string): RankRow {
+    const row: Record<string, unknown> = { trackKey, key: zeroNull(this.keys[i]!), mode: zeroNull(this.modes[i]!), timeSignature: zeroNull(this.meters[i]!) };
+    for (const [column, values] of this.ranges) {
+      const v = values[i]!;
+      // As the database's rows read through Number(): NULL is 0.
+      row[column === 'duration_ms' ? 'durationMs' : column] = Number.isNaN(v) ? 0 : v;
+    }
+    return row as unknown as RankRow;
+  }
+
+  private trackKeyAt(i: number): string {
+    return this.otherKeys.get(i) ?? this.keyHi[i]!.toString(16).padStart(8, '0') + this.keyLo[i]!.toString(16).padStart(8, '0');
+  }
+
+  /** The page's order as values by position, and which positions it holds (a tag's order: those with the tag). */
+  private orderOf(order: PageOrder): { values: (i: number) => number; has: (i: number) => boolean; descending: boolean } | undefined {
+    const descending = order.direction === 'desc';
+    if ('tag' in order) {
+      const id = tagId(order.tag);
+      const milli = id === undefined ? undefined : this.tagMilli[id];
+      if (!milli) return undefined;
+      return { values: (i) => milli[i]!, has: (i) => milli[i] !== 0xffff, descending };
+    }
+    if (order.column === 'seq') {
+      const seqs = this.seqs;
+      return { values: (i) => seqs[i]!, has: () => true, descending };
+    }
+    const values = this.ranges.get(order.column)!;
+    return { values: (i) => values[i]!, has: () => true, descending };
+  }
+
+  /** The filter as one test of a position; undefined with a text condition. */
+  private compile(filter: TracksFilter): Check | undefined {
+    if (filter.artist !== undefined || filter.trackName !== undefined) return undefined;
+    const checks: Check[] = [];
+    for (const [column, range] of Object.entries(filter.ranges ?? {}) as [RangeColumn, { min?: number; max?: number } | undefined][]) {
+      if (!range) continue;
+      const values = this.ranges.get(column)!;
+      const min = range.min ?? -Infinity;
+      const max = range.max ?? Infinity;
+      // NaN (NULL) fails both comparisons, as in SQL.
+      checks.push((i) => {
+        const v = values[i]!;
+        return v >= min && v <= max;
+      });
+    }
+    if (filter.keys) checks.push(memberCheck(this.keys, filter.keys));
+    if (filter.mode !== undefined) checks.push(memberCheck(this.modes, [filter.mode]));
+    if (filter.timeSignatures) checks.push(memberCheck(this.meters, filter.timeSignatures));
+    for (const condition of filter.tags ?? []) {
+      const test = this.tagTest(condition);
+      checks.push((i) => test.best(i) >= 0);
+    }
+    if (checks.length === 0) return () => true;
+    if (checks.length === 1) return checks[0]!;
+    return (i) => {
+      for (const check of checks) if (!check(i)) return false;
+      return true;
+    };
+  }
+
+  /** A tag condition: `best(i)`, the highest probability (thousandths) among its tags that hold for position i, or -1. */
+  private tagTest(condition: TagCondition): { best: (i: number) => number } {
+    const min = condition.min === undefined ? 0 : Math.ceil(condition.min * 1000 - 1e-6);
+    const max = condition.max === undefined ? 1000 : Math.floor(condition.max * 1000 + 1e-6);
+    const top = condition.top ?? Infinity;
+    const tags = condition.names.flatMap((name) => {
+      const id = tagId(name);
+      const milli = id === undefined ? undefined : this.tagMilli[id];
+      return milli ? [{ milli, rank: this.tagRank[id!]! }] : [];
+    });
+    return {
+      best: (i) => {
+        let best = -1;
+        for (const { milli, rank } of tags) {
+          const m = milli[i]!;
+          if (m !== 0xffff && m >= min && m <= max && rank[i]! <= top && m > best) best = m;
+        }
+        return best;
+      },
+    };
+  }
+
+  private async loadAll(): Promise<void> {
+    const db = this.database.db;
+    const postgres = this.database.dialect === 'postgres';
+    // Where the syncs start: changes committed from here on are read again after the load.
+    const start = postgres
+      ? (await sql<{ r: string; s: string | null }>`select pg_snapshot_xmin(pg_current_snapshot())::text as r, (select max(seq) from analyses) as s`.execute(db)).rows[0]
+      : (await sql<{ r: number | null; s: number | null }>`select (select max(revision) from analyses) as r, (select max(seq) from analyses) as s`.execute(db)).rows[0];
+    let after = 0;
+    for (;;) {
+      const rows = await this.readRows(sql`seq > ${after} order by seq limit ${LOAD_CHUNK}`);
+      if (rows.length === 0) break;
+      const last = Number(rows[rows.length - 1]!.seq);
+      await this.apply(rows);
+      after = last;
+      // Let requests through between chunks (SQLite reads synchronously).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.revision = Number(start?.r ?? 0);
+    this.maxSeq = Math.max(this.maxSeq, Number(start?.s ?? 0));
+  }
+
+  private async syncOnce(): Promise<void> {
+    const db = this.database.db;
+    if (this.database.dialect === 'postgres') {
+      // The snapshot's xmin, and the rows changed since the last one's, in one statement (one snapshot).
+      const { rows } = await sql<Record<string, unknown> & { xmin: string }>`
+        select x.xmin, c.* from (select pg_snapshot_xmin(pg_current_snapshot())::text as xmin) as x
+        left join (${this.rowsSelect(sql`revision >= ${this.revision}`)} union ${this.rowsSelect(sql`seq > ${this.maxSeq}`)}) as c on true`.execute(db);
+      const changed = rows.filter((r) => r.seq !== null && r.seq !== undefined);
+      if (changed.length > 0) await this.apply(changed);
+      this.revision = Number(rows[0]?.xmin ?? this.revision);
+      return;
+    }
+    const [top] = (await sql<{ r: number | null; s: number | null }>`select (select max(revision) from analyses) as r, (select max(seq) from analyses) as s`.execute(db)).rows;
+    const revision = Number(top?.r ?? 0);
+    const maxSeq = Number(top?.s ?? 0);
+    if (revision <= this.revision && maxSeq <= this.maxSeq) return;
+    const rows = await this.readRows(sql`revision > ${this.revision} union all ${this.rowsSelect(sql`seq > ${this.maxSeq} and revision <= ${this.revision}`)}`);
+    if (rows.length > 0) await this.apply(rows);
+    this.revision = Math.max(this.revision, revision);
+  }
+
+  private rowsSelect(where: ReturnType<typeof sql>): ReturnType<typeof sql> {
+    return sql`select seq, track_key, key, mode, time_signature, ${sql.join(RANGE_COLUMNS.map((c) => sql.ref(c)))} from analyses where ${where}`;
+  }
+
+  private async readRows(where: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
+    return (await sql<Record<string, unknown>>`${this.rowsSelect(where)}`.execute(this.database.db)).rows;
+  }
+
+  /** Applies rows read (a new seq appended, a known one overwritten), then their tags of the tags loaded. */
+  private async apply(rows: Record<string, unknown>[]): Promise<void> {
+    const touched: number[] = [];
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      let i = seq < this.slotOf.length ? this.slotOf[seq]! : -1;
+      if (i < 0) i = this.append(seq);
+      touched.push(i);
+      this.keys[i] = smallInt(row.key);
+      this.modes[i] = smallInt(row.mode);
+      this.meters[i] = smallInt(row.time_signature);
+      for (const column of RANGE_COLUMNS) {
+        const v = row[column];
+        this.ranges.get(column)![i] = v === null || v === undefined ? NaN : Number(v);
+      }
+      const key = String(row.track_key);
+      if (HEX16.test(key)) {
+        this.keyHi[i] = Number.parseInt(key.slice(0, 8), 16);
+        this.keyLo[i] = Number.parseInt(key.slice(8), 16);
+        this.otherKeys.delete(i);
+      } else this.otherKeys.set(i, key);
+      if (seq > this.maxSeq) this.maxSeq = seq;
+    }
+    // The rows' tags (of the tags loaded) are replaced whole: cleared, then set from analysis_tags.
+    const loaded = this.tagLoaded.flatMap((yes, id) => (yes ? [id] : []));
+    if (loaded.length === 0) return;
+    for (const id of loaded) for (const i of touched) this.tagMilli[id]![i] = 0xffff;
+    const seqs = rows.map((r) => Number(r.seq));
+    const tags: { seq: number | string; tag: number; milli: number; rank: number }[] = [];
+    for (let at = 0; at < seqs.length; at += LOAD_CHUNK) {
+      const part = sql.join(seqs.slice(at, at + LOAD_CHUNK));
+      tags.push(...(await sql<(typeof tags)[number]>`select seq, tag, milli, rank from analysis_tags where seq in (${part}) and tag in (${sql.join(loaded)})`.execute(this.database.db)).rows);
+    }
+    for (const t of tags) {
+      const i = this.slotOf[Number(t.seq)];
+      const tag = Number(t.tag);
+      if (i === undefined || i < 0 || !this.tagLoaded[tag]) continue;
+      this.tagMilli[tag]![i] = Number(t.milli);
+      this.tagRank[tag]![i] = Math.min(255, Number(t.rank));
+    }
+  }
+
+  private tagArrays(tag: number): { milli: Uint16Array; rank: Uint8Array } {
+    let milli = this.tagMilli[tag];
+    if (!milli) {
+      milli = new Uint16Array(this.capacity).fill(0xffff);
+      this.tagMilli[tag] = milli;
+      this.tagRank[tag] = new Uint8Array(this.capacity);
+    }
+    return { milli, rank: this.tagRank[tag]! };
+  }
+
+  private append(seq: number): number {
+    if (this.n === this.capacity) this.grow(Math.max(1024, this.capacity * 2));
+    if (seq >= this.slotOf.length) {
+      const slots = new Int32Array(Math.max(seq + 1, this.slotOf.length * 2, 1024)).fill(-1);
+      slots.set(this.slotOf);
+      this.slotOf = slots;
+    }
+    const i = this.n++;
+    this.seqs[i] = seq;
+    this.slotOf[seq] = i;
+    for (const milli of this.tagMilli) if (milli) milli[i] = 0xffff;
+    return i;
+  }
+
+  private grow(capacity: number): void {
+    const grown = <T extends Float64Array | Int16Array | Uint32Array | Uint16Array | Uint8Array>(a: T, make: (n: number) => T, fill?: number): T => {
+      const b = make(capacity);
+      if (fill !== undefined) b.fill(fill);
+      b.set(a);
+      return b;
+    };
+    this.seqs = grown(this.seqs, (n) => new Float64Array(n));
+    for (const column of RANGE_COLUMNS) this.ranges.set(column, grown(this.ranges.get(column) ?? new Float64Array(0), (n) => new Float64Array(n), NaN));
+    this.keys = grown(this.keys, (n) => new Int16Array(n));
+    this.modes = grown(this.modes, (n) => new Int16Array(n));
+    this.meters = grown(this.meters, (n) => new Int16Array(n));
+    this.keyHi = grown(this.keyHi, (n) => new Uint32Array(n));
+    this.keyLo = grown(this.keyLo, (n) => new Uint32Array(n));
+    for (let t = 0; t < TAGGER_TAGS; t++) {
+      const milli = this.tagMilli[t];
+      if (!milli) continue;
+      this.tagMilli[t] = grown(milli, (n) => new Uint16Array(n), 0xffff);
+      this.tagRank[t] = grown(this.tagRank[t]!, (n) => new Uint8Array(n));
+    }
+    this.capacity = capacity;
+  }
+}
+
+function smallInt(v: unknown): number {
+  return v === null || v === undefined ? NONE : Number(v);
+}
+
+function zeroNull(v: number): number {
+  return v === NONE ? 0 : v;
+}
+
+/** A test that a small whole-number column holds one of `allowed` (NULL never does). */
+function memberCheck(column: Int16Array, allowed: readonly number[]): Check {
+  const set = new Set(allowed);
+  return (i) => set.has(column[i]!);
+}
