@@ -31,6 +31,7 @@ import { percentile } from './lib/stats';
  * does), written to analysis_tags.
  *
  *   npm run bench:browse -- [--rows 100000] [--iterations 200] [--only sqlite|postgres] [--data synthetic|realistic] [--keep] [--seed-only] [--no-index]
+ *     [--sqlite <file>] [--schema <name>]
  *
  * The queries run as the service runs them: through the in-memory browse index (browse.index.ts,
  * BROWSE_INDEX, on by default), whose load is timed and weighed first; `--no-index` measures the
@@ -38,7 +39,8 @@ import { percentile } from './lib/stats';
  *
  * The load (each store's "seeded in"): one transaction, the indexes dropped first and built after
  * it (test/helpers/bulk-load.ts: SQLite without a journal, Postgres by COPY). `--keep` leaves the SQLite file and the Postgres schema in place
- * (their names printed) to study plans on afterwards; `--seed-only` stops after the load and the statistics.
+ * (their names printed) to study plans on afterwards; `--seed-only` stops after the load and the statistics;
+ * `--sqlite <file>` and `--schema <name>` measure what an earlier `--keep` left, without seeding again (and keep it).
  */
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -52,6 +54,8 @@ const DATA = opt('data') ?? 'synthetic';
 const KEEP = args.includes('--keep');
 const SEED_ONLY = args.includes('--seed-only');
 const NO_INDEX = args.includes('--no-index');
+const REUSE_SQLITE = opt('sqlite');
+const REUSE_SCHEMA = opt('schema');
 if (DATA !== 'synthetic' && DATA !== 'realistic') throw new Error('--data must be synthetic or realistic');
 const analysisAt = DATA === 'realistic' ? realisticAnalysis : syntheticAnalysis;
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
@@ -278,7 +282,14 @@ async function measure(label: string, database: Database, seconds: number): Prom
 
 async function main(): Promise<void> {
   process.stdout.write(`Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  if (ONLY !== 'postgres') {
+  if (ONLY !== 'postgres' && REUSE_SQLITE) {
+    const database = openDatabase(REUSE_SQLITE, path.dirname(REUSE_SQLITE));
+    try {
+      await measure('SQLite (file, WAL)', database, 0);
+    } finally {
+      await database.close();
+    }
+  } else if (ONLY !== 'postgres') {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-bench-browse-'));
     const file = path.join(dir, 'browse.sqlite');
     const started = Date.now();
@@ -301,7 +312,15 @@ async function main(): Promise<void> {
       else await rm(dir, { recursive: true, force: true });
     }
   }
-  if (ONLY !== 'sqlite') {
+  if (ONLY !== 'sqlite' && REUSE_SCHEMA) {
+    const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}application_name=${APPLICATION}`;
+    const database = openDatabase(url, '/nonexistent', REUSE_SCHEMA);
+    try {
+      await measure(`Postgres (${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')})`, database, 0);
+    } finally {
+      await database.close();
+    }
+  } else if (ONLY !== 'sqlite') {
     const schema = `tg_bench_browse_${process.pid}`;
     const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}application_name=${APPLICATION}`;
     const database = openDatabase(url, '/nonexistent', schema);

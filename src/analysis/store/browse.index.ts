@@ -23,8 +23,6 @@ export interface IndexedPageRow {
   value: number;
 }
 
-type Check = (i: number) => boolean;
-
 /**
  * An in-memory, column-wise copy of the numbers browse filters and orders by: every analysis'
  * seq, tempo, key, mode, time signature, duration, loudness and descriptors, its track key, and
@@ -169,82 +167,20 @@ export class BrowseIndex implements PageIndex {
 
   /** A page's seqs and order values; undefined when the filter has a text condition (the database answers those). */
   page(request: TracksPageRequest): IndexedPageRow[] | undefined {
-    const check = this.compile(request.filter);
-    if (!check) return undefined;
+    const mask = this.matches(request.filter);
+    if (mask === undefined) return undefined;
     const order = this.orderOf(request.order);
     if (!order) return [];
-    const { values, descending } = order;
-    const nullsHigh = this.database.dialect === 'postgres';
-    // A row's sort key: NULL as the dialect places it (SQLite lowest, Postgres highest).
-    const keyOf = (i: number): number => {
-      const v = values(i);
-      return Number.isNaN(v) ? (nullsHigh ? Infinity : -Infinity) : v;
-    };
-    const after = request.after;
-    const afterKey = after ? after.value : 0;
-    // `before(i, j)`: row i comes first in the page's order (value, then seq, same direction).
-    const before = (ki: number, si: number, kj: number, sj: number): boolean => (descending ? ki > kj || (ki === kj && si > sj) : ki < kj || (ki === kj && si < sj));
-    const limit = request.limit;
-    const heapK: number[] = [];
-    const heapS: number[] = [];
-    // A bounded max-heap on the page's order: its root is the last row kept.
-    const sift = (at: number): void => {
-      for (;;) {
-        const l = 2 * at + 1;
-        const r = l + 1;
-        let worst = at;
-        if (l < heapK.length && before(heapK[worst]!, heapS[worst]!, heapK[l]!, heapS[l]!)) worst = l;
-        if (r < heapK.length && before(heapK[worst]!, heapS[worst]!, heapK[r]!, heapS[r]!)) worst = r;
-        if (worst === at) return;
-        [heapK[at], heapK[worst]] = [heapK[worst]!, heapK[at]!];
-        [heapS[at], heapS[worst]] = [heapS[worst]!, heapS[at]!];
-        at = worst;
-      }
-    };
-    const up = (at: number): void => {
-      while (at > 0) {
-        const parent = (at - 1) >> 1;
-        if (!before(heapK[parent]!, heapS[parent]!, heapK[at]!, heapS[at]!)) return;
-        [heapK[at], heapK[parent]] = [heapK[parent]!, heapK[at]!];
-        [heapS[at], heapS[parent]] = [heapS[parent]!, heapS[at]!];
-        at = parent;
-      }
-    };
-    const seqs = this.seqs;
-    // Positions follow seq (appended as stored): a page newest first is scanned from the end, so
-    // the first matches found fill it and every later row fails the cheap test against its last.
-    const backwards = descending && 'column' in request.order && request.order.column === 'seq';
-    for (let step = 0; step < this.n; step++) {
-      const i = backwards ? this.n - 1 - step : step;
-      if (!order.has(i)) continue;
-      const k = keyOf(i);
-      const s = seqs[i]!;
-      // The keyset: a NULL order value compares as SQL's row comparison does, never after a cursor.
-      if (after && (!Number.isFinite(k) || !before(afterKey, after.seq, k, s))) continue;
-      if (heapK.length === limit && !before(k, s, heapK[0]!, heapS[0]!)) continue;
-      if (!check(i)) continue;
-      if (heapK.length < limit) {
-        heapK.push(k);
-        heapS.push(s);
-        up(heapK.length - 1);
-      } else {
-        heapK[0] = k;
-        heapS[0] = s;
-        sift(0);
-      }
-    }
-    const rows = heapK.map((k, i) => ({ k, seq: heapS[i]! }));
-    rows.sort((a, b) => (before(a.k, a.seq, b.k, b.seq) ? -1 : 1));
-    // A NULL order value is 0, as the database's rows read through Number() give it.
-    return rows.map(({ seq }) => ({ seq, value: Number.isNaN(values(this.slotOf[seq]!)) ? 0 : values(this.slotOf[seq]!) }));
+    return this.top(order, mask, request.limit, request.after);
   }
 
   /** How many analyses match; undefined with a text condition. */
   count(filter: TracksFilter): number | undefined {
-    const check = this.compile(filter);
-    if (!check) return undefined;
+    const mask = this.matches(filter);
+    if (mask === undefined) return undefined;
+    if (mask === null) return this.n;
     let count = 0;
-    for (let i = 0; i < this.n; i++) if (check(i)) count++;
+    for (let i = 0; i < this.n; i++) count += mask[i]!;
     return count;
   }
 
@@ -269,8 +205,6 @@ export class BrowseIndex implements PageIndex {
 
   /** Recommendations' pool: the newest `limit` analyses matching, as SqlTracksQuery.featureRows; undefined with a text condition. */
   featureRows(filter: TracksFilter, limit: number): RankRow[] | undefined {
-    const check = this.compile(filter);
-    if (!check) return undefined;
     const page = this.page({ filter, order: { column: 'seq', direction: 'desc' }, limit });
     if (!page) return undefined;
     const first = filter.tags?.[0];
@@ -278,8 +212,85 @@ export class BrowseIndex implements PageIndex {
     return page.map(({ seq }) => {
       const i = this.slotOf[seq]!;
       const row = this.rankRow(i, this.trackKeyAt(i));
-      if (tagged) row.tagProbability = tagged.best(i) / 1000;
+      if (tagged) row.tagProbability = tagged(i) / 1000;
       return row;
+    });
+  }
+
+  /**
+   * The `limit` first positions of an order among those the mask holds (null: all), after the
+   * cursor: one pass over the order's values, a bounded heap of the best found so far, every
+   * position compared with its worst first. Keys are signed so the page's order is ascending on
+   * (key, signed seq); NULL (NaN) is placed as the dialect places it (SQLite lowest, Postgres
+   * highest) and is never after a cursor, as SQL's row comparison with NULL is not true.
+   */
+  private top(order: { values: Float64Array | Uint16Array; tag: boolean; descending: boolean }, mask: Uint8Array | null, limit: number, after: { value: number; seq: number } | undefined): IndexedPageRow[] {
+    if (limit <= 0) return [];
+    const { values, tag } = order;
+    const sign = order.descending ? -1 : 1;
+    const nullKey = sign * (this.database.dialect === 'postgres' ? Infinity : -Infinity);
+    const seqs = this.seqs;
+    const afterK = after ? sign * after.value : -Infinity;
+    const afterS = after ? sign * after.seq : -Infinity;
+    const heapK = new Float64Array(limit);
+    const heapS = new Float64Array(limit);
+    let size = 0;
+    let worstK = Infinity;
+    let worstS = Infinity;
+    const n = this.n;
+    // Positions follow seq (appended as stored): a page newest first is scanned from the end, so
+    // the first rows fill it and the rest fail the first comparison.
+    const backwards = !tag && values === (seqs as Float64Array | Uint16Array) && order.descending;
+    for (let step = 0; step < n; step++) {
+      const i = backwards ? n - 1 - step : step;
+      const v = values[i]!;
+      if (tag && v === 0xffff) continue;
+      const k = v !== v ? nullKey : sign * v;
+      const s = sign * seqs[i]!;
+      if (k > worstK || (k === worstK && s >= worstS)) continue;
+      if (after && (v !== v || k < afterK || (k === afterK && s <= afterS))) continue;
+      if (mask !== null && mask[i] === 0) continue;
+      if (size < limit) {
+        // Fill, keeping the heap's root its worst (largest key).
+        let at = size++;
+        while (at > 0) {
+          const parent = (at - 1) >> 1;
+          if (heapK[parent]! > k || (heapK[parent] === k && heapS[parent]! > s)) break;
+          heapK[at] = heapK[parent]!;
+          heapS[at] = heapS[parent]!;
+          at = parent;
+        }
+        heapK[at] = k;
+        heapS[at] = s;
+      } else {
+        // Replace the worst and sift down.
+        let at = 0;
+        for (;;) {
+          const l = 2 * at + 1;
+          if (l >= size) break;
+          const r = l + 1;
+          const c = r < size && (heapK[r]! > heapK[l]! || (heapK[r] === heapK[l] && heapS[r]! > heapS[l]!)) ? r : l;
+          if (heapK[c]! < k || (heapK[c] === k && heapS[c]! < s)) break;
+          heapK[at] = heapK[c]!;
+          heapS[at] = heapS[c]!;
+          at = c;
+        }
+        heapK[at] = k;
+        heapS[at] = s;
+      }
+      if (size === limit) {
+        worstK = heapK[0]!;
+        worstS = heapS[0]!;
+      }
+    }
+    const found: { k: number; s: number }[] = [];
+    for (let j = 0; j < size; j++) found.push({ k: heapK[j]!, s: heapS[j]! });
+    found.sort((a, b) => a.k - b.k || a.s - b.s || 0);
+    return found.map(({ s }) => {
+      const seq = sign * s;
+      const v = values[this.slotOf[seq]!]!;
+      // A NULL order value is 0, as the database's rows read through Number() give it.
+      return { seq, value: v !== v ? 0 : v };
     });
   }
 
@@ -297,72 +308,94 @@ export class BrowseIndex implements PageIndex {
     return this.otherKeys.get(i) ?? this.keyHi[i]!.toString(16).padStart(8, '0') + this.keyLo[i]!.toString(16).padStart(8, '0');
   }
 
-  /** The page's order as values by position, and which positions it holds (a tag's order: those with the tag). */
-  private orderOf(order: PageOrder): { values: (i: number) => number; has: (i: number) => boolean; descending: boolean } | undefined {
+  /** The page's order: its values by position, and whether they are a tag's (0xffff: the analysis lacks it). */
+  private orderOf(order: PageOrder): { values: Float64Array | Uint16Array; tag: boolean; descending: boolean } | undefined {
     const descending = order.direction === 'desc';
     if ('tag' in order) {
       const id = tagId(order.tag);
       const milli = id === undefined ? undefined : this.tagMilli[id];
-      if (!milli) return undefined;
-      return { values: (i) => milli[i]!, has: (i) => milli[i] !== 0xffff, descending };
+      return milli ? { values: milli, tag: true, descending } : undefined;
     }
-    if (order.column === 'seq') {
-      const seqs = this.seqs;
-      return { values: (i) => seqs[i]!, has: () => true, descending };
-    }
-    const values = this.ranges.get(order.column)!;
-    return { values: (i) => values[i]!, has: () => true, descending };
+    return { values: order.column === 'seq' ? this.seqs : this.ranges.get(order.column)!, tag: false, descending };
   }
 
-  /** The filter as one test of a position; undefined with a text condition. */
-  private compile(filter: TracksFilter): Check | undefined {
+  /**
+   * The positions a filter holds, one column at a time into a byte mask (1: holds): null with no
+   * condition (every position), undefined with a text condition.
+   */
+  private matches(filter: TracksFilter): Uint8Array | null | undefined {
     if (filter.artist !== undefined || filter.trackName !== undefined) return undefined;
-    const checks: Check[] = [];
+    const n = this.n;
+    let mask: Uint8Array | null = null;
+    /** Narrows the mask by a test of each position (the first test fills it). */
+    const narrow = (test: (i: number) => boolean): void => {
+      if (mask === null) {
+        mask = new Uint8Array(n);
+        for (let i = 0; i < n; i++) mask[i] = test(i) ? 1 : 0;
+      } else for (let i = 0; i < n; i++) if (mask[i] === 1 && !test(i)) mask[i] = 0;
+    };
     for (const [column, range] of Object.entries(filter.ranges ?? {}) as [RangeColumn, { min?: number; max?: number } | undefined][]) {
       if (!range) continue;
       const values = this.ranges.get(column)!;
       const min = range.min ?? -Infinity;
       const max = range.max ?? Infinity;
-      // NaN (NULL) fails both comparisons, as in SQL.
-      checks.push((i) => {
-        const v = values[i]!;
-        return v >= min && v <= max;
-      });
+      // A loop of its own (the commonest condition, and no call per position); NaN (NULL) fails
+      // both comparisons, as in SQL.
+      if (mask === null) {
+        const first = new Uint8Array(n);
+        for (let i = 0; i < n; i++) {
+          const v = values[i]!;
+          first[i] = v >= min && v <= max ? 1 : 0;
+        }
+        mask = first;
+      } else {
+        const m: Uint8Array = mask;
+        for (let i = 0; i < n; i++) {
+          if (m[i] === 0) continue;
+          const v = values[i]!;
+          if (!(v >= min && v <= max)) m[i] = 0;
+        }
+      }
     }
-    if (filter.keys) checks.push(memberCheck(this.keys, filter.keys));
-    if (filter.mode !== undefined) checks.push(memberCheck(this.modes, [filter.mode]));
-    if (filter.timeSignatures) checks.push(memberCheck(this.meters, filter.timeSignatures));
+    const member = (column: Int16Array, allowed: readonly number[]): void => {
+      const table = new Uint8Array(65536);
+      for (const a of allowed) if (Number.isInteger(a) && a >= -32767 && a <= 32767) table[a & 0xffff] = 1;
+      narrow((i) => table[column[i]! & 0xffff] === 1);
+    };
+    if (filter.keys) member(this.keys, filter.keys);
+    if (filter.mode !== undefined) member(this.modes, [filter.mode]);
+    if (filter.timeSignatures) member(this.meters, filter.timeSignatures);
     for (const condition of filter.tags ?? []) {
       const test = this.tagTest(condition);
-      checks.push((i) => test.best(i) >= 0);
+      narrow((i) => test(i) >= 0);
     }
-    if (checks.length === 0) return () => true;
-    if (checks.length === 1) return checks[0]!;
-    return (i) => {
-      for (const check of checks) if (!check(i)) return false;
-      return true;
-    };
+    return mask;
   }
 
-  /** A tag condition: `best(i)`, the highest probability (thousandths) among its tags that hold for position i, or -1. */
-  private tagTest(condition: TagCondition): { best: (i: number) => number } {
+  /** A tag condition as a test of a position: the highest probability (thousandths) among its tags that hold there, or -1. */
+  private tagTest(condition: TagCondition): (i: number) => number {
     const min = condition.min === undefined ? 0 : Math.ceil(condition.min * 1000 - 1e-6);
     const max = condition.max === undefined ? 1000 : Math.floor(condition.max * 1000 + 1e-6);
-    const top = condition.top ?? Infinity;
+    const top = condition.top ?? 255;
     const tags = condition.names.flatMap((name) => {
       const id = tagId(name);
       const milli = id === undefined ? undefined : this.tagMilli[id];
       return milli ? [{ milli, rank: this.tagRank[id!]! }] : [];
     });
-    return {
-      best: (i) => {
-        let best = -1;
-        for (const { milli, rank } of tags) {
-          const m = milli[i]!;
-          if (m !== 0xffff && m >= min && m <= max && rank[i]! <= top && m > best) best = m;
-        }
-        return best;
-      },
+    if (tags.length === 1) {
+      const { milli, rank } = tags[0]!;
+      return (i) => {
+        const m = milli[i]!;
+        return m !== 0xffff && m >= min && m <= max && rank[i]! <= top ? m : -1;
+      };
+    }
+    return (i) => {
+      let best = -1;
+      for (const { milli, rank } of tags) {
+        const m = milli[i]!;
+        if (m !== 0xffff && m >= min && m <= max && rank[i]! <= top && m > best) best = m;
+      }
+      return best;
     };
   }
 
@@ -512,10 +545,4 @@ function smallInt(v: unknown): number {
 
 function zeroNull(v: number): number {
   return v === NONE ? 0 : v;
-}
-
-/** A test that a small whole-number column holds one of `allowed` (NULL never does). */
-function memberCheck(column: Int16Array, allowed: readonly number[]): Check {
-  const set = new Set(allowed);
-  return (i) => set.has(column[i]!);
 }
