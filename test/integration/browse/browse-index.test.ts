@@ -89,12 +89,12 @@ function describeIndex(name: string, open: () => Promise<Pair>): void {
 
     it('a failed load is reported, the database answers, and the next call loads again', async () => {
       const errors: unknown[] = [];
-      await sql`alter table analyses rename to analyses_away`.execute(pair.writer.db);
+      await sql`alter table analyses rename to analyses_away`.execute(pair.reader.db);
       const failing = new BrowseIndex(pair.reader, (error) => errors.push(error));
       expect(await failing.fresh()).toBe(false);
       await expect(failing.load()).rejects.toThrow();
       expect(errors).toHaveLength(1);
-      await sql`alter table analyses_away rename to analyses`.execute(pair.writer.db);
+      await sql`alter table analyses_away rename to analyses`.execute(pair.reader.db);
       await failing.load();
       expect(await failing.fresh()).toBe(true);
       expect(failing.size).toBe(30);

@@ -58,7 +58,9 @@ const source: BulkSource = { count: COUNT, analysisAt, tagRowsAt: (i) => tagRows
 async function contents(database: Database) {
   const num = (rows: Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^-?\d+$/.test(v) && k !== 'track_key' ? Number(v) : v])));
   const { db, dialect } = database;
-  const analyses = num((await sql<Record<string, unknown>>`select * from analyses order by seq`.execute(db)).rows);
+  // Every column but revision (migration 0012): when a row was written, which differs by design (a
+  // bulk-loaded row is found by the browse index by its seq).
+  const analyses = num((await sql<Record<string, unknown>>`select * from analyses order by seq`.execute(db)).rows).map(({ revision: _revision, ...row }) => row);
   const tags = num((await sql<Record<string, unknown>>`select seq, tag, milli, rank from analysis_tags order by seq, tag`.execute(db)).rows);
   const segments = num((await sql<Record<string, unknown>>`select seq, segments from analysis_segments order by seq`.execute(db)).rows);
   const indexes =
