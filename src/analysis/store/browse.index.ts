@@ -54,6 +54,8 @@ export class BrowseIndex implements PageIndex {
   /** Position of each seq in the arrays (-1: none), indexed by seq. */
   private slotOf = new Int32Array(0);
   private readonly ranges = new Map<RangeColumn, Float64Array>();
+  /** The range columns as a row of RankRow names them (durationMs), rebuilt when the arrays grow. */
+  private rowColumns: { name: string; values: Float64Array }[] = [];
   private keys = new Int16Array(0);
   private modes = new Int16Array(0);
   private meters = new Int16Array(0);
@@ -189,13 +191,20 @@ export class BrowseIndex implements PageIndex {
     const bands = request.tempo;
     const pairs = request.keyModes;
     if (bands.length === 0 || pairs?.length === 0) return [];
-    const pairSet = pairs ? new Set(pairs.map((p) => p.key * 2 + p.mode)) : undefined;
+    // (key, mode) pairs as a table indexed by both (NULL, and any out of range, in none).
+    const pairTable = new Uint8Array(65536);
+    for (const p of pairs ?? []) if (p.key >= 0 && p.key < 256 && (p.mode === 0 || p.mode === 1)) pairTable[p.key * 2 + p.mode] = 1;
+    const lows = Float64Array.from(bands, (b) => b.min);
+    const highs = Float64Array.from(bands, (b) => b.max);
     const tempo = this.ranges.get('tempo')!;
+    const { keys, modes } = this;
     const out: RankRow[] = [];
     for (let i = 0; i < this.n && out.length < request.limit; i++) {
       const t = tempo[i]!;
-      if (!bands.some((b) => t >= b.min && t <= b.max)) continue;
-      if (pairSet && !pairSet.has(this.keys[i]! * 2 + this.modes[i]!)) continue;
+      let inBand = false;
+      for (let b = 0; b < lows.length; b++) if (t >= lows[b]! && t <= highs[b]!) inBand = true;
+      if (!inBand) continue;
+      if (pairs && (keys[i]! < 0 || modes[i]! < 0 || pairTable[keys[i]! * 2 + modes[i]!] !== 1)) continue;
       const key = this.trackKeyAt(i);
       if (key === request.excludeTrackKey) continue;
       out.push(this.rankRow(i, key));
@@ -243,13 +252,14 @@ export class BrowseIndex implements PageIndex {
     const backwards = !tag && values === (seqs as Float64Array | Uint16Array) && order.descending;
     for (let step = 0; step < n; step++) {
       const i = backwards ? n - 1 - step : step;
+      // The mask first: one byte, and most positions fail it when the filter is narrow.
+      if (mask !== null && mask[i] === 0) continue;
       const v = values[i]!;
       if (tag && v === 0xffff) continue;
       const k = v !== v ? nullKey : sign * v;
       const s = sign * seqs[i]!;
       if (k > worstK || (k === worstK && s >= worstS)) continue;
       if (after && (v !== v || k < afterK || (k === afterK && s <= afterS))) continue;
-      if (mask !== null && mask[i] === 0) continue;
       if (size < limit) {
         // Fill, keeping the heap's root its worst (largest key).
         let at = size++;
@@ -296,10 +306,10 @@ export class BrowseIndex implements PageIndex {
 
   private rankRow(i: number, trackKey: string): RankRow {
     const row: Record<string, unknown> = { trackKey, key: zeroNull(this.keys[i]!), mode: zeroNull(this.modes[i]!), timeSignature: zeroNull(this.meters[i]!) };
-    for (const [column, values] of this.ranges) {
+    for (const { name, values } of this.rowColumns) {
       const v = values[i]!;
       // As the database's rows read through Number(): NULL is 0.
-      row[column === 'duration_ms' ? 'durationMs' : column] = Number.isNaN(v) ? 0 : v;
+      row[name] = v !== v ? 0 : v;
     }
     return row as unknown as RankRow;
   }
@@ -535,6 +545,7 @@ export class BrowseIndex implements PageIndex {
       this.tagMilli[t] = grown(milli, (n) => new Uint16Array(n), 0xffff);
       this.tagRank[t] = grown(this.tagRank[t]!, (n) => new Uint8Array(n));
     }
+    this.rowColumns = RANGE_COLUMNS.map((column) => ({ name: column === 'duration_ms' ? 'durationMs' : column, values: this.ranges.get(column)! }));
     this.capacity = capacity;
   }
 }
