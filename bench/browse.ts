@@ -47,7 +47,8 @@ const opt = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const ROWS = Number(opt('rows') ?? 100_000);
+/** Rows seeded; measuring a kept database (`--sqlite`, `--schema`), the rows it holds. */
+let ROWS = Number(opt('rows') ?? 100_000);
 const ITERATIONS = Number(opt('iterations') ?? 200);
 const ONLY = opt('only');
 const DATA = opt('data') ?? 'synthetic';
@@ -233,6 +234,7 @@ async function loadIndex(database: Database): Promise<BrowseIndex> {
 }
 
 async function measure(label: string, database: Database, seconds: number): Promise<void> {
+  if (REUSE_SQLITE || REUSE_SCHEMA) ROWS = Number((await sql<{ n: string | number }>`select count(*) as n from analyses`.execute(database.db)).rows[0]?.n ?? 0);
   // What a bulk load is followed by: the planner's statistics, now (SQLite ANALYZE with its
   // sqlite_stat4 samples; Postgres ANALYZE, which autovacuum would run shortly).
   const cpu = process.cpuUsage();

@@ -78,7 +78,7 @@ export class BrowseIndex implements PageIndex {
   private tail: Promise<void> = Promise.resolve();
 
   /**
-   * `onError`: told of a failed load (the next call tries again). `wait`: a call before the load
+   * `onError`: told of each failed load, of the index or of a tag (the next call tries again). `wait`: a call before the load
    * waits for it rather than letting the database answer (tests, and one-off readers).
    */
   constructor(
@@ -101,6 +101,7 @@ export class BrowseIndex implements PageIndex {
       },
       (error: unknown) => {
         this.loading = undefined;
+        this.onError(error);
         throw error;
       },
     );
@@ -119,7 +120,8 @@ export class BrowseIndex implements PageIndex {
       const loads = this.load().then(() => Promise.all(ids.map((id) => this.loadTag(id))));
       if (this.options.wait) await loads;
       else {
-        loads.catch(this.onError);
+        // Reported once where it failed (onError); the next call tries again.
+        loads.catch(() => {});
         return false;
       }
     }
@@ -145,6 +147,10 @@ export class BrowseIndex implements PageIndex {
             rank[i] = Math.min(255, Number(t.rank));
           }
           this.tagLoaded[id] = true;
+        })
+        .catch((error: unknown) => {
+          this.onError(error);
+          throw error;
         })
         .finally(() => this.tagLoading.delete(id));
       this.tail = loading;

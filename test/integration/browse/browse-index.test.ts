@@ -93,11 +93,13 @@ function describeIndex(name: string, open: () => Promise<Pair>): void {
       const failing = new BrowseIndex(pair.reader, (error) => errors.push(error));
       expect(await failing.fresh()).toBe(false);
       await expect(failing.load()).rejects.toThrow();
-      expect(errors).toHaveLength(1);
+      expect(errors.length).toBeGreaterThan(0);
+      const reported = errors.length;
       await sql`alter table analyses_away rename to analyses`.execute(pair.reader.db);
       await failing.load();
       expect(await failing.fresh()).toBe(true);
       expect(failing.size).toBe(30);
+      expect(errors).toHaveLength(reported);
     });
 
     if (name === 'Postgres') {
