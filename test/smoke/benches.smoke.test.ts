@@ -109,8 +109,20 @@ it('bench:analysis times the engine per clip on 1 and 2 workers', async () => {
   expect(alone.stderr).toContain('usage: --essentia times essentia.js beside the models stage by stage: give it with --stages --models DIR');
 });
 
-it('bench:browse times every browse query on a small synthetic store, with its plan', async () => {
+it('bench:browse times every browse query on a small synthetic store through the browse index: its load and weight, then each page a scan of it', async () => {
   const out = ok(await npmRun('bench:browse', ['--rows', '2000', '--iterations', '10', '--only', 'sqlite'], env(), 240_000));
+  expect(out).toMatch(/^browse index: 2000 analyses loaded in [\d.]+ s \([\d.]+ s of this process's CPU\), holding \d+ MiB \(\d+ bytes an analysis\)$/m);
+  expect(out).toMatch(/^a tag's first use \("rock"\): read in [\d.]+ s/m);
+  expect(out).toMatch(/^\| two tags never together \(rock ≥ 0\.35, jazz ≥ 0\.35; by tempo asc: an empty answer\) \| [\d.]+ \| .*browse index \(memory\): a scan of 2000 analyses, 0 kept/m);
+  // Text filters are the database's.
+  expect(out).toMatch(/^\| artist text \(contains "artist 4N"; by energy desc\) \| [\d.]+ \| .*SCAN analyses USING INDEX analyses_by_energy/m);
+  expect(out).toMatch(/^\| similar\(first: 10\) \| [\d.]+ \| .*from the browse index/m);
+  expect(out).toMatch(/^worst tracks\(\) p99: [\d.]+ ms/m);
+});
+
+it('bench:browse --no-index times the database\'s statements alone, with their plans', async () => {
+  const out = ok(await npmRun('bench:browse', ['--rows', '2000', '--iterations', '10', '--only', 'sqlite', '--no-index'], env(), 240_000));
+  expect(out).not.toMatch(/browse index/);
   expect(out).toMatch(/^\| happiest \(order by mood\.happy desc\) \| [\d.]+ \| [\d.]+ \|/m);
   // The tag cases read the tags' indexes.
   expect(out).toMatch(/^\| a tag among the top 3 \(punk; newest first\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| .*analysis_tags_by_rank/m);
