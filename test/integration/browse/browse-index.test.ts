@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { BrowseIndex } from '../../../src/analysis/store/browse.index';
 import { SqlAnalysisStore, toRow } from '../../../src/analysis/store/sql.store';
 import { SqlTracksQuery, type TracksPageRequest } from '../../../src/analysis/store/tracks.query';
@@ -89,13 +88,21 @@ function describeIndex(name: string, open: () => Promise<Pair>): void {
 
     it('a failed load is reported, the database answers, and the next call loads again', async () => {
       const errors: unknown[] = [];
-      await sql`alter table analyses rename to analyses_away`.execute(pair.reader.db);
-      const failing = new BrowseIndex(pair.reader, (error) => errors.push(error));
+      // The reader's connection, refusing every statement while `away`.
+      let away = true;
+      const db = new Proxy(pair.reader.db, {
+        get(target, prop) {
+          if (away && prop === 'getExecutor') return () => { throw new Error('the database is away'); };
+          const value: unknown = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const failing = new BrowseIndex({ dialect: pair.reader.dialect, db } as Database, (error) => errors.push(error));
       expect(await failing.fresh()).toBe(false);
-      await expect(failing.load()).rejects.toThrow();
+      await expect(failing.load()).rejects.toThrow('the database is away');
       expect(errors.length).toBeGreaterThan(0);
       const reported = errors.length;
-      await sql`alter table analyses_away rename to analyses`.execute(pair.reader.db);
+      away = false;
       await failing.load();
       expect(await failing.fresh()).toBe(true);
       expect(failing.size).toBe(30);

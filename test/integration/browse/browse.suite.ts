@@ -147,6 +147,17 @@ function pageStatements(plans: string): string {
 export function describeBrowse(name: string, open: () => Promise<BrowseFixture>, options: { index?: boolean } = {}): void {
   const tracksQuery = (database: Database): SqlTracksQuery => new SqlTracksQuery(database, options.index ? new BrowseIndex(database, undefined, { wait: true }) : undefined);
   describe(`browsing stored analyses on ${name}${options.index ? ' through the in-memory index' : ''}`, () => {
+    /**
+     * A test the index does not change (text filters, migrations, the store's writes, refused
+     * arguments): run once, without it.
+     */
+    const databaseOnly: jest.It = (options.index ? () => {} : it) as jest.It;
+    /**
+     * A test of thousands of rows: through the index on SQLite alone (the index's answers do not
+     * depend on the store; its Postgres reads are tested in browse-index.test.ts and by the rest of
+     * this suite).
+     */
+    const heavy: jest.It = (options.index && name === 'Postgres' ? () => {} : it) as jest.It;
     /** The database's plan of a page (the statements the service runs without the index, or before it is loaded). */
     const databasePlan = (request: TracksRequest): Promise<string[]> => new BrowseService(new SqlTracksQuery(fixture.database), new SqlAnalysisStore(fixture.database)).explain(request);
     let fixture: BrowseFixture;
@@ -288,7 +299,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       expect(want.length).toBeGreaterThan(0);
     });
 
-    it('matches artist and title text case-insensitively as a substring, % and _ and \\ as themselves', async () => {
+    databaseOnly('matches artist and title text case-insensitively as a substring, % and _ and \\ as themselves', async () => {
       expect((await all({ filter: { artist: 'calm ONES' }, first: 100 })).keys.sort()).toEqual(
         seeded.filter((a) => a.artist === 'The Calm Ones').map((a) => a.trackKey).sort(),
       );
@@ -298,7 +309,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       expect((await all({ filter: { artist: '_' }, first: 100 })).keys).toEqual([trackKey('50%_off\\band', 'Percent')]);
     });
 
-    it('matches text ignoring case, accents and compatibility forms in every script, alike on both databases', async () => {
+    databaseOnly('matches text ignoring case, accents and compatibility forms in every script, alike on both databases', async () => {
       await save(analysisOf('Beyoncé', 'Halo', {}, 401));
       await save(analysisOf('Sigur Rós', 'Hoppípolla', {}, 402));
       await save(analysisOf('坂本龍一', 'Merry Christmas Mr. Lawrence', {}, 403));
@@ -329,7 +340,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       expect(await invalid({ filter: { artist: '\u0301\u0301' } })).toMatch(/artist has no letters to match/);
     });
 
-    it('migration 0003 folds the names of analyses stored before it, in batches', async () => {
+    databaseOnly('migration 0003 folds the names of analyses stored before it, in batches', async () => {
       // A fresh schema at 0002, rows written as 0002 knew them, then migrated to the latest.
       await fixture.close();
       fixture = await open();
@@ -463,7 +474,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       }
     });
 
-    it('stores tag rows with the analysis: a second save leaves them, replace swaps them, an analysis without tags has none', async () => {
+    databaseOnly('stores tag rows with the analysis: a second save leaves them, replace swaps them, an analysis without tags has none', async () => {
       const key = trackKey('Swap', 'Tags');
       const count = async (filter: TrackFilter): Promise<number> => browse.count(browse.pageRequest({ filter }).filter);
       const jazzFirst: TagScore[] = [{ name: 'jazz', probability: 0.9 }, { name: 'rock', probability: 0.1 }];
@@ -488,7 +499,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       expect(await tagRowCount()).toBe(before);
     });
 
-    it('refuses bad tag conditions with INVALID_ARGUMENT', async () => {
+    databaseOnly('refuses bad tag conditions with INVALID_ARGUMENT', async () => {
       expect(await invalid({ filter: { tags: [{ name: 'polka' }] } })).toMatch(/filter\.tags\[0\]\.name: the tagger gives no tag "polka"/);
       expect(await invalid({ filter: { tags: [{ name: 'rock' }, { name: 'pop', top: 0 }] } })).toMatch(/filter\.tags\[1\]\.top must be a whole number from 1 to 50/);
       expect(await invalid({ filter: { tags: [{ name: 'rock', top: 51 }] } })).toMatch(/top must be a whole number from 1 to 50/);
@@ -499,7 +510,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       expect(await invalid({ filter: { tags: Array.from({ length: 6 }, () => ({ name: 'rock' })) } })).toMatch(/1 to 5 tag conditions/);
     });
 
-    it('migration 0008 gives the analyses stored before it their tag rows, from their timeline column, in batches', async () => {
+    databaseOnly('migration 0008 gives the analyses stored before it their tag rows, from their timeline column, in batches', async () => {
       await fixture.close();
       fixture = await open();
       const { db, dialect } = fixture.database;
@@ -524,7 +535,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       expect(await browse.count(browse.pageRequest({ filter: { tags: [{ name: 'pop', min: 0.5, max: 0.5 }], trackName: 'tagged 4' } }).filter)).toBeGreaterThanOrEqual(1);
     });
 
-    it('a tag filter reads the tags’ indexes, not every analysis', async () => {
+    heavy('a tag filter reads the tags’ indexes, not every analysis', async () => {
       const sqlite = fixture.database.dialect === 'sqlite';
       const rows = [];
       const tags = [];
@@ -647,7 +658,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       );
     });
 
-    it('refuses bad arguments with INVALID_ARGUMENT', async () => {
+    databaseOnly('refuses bad arguments with INVALID_ARGUMENT', async () => {
       expect(await invalid({ filter: { tempo: { min: 120, max: 90 } } })).toMatch(/min \(120\) is above max \(90\)/);
       expect(await invalid({ first: 0 })).toMatch(/first/);
       expect(await invalid({ first: 101 })).toMatch(/first/);
@@ -739,7 +750,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       expect(seen).toEqual(expected((a) => a.features.energy >= 0.1, 'ENERGY', 'DESC').filter((k) => k !== trackKey('New', 'Quiet')));
     });
 
-    it('refuses first with last, after with before, and mixed directions, with INVALID_ARGUMENT', async () => {
+    databaseOnly('refuses first with last, after with before, and mixed directions, with INVALID_ARGUMENT', async () => {
       const page = await browse.tracks({ orderBy: { field: 'TEMPO', direction: 'ASC' }, first: 2 });
       const cursor = page.pageInfo.endCursor;
       expect(await invalid({ first: 2, last: 2 })).toMatch(/first and last cannot be used together/);
@@ -833,7 +844,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       expect(got.pages.length).toBeGreaterThan(2);
     });
 
-    it('loose range filters rare together, or rare where the order starts: the exact answer from the filters’ indexes, no full scan', async () => {
+    heavy('loose range filters rare together, or rare where the order starts: the exact answer from the filters’ indexes, no full scan', async () => {
       // energy = x, danceability = x + 0.5 (mod 1), tempo rises with x, relaxed falls with it:
       // energy ≥ 0.6 and danceability ≥ 0.6 are each 40% of the rows and never true together,
       // except for 14 rows made so, at the far end of the tempo order; tempo ≥ 114 holds where
@@ -912,7 +923,7 @@ export function describeBrowse(name: string, open: () => Promise<BrowseFixture>,
       expect(page2.edges.map((e) => e.node.trackKey)).not.toContain(trackKey('Late', 'Before'));
     });
 
-    it('a tag held by more analyses than a walk reads, none of them where the order starts: the exact answer, the order index walked against the tag’s analyses', async () => {
+    heavy('a tag held by more analyses than a walk reads, none of them where the order starts: the exact answer, the order index walked against the tag’s analyses', async () => {
       // energy = k/1000 (each value five times), rock's probability 1 − energy: rock ≥ 0.5 holds
       // for the ~2,500 analyses of energy ≤ 0.5, the far half of the order by energy, descending.
       const rows = [];
