@@ -3,7 +3,7 @@ import { TAGGER_TAGS } from '../../core/tags';
 import type { Database } from '../../db/database';
 import { DESCRIPTOR_COLUMNS } from '../../db/columns';
 import { tagId } from '../../db/tag-rows';
-import type { BrowseIndex as PageIndex, CandidatesRequest, PageOrder, RangeColumn, RankRow, TagCondition, TracksFilter, TracksPageRequest } from './tracks.query';
+import type { BrowseIndex as PageIndex, CandidatesRequest, IndexedPageRow, PageOrder, RangeColumn, RankRow, TagCondition, TracksFilter, TracksPageRequest } from './tracks.query';
 
 /** Every column a range filter tests or a page is ordered by (besides seq). */
 const RANGE_COLUMNS: readonly RangeColumn[] = ['tempo', 'duration_ms', 'loudness', ...DESCRIPTOR_COLUMNS];
@@ -16,12 +16,6 @@ const NONE = -32768;
 
 /** A sixteen-hex-digit track key (every key the contract makes) is held as two 32-bit halves. */
 const HEX16 = /^[0-9a-f]{16}$/;
-
-/** What the index found for a page: seqs in the page's order, each with its order value. */
-export interface IndexedPageRow {
-  seq: number;
-  value: number;
-}
 
 /**
  * An in-memory, column-wise copy of the numbers browse filters and orders by: every analysis'

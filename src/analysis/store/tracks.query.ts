@@ -116,6 +116,12 @@ export interface TracksQuery {
 
 type Row = Selectable<AnalysesTable>;
 
+/** What an index found for a page: a seq, in the page's order, with its order value. */
+export interface IndexedPageRow {
+  seq: number;
+  value: number;
+}
+
 /**
  * An in-memory index pages can be found in (BrowseIndex, browse.index.ts): the seqs of a page
  * and their order values; undefined for what it does not answer (a text filter).
@@ -124,7 +130,7 @@ export interface BrowseIndex {
   readonly size: number;
   /** Loaded (with `tags`) and up to date: true; false while it loads, the database answering. */
   fresh(tags: readonly string[]): Promise<boolean>;
-  page(request: TracksPageRequest): { seq: number; value: number }[] | undefined;
+  page(request: TracksPageRequest): IndexedPageRow[] | undefined;
   count(filter: TracksFilter): number | undefined;
   candidates(request: CandidatesRequest): FeatureRow[];
   featureRows(filter: TracksFilter, limit: number): RankRow[] | undefined;

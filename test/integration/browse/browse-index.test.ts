@@ -134,37 +134,36 @@ function describeIndex(name: string, open: () => Promise<Pair>): void {
   });
 }
 
-describeIndex('SQLite', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-browse-index-'));
-  const file = path.join(dir, 'browse.sqlite');
-  const writer = openDatabase(file, dir);
+/** Two connections opened by `open` on one database, migrated through the first; `cleanup` after both close. */
+async function pairOn(open: () => Database, cleanup: () => Promise<void>): Promise<Pair> {
+  const writer = open();
   await migrateToLatest(writer);
-  const reader = openDatabase(file, dir);
+  const reader = open();
   return {
     reader,
     writer,
     async close() {
       await reader.close();
       await writer.close();
-      await rm(dir, { recursive: true, force: true });
+      await cleanup();
     },
   };
+}
+
+describeIndex('SQLite', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-browse-index-'));
+  return pairOn(
+    () => openDatabase(path.join(dir, 'browse.sqlite'), dir),
+    () => rm(dir, { recursive: true, force: true }),
+  );
 });
 
 describeWith({ postgres: true })('on the real Postgres', () => {
   describeIndex('Postgres', async () => {
     const schema = uniqueName('browse_index');
-    const writer = openDatabase(POSTGRES_URL, '/nonexistent', schema);
-    await migrateToLatest(writer);
-    const reader = openDatabase(POSTGRES_URL, '/nonexistent', schema);
-    return {
-      reader,
-      writer,
-      async close() {
-        await reader.close();
-        await writer.close();
-        await dropSchema(schema);
-      },
-    };
+    return pairOn(
+      () => openDatabase(POSTGRES_URL, '/nonexistent', schema),
+      () => dropSchema(schema),
+    );
   });
 });
