@@ -330,7 +330,14 @@ stored_by_worker() { podman exec "${RUN}_worker_1" node -e '
   });'; }
 [ "$(stored_by_worker)" -ge 1 ] || fail "the worker's metrics show no stored analysis"
 for c in api1 api2; do
-  n="$(podman exec "${RUN}_${c}_1" node -e 'fetch("http://127.0.0.1:4000/metrics").then((r) => r.text()).then((t) => console.log((t.match(/^trackgraph_analysis_duration_seconds_count\{.*\} [1-9]/m) || []).length))')"
+  # A node that does not answer its own /metrics is a failure of its own: its state and its log
+  # are printed, so that the run says why.
+  n="$(podman exec "${RUN}_${c}_1" node -e 'fetch("http://127.0.0.1:4000/metrics").then((r) => r.text()).then((t) => console.log((t.match(/^trackgraph_analysis_duration_seconds_count\{.*\} [1-9]/m) || []).length))' 2>&1)" || {
+    printf '%s\n' "$n" | tail -5
+    podman ps -a --filter "name=$RUN" --format '{{.Names}} {{.Status}}'
+    podman logs --tail 30 "${RUN}_${c}_1" 2>&1
+    fail "$c did not answer its /metrics"
+  }
   [ "$n" = 0 ] || fail "$c analysed in process: the queue was not used"
 done
 
