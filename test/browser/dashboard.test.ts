@@ -129,7 +129,6 @@ describeInBrowser(title, () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    if (dist) await rm(dist, { recursive: true, force: true });
   });
 
   it('asks for an API key, refuses a wrong one with the reason, and keeps a good one for the tab', async () => {

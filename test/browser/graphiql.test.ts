@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildDashboard, CHROMIUM, SCREENSHOTS, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
@@ -71,7 +71,6 @@ describeInBrowser(title, () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    if (dist) await rm(dist, { recursive: true, force: true });
   });
 
   it('the /graphql landing page links to GraphiQL, which opens without a key and says one is needed', async () => {

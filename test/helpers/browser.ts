@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -35,11 +36,54 @@ const FLAGS = [
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Builds the dashboard (Vite, web/) into a fresh folder, as `npm run build` builds web/dist. */
+/** The files a build of the dashboard reads: web/ (but its own output) and the lock file. */
+async function dashboardSourcesHash(): Promise<string> {
+  const hash = createHash('sha256');
+  const files: string[] = ['package-lock.json'];
+  const visit = async (dir: string): Promise<void> => {
+    for (const entry of (await readdir(path.join(ROOT, dir), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const relative = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (relative !== path.join('web', 'dist') && entry.name !== 'node_modules') await visit(relative);
+      } else files.push(relative);
+    }
+  };
+  await visit('web');
+  for (const file of files) hash.update(`${file}\0`).update(await readFile(path.join(ROOT, file))).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Builds the dashboard (Vite, web/) as `npm run build` builds web/dist, into a folder of the
+ * temporary directory named by a hash of its sources, and answers that folder: the browser test
+ * files share one build (about 6 s of CPU each), the first to ask builds it while the others
+ * wait on a lock directory, and a build of unchanged sources is reused by the next run. The
+ * folder is read only: callers do not remove it.
+ */
 export async function buildDashboard(): Promise<string> {
-  const out = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-web-'));
-  const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  await promisify(execFile)(process.execPath, [vite, 'build', '--config', 'web/vite.config.mjs', '--outDir', out, '--emptyOutDir'], { cwd: ROOT });
+  const out = path.join(os.tmpdir(), `trackgraph-web-${await dashboardSourcesHash()}`);
+  const lock = `${out}.building`;
+  const built = (): boolean => existsSync(path.join(out, 'index.html'));
+  for (const deadline = Date.now() + 300_000; !built(); ) {
+    try {
+      await mkdir(lock);
+    } catch {
+      // Another file is building it (or a killed run left its lock: taken over after 5 minutes).
+      if (Date.now() > deadline) await rm(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    try {
+      if (built()) break;
+      const building = await mkdtemp(`${out}-`);
+      const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+      await promisify(execFile)(process.execPath, [vite, 'build', '--config', 'web/vite.config.mjs', '--outDir', building, '--emptyOutDir'], { cwd: ROOT });
+      await rm(out, { recursive: true, force: true });
+      await rename(building, out);
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+  }
   return out;
 }
 

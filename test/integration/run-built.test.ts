@@ -50,9 +50,11 @@ beforeAll(async () => {
   await mkdir(path.join(root, 'src/cli'), { recursive: true });
   await copyFile(path.join(REPO, 'scripts/run-built.cjs'), path.join(root, 'scripts/run-built.cjs'));
   await symlink(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  // skipLibCheck as the project's own tsconfig.json has it: each compilation then checks the two
+  // files, not @types/node again (about 3 s of CPU a compilation to 1).
   await writeFile(
     path.join(root, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'es2022', outDir: 'dist', rootDir: '.', types: ['node'] } }),
+    JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'es2022', outDir: 'dist', rootDir: '.', types: ['node'], skipLibCheck: true } }),
   );
   await writeFile(path.join(root, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', include: ['src'] }));
   await writeFile(path.join(root, 'src/cli/greeting.ts'), 'export const greeting = (names: string[]): string => `hello ${names.join(" and ")}`;\n');
