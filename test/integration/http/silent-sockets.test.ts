@@ -155,7 +155,8 @@ function fetchClient(port: number): { get(path?: string): Promise<number>; postU
   const status = (res: UndiciResponse): Promise<number> => res.arrayBuffer().then(() => res.status);
   return {
     get: (path = '/healthz') => undiciFetch(`${base}${path}`, { dispatcher }).then(status),
-    // Refused (401) before a byte of its body is read: the server reads the rest and keeps the connection.
+    // Refused (401) before a byte of its body is read: answered `Connection: close`, the rest of the
+    // body read and thrown away, then the connection closed (closeAfterAnswer, http-server.ts).
     postUnauthorised: (bytes) => undiciFetch(`${base}/api/audio/analyses`, { method: 'POST', dispatcher, headers: { 'content-type': 'audio/mpeg' }, body: new Uint8Array(bytes) }).then(status),
     close: () => dispatcher.close(),
   };
@@ -176,8 +177,9 @@ const STALLS: Record<string, (socket: net.Socket, mark: () => void) => void> = {
       }, HEADERS_MS + 200),
     );
   },
-  // Answered (401) before its body was read; the body then ends and the next request stalls.
-  'refused before its body, then stalled': (socket, mark) => {
+  // Answered (401, `Connection: close`) before its body was read; the body then ends, and a next
+  // request begins, which the server must not wait for: it closes once the body has ended.
+  'refused before its body, then a next request begun': (socket, mark) => {
     const body = 200_000;
     socket.write(`POST /api/audio/analyses HTTP/1.1\r\nHost: x\r\nContent-Type: audio/mpeg\r\nContent-Length: ${body}\r\n\r\n`);
     socket.once('data', () => {
@@ -190,10 +192,11 @@ const STALLS: Record<string, (socket: net.Socket, mark: () => void) => void> = {
   },
   // A whole request with half of the next behind it, in one write (pipelined).
   'pipelined, the second half-sent': (socket) => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTT'),
-  // A body whose last bytes arrive with the start of the next request.
+  // A body whose last bytes arrive with the start of the next request (with a key: answered 200
+  // and kept alive, so that the next request's headers are what the deadline watches).
   'the next request right behind a body': (socket) => {
     const body = '{"query":"{ __typename }"}';
-    socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
     setTimeout(() => socket.write(`${body.slice(5)}GET /healthz HTTP/1.1\r\nHost: x\r\nX-Stalled: `), 50);
   },
 };
@@ -300,6 +303,8 @@ describe.each([
       expect(late).toEqual([]);
       // What the server said on each: its answers to the requests made before the stall, then a 408 or nothing.
       for (const [, s] of seen) expect(s.answer).toMatch(/^(HTTP\/1\.1 (200|401) [\s\S]*)?(HTTP\/1\.1 408 [\s\S]*)?$/);
+      // The refused upload: closed once its body ended, not kept for the next request.
+      expect(seen.find(([kind]) => kind.startsWith('refused'))![1].answer).toMatch(/^HTTP\/1\.1 401 [^\r]*\r\n(?:[^\r]+\r\n)*Connection: close\r\n/);
       expect(statuses.length).toBeGreaterThan(10);
       expect(new Set(statuses)).toEqual(new Set([200, 401]));
     } finally {
