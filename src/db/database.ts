@@ -2,10 +2,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
-import { Pool } from 'pg';
+import { lazily } from '../core/lazy';
 import { CurrentSchemaPostgresDialect } from './schema.introspector';
 import { AppError } from '../core/errors';
 import type { DescriptorColumnValues } from './columns';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use (src/core/lazy.ts)
+const pg = lazily(() => require('pg') as typeof import('pg'));
 
 /** A stored analysis: the fixed columns and one column per descriptor of the registry (src/db/columns.ts). */
 export type AnalysesTable = AnalysesFixedColumns & DescriptorColumnValues;
@@ -201,7 +204,7 @@ const SQLITE_OPTIMIZE_EVERY_MS = 60 * 60 * 1000;
  */
 export function openDatabase(databaseUrl: string | undefined, dataDir: string, schema?: string): Database {
   if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
-    const pool = new Pool({
+    const pool = new (pg().Pool)({
       connectionString: databaseUrl,
       max: 10,
       connectionTimeoutMillis: 3000,

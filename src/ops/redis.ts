@@ -1,5 +1,9 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { lazily } from '../core/lazy';
 import { ThrottledWarning, type Logger } from '../core/logger';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use (src/core/lazy.ts)
+const ioredis = lazily(() => require('ioredis') as typeof import('ioredis'));
 
 /**
  * ioredis options from a `redis://[user:password@]host:port[/db]` or `rediss://…` URL, as
@@ -51,7 +55,7 @@ export class SharedRedis {
     private readonly name = 'trackgraph',
   ) {
     this.warning = new ThrottledWarning(logger);
-    this.commands = new Redis({ ...redisOptions(url), enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: `${name}:commands` });
+    this.commands = new (ioredis().Redis)({ ...redisOptions(url), enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: `${name}:commands` });
     this.commands.on('error', (error: unknown) =>
       this.warning.warn({ err: error }, 'Redis unreachable: rate limits, quotas and usage are counted per node, and other nodes miss what this one publishes, until it returns'),
     );
@@ -100,7 +104,7 @@ export class SharedRedis {
    * since a SUBSCRIBE queued before the connection's ready check makes the check fail.
    */
   private connectSubscriber(): { connection: Redis; ready: Promise<void> } {
-    const connection = new Redis({ ...redisOptions(this.url), maxRetriesPerRequest: null, connectionName: `${this.name}:subscriber` });
+    const connection = new (ioredis().Redis)({ ...redisOptions(this.url), maxRetriesPerRequest: null, connectionName: `${this.name}:subscriber` });
     const ready = new Promise<void>((resolve) => connection.once('ready', () => resolve()));
     const warning = new ThrottledWarning(this.logger);
     connection.on('error', (error: unknown) =>

@@ -1,9 +1,12 @@
 import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
-import KeyvRedis, { createClient } from '@keyv/redis';
+import { lazily } from '../core/lazy';
 import { ThrottledWarning } from '../core/logger';
 import type { CacheObserver } from '../core/observers';
 import { SqliteKeyvStore } from './sqlite.keyv-store';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use (src/core/lazy.ts)
+const keyvRedis = lazily(() => require('@keyv/redis') as typeof import('@keyv/redis'));
 
 /** A Keyv storage adapter with what operations need around it: a reachability probe and a close. */
 export interface CacheBackend {
@@ -59,7 +62,7 @@ export function createCacheBackend(cacheUrl: string | undefined, dataDir: string
  * within a second or not at all, and keeps reconnecting in the background until Redis returns.
  */
 function redisBackend(url: string): CacheBackend {
-  const client = createClient({
+  const client = keyvRedis().createClient({
     url,
     disableOfflineQueue: true,
     socket: {
@@ -74,7 +77,7 @@ function redisBackend(url: string): CacheBackend {
     () => undefined,
     () => undefined,
   );
-  const store = new KeyvRedis(client, {
+  const store = new (keyvRedis().default)(client, {
     connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
     throwOnConnectError: true,
     throwOnErrors: true,

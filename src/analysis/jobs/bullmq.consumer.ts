@@ -1,8 +1,8 @@
-import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import type { ConnectionOptions, Job, Worker } from 'bullmq';
 import type { Logger } from '../../core/logger';
 import type { TrackMetadata } from '../../core/types';
 import { completedEvent, failedEvent, type AnalysisEvents } from '../events/analysis-events.channel';
-import { ANALYSIS_QUEUE, toJobError, type AnalysisJobResult } from './bullmq.jobs';
+import { ANALYSIS_QUEUE, bullmq, toJobError, type AnalysisJobResult } from './bullmq.jobs';
 import type { AnalysisTask } from './jobs';
 
 export interface QueueConsumerOptions {
@@ -34,7 +34,7 @@ export class QueueConsumer {
     options: QueueConsumerOptions,
     private readonly logger: Logger,
   ) {
-    this.worker = new Worker<TrackMetadata, AnalysisJobResult>(
+    this.worker = new (bullmq().Worker)<TrackMetadata, AnalysisJobResult>(
       ANALYSIS_QUEUE,
       async (job: Job<TrackMetadata>) => {
         const context = { jobId: job.id, trackKey: job.data.trackKey, attempt: job.attemptsMade + 1 };
@@ -49,7 +49,7 @@ export class QueueConsumer {
           this.logger.warn({ ...context, err: error }, 'analysis job failed');
           const failure = toJobError(error);
           // BullMQ tries again unless the error is final or this was the last attempt.
-          const final = failure instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+          const final = failure instanceof bullmq().UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
           if (final) await options.events?.publish(failedEvent(job.data.trackKey, error));
           throw failure;
         }

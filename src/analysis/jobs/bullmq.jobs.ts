@@ -1,11 +1,18 @@
-import { Queue, UnrecoverableError, type JobsOptions } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 import { TimeoutStrategy, timeout, type TimeoutPolicy } from 'cockatiel';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { lazily } from '../../core/lazy';
 import { ANALYSIS_FAILED_MESSAGE, AppError, ERROR_CODES, shownError, type ErrorCode } from '../../core/errors';
 import { ThrottledWarning, type Logger } from '../../core/logger';
 import type { StoredAnalysis, TrackMetadata } from '../../core/types';
 import type { AnalysisStore } from '../store/store';
 import type { AnalysisJobs, JobCounts, JobStatus } from './jobs';
+
+/** BullMQ, required on first use (the consumer's too). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use (src/core/lazy.ts)
+export const bullmq = lazily(() => require('bullmq') as typeof import('bullmq'));
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use (src/core/lazy.ts)
+const ioredis = lazily(() => require('ioredis') as typeof import('ioredis'));
 
 /** The BullMQ queue every API node adds to and every worker consumes. */
 export const ANALYSIS_QUEUE = 'analysis';
@@ -40,7 +47,7 @@ const PERMANENT: ReadonlySet<ErrorCode> = new Set([
 export function toJobError(error: unknown): Error {
   const shown = shownError(error, ANALYSIS_FAILED_MESSAGE);
   const message = `${shown.code}: ${shown.message}`;
-  return error instanceof AppError && PERMANENT.has(error.code) ? new UnrecoverableError(message) : new Error(message);
+  return error instanceof AppError && PERMANENT.has(error.code) ? new (bullmq().UnrecoverableError)(message) : new Error(message);
 }
 
 /**
@@ -131,11 +138,11 @@ export class BullmqJobs implements AnalysisJobs {
     this.pollMs = options.pollMs ?? 1000;
     this.maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
     this.warning = new ThrottledWarning(logger);
-    this.redis = new Redis({ ...options.connection, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.redis = new (ioredis().Redis)({ ...options.connection, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     this.redis.on('error', (error) => this.warn(error, 'analysis queue unreachable; new analyses answer 503 until it returns'));
-    this.subscriber = new Redis({ ...options.connection, maxRetriesPerRequest: null });
+    this.subscriber = new (ioredis().Redis)({ ...options.connection, maxRetriesPerRequest: null });
     this.subscriber.on('error', (error) => this.warn(error, 'analysis queue unreachable; new analyses answer 503 until it returns'));
-    this.queue = new Queue(ANALYSIS_QUEUE, { connection: this.redis, prefix: options.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    this.queue = new (bullmq().Queue)(ANALYSIS_QUEUE, { connection: this.redis, prefix: options.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
     this.queue.on('error', (error) => this.warn(error, 'analysis queue error'));
     this.eventsReady = this.listen(this.queue.toKey('events'));
   }

@@ -1,0 +1,45 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import request from 'supertest';
+import { FakeEngine } from '../helpers/fake-engine';
+import { createTestApp } from '../helpers/test-app';
+
+/*
+ * The embedded default (SQLite, its own cache, analyses in process) never loads the clients of
+ * the scaled-out backends: they are required where first used (src/core/lazy.ts), and loading
+ * them would cost every start about 0.5 s of CPU. Here requiring any of them fails the app.
+ */
+jest.mock('bullmq', () => {
+  throw new Error('bullmq was loaded by the embedded default');
+});
+jest.mock('ioredis', () => {
+  throw new Error('ioredis was loaded by the embedded default');
+});
+jest.mock('@keyv/redis', () => {
+  throw new Error('@keyv/redis was loaded by the embedded default');
+});
+jest.mock('pg', () => {
+  throw new Error('pg was loaded by the embedded default');
+});
+
+describe('the embedded default', () => {
+  it('starts, searches, analyses and browses without loading Redis, BullMQ or Postgres clients', async () => {
+    const engine = new FakeEngine();
+    engine.tags.set('money.mp3', { artist: 'Pink Floyd', title: 'Money' });
+    const t = await createTestApp({ engine, prepareLibrary: (dir) => writeFile(path.join(dir, 'money.mp3'), 'audio of money') });
+    try {
+      expect((await request(t.app).get('/readyz')).status).toBe(200);
+      const found = await request(t.app).get('/api/audio/search?track=Money&artist=Pink%20Floyd').set(t.auth);
+      expect(found.status).toBe(200);
+      const trackKey = (found.body.data as { trackKey: string }[])[0]!.trackKey;
+      const analysed = await request(t.app).get(`/api/audio/analysis/${trackKey}`).set(t.auth);
+      expect(analysed.status).toBe(200);
+      expect(analysed.body.data.trackKey).toBe(trackKey);
+      const browsed = await request(t.app).post('/graphql').set(t.auth).send({ query: '{ tracks(first: 5) { totalCount edges { node { trackKey } } } }' });
+      expect(browsed.body.errors).toBeUndefined();
+      expect(browsed.body.data.tracks.edges.map((e: { node: { trackKey: string } }) => e.node.trackKey)).toEqual([trackKey]);
+    } finally {
+      await t.close();
+    }
+  });
+});
