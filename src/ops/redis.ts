@@ -2,8 +2,9 @@ import type { Redis, RedisOptions } from 'ioredis';
 import { lazily } from '../core/lazy';
 import { ThrottledWarning, type Logger } from '../core/logger';
 
+/** ioredis, required on first use (BullMQ's connections' too). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use (src/core/lazy.ts)
-const ioredis = lazily(() => require('ioredis') as typeof import('ioredis'));
+export const ioredis = lazily(() => require('ioredis') as typeof import('ioredis'));
 
 /**
  * ioredis options from a `redis://[user:password@]host:port[/db]` or `rediss://…` URL, as

@@ -6,13 +6,12 @@ import { ANALYSIS_FAILED_MESSAGE, AppError, ERROR_CODES, shownError, type ErrorC
 import { ThrottledWarning, type Logger } from '../../core/logger';
 import type { StoredAnalysis, TrackMetadata } from '../../core/types';
 import type { AnalysisStore } from '../store/store';
+import { ioredis } from '../../ops/redis';
 import type { AnalysisJobs, JobCounts, JobStatus } from './jobs';
 
 /** BullMQ, required on first use (the consumer's too). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use (src/core/lazy.ts)
 export const bullmq = lazily(() => require('bullmq') as typeof import('bullmq'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use (src/core/lazy.ts)
-const ioredis = lazily(() => require('ioredis') as typeof import('ioredis'));
 
 /** The BullMQ queue every API node adds to and every worker consumes. */
 export const ANALYSIS_QUEUE = 'analysis';
