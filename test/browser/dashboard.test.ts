@@ -588,19 +588,22 @@ describeInBrowser(title, () => {
     await writeFile(path.join(files, 'large-0.wav'), large);
     for (let i = 1; i < 20; i++) await link(path.join(files, 'large-0.wav'), path.join(files, `large-${i}.wav`));
     const refusals: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      await page.getByLabel('Audio file').setInputFiles(path.join(files, `large-${i}.wav`));
-      // Choosing another file clears the last refusal.
-      expect(await page.getByRole('alert').count()).toBe(0);
-      answered = page.waitForResponse(isUpload);
-      await analyseButton.click();
-      refusals.push((await answered).status());
-      await alert.waitFor();
-      expect(await alert.innerText()).toBe('This file is too large: the server accepts files of up to 2 MiB. (PAYLOAD_TOO_LARGE)');
-      expect(new URL(page.url()).pathname).toBe('/analyse');
-      expect(await analyseButton.isEnabled()).toBe(true);
+    try {
+      for (let i = 0; i < 20; i++) {
+        await page.getByLabel('Audio file').setInputFiles(path.join(files, `large-${i}.wav`));
+        // Choosing another file clears the last refusal.
+        expect(await page.getByRole('alert').count()).toBe(0);
+        answered = page.waitForResponse(isUpload);
+        await analyseButton.click();
+        refusals.push((await answered).status());
+        await alert.waitFor();
+        expect(await alert.innerText()).toBe('This file is too large: the server accepts files of up to 2 MiB. (PAYLOAD_TOO_LARGE)');
+        expect(new URL(page.url()).pathname).toBe('/analyse');
+        expect(await analyseButton.isEnabled()).toBe(true);
+      }
+    } finally {
+      await rm(files, { recursive: true, force: true });
     }
-    await rm(files, { recursive: true, force: true });
     expect(refusals).toEqual(Array(20).fill(413));
     expect(browser.takeProblems()).toEqual(Array(20).fill('console: Failed to load resource: the server responded with a status of 413 (Payload Too Large)'));
 

@@ -77,9 +77,14 @@ export async function buildDashboard(): Promise<string> {
       if (built()) break;
       const building = await mkdtemp(`${out}-`);
       const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-      await promisify(execFile)(process.execPath, [vite, 'build', '--config', 'web/vite.config.mjs', '--outDir', building, '--emptyOutDir'], { cwd: ROOT });
-      await rm(out, { recursive: true, force: true });
-      await rename(building, out);
+      try {
+        await promisify(execFile)(process.execPath, [vite, 'build', '--config', 'web/vite.config.mjs', '--outDir', building, '--emptyOutDir'], { cwd: ROOT });
+        await rm(out, { recursive: true, force: true });
+        await rename(building, out);
+      } finally {
+        // A failed build leaves nothing behind (after the rename there is nothing here).
+        await rm(building, { recursive: true, force: true });
+      }
     } finally {
       await rm(lock, { recursive: true, force: true });
     }

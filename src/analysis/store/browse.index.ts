@@ -192,7 +192,7 @@ export class BrowseIndex implements PageIndex {
     const pairs = request.keyModes;
     if (bands.length === 0 || pairs?.length === 0) return [];
     // (key, mode) pairs as a table indexed by both (NULL, and any out of range, in none).
-    const pairTable = new Uint8Array(65536);
+    const pairTable = new Uint8Array(512);
     for (const p of pairs ?? []) if (p.key >= 0 && p.key < 256 && (p.mode === 0 || p.mode === 1)) pairTable[p.key * 2 + p.mode] = 1;
     const lows = Float64Array.from(bands, (b) => b.min);
     const highs = Float64Array.from(bands, (b) => b.max);
@@ -202,7 +202,7 @@ export class BrowseIndex implements PageIndex {
     for (let i = 0; i < this.n && out.length < request.limit; i++) {
       const t = tempo[i]!;
       let inBand = false;
-      for (let b = 0; b < lows.length; b++) if (t >= lows[b]! && t <= highs[b]!) inBand = true;
+      for (let b = 0; b < lows.length && !inBand; b++) inBand = t >= lows[b]! && t <= highs[b]!;
       if (!inBand) continue;
       if (pairs && (keys[i]! < 0 || modes[i]! < 0 || pairTable[keys[i]! * 2 + modes[i]!] !== 1)) continue;
       const key = this.trackKeyAt(i);
