@@ -34,6 +34,7 @@ const common = {
       },
     ],
   },
+  runtime: '<rootDir>/test/setup/runtime.js',
   setupFiles: ['<rootDir>/test/setup/environment.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/setup/network-guard.ts'],
 };
