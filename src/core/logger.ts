@@ -1,5 +1,4 @@
 import { pino, type Logger as PinoLogger } from 'pino';
-import pretty from 'pino-pretty';
 
 /** The logging surface services use; pino's Logger satisfies it, tests pass a silent one. */
 export interface Logger {
@@ -69,6 +68,9 @@ export function createLogger(options: LoggerOptions): PinoLogger {
   const tty = options.isTTY ?? (fd === 1 ? process.stdout : process.stderr).isTTY === true;
   const readable = options.format === 'pretty' || (options.format === 'auto' && tty);
   if (!readable) return pino({ level: options.level }, options.stream ?? pino.destination({ dest: fd, sync: true }));
+  // Required here: JSON logging (servers, containers, tests) never loads pino-pretty.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pretty = require('pino-pretty') as typeof import('pino-pretty');
   return pino(
     { level: options.level },
     pretty({

@@ -19,6 +19,7 @@ import type { ReanalyseService } from '../analysis/reanalyse.service';
 import { adminRoutes } from './rest/admin.routes';
 import { keyRoutes, type KeyRouteServices } from './rest/keys.routes';
 import { openApiDocument, packageVersion } from './rest/openapi';
+import { lazily } from '../core/lazy';
 import { webhookRoutes } from './rest/webhooks.routes';
 import { spotifyRoutes, type SpotifyRouteServices } from './rest/spotify.routes';
 import type { WebhookService } from '../webhooks/webhook.service';
@@ -110,10 +111,11 @@ export function createApp(deps: AppDependencies): Express {
   if (deps.webhooks) app.use(webhookRoutes(deps.webhooks, deps.gate));
   if (deps.reanalyse) app.use(adminRoutes({ reanalyse: deps.reanalyse }, deps.gate));
 
-  // Public like the GraphQL schema: it describes the API and holds no data. Built once.
-  const openApi = openApiDocument({ version: packageVersion(), serverUrl: deps.publicUrl ?? '/' });
+  // Public like the GraphQL schema: it describes the API and holds no data. Built once, when
+  // first asked for (about 0.1 s of CPU a start would otherwise pay).
+  const openApi = lazily(() => openApiDocument({ version: packageVersion(), serverUrl: deps.publicUrl ?? '/' }));
   app.get(OPENAPI_PATH, (_req, res) => {
-    res.json(openApi);
+    res.json(openApi());
   });
   app.use(opsRoutes({ readiness: deps.ops.readiness, metrics, metricsToken: deps.ops.metricsToken }));
 

@@ -1,7 +1,8 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { lazily } from '../core/lazy';
 
 /**
  * Outbound HTTP to URLs that come from data (a catalogue's preview or cover URL, a
@@ -84,6 +85,9 @@ const defaultPort = (protocol: string): string => (protocol === 'https:' ? '443'
 const originKey = (protocol: string, hostname: string, port: string): string =>
   `${protocol}//${hostname.replace(/^\[|\]$/g, '').toLowerCase()}:${port || defaultPort(protocol)}`;
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const undici = lazily(() => require('undici') as typeof import('undici'));
+
 const systemResolve = (hostname: string, options: LookupOptions): Promise<LookupAddress[]> =>
   dns.promises.lookup(hostname, { ...options, all: true });
 
@@ -92,28 +96,37 @@ const systemResolve = (hostname: string, options: LookupOptions): Promise<Lookup
  * connection is checked as described above. Give `dispatcher` to fetch, or call `fetch`.
  */
 export class OutboundGuard {
-  /** Undefined when private addresses are allowed: requests then use the default dispatcher. */
-  readonly dispatcher: Dispatcher | undefined;
-  private readonly agent: Agent | undefined;
+  private agent: Agent | undefined;
   private readonly allowPrivate: boolean;
   private readonly trusted: ReadonlySet<string>;
   private readonly resolve: (hostname: string, options: LookupOptions) => Promise<LookupAddress[]>;
 
   constructor(options: OutboundGuardOptions) {
     this.allowPrivate = options.allowPrivate;
-    const trusted = new Set(
+    this.trusted = new Set(
       (options.trustedOrigins ?? []).map((base) => {
         const url = new URL(base);
         return originKey(url.protocol, url.hostname, url.port);
       }),
     );
-    this.trusted = trusted;
-    const resolve = options.resolve ?? systemResolve;
-    this.resolve = resolve;
-    if (options.allowPrivate) return;
+    this.resolve = options.resolve ?? systemResolve;
+  }
+
+  /**
+   * Undefined when private addresses are allowed: requests then use the default dispatcher.
+   * Made on first use, with undici itself (a server that never fetches never loads it).
+   */
+  get dispatcher(): Dispatcher | undefined {
+    if (this.allowPrivate) return undefined;
+    return (this.agent ??= this.checkedAgent());
+  }
+
+  private checkedAgent(): Agent {
+    const { Agent, buildConnector } = undici();
+    const trusted = this.trusted;
     const open = buildConnector({});
-    const checked = buildConnector({ lookup: checkedLookup(resolve) });
-    this.agent = new Agent({
+    const checked = buildConnector({ lookup: checkedLookup(this.resolve) });
+    return new Agent({
       connect: (connection, callback) => {
         const { protocol, hostname, port } = connection;
         if (trusted.has(originKey(protocol, hostname, port))) return open(connection, callback);
@@ -125,7 +138,6 @@ export class OutboundGuard {
         return checked(connection, callback);
       },
     });
-    this.dispatcher = this.agent;
   }
 
   /**

@@ -1,16 +1,15 @@
 import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import {
+import type {
   Mpeg4AppleTag as AppleTag,
   File as TagFile,
-  Id3v2FrameClassType,
   Id3v2FrameIdentifiers,
   Id3v2Tag,
   Id3v2UserTextInformationFrame as UserTextInformationFrame,
-  TagTypes,
   XiphComment,
 } from 'node-taglib-sharp';
+import { lazily } from '../../core/lazy';
 import { MOODS } from '../../core/descriptors';
 import { PITCH_CLASSES } from '../../core/music';
 import type { AudioFeatures, AudioProbe } from '../../core/types';
@@ -81,31 +80,41 @@ interface TagAccess {
 
 const ITUNES = 'com.apple.iTunes';
 
+/**
+ * node-taglib-sharp, required when tags are first read or written (about 165 modules, 0.1 s of
+ * CPU): a server whose library holds no files to tag, or a CLI run that only analyses, never
+ * loads it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const taglib = lazily(() => require('node-taglib-sharp') as typeof import('node-taglib-sharp'));
+
 function frameId(name: 'TBPM' | 'TKEY'): NonNullable<(typeof Id3v2FrameIdentifiers)[string]> {
-  const id = Id3v2FrameIdentifiers[name];
+  const id = taglib().Id3v2FrameIdentifiers[name];
   if (!id) throw new Error(`node-taglib-sharp has no ${name} frame identifier`);
   return id;
 }
-const TBPM = frameId('TBPM');
-const TKEY = frameId('TKEY');
+const TBPM = lazily(() => frameId('TBPM'));
+const TKEY = lazily(() => frameId('TKEY'));
 
 const ID3V2: TagAccess = {
   kind: 'ID3v2',
-  tag: (file) => file.getTag(TagTypes.Id3v2, true),
+  tag: (file) => file.getTag(taglib().TagTypes.Id3v2, true),
   read(tag, field) {
     const id3 = tag as Id3v2Tag;
-    if (field === BPM_FIELD) return nonEmpty(id3.getTextAsString(TBPM));
-    if (field === KEY_FIELD) return nonEmpty(id3.getTextAsString(TKEY));
-    const frame = UserTextInformationFrame.findUserTextInformationFrame(id3.getFramesByClassType<UserTextInformationFrame>(Id3v2FrameClassType.UserTextInformationFrame), field, false);
+    if (field === BPM_FIELD) return nonEmpty(id3.getTextAsString(TBPM()));
+    if (field === KEY_FIELD) return nonEmpty(id3.getTextAsString(TKEY()));
+    const { Id3v2UserTextInformationFrame, Id3v2FrameClassType } = taglib();
+    const frame = Id3v2UserTextInformationFrame.findUserTextInformationFrame(id3.getFramesByClassType<UserTextInformationFrame>(Id3v2FrameClassType.UserTextInformationFrame), field, false);
     return nonEmpty(frame?.text.join(';'));
   },
   write(tag, field, value) {
     const id3 = tag as Id3v2Tag;
-    if (field === BPM_FIELD) return id3.setTextFrame(TBPM, value);
-    if (field === KEY_FIELD) return id3.setTextFrame(TKEY, value);
+    if (field === BPM_FIELD) return id3.setTextFrame(TBPM(), value);
+    if (field === KEY_FIELD) return id3.setTextFrame(TKEY(), value);
+    const { Id3v2UserTextInformationFrame, Id3v2FrameClassType } = taglib();
     const frames = id3.getFramesByClassType<UserTextInformationFrame>(Id3v2FrameClassType.UserTextInformationFrame);
     for (const old of frames.filter((f) => f.description.toUpperCase() === field.toUpperCase())) id3.removeFrame(old);
-    const frame = UserTextInformationFrame.fromDescription(field);
+    const frame = Id3v2UserTextInformationFrame.fromDescription(field);
     frame.text = [value];
     id3.addFrame(frame);
   },
@@ -113,14 +122,14 @@ const ID3V2: TagAccess = {
 
 const XIPH: TagAccess = {
   kind: 'Vorbis comment',
-  tag: (file) => file.getTag(TagTypes.Xiph, true),
+  tag: (file) => file.getTag(taglib().TagTypes.Xiph, true),
   read: (tag, field) => nonEmpty((tag as XiphComment).getFieldFirstValue(field)),
   write: (tag, field, value) => (tag as XiphComment).setFieldAsStrings(field, value),
 };
 
 const APPLE: TagAccess = {
   kind: 'MP4',
-  tag: (file) => file.getTag(TagTypes.Apple, true),
+  tag: (file) => file.getTag(taglib().TagTypes.Apple, true),
   read(tag, field) {
     const apple = tag as AppleTag;
     if (field === BPM_FIELD) return apple.beatsPerMinute > 0 ? String(apple.beatsPerMinute) : undefined;
@@ -183,7 +192,7 @@ function sameAudio(a: AudioFacts, b: AudioFacts): boolean {
 
 /** Reads the fields of `values` from a file, opened through node-taglib-sharp. */
 function readFields(file: string, mime: string, access: TagAccess, fields: Iterable<TagField>): Map<TagField, string | undefined> {
-  const tagFile = TagFile.createFromPath(file, mime);
+  const tagFile = taglib().File.createFromPath(file, mime);
   try {
     if (tagFile.isPossiblyCorrupt) throw new Error(`possibly corrupt: ${tagFile.corruptionReasons.join('; ')}`);
     const tag = access.tag(tagFile);
@@ -235,7 +244,7 @@ export async function writeTags(file: string, values: TagValues, options: { prob
     const before = await options.probe(file);
     await fs.copyFile(file, temp, fsConstants.COPYFILE_EXCL);
     await fs.chmod(temp, stat.mode & 0o7777);
-    const tagFile = TagFile.createFromPath(temp, mime);
+    const tagFile = taglib().File.createFromPath(temp, mime);
     try {
       const tag = access.tag(tagFile);
       for (const { field, to } of changes) access.write(tag, field, to);
