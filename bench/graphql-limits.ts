@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config';
 import { costEstimators, operationCost } from '../src/http/graphql/graphql.cost';
 import { checkDocument, type DocumentLimits } from '../src/http/graphql/graphql.limits';
 import { knownOperationTypesRule } from '../src/http/graphql/graphql.operations';
-import { buildGraphQLSchema } from '../src/http/graphql/graphql.schema';
+import { graphQLSchema } from '../src/http/graphql/graphql.schema';
 import { ATTACKS, aliasSpam, fanOut } from '../test/helpers/graphql-documents';
 import { startServerProcess, stopServerProcesses } from './lib/server-process';
 import { median, percentile } from './lib/stats';
@@ -48,7 +48,7 @@ const opt = (name: string, fallback: number): number => {
 };
 const KEY = 'bench-key-0123456789';
 
-const schema = buildGraphQLSchema();
+const schema = graphQLSchema();
 const config = loadConfig({});
 const limits: DocumentLimits = {
   maxTokens: config.GRAPHQL_MAX_TOKENS,

@@ -89,6 +89,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
   });
   const subscriptions = createSubscriptionServer({
     schema: graphql.schema,
+    resolvers: graphql.resolvers,
     apiKeys: container.apiKeys,
     analysis: container.analysis,
     events: container.events,

@@ -4,6 +4,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { ContainerType } from 'type-graphql';
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
@@ -28,7 +29,7 @@ import { errorLoggingPlugin, formatGraphQLError } from './graphql.errors';
 import { costLimitPlugin } from './graphql.cost';
 import { documentLimits, graphqlResponseType, type DocumentLimits } from './graphql.limits';
 import { knownOperationTypesRule, operationResolutionPlugin } from './graphql.operations';
-import { buildGraphQLSchema } from './graphql.schema';
+import { graphQLSchema, resolverInstances } from './graphql.schema';
 import { asksForSandbox, landingPageHandler } from './landing.page';
 import { immutableResponseCachePlugin } from './response.cache';
 import { GraphQLEdgeCache } from './edge.cache';
@@ -94,6 +95,8 @@ export interface GraphQLEdge {
   server: ApolloServer<GraphQLContext>;
   /** The executable schema Apollo runs (subscriptions run on it too). */
   schema: GraphQLSchema;
+  /** This app's resolver instances, which every operation's context carries. */
+  resolvers: ContainerType;
   stop(): Promise<void>;
 }
 
@@ -120,7 +123,7 @@ function errorBody(code: string, message: string): { errors: { message: string; 
 }
 
 /**
- * The GraphQL edge: one Apollo server over a schema built once from the services, behind the
+ * The GraphQL edge: one Apollo server over the process's schema and this app's resolvers, behind the
  * same Bearer authentication as REST. A document passes the document limits (graphql.limits.ts)
  * before Apollo parses it, and the cost limit once its variables are known.
  *
@@ -133,7 +136,8 @@ function errorBody(code: string, message: string): { errors: { message: string; 
 export async function createGraphQL(services: GraphQLServices, options: GraphQLOptions, logger: PinoLogger): Promise<GraphQLEdge> {
   const responseCacheAnalyses = options.responseCacheAnalyses ?? DEFAULT_RESPONSE_CACHE_ANALYSES;
   const responseCache = responseCacheAnalyses > 0 ? immutableResponseCachePlugin(responseCacheAnalyses) : undefined;
-  const schema = buildGraphQLSchema({
+  const schema = graphQLSchema();
+  const resolvers = resolverInstances({
     search: services.search,
     ...(services.browse ? { browse: services.browse } : {}),
     ...(services.recommendations ? { recommendations: services.recommendations } : {}),
@@ -227,6 +231,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
           principal,
           analysis: services.analysis,
           log: req.log,
+          resolvers,
           charged: GraphQLEdgeCache.charged(res),
           edge: edge?.recorder(res),
         }),
@@ -261,6 +266,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     post,
     server,
     schema,
+    resolvers,
     stop: () => {
       unsubscribe?.();
       return server.stop();

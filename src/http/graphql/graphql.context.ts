@@ -4,12 +4,18 @@ import type { AnalysisEvents } from '../../analysis/events/analysis-events.chann
 import type { Principal } from '../../auth/api-keys';
 import type { RateLimitDecision } from '../../ops/rate-limit';
 import type { EdgeRecorder } from './edge.cache';
+import type { ContainerType } from 'type-graphql';
 import { AnalysisLoaders } from './analysis.loaders';
 
-/** What every resolver of one request sees. Built per request; nothing in it is shared. */
+/** What every resolver of one request sees. Built per request; only the app's resolver instances are shared. */
 export interface GraphQLContext {
   /** The API key's owner: the edge authenticated the request before Apollo saw it. */
   principal: Principal;
+  /**
+   * The app's resolver instances (graphql.schema.ts, `resolverInstances`): every app in a
+   * process runs on one schema, and type-graphql takes the instances from here.
+   */
+  resolvers: ContainerType;
   analyses: AnalysisLoaders;
   /** The request's logger (carries the request id). */
   log: Logger;
@@ -29,6 +35,7 @@ export interface GraphQLContext {
 export function createContext(deps: {
   principal: Principal;
   analysis: AnalysisService;
+  resolvers: ContainerType;
   log: Logger;
   charged?: RateLimitDecision | undefined;
   edge?: EdgeRecorder | undefined;
@@ -36,6 +43,7 @@ export function createContext(deps: {
 }): GraphQLContext {
   return {
     principal: deps.principal,
+    resolvers: deps.resolvers,
     analyses: new AnalysisLoaders(deps.analysis, deps.principal.id),
     log: deps.log,
     ...(deps.charged ? { charged: deps.charged } : {}),

@@ -1,16 +1,18 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchemaSync, type ClassType, type PubSub } from 'type-graphql';
+import { buildSchemaSync, type ClassType, type ContainerType, type PubSub, type ResolverData } from 'type-graphql';
 import type { BrowseService } from '../../analysis/browse.service';
 import type { ApiKeyService } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
 import type { UsageService } from '../../usage/usage.service';
 import type { WebhookService } from '../../webhooks/webhook.service';
+import { lazily } from '../../core/lazy';
 import { AnalysisResolver } from './analysis.resolver';
 import { AnalysisSubscriptionResolver } from './analysis.subscription';
 import { BrowseResolver } from './browse.resolver';
 import { DescriptorsResolver } from './descriptors.resolver';
+import type { GraphQLContext } from './graphql.context';
 import { RecommendationsResolver } from './recommendations.resolver';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
 import { KeysResolver } from './keys.resolver';
@@ -51,34 +53,42 @@ const NO_TOPICS: PubSub = {
 const HEADER = '# Emitted from the type-graphql classes in src/http/graphql by `npm run schema`. Do not edit.\n\n';
 
 /**
- * The executable schema. type-graphql asks its container for resolver instances; ours is a map
- * from class to instance, built here from the services (no global container). Without
- * services (emitting the schema file), resolvers are never asked for.
+ * The resolver instances of one app, built from its services: a map from class to instance (no
+ * global container). A request finds them in its context (`resolvers`), so that every app in a
+ * process runs on the one schema.
  */
-export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
+export function resolverInstances(services: ResolverServices): ContainerType {
   const resolvers = new Map<ClassType, object>();
-  if (services) {
-    resolvers.set(TrackResolver, new TrackResolver(services.search));
-    resolvers.set(AnalysisResolver, new AnalysisResolver());
-    resolvers.set(DescriptorsResolver, new DescriptorsResolver());
-    if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse));
-    if (services.recommendations) resolvers.set(RecommendationsResolver, new RecommendationsResolver(services.recommendations));
-    if (services.keys) resolvers.set(KeysResolver, new KeysResolver(services.keys.apiKeys, services.keys.usage));
-    if (services.webhooks) resolvers.set(WebhookResolver, new WebhookResolver(services.webhooks));
-    if (services.uploads) resolvers.set(UploadResolver, new UploadResolver(services.uploads.service, services.uploads.fetcher));
-    resolvers.set(AnalysisSubscriptionResolver, new AnalysisSubscriptionResolver());
-  }
+  resolvers.set(TrackResolver, new TrackResolver(services.search));
+  resolvers.set(AnalysisResolver, new AnalysisResolver());
+  resolvers.set(DescriptorsResolver, new DescriptorsResolver());
+  if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse));
+  if (services.recommendations) resolvers.set(RecommendationsResolver, new RecommendationsResolver(services.recommendations));
+  if (services.keys) resolvers.set(KeysResolver, new KeysResolver(services.keys.apiKeys, services.keys.usage));
+  if (services.webhooks) resolvers.set(WebhookResolver, new WebhookResolver(services.webhooks));
+  if (services.uploads) resolvers.set(UploadResolver, new UploadResolver(services.uploads.service, services.uploads.fetcher));
+  resolvers.set(AnalysisSubscriptionResolver, new AnalysisSubscriptionResolver());
+  return {
+    get(someClass: ClassType) {
+      const instance = resolvers.get(someClass);
+      if (!instance) throw new Error(`no resolver instance for ${someClass.name}`);
+      return instance;
+    },
+  };
+}
+
+/**
+ * The executable schema, built once in a process (type-graphql's build, about 60 ms of CPU, and
+ * Apollo's and graphql-ws's checks of it, which graphql keeps on the schema): the same for every
+ * app, whose resolver instances each request brings in its context. Printing the SDL or
+ * analysing a document uses it too.
+ */
+export const graphQLSchema = lazily((): GraphQLSchema => {
   const schema = buildSchemaSync({
     resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, BrowseResolver, RecommendationsResolver, KeysResolver, WebhookResolver, UploadResolver, AnalysisSubscriptionResolver],
     validate: false,
     pubSub: NO_TOPICS,
-    container: {
-      get(someClass: ClassType) {
-        const instance = resolvers.get(someClass);
-        if (!instance) throw new Error(`no resolver instance for ${someClass.name}`);
-        return instance;
-      },
-    },
+    container: ({ context }: ResolverData<GraphQLContext>) => context.resolvers,
   });
   // type-graphql takes no description for the root type; the schema's own object takes one.
   const query = schema.getQueryType();
@@ -88,7 +98,7 @@ export function buildGraphQLSchema(services?: ResolverServices): GraphQLSchema {
   const subscription = schema.getSubscriptionType();
   if (subscription) subscription.description = 'Live events, over WebSocket (graphql-ws) at /graphql.';
   return schema;
-}
+});
 
 /** The SDL as committed in schema/schema.graphql. */
 export function schemaSdl(schema: GraphQLSchema): string {

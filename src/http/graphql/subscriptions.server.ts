@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { GraphQLError, OperationTypeNode, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import type { ContainerType } from 'type-graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger as PinoLogger } from 'pino';
 import { WebSocketServer } from 'ws';
@@ -19,6 +20,8 @@ import { knownOperationTypesRule } from './graphql.operations';
 export interface SubscriptionServerOptions {
   /** The schema Apollo runs: subscriptions execute on the same one. */
   schema: GraphQLSchema;
+  /** The app's resolver instances, as its HTTP requests have them. */
+  resolvers: ContainerType;
   apiKeys: ApiKeyService;
   analysis: AnalysisService;
   events: AnalysisEvents;
@@ -191,7 +194,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           document,
           variableValues: variables,
           operationName: payload.operationName ?? null,
-          contextValue: createContext({ principal, analysis: options.analysis, log, events: options.events }),
+          contextValue: createContext({ principal, analysis: options.analysis, resolvers: options.resolvers, log, events: options.events }),
         };
       },
       onNext: (_ctx, _id, _payload, _args, result) => {

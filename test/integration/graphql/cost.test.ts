@@ -2,7 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import type { GraphQLContext } from '../../../src/http/graphql/graphql.context';
 import { costEstimators, costLimitPlugin } from '../../../src/http/graphql/graphql.cost';
-import { buildGraphQLSchema } from '../../../src/http/graphql/graphql.schema';
+import { graphQLSchema } from '../../../src/http/graphql/graphql.schema';
 import { AnalysesDocument, AnalysisDocument, SearchDocument } from '../../generated/graphql';
 import { fanOut } from '../../helpers/graphql-documents';
 
@@ -18,7 +18,7 @@ async function pricing(): Promise<{ server: ApolloServer<GraphQLContext>; costs:
     return undefined;
   };
   const server = new ApolloServer<GraphQLContext>({
-    schema: buildGraphQLSchema(),
+    schema: graphQLSchema(),
     plugins: [
       costLimitPlugin(5000, [counting, ...costEstimators()]),
       { requestDidStart: async () => ({ didResolveOperation: async ({ contextValue }) => void costs.push(contextValue.cost) }) },

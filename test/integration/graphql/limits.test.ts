@@ -190,7 +190,7 @@ describe('GraphQL cost limit', () => {
     try {
       const keys = await seedAnalyses(t, 4);
       for (const trackKeys of [keys.slice(0, 2), keys]) {
-        const contextValue = createContext({ principal: { id: 'env:1', name: 'test', scope: 'read', expiresAt: null }, analysis: t.container.analysis, log: pino({ level: 'silent' }) });
+        const contextValue = createContext({ principal: { id: 'env:1', name: 'test', scope: 'read', expiresAt: null }, analysis: t.container.analysis, resolvers: edge.resolvers, log: pino({ level: 'silent' }) });
         await edge.server.executeOperation({ query: AnalysesDocument, variables: { trackKeys } }, { contextValue });
       }
       const [two, four] = seen;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType, isUnionType } from 'graphql';
-import { buildGraphQLSchema, schemaFilePath, schemaSdl } from '../../../src/http/graphql/graphql.schema';
+import { graphQLSchema, schemaFilePath, schemaSdl } from '../../../src/http/graphql/graphql.schema';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** The output folders of codegen.yml: the tests' operations, the dashboard's, its admin pages'. */
@@ -12,7 +12,7 @@ const GENERATED = ['test/generated/', 'web/src/gql/'];
 
 describe('the schema documents itself', () => {
   it('every type, field, argument and enum value of ours has a description (what Sandbox and codegen show)', () => {
-    const schema = buildGraphQLSchema();
+    const schema = graphQLSchema();
     const missing: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
       if (type.name.startsWith('__') || (isScalarType(type) && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name))) continue;
@@ -34,7 +34,7 @@ describe('committed GraphQL artefacts', () => {
   it('schema/schema.graphql is what the code builds (run `npm run schema` after changing a type)', async () => {
     expect(schemaFilePath()).toBe(path.join(ROOT, 'schema', 'schema.graphql'));
     const committed = await readFile(schemaFilePath(), 'utf8');
-    expect(committed).toBe(schemaSdl(buildGraphQLSchema()));
+    expect(committed).toBe(schemaSdl(graphQLSchema()));
   });
 
   it(`${GENERATED.join(', ')} are what codegen.yml makes of the schema and the documents (run \`npm run codegen\`)`, async () => {

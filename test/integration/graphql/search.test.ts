@@ -53,6 +53,21 @@ describe('GraphQL search', () => {
     expect(res.body.data!.search[0]).toMatchObject({ trackName: 'Cymbaline', thumbnailUrl: t.container.artwork.url(trackKey('Pink Floyd', 'Cymbaline')) });
   });
 
+  it('answers from this app’s own services while another app in the process runs on the same schema', async () => {
+    const otherEngine = new FakeEngine();
+    otherEngine.tags.set('echoes.mp3', { artist: 'Pink Floyd', title: 'Echoes' });
+    const other = await createTestApp({ engine: otherEngine, prepareLibrary: (dir) => writeFile(path.join(dir, 'echoes.mp3'), 'audio of echoes') });
+    try {
+      const found = async (app: TestApp, track: string) => (await graphql(app, SearchDocument, { track, artist: 'Pink Floyd' })).body.data!.search.map((r) => r.trackName);
+      expect(await found(other, 'Echoes')).toEqual(['Echoes']);
+      expect(await found(t, 'Echoes')).not.toContain('Echoes');
+      expect(await found(t, 'Money')).toContain('Money');
+      expect(await found(other, 'Money')).not.toContain('Money');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('takes names as plain strings: a + is a plus sign, not a space, and whitespace around is trimmed', async () => {
     const res = await graphql(t, SearchDocument, { track: '  Plus+Sign ', artist: 'AC+DC Tribute' });
     expect(res.body.data!.search[0]).toMatchObject({ artist: 'AC+DC Tribute', trackName: 'Plus+Sign' });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { parse, print, validate } from 'graphql';
 import request from 'supertest';
-import { buildGraphQLSchema } from '../../../src/http/graphql/graphql.schema';
+import { graphQLSchema } from '../../../src/http/graphql/graphql.schema';
 import { DropKeyDocument, KeyUsageDocument, ListKeysDocument, MakeKeyDocument, WhoAmIDocument } from '../../generated/graphql';
 import { FakeEngine } from '../../helpers/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -94,7 +94,7 @@ describe('keys and usage over GraphQL', () => {
   });
 
   it('the dashboard’s documents for keys, usage and the viewer are valid against the schema', async () => {
-    const schema = buildGraphQLSchema();
+    const schema = graphQLSchema();
     const root = path.resolve(__dirname, '../../../web/src');
     const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.graphql')).map((f) => path.join(root, f));
     const texts = await Promise.all(files.map((f) => readFile(f, 'utf8')));
