@@ -12,27 +12,18 @@ import { createTestApp } from '../helpers/test-app';
  * to a catalogue or a URL), node-taglib-sharp (tags written back) or pino-pretty (readable logs):
  * about 0.2 s more. Here requiring any of them fails the app.
  */
-jest.mock('bullmq', () => {
-  throw new Error('bullmq was loaded by the embedded default');
-});
-jest.mock('ioredis', () => {
-  throw new Error('ioredis was loaded by the embedded default');
-});
-jest.mock('@keyv/redis', () => {
-  throw new Error('@keyv/redis was loaded by the embedded default');
-});
-jest.mock('pg', () => {
-  throw new Error('pg was loaded by the embedded default');
-});
-jest.mock('undici', () => {
-  throw new Error('undici was loaded');
-});
-jest.mock('node-taglib-sharp', () => {
-  throw new Error('node-taglib-sharp was loaded');
-});
-jest.mock('pino-pretty', () => {
-  throw new Error('pino-pretty was loaded');
-});
+jest.mock('bullmq', () => mockRefused('bullmq'));
+jest.mock('ioredis', () => mockRefused('ioredis'));
+jest.mock('@keyv/redis', () => mockRefused('@keyv/redis'));
+jest.mock('pg', () => mockRefused('pg'));
+jest.mock('undici', () => mockRefused('undici'));
+jest.mock('node-taglib-sharp', () => mockRefused('node-taglib-sharp'));
+jest.mock('pino-pretty', () => mockRefused('pino-pretty'));
+
+/** A mocked package's factory: requiring the package fails. (Jest lets a factory call `mock…` names only.) */
+function mockRefused(name: string): never {
+  throw new Error(`${name} was loaded by the embedded default`);
+}
 
 describe('the embedded default', () => {
   it('starts, searches its library, analyses and browses without loading Redis, BullMQ or Postgres clients, undici, node-taglib-sharp or pino-pretty', async () => {
