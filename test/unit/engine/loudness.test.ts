@@ -40,6 +40,23 @@ describe('loudness (BS.1770 / EBU R128)', () => {
     expect(measure([x], RATE, 1000)).toBeCloseTo(measure([x], RATE, 65536), 6);
   });
 
+  it('when two channels are measured together, then each 100 ms block’s power is the sum of the channels measured alone', () => {
+    // Stereo runs through a loop of its own (both filter chains interleaved); one channel through the plain one.
+    const left = song(3, { bpm: 100, tonic: 2, minor: false, bright: true, seed: 3 });
+    const right = song(3, { bpm: 140, tonic: 9, minor: true, bright: false, seed: 4 });
+    const powers = (channels: Float32Array[]): Float64Array => {
+      const meter = new LoudnessMeter(RATE);
+      for (let i = 0; i < channels[0]!.length; i += 3001) meter.push(channels.map((c) => c.subarray(i, i + 3001)));
+      return meter.subBlockPowers();
+    };
+    const [both, leftAlone, rightAlone] = [powers([left, right]), powers([left]), powers([right])];
+    expect(both.length).toBe(30);
+    for (let i = 0; i < both.length; i++) {
+      expect(leftAlone[i]).not.toBeCloseTo(rightAlone[i]!, 3);
+      expect(both[i]! / (leftAlone[i]! + rightAlone[i]!)).toBeCloseTo(1, 12);
+    }
+  });
+
   it('when compared with essentia’s LoudnessEBUR128 on stereo music, then they agree within 0.3 LU', () => {
     const left = song(6, { bpm: 120, tonic: 0, minor: false, bright: true, seed: 1 });
     const right = song(6, { bpm: 120, tonic: 0, minor: false, bright: false, seed: 2 });
