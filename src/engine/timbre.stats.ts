@@ -1,12 +1,7 @@
 import FFT from 'fft.js';
 import { BINS as FRAME_BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram } from './signal.stft';
 
-/**
- * The bins per frame, bound in this module: where tsx or swc compile the sources (benchmarks,
- * tests), each read of an imported binding is a getter call, and the loops below read it per bin
- * (in the onset, timbre and voice stages together, a sixth of the analysis' CPU there; compiled
- * by tsc, a property read).
- */
+/** Bound in this module, for the per-bin loops below (see BINS in signal.stft.ts). */
 const BINS = FRAME_BINS;
 
 // Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.

@@ -1,11 +1,6 @@
 import { BINS as FRAME_BINS, BIN_HZ, type Spectrogram } from './signal.stft';
 
-/**
- * The bins per frame, bound in this module: where tsx or swc compile the sources (benchmarks,
- * tests), each read of an imported binding is a getter call, and the loops below read it per bin
- * (in the onset, timbre and voice stages together, a sixth of the analysis' CPU there; compiled
- * by tsc, a property read).
- */
+/** Bound in this module, for the per-bin loops below (see BINS in signal.stft.ts). */
 const BINS = FRAME_BINS;
 
 const { log, log2, sqrt } = Math;
