@@ -156,8 +156,9 @@ class AnalysisEngine implements Engine {
       midOnsetStrength: meanOf(envelopes.mid),
       pulseClarity: rhythm.pulseClarity,
       beatPercussion: beatPercussion(spec, beatFrames),
-      mode: tonal.mode,
-      modeConfidence: tonal.modeConfidence,
+      // The profile reading's mode, as the formulas were fitted on it (tonal.key.ts, profileReading).
+      mode: tonal.profileMode,
+      modeConfidence: tonal.profileModeConfidence,
       keyStrength: tonal.strength,
       sectionLoudnessSpread: spread,
       voice: measureVoice(spec),

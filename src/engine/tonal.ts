@@ -1,21 +1,24 @@
 import { type Chroma, chromaSum } from './tonal.chroma';
-import { estimateKey } from './tonal.key';
+import { estimateKey, profileReading } from './tonal.key';
 
 /**
- * Key and mode of the window: the key profiles on the window's summed chroma and bass line
- * (tonal.key.ts), then the third. Major and minor differ by the third above the tonic; when both thirds are
- * weak in the profile (below half its strongest class) and one clearly outweighs the other
- * (1.5 times plus 0.02), that third names the mode. Songs on i-iv-V over a root-and-fifth bass
- * carry little third, and the profiles then decide the mode on the other degrees, usually for
- * major: the usual parallel-key miss.
+ * Key and mode of the window (or of a section's frames): the key model (tonal.key.ts) on the
+ * sustained chroma's sum and the bass line's. Beside it, Sha'ath's profiles' own reading of the
+ * plain chroma (tonal.key.ts, `profileReading`), whose tonality tells the rhythm stage how far
+ * chord changes can be believed and whose mode and correlation the descriptor formulas read.
  */
 export interface TonalResult {
   key: number;
   mode: 0 | 1;
+  /** The calibrated probability that key and mode are both right. */
   keyConfidence: number;
+  /** The probability of the mode, its 12 keys' probabilities summed, 0.5-1. */
   modeConfidence: number;
-  /** The key profile's correlation, 0-1: how clearly the window is in one key. */
+  /** The profile reading's correlation with its key, 0-1: how clearly the window is in one key. */
   strength: number;
+  /** The profile reading's mode and its confidence, 0-1: the descriptor formulas' `major`. */
+  profileMode: 0 | 1;
+  profileModeConfidence: number;
   /**
    * The chroma's best correlation with any key profile, 0-1, the bass line aside (tonal.key.ts):
    * how far the chroma's changes are harmony. The rhythm stage weighs the chord changes by it.
@@ -23,23 +26,6 @@ export interface TonalResult {
   tonality: number;
   /** The window's pitch-class profile (C first), its strongest class 1. */
   chroma: number[];
-}
-
-const THIRD_WEAK = 0.5;
-const THIRD_RATIO = 1.5;
-const THIRD_MARGIN = 0.02;
-
-/** The mode the tonic's third names, when the thirds are weak and one clearly outweighs the other. */
-export function modeByThird(tonic: number, profile: ArrayLike<number>): 0 | 1 | undefined {
-  let max = 0;
-  for (let i = 0; i < 12; i++) max = Math.max(max, profile[i]!);
-  if (!(max > 0)) return undefined;
-  const minor = profile[(tonic + 3) % 12]! / max;
-  const major = profile[(tonic + 4) % 12]! / max;
-  if (Math.max(minor, major) >= THIRD_WEAK) return undefined;
-  if (minor > THIRD_RATIO * major + THIRD_MARGIN) return 0;
-  if (major > THIRD_RATIO * minor + THIRD_MARGIN) return 1;
-  return undefined;
 }
 
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
@@ -50,18 +36,22 @@ export function analyseTonal(chroma: Chroma, from = 0, to = chroma.count): Tonal
   let max = 0;
   for (const v of profile) max = Math.max(max, v);
   const normalisedProfile = Array.from(profile, (v) => (max > 0 ? v / max : 0));
-  if (!(max > 0)) return { key: 0, mode: 1, keyConfidence: 0, modeConfidence: 0, strength: 0, tonality: 0, chroma: normalisedProfile };
-  const estimate = estimateKey(profile, chromaSum(chroma, from, to, 'bass'));
-  const byThird = modeByThird(estimate.key, profile);
-  const overruled = byThird !== undefined && byThird !== estimate.mode;
+  const sustained = chromaSum(chroma, from, to, 'sustained');
+  if (!(max > 0)) {
+    return { key: 0, mode: 1, keyConfidence: 0, modeConfidence: 0, strength: 0, profileMode: 1, profileModeConfidence: 0, tonality: 0, chroma: normalisedProfile };
+  }
+  const bass = chromaSum(chroma, from, to, 'bass');
+  const estimate = estimateKey(sustained, bass);
+  const reading = profileReading(profile, bass);
   return {
     key: estimate.key,
-    mode: overruled ? byThird : estimate.mode,
-    // The correlation, less when a near rival key exists; the mode as sure as major beat minor.
-    keyConfidence: clamp01(estimate.strength * Math.min(1, 0.5 + 5 * estimate.keyMargin)),
-    modeConfidence: overruled ? 0.25 : clamp01(0.5 + 2.5 * estimate.modeMargin),
-    strength: clamp01(estimate.strength),
-    tonality: clamp01(estimate.tonality),
+    mode: estimate.mode,
+    keyConfidence: clamp01(estimate.confidence),
+    modeConfidence: clamp01(estimate.modeProbability),
+    strength: reading.strength,
+    profileMode: reading.mode,
+    profileModeConfidence: reading.modeConfidence,
+    tonality: reading.tonality,
     chroma: normalisedProfile,
   };
 }

@@ -1,6 +1,18 @@
 import { chromaSum } from '../../../src/engine/tonal.chroma';
-import { bassConcentration, estimateKey, keyCorrelation, KEY_PROFILES } from '../../../src/engine/tonal.key';
-import { modeByThird } from '../../../src/engine/tonal';
+import {
+  FITTED_KEY_MODEL,
+  KEY_FEATURES,
+  KEY_PROFILES,
+  PROFILE_NAMES,
+  bassConcentration,
+  calibratedConfidence,
+  estimateKey,
+  keyCorrelation,
+  keyFeatures,
+  modeByThird,
+  profileReading,
+  weightVector,
+} from '../../../src/engine/tonal.key';
 import { tuningHz } from '../../../src/engine/engine';
 import { framesOf, tonalOf } from '../../helpers/engine-run';
 import { SAMPLE_RATE, chordProgression, midiToHz } from '../../helpers/signals';
@@ -48,6 +60,25 @@ describe('chroma', () => {
     expect(tuningHz(framesOf(played).chroma.tuning)).toBeCloseTo(hz, 0);
   });
 
+  it('when short clicks sound over a held note, then the sustained chroma keeps the note and drops the clicks', () => {
+    const held = note(midiToHz(57), 4);
+    // A click of white noise 10 ms long every 250 ms, louder than the note.
+    let seed = 1;
+    for (let at = 0; at < held.length; at += SAMPLE_RATE / 4) {
+      for (let i = 0; i < SAMPLE_RATE / 100 && at + i < held.length; i++) {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        held[at + i]! += 2 * (seed / 2147483648 - 0.5);
+      }
+    }
+    const { chroma } = framesOf(held);
+    const share = (row: Float64Array) => row[9]! / row.reduce((a, b) => a + b, 0);
+    const plain = chromaSum(chroma);
+    const sustained = chromaSum(chroma, 0, chroma.count, 'sustained');
+    expect(sustained.indexOf(Math.max(...sustained))).toBe(9);
+    expect(share(sustained)).toBeGreaterThan(share(plain));
+    expect(share(sustained)).toBeGreaterThan(0.5);
+  });
+
   it('when the signal is silent, then every frame is zero', () => {
     const { chroma } = framesOf(new Float32Array(SAMPLE_RATE * 2));
     expect(chroma.frames.every((v) => v === 0)).toBe(true);
@@ -74,64 +105,90 @@ describe('bass line', () => {
   });
 });
 
-describe('key profiles', () => {
-  it('when the profile is the major key profile itself rotated to D, then the key is D major with correlation 1', () => {
-    const chroma = Array.from({ length: 12 }, (_, i) => KEY_PROFILES.major[(i - 2 + 12) % 12]!);
-    const k = estimateKey(chroma);
+describe('key model', () => {
+  const major = KEY_PROFILES.shaath.major;
+  const rotated = (profile: readonly number[], tonic: number) => Array.from({ length: 12 }, (_, i) => profile[(i - tonic + 12) % 12]!);
+  const silentBass = new Array<number>(12).fill(0);
+
+  it('when the chroma is a major profile rotated to D, then the key is D major, its probability the largest and the 24 summing to 1', () => {
+    const k = estimateKey(rotated(major, 2), silentBass);
     expect(name(k)).toBe('D major');
-    expect(k.strength).toBeCloseTo(1, 6);
-    expect(keyCorrelation(chroma, KEY_PROFILES.major, 2)).toBeCloseTo(1, 6);
+    expect(profileReading(rotated(major, 2), silentBass).strength).toBeCloseTo(1, 6);
+    expect(keyCorrelation(rotated(major, 2), major, 2)).toBeCloseTo(1, 6);
+    expect(k.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    expect(Math.max(...k.probabilities)).toBe(k.probabilities[2]);
+    expect(k.confidence).toBeGreaterThan(0);
+    expect(k.confidence).toBeLessThan(1);
   });
 
-  it('when the chroma is equally C major and A minor, then the bass line names the key: on A, A minor; on C, C major', () => {
+  it('when chroma and bass are transposed, then the probabilities move with them, key for key', () => {
+    const chroma = [1, 0.1, 0.5, 0.2, 0.8, 0.6, 0.1, 0.9, 0.15, 0.7, 0.2, 0.4];
+    const bass = [0.5, 0, 0, 0, 0.1, 0, 0, 0.3, 0, 0.1, 0, 0];
+    const at = estimateKey(chroma, bass);
+    for (const shift of [1, 5, 11]) {
+      const moved = estimateKey(rotated(chroma, shift), rotated(bass, shift));
+      expect(moved.key).toBe((at.key + shift) % 12);
+      for (let k = 0; k < 24; k++) expect(moved.probabilities[(k % 12 + shift) % 12 + (k < 12 ? 0 : 12)]).toBeCloseTo(at.probabilities[k]!, 12);
+      expect(moved.confidence).toBeCloseTo(at.confidence, 12);
+    }
+  });
+
+  it('when the chroma is equally C major and A minor, then a bass line resting on A names A minor and one on C names C major', () => {
     // C, E, G, A: the triads of C major and A minor alike, with the diatonic D, F, B quieter.
     const chroma = [1, 0, 0.3, 0, 1, 0.3, 0, 1, 0, 1, 0, 0.3];
     const pedal = (pc: number) => Array.from({ length: 12 }, (_, i) => (i === pc ? 0.7 : i === (pc + 7) % 12 ? 0.3 : 0));
     expect(name(estimateKey(chroma, pedal(9)))).toBe('A minor');
     expect(name(estimateKey(chroma, pedal(0)))).toBe('C major');
-    // A silent bass leaves the chroma alone to decide.
-    expect(estimateKey(chroma, new Array(12).fill(0))).toEqual(estimateKey(chroma));
   });
 
-  it('a bass line spread over every pitch class (a piano\'s low register) barely votes; one resting on a few notes decides', () => {
-    const chroma = [1, 0, 0.3, 0, 1, 0.3, 0, 1, 0, 1, 0, 0.3];
-    // Leaning to A and E by a little over an even spread: concentration (0.32 - 0.25) / 0.75.
+  it('a bass line spread over every pitch class (a piano\'s low register) barely votes: its concentration is near 0', () => {
     const diffuse = Array.from({ length: 12 }, (_, i) => (i === 9 ? 0.12 : i === 4 ? 0.1 : 0.078));
     expect(bassConcentration(diffuse)).toBeLessThan(0.15);
     expect(bassConcentration(new Array(12).fill(1))).toBe(0);
     expect(bassConcentration([1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0])).toBe(1);
-    expect(bassConcentration(new Array(12).fill(0))).toBe(0);
-    // The same lean, concentrated, names A minor; spread, it leaves C major's stronger chroma fit alone.
+    expect(bassConcentration(silentBass)).toBe(0);
+    // An even bass line's features are zero: it leaves the chroma alone to decide.
+    const even = keyFeatures(rotated(major, 4), new Array(12).fill(1));
+    for (const f of even) expect(Array.from(f.slice(3, 6))).toEqual([0, 0, 0]);
+    expect(estimateKey(rotated(major, 4), new Array(12).fill(1)).probabilities).toEqual(estimateKey(rotated(major, 4), silentBass).probabilities);
+  });
+
+  it('the confidence rises with the winner\'s probability and its lead, and lies in (0, 1)', () => {
+    const calibration = FITTED_KEY_MODEL.calibration;
+    const spread = Float64Array.from({ length: 24 }, (_, i) => (i === 0 ? 0.3 : 0.7 / 23));
+    const sure = Float64Array.from({ length: 24 }, (_, i) => (i === 0 ? 0.9 : 0.1 / 23));
+    const tied = Float64Array.from({ length: 24 }, (_, i) => (i < 2 ? 0.45 : 0.1 / 22));
+    expect(calibratedConfidence(sure, calibration)).toBeGreaterThan(calibratedConfidence(spread, calibration));
+    expect(calibratedConfidence(sure, calibration)).toBeGreaterThan(calibratedConfidence(tied, calibration));
+    for (const p of [spread, sure, tied]) {
+      expect(calibratedConfidence(p, calibration)).toBeGreaterThan(0);
+      expect(calibratedConfidence(p, calibration)).toBeLessThan(1);
+    }
+  });
+
+  it('when the chroma is silent, then no key is claimed', () => {
+    const none = estimateKey(new Array(12).fill(0), silentBass);
+    expect(none.confidence).toBe(0);
+    const reading = profileReading(new Array(12).fill(0), silentBass);
+    expect(reading.strength).toBe(0);
+    expect(reading.tonality).toBe(0);
+  });
+
+  it('the profile reading (the descriptors\' mode): the bass line at its concentration, and the third deciding only when both thirds are weak and one clearly leads', () => {
+    const chroma = [1, 0, 0.3, 0, 1, 0.3, 0, 1, 0, 1, 0, 0.3];
     const resting = Array.from({ length: 12 }, (_, i) => (i === 9 ? 0.6 : i === 4 ? 0.4 : 0));
-    expect(name(estimateKey(chroma, resting))).toBe('A minor');
-    const spread = estimateKey(chroma, diffuse);
-    expect(spread.key === estimateKey(chroma).key && spread.mode === estimateKey(chroma).mode).toBe(true);
-  });
-
-  it('when the bass line chooses a key the chroma fits less, then the tonality is still the chroma\'s best fit', () => {
-    // The C major profile with A stressed a little: the chroma alone reads C major; a bass
-    // resting on A reads A minor, whose profile the chroma fits less well.
-    const chroma = Array.from({ length: 12 }, (_, i) => KEY_PROFILES.major[i]! + (i === 9 ? 1.5 : 0));
-    const bass = Array.from({ length: 12 }, (_, i) => (i === 9 ? 0.7 : i === 4 ? 0.3 : 0));
-    const alone = estimateKey(chroma);
-    const withBass = estimateKey(chroma, bass);
-    expect(name(alone)).toBe('C major');
-    expect(name(withBass)).toBe('A minor');
-    expect(withBass.strength).toBeLessThan(alone.strength);
-    expect(withBass.tonality).toBeCloseTo(alone.strength, 12);
-    expect(alone.tonality).toBeCloseTo(alone.strength, 12);
-  });
-
-  it('when the profile is flat, then no key is claimed', () => {
-    const flat = estimateKey(new Array(12).fill(1));
-    expect(flat.strength).toBe(0);
-    expect(flat.tonality).toBe(0);
-  });
-
-  it('the third decides only when both thirds are weak and one clearly leads', () => {
-    const profile = [1, 0, 0.1, 0.3, 0.05, 0.2, 0, 0.9, 0.1, 0, 0.2, 0];
-    expect(modeByThird(0, profile)).toBe(0);
+    expect(name(profileReading(chroma, resting))).toBe('A minor');
+    expect(name(profileReading(chroma, Array.from({ length: 12 }, (_, i) => (i === 0 ? 0.6 : i === 7 ? 0.4 : 0))))).toBe('C major');
+    expect(profileReading(new Array(12).fill(1), silentBass).tonality).toBe(0);
+    expect(modeByThird(0, [1, 0, 0.1, 0.3, 0.05, 0.2, 0, 0.9, 0.1, 0, 0.2, 0])).toBe(0);
     expect(modeByThird(0, [1, 0, 0, 0.8, 0.9, 0, 0, 0.9, 0, 0, 0, 0])).toBeUndefined();
+  });
+
+  it('the shipped weights favour the profiles\' fit, and the model reads every profile', () => {
+    expect(FITTED_KEY_MODEL.chroma).toHaveLength(PROFILE_NAMES.length);
+    expect(FITTED_KEY_MODEL.bass).toHaveLength(PROFILE_NAMES.length);
+    for (const w of FITTED_KEY_MODEL.chroma) expect(w).toBeGreaterThan(0);
+    expect(weightVector(FITTED_KEY_MODEL)).toHaveLength(KEY_FEATURES);
   });
 });
 

@@ -80,7 +80,7 @@ describe('valence, fitted on people’s labels', () => {
 
 /** A chroma of given frames (each 12 classes, C first). */
 function chromaOf(rows: number[][]): Chroma {
-  return { frames: Float32Array.from(rows.flat()), bass: new Float32Array(rows.length * 12), count: rows.length, tuning: 0 };
+  return { frames: Float32Array.from(rows.flat()), bass: new Float32Array(rows.length * 12), sustained: Float32Array.from(rows.flat()), count: rows.length, tuning: 0 };
 }
 const pcs = (...classes: number[]): number[] => Array.from({ length: 12 }, (_, k) => (classes.includes(k) ? 1 : 0));
 
