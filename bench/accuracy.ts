@@ -40,6 +40,8 @@ interface Answer {
   gridAgrees?: boolean;
   /** The engine's key confidence, 0–1 (engine only). */
   keyConfidence?: number;
+  /** The engine's tempo confidence, 0–1 (engine only). */
+  tempoConfidence?: number;
   cpuMs: number;
 }
 
@@ -181,6 +183,7 @@ async function main(): Promise<void> {
       timeSignature: features.timeSignature,
       gridAgrees: gridAgrees(features),
       keyConfidence: features.confidence.key,
+      tempoConfidence: features.confidence.tempo,
       cpuMs: (cpu.user + cpu.system) / 1000,
     };
     const qmKey = qm.peer?.analyse(audio.samples, 44100);
@@ -210,6 +213,7 @@ async function main(): Promise<void> {
   console.log(`\ndescriptor medians      clips${DESCRIPTORS.map((d) => d.slice(0, 7).padStart(8)).join('')}`);
   console.log(descriptorLine('all', rows));
   reliability(rows);
+  byGenre(rows, summary.peer !== undefined, summary.qm !== undefined);
   const drumless = rows.filter((r) => r.truth.drums === false);
   if (drumless.length > 0) {
     console.log(descriptorLine('with drums', rows.filter((r) => r.truth.drums !== false)));
@@ -238,27 +242,85 @@ async function main(): Promise<void> {
   }
 }
 
-/** The key confidence's bands, low edges: [0, 0.3), [0.3, 0.5), [0.5, 0.7), [0.7, 1]. */
-export const CONFIDENCE_BANDS = [0, 0.3, 0.5, 0.7] as const;
+/** The confidences' bands, low edges: [0, 0.3), [0.3, 0.5), [0.5, 0.7), [0.7, 0.85), [0.85, 1]. */
+export const CONFIDENCE_BANDS = [0, 0.3, 0.5, 0.7, 0.85] as const;
+
+/** One table of a confidence's bands: how many clips each holds and how many of them are right. */
+function bandTable(title: string, rows: Row[], confidence: (r: Row) => number, right: (r: Row) => boolean, score?: (r: Row) => number): void {
+  console.log(`\n${title.padEnd(16)}  clips  ${'right'.padStart(13)}${score ? '  MIREX' : ''}`);
+  CONFIDENCE_BANDS.forEach((low, i) => {
+    const high = CONFIDENCE_BANDS[i + 1] ?? Infinity;
+    const band = rows.filter((r) => confidence(r) >= low && confidence(r) < high);
+    const n = band.filter(right).length;
+    const label = high === Infinity ? `${low.toFixed(2)}–1` : `${low.toFixed(2)}–${high.toFixed(2)}`;
+    const share = band.length > 0 ? `${((100 * n) / band.length).toFixed(0)} %` : '-';
+    const mirex = score ? `  ${band.length > 0 ? (band.reduce((s, r) => s + score(r), 0) / band.length).toFixed(3) : '-'}` : '';
+    console.log(`${label.padEnd(16)} ${String(band.length).padStart(6)}  ${`${n} (${share})`.padStart(13)}${mirex}`);
+  });
+  const sure = rows.filter((r) => confidence(r) >= 0.7);
+  const n = sure.filter(right).length;
+  console.log(`at ≥ 0.7: ${sure.length} of ${rows.length} clips, ${sure.length > 0 ? `${((100 * n) / sure.length).toFixed(0)} %` : '-'} right`);
+}
 
 /**
- * How often the engine's key is exactly right in each band of its key confidence: what a
- * confidence of 0.7 is worth on this set (the `--min-key-confidence` of `npm run index --
- * --write-tags` is read against this table).
+ * How often the engine is right in each band of its confidences: the key exactly (what a key
+ * confidence of 0.7 is worth on this set; the `--min-key-confidence` of `npm run index --
+ * --write-tags` is read against this table) and the tempo at Acc1.
  */
 function reliability(rows: Row[]): void {
   const keyed = rows.filter((r) => r.truth.tonic !== undefined && r.truth.modeBinary !== undefined && r.ours.keyConfidence !== undefined);
-  if (keyed.length === 0) return;
-  console.log('\nkey confidence    clips  exactly right  MIREX');
-  CONFIDENCE_BANDS.forEach((low, i) => {
-    const high = CONFIDENCE_BANDS[i + 1] ?? Infinity;
-    const band = keyed.filter((r) => r.ours.keyConfidence! >= low && r.ours.keyConfidence! < high);
-    const exact = band.filter((r) => r.ours.key === r.truth.tonic && r.ours.mode === r.truth.modeBinary).length;
-    const mirex = band.reduce((s, r) => s + mirexKeyScore(r.ours.key, r.ours.mode, r.truth.tonic!, r.truth.modeBinary!), 0);
-    const label = high === Infinity ? `${low.toFixed(1)}–1` : `${low.toFixed(1)}–${high.toFixed(1)}`;
-    const share = (n: number) => (band.length > 0 ? `${((100 * n) / band.length).toFixed(0)} %` : '-');
-    console.log(`${label.padEnd(16)} ${String(band.length).padStart(6)}  ${`${exact} (${share(exact)})`.padStart(13)}  ${band.length > 0 ? (mirex / band.length).toFixed(3) : '-'}`);
-  });
+  if (keyed.length > 0) {
+    bandTable(
+      'key confidence',
+      keyed,
+      (r) => r.ours.keyConfidence!,
+      (r) => r.ours.key === r.truth.tonic && r.ours.mode === r.truth.modeBinary,
+      (r) => mirexKeyScore(r.ours.key, r.ours.mode, r.truth.tonic!, r.truth.modeBinary!),
+    );
+  }
+  const timed = rows.filter((r) => r.truth.bpm !== undefined && r.ours.tempoConfidence !== undefined);
+  if (timed.length > 0) bandTable('tempo confidence', timed, (r) => r.ours.tempoConfidence!, (r) => tempoRelation(r.ours.tempo, r.truth.bpm!) === 'right');
+}
+
+/** Per kind of music (the truth's `genre` or `kind`), where the set names more than one: tempo and key, the engine beside the peers. */
+function byGenre(rows: Row[], peer: boolean, qm: boolean): void {
+  const genres = [...new Set(rows.map((r) => r.truth.genre).filter((g): g is string => g !== undefined))];
+  if (genres.length < 2) return;
+  const acc = (rs: Row[], tempo: (r: Row) => number | undefined, ok: (rel: TempoRelation) => boolean) => {
+    const timed = rs.filter((r) => r.truth.bpm !== undefined && tempo(r) !== undefined);
+    return timed.length ? pct(timed.filter((r) => ok(tempoRelation(tempo(r)!, r.truth.bpm!))).length / timed.length) : '-';
+  };
+  const mirex = (rs: Row[], key: (r: Row) => { key: number; mode: 0 | 1 } | undefined) => {
+    const keyed = rs.filter((r) => r.truth.tonic !== undefined && r.truth.modeBinary !== undefined && key(r) !== undefined);
+    return keyed.length ? (keyed.reduce((s, r) => s + mirexKeyScore(key(r)!.key, key(r)!.mode, r.truth.tonic!, r.truth.modeBinary!), 0) / keyed.length).toFixed(3) : '-';
+  };
+  const acc2 = (rel: TempoRelation) => ['right', 'double', 'half', 'triple', 'third'].includes(rel);
+  console.log(`\nby genre          clips  Acc1  Acc2 engine misses (tempo)          ${peer ? 'essentia Acc1  Acc2 ' : ''} key clips  MIREX${peer ? ' essentia' : ''}${qm ? '     QM' : ''}`);
+  for (const genre of genres.sort()) {
+    const rs = rows.filter((r) => r.truth.genre === genre);
+    const errors = new Map<TempoRelation, number>();
+    for (const r of rs) {
+      if (r.truth.bpm === undefined) continue;
+      const rel = tempoRelation(r.ours.tempo, r.truth.bpm);
+      if (rel !== 'right') errors.set(rel, (errors.get(rel) ?? 0) + 1);
+    }
+    const misses = [...errors].map(([k, v]) => `${k} ${v}`).join(', ') || (rs.some((r) => r.truth.bpm !== undefined) ? 'none' : '-');
+    const keyed = rs.filter((r) => r.truth.tonic !== undefined).length;
+    console.log(
+      [
+        genre.slice(0, 16).padEnd(16),
+        String(rs.length).padStart(6),
+        acc(rs, (r) => r.ours.tempo, (rel) => rel === 'right').padStart(5),
+        acc(rs, (r) => r.ours.tempo, acc2).padStart(5),
+        misses.padEnd(30),
+        ...(peer ? [acc(rs, (r) => r.peer?.tempo, (rel) => rel === 'right').padStart(13), acc(rs, (r) => r.peer?.tempo, acc2).padStart(5)] : []),
+        String(keyed).padStart(10),
+        mirex(rs, (r) => r.ours).padStart(6),
+        ...(peer ? [mirex(rs, (r) => r.peer).padStart(9)] : []),
+        ...(qm ? [mirex(rs, (r) => r.qm).padStart(6)] : []),
+      ].join(' '),
+    );
+  }
 }
 
 if (require.main === module) {

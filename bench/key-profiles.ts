@@ -1,136 +1,286 @@
 /**
- * The key stage's choices, cross-validated: which key profile, and how much the bass line weighs
- * (a fixed weight, "w bass", or a weight times the bass line's concentration, "w bass×c", as the
- * engine weighs it: src/engine/tonal.key.ts).
+ * The key model's weights (src/engine/key.weights.json): where they come from and how well they
+ * hold on sets they were not fitted on.
  *
- *   npm run bench:key-profiles -- <dir> [<dir>...] [--cache <dir>]
+ *   npm run bench:key-profiles -- <dir> [<dir>...] [--cache <dir>] [--features <file>]
+ *     [--by-genre <set>,...] [--weight <set>=<w>,...] [--rendered <set>,...] [--l2 0.01]
+ *     [--plain] [--write [<file>]]
  *
  * Each `<dir>` holds audio and a truth.json with `tonic` and `modeBinary`. Every clip is decoded by
- * the engine's decode path, and its summed chroma and bass line come from the engine's own chroma
- * stage; each variant then scores the 24 keys as the key stage does (the profile correlation of
- * the chroma plus `w` times that of the bass line, then the third), and is scored by the MIREX key
- * score per set. Reported: every variant's score per set, and for each set the variant chosen on
- * all the other sets (leave one set out) with its score on the set left out: the figure to trust.
+ * the engine's decode path and its sustained chroma, bass line and plain chroma come from the
+ * engine's own chroma stage, so the features are the ones the service scores (tonal.key.ts: each
+ * key's correlations with three profiles, the bass line's times its concentration, and minor).
  *
- * The profiles besides the engine's (Sha'ath 2011) are published ones: Krumhansl & Kessler's
- * probe-tone ratings (1982), Temperley's MIREX 2005 profiles, Faraldo et al.'s EDM profiles
- * ("edma", 2016; "bgate" and "braw", their profiles from a corpus of pop and rock, the first
- * being essentia KeyExtractor's default) and the mean HPCP of Gómez's evaluation set ("thpcp", 2006).
+ * The fit: softmax regression over the 24 keys (Adam, an L2 penalty `--l2` on the mean loss),
+ * every group weighing alike. A group is a set, or with `--by-genre` each genre of a set (the file
+ * name's part before its first dot, as GTZAN names its clips) — so that leaving one out keeps the
+ * set's other kinds of music in the fit. `--weight gtzan=3` makes a set count as much as three
+ * (spread over its genres). Reported per set: the MIREX score and exact share with the shipped
+ * weights, refitted on all sets, and left out (fitted on every other group: the figure to trust).
+ *
+ * The confidence: a logistic calibration of the winner's probability and its lead over the
+ * runner-up, fitted on the left-out predictions of every set but those named `--rendered`
+ * (songs rendered from MIDI are far easier than recordings and would make it overconfident);
+ * the reliability table (calibrated confidence band → share exactly right) is itself left out
+ * by group. `--write` writes the weights refitted on all sets and that calibration to
+ * src/engine/key.weights.json (or the file given). `--features` keeps every clip's measured
+ * profiles in a file, read instead of the audio when it exists (delete it after changing the engine).
+ * `--plain` fits and scores the model on the plain chroma instead of the sustained one (what the
+ * sustained chroma is worth; never with --write).
  */
-import { mkdirSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { Stft } from '../src/engine/signal.stft';
-import { modeByThird } from '../src/engine/tonal';
 import { chromaOf, chromaSum } from '../src/engine/tonal.chroma';
-import { BASS_WEIGHT, KEY_PROFILES, bassConcentration, keyCorrelation } from '../src/engine/tonal.key';
+import {
+  FITTED_KEY_MODEL,
+  KEY_FEATURES,
+  PROFILE_NAMES,
+  calibrationInputs,
+  keyFeatures,
+  keyProbabilities,
+  weightVector,
+} from '../src/engine/tonal.key';
+import { fitLogistic, logit as logitOf } from '../test/helpers/logistic';
 import { mirexKeyScore, readTruth } from './lib/truth';
 import { analysisWindowOf } from './lib/window-cache';
 
-type Profiles = readonly [major: readonly number[], minor: readonly number[]];
-
-const PROFILES: Record<string, Profiles> = {
-  shaath: [KEY_PROFILES.major, KEY_PROFILES.minor],
-  krumhansl: [
-    [6.35, 2.23, 3.48, 2.33, 4.38, 4.09, 2.52, 5.19, 2.39, 3.66, 2.29, 2.88],
-    [6.33, 2.68, 3.52, 5.38, 2.6, 3.53, 2.54, 4.75, 3.98, 2.69, 3.34, 3.17],
-  ],
-  temperley2005: [
-    [0.748, 0.06, 0.488, 0.082, 0.67, 0.46, 0.096, 0.715, 0.104, 0.366, 0.057, 0.4],
-    [0.712, 0.084, 0.474, 0.618, 0.049, 0.46, 0.105, 0.747, 0.404, 0.067, 0.133, 0.33],
-  ],
-  edma: [
-    [0.1652, 0.0475, 0.0829, 0.0669, 0.0999, 0.0927, 0.0529, 0.1316, 0.0522, 0.0744, 0.0694, 0.0643],
-    [0.1724, 0.0534, 0.0761, 0.1004, 0.0562, 0.0853, 0.0498, 0.1345, 0.0746, 0.05, 0.0919, 0.0555],
-  ],
-  bgate: [
-    [1, 0, 0.42, 0, 0.53, 0.37, 0, 0.77, 0, 0.38, 0.21, 0.3],
-    [1, 0, 0.36, 0.39, 0, 0.38, 0, 0.74, 0.27, 0, 0.42, 0.23],
-  ],
-  braw: [
-    [1, 0.1573, 0.42, 0.157, 0.5296, 0.3669, 0.1632, 0.7711, 0.1676, 0.3827, 0.2113, 0.2965],
-    [1, 0.233, 0.3615, 0.3905, 0.2925, 0.3777, 0.1961, 0.7425, 0.2701, 0.2161, 0.4228, 0.2272],
-  ],
-  thpcp: [
-    [0.9516, 0.2074, 0.7176, 0.2201, 0.7134, 0.4884, 0.3143, 1, 0.2096, 0.5366, 0.2259, 0.5536],
-    [0.9441, 0.2174, 0.6453, 0.6323, 0.279, 0.5771, 0.2643, 1, 0.2643, 0.3063, 0.4592, 0.3593],
-  ],
-};
-const BASS_WEIGHTS = [0, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5];
-
 interface Clip {
   set: string;
-  tonic: number;
-  mode: 0 | 1;
-  chroma: Float64Array;
-  bass: Float64Array;
+  group: string;
+  file: string;
+  /** The right key's index: tonic for major, 12 + tonic for minor. */
+  target: number;
+  sustained: number[];
+  bass: number[];
+  plain: number[];
 }
 
-/** The key a variant reads: the best of the 24 scores, then the third, as tonal.ts does. */
-function keyOf(clip: Clip, [major, minor]: Profiles, weight: number, scaled: boolean): { key: number; mode: 0 | 1 } {
-  const w = scaled ? weight * bassConcentration(clip.bass) : weight;
-  let best = { key: 0, mode: 1 as 0 | 1, score: -Infinity };
-  for (let tonic = 0; tonic < 12; tonic++) {
-    for (const [mode, profile] of [[1, major], [0, minor]] as const) {
-      const score = keyCorrelation(clip.chroma, profile, tonic) + w * keyCorrelation(clip.bass, profile, tonic);
-      if (score > best.score) best = { key: tonic, mode, score };
-    }
-  }
-  return { key: best.key, mode: modeByThird(best.key, clip.chroma) ?? best.mode };
+interface Options {
+  cache?: string;
+  features?: string;
+  byGenre: Set<string>;
+  setWeights: Map<string, number>;
+  rendered: Set<string>;
+  l2: number;
+  write?: string;
+  plain: boolean;
+  dirs: string[];
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const cacheAt = args.indexOf('--cache');
-  const cache = cacheAt >= 0 ? args[cacheAt + 1] : undefined;
-  const dirs = args.filter((a, i) => !a.startsWith('--') && !(cacheAt >= 0 && i === cacheAt + 1));
-  if (dirs.length === 0) {
-    console.error('usage: npm run bench:key-profiles -- <dir> [<dir>...] [--cache <dir>]');
-    process.exit(2);
+const USAGE =
+  'usage: npm run bench:key-profiles -- <dir> [<dir>...] [--cache <dir>] [--features <file>] [--by-genre <set>,...] [--weight <set>=<w>,...] [--rendered <set>,...] [--l2 0.01] [--plain] [--write [<file>]]';
+
+function parseOptions(args: string[]): Options {
+  const valued = new Set(['--cache', '--features', '--by-genre', '--weight', '--rendered', '--l2']);
+  const value = (name: string): string | undefined => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const list = (name: string): string[] => (value(name) ?? '').split(',').filter(Boolean);
+  const writeAt = args.indexOf('--write');
+  const writeArg = writeAt >= 0 ? args[writeAt + 1] : undefined;
+  const write = writeAt < 0 ? undefined : writeArg && !writeArg.startsWith('--') ? writeArg : resolve(__dirname, '../src/engine/key.weights.json');
+  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? '') && !(writeAt >= 0 && i === writeAt + 1 && a === writeArg));
+  const setWeights = new Map<string, number>();
+  for (const pair of list('--weight')) {
+    const [name, w] = pair.split('=');
+    if (!name || !(Number(w) > 0)) throw new Error(`--weight ${pair}: expected <set>=<positive number>`);
+    setWeights.set(name, Number(w));
   }
-  if (cache) mkdirSync(cache, { recursive: true });
+  const l2 = Number(value('--l2') ?? 0.01);
+  if (!(l2 >= 0)) throw new Error('--l2: expected a number >= 0');
+  const plain = args.includes('--plain');
+  if (plain && write) throw new Error('--plain: the engine reads the sustained chroma, so its weights are never written from the plain one');
+  return { cache: value('--cache'), features: value('--features'), byGenre: new Set(list('--by-genre')), setWeights, rendered: new Set(list('--rendered')), l2, write, plain, dirs };
+}
+
+const genreOf = (file: string): string => basename(file).split('.')[0]!;
+
+async function measure(opts: Options): Promise<Clip[]> {
+  if (opts.features && existsSync(opts.features)) return JSON.parse(readFileSync(opts.features, 'utf8')) as Clip[];
+  if (opts.cache) mkdirSync(opts.cache, { recursive: true });
   const stft = new Stft();
   const clips: Clip[] = [];
-  for (const dir of dirs) {
+  for (const dir of opts.dirs) {
+    const set = basename(dir);
     for (const row of readTruth(dir)) {
       if (row.tonic === undefined || row.modeBinary === undefined) continue;
-      const chroma = chromaOf(stft.spectrogram(stft.halfRate(await analysisWindowOf(dir, row.file, cache))));
-      clips.push({ set: basename(dir), tonic: row.tonic, mode: row.modeBinary, chroma: chromaSum(chroma), bass: chromaSum(chroma, 0, chroma.count, 'bass') });
+      const chroma = chromaOf(stft.spectrogram(stft.halfRate(await analysisWindowOf(dir, row.file, opts.cache))));
+      clips.push({
+        set,
+        group: set,
+        file: row.file,
+        target: row.tonic + (row.modeBinary === 1 ? 0 : 12),
+        sustained: Array.from(chromaSum(chroma, 0, chroma.count, 'sustained')),
+        bass: Array.from(chromaSum(chroma, 0, chroma.count, 'bass')),
+        plain: Array.from(chromaSum(chroma)),
+      });
       process.stderr.write('.');
     }
-    process.stderr.write(` ${basename(dir)}\n`);
+    process.stderr.write(` ${set}\n`);
   }
-  const sets = [...new Set(clips.map((c) => c.set))];
-  const variants = Object.entries(PROFILES).flatMap(([name, profiles]) =>
-    [false, true].flatMap((scaled) => (scaled ? BASS_WEIGHTS.filter((w) => w > 0).concat([2, 3]) : BASS_WEIGHTS).map((w) => ({ name: `${name} + ${w} ${scaled ? 'bass×c' : 'bass'}`, profiles, w, scaled }))),
-  );
-  const scores = variants.map((v) =>
-    sets.map((s) => {
-      const mine = clips.filter((c) => c.set === s);
-      return mine.reduce((sum, c) => {
-        const k = keyOf(c, v.profiles, v.w, v.scaled);
-        return sum + mirexKeyScore(k.key, k.mode, c.tonic, c.mode);
-      }, 0) / mine.length;
-    }),
-  );
-  const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
-  console.log(`MIREX key score per set (engine: shaath + ${BASS_WEIGHT} bass×c; bass×c: the weight times the bass line's concentration)`);
-  console.log(`${'variant'.padEnd(24)}${sets.map((s) => s.padStart(8)).join('')}    mean`);
-  variants.forEach((v, i) => console.log(`${v.name.padEnd(24)}${scores[i]!.map((x) => x.toFixed(3).padStart(8)).join('')}  ${mean(scores[i]!).toFixed(3)}`));
-  if (sets.length < 2) return;
-  console.log('\nleave one set out: the variant with the best mean on the other sets, scored on the set left out');
-  const held: number[] = [];
-  sets.forEach((s, j) => {
-    const others = (i: number) => mean(scores[i]!.filter((_, k) => k !== j));
-    let best = 0;
-    for (let i = 1; i < variants.length; i++) if (others(i) > others(best)) best = i;
-    held.push(scores[best]![j]!);
-    // Variants as good on the other sets: the choice among them is arbitrary, so say what they score.
-    const tied = variants.map((_, i) => i).filter((i) => i !== best && Math.abs(others(i) - others(best)) < 1e-9);
-    const range = tied.map((i) => scores[i]![j]!);
-    const ties = tied.length === 0 ? '' : ` (tied on the other sets with ${tied.length}: ${Math.min(...range).toFixed(3)}–${Math.max(...range).toFixed(3)} here)`;
-    console.log(`${s.padEnd(12)} chosen ${variants[best]!.name.padEnd(24)} ${scores[best]![j]!.toFixed(3)}${ties}`);
+  if (opts.features) writeFileSync(opts.features, JSON.stringify(clips));
+  return clips;
+}
+
+interface Prepared {
+  clip: Clip;
+  features: Float64Array[];
+  weight: number;
+}
+
+/** Every group weighs alike (times its set's --weight, shared among the set's groups); within a group, every clip alike. */
+function prepare(clips: Clip[], opts: Options): Prepared[] {
+  const groups = new Map<string, Clip[]>();
+  for (const c of clips) groups.set(c.group, (groups.get(c.group) ?? []).concat(c));
+  const groupsOfSet = new Map<string, number>();
+  for (const [, members] of groups) groupsOfSet.set(members[0]!.set, (groupsOfSet.get(members[0]!.set) ?? 0) + 1);
+  return clips.map((clip) => {
+    const members = groups.get(clip.group)!.length;
+    const setWeight = opts.setWeights.get(clip.set);
+    const groupWeight = setWeight === undefined ? 1 : setWeight / groupsOfSet.get(clip.set)!;
+    return { clip, features: keyFeatures(opts.plain ? clip.plain : clip.sustained, clip.bass), weight: groupWeight / members };
   });
-  console.log(`mean left out ${mean(held).toFixed(3)}`);
+}
+
+/** Softmax regression over the 24 keys, by Adam on the weighted mean loss plus l2 · |w|². */
+function fitWeights(rows: Prepared[], l2: number, iterations = 2000): Float64Array {
+  const w = new Float64Array(KEY_FEATURES);
+  const m = new Float64Array(KEY_FEATURES);
+  const v = new Float64Array(KEY_FEATURES);
+  const total = rows.reduce((s, r) => s + r.weight, 0);
+  for (let it = 1; it <= iterations; it++) {
+    const grad = Float64Array.from(w, (x) => 2 * l2 * x);
+    for (const { clip, features, weight } of rows) {
+      const p = keyProbabilities(features, w);
+      for (let k = 0; k < 24; k++) {
+        const d = (p[k]! - (k === clip.target ? 1 : 0)) * (weight / total);
+        const f = features[k]!;
+        for (let i = 0; i < KEY_FEATURES; i++) grad[i]! += d * f[i]!;
+      }
+    }
+    for (let i = 0; i < KEY_FEATURES; i++) {
+      m[i] = 0.9 * m[i]! + 0.1 * grad[i]!;
+      v[i] = 0.999 * v[i]! + 0.001 * grad[i]! ** 2;
+      w[i]! -= (0.05 * (m[i]! / (1 - 0.9 ** it))) / (Math.sqrt(v[i]! / (1 - 0.999 ** it)) + 1e-8);
+    }
+  }
+  return w;
+}
+
+interface Prediction {
+  clip: Clip;
+  probabilities: Float64Array;
+  best: number;
+}
+
+function predict(rows: Prepared[], w: ArrayLike<number>): Prediction[] {
+  return rows.map(({ clip, features }) => {
+    const probabilities = keyProbabilities(features, w);
+    let best = 0;
+    for (let k = 1; k < 24; k++) if (probabilities[k]! > probabilities[best]!) best = k;
+    return { clip, probabilities, best };
+  });
+}
+
+const mirexOf = (p: Prediction): number => mirexKeyScore(p.best % 12, p.best < 12 ? 1 : 0, p.clip.target % 12, p.clip.target < 12 ? 1 : 0);
+
+/** Each group's clips predicted by weights fitted on every other group. */
+function leftOut(rows: Prepared[], l2: number): Prediction[] {
+  const out: Prediction[] = [];
+  for (const group of new Set(rows.map((r) => r.clip.group))) {
+    const w = fitWeights(rows.filter((r) => r.clip.group !== group), l2);
+    out.push(...predict(rows.filter((r) => r.clip.group === group), w));
+  }
+  return out;
+}
+
+const CALIBRATION_INPUTS = ['logit', 'margin'] as const;
+
+function calibrationRows(predictions: Prediction[]): { rows: Record<string, number>[]; right: boolean[] } {
+  return { rows: predictions.map((p) => ({ ...calibrationInputs(p.probabilities) })), right: predictions.map((p) => p.best === p.clip.target) };
+}
+
+/** Calibrated confidence of each recorded clip's left-out prediction, the calibration itself fitted without the clip's group. */
+function leftOutConfidences(predictions: Prediction[]): Map<Prediction, number> {
+  const out = new Map<Prediction, number>();
+  for (const group of new Set(predictions.map((p) => p.clip.group))) {
+    const { rows, right } = calibrationRows(predictions.filter((p) => p.clip.group !== group));
+    const fit = fitLogistic(rows, right, CALIBRATION_INPUTS, 0.1);
+    for (const p of predictions.filter((q) => q.clip.group === group)) out.set(p, 1 / (1 + Math.exp(-logitOf(fit, calibrationInputs(p.probabilities)))));
+  }
+  return out;
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+const mean = (x: number[]): number => (x.length ? x.reduce((a, b) => a + b, 0) / x.length : NaN);
+
+async function main(): Promise<void> {
+  let opts: Options;
+  try {
+    opts = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (opts.dirs.length === 0 && !(opts.features && existsSync(opts.features))) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const clips = (await measure(opts)).map((c) => ({ ...c, group: opts.byGenre.has(c.set) ? `${c.set}/${genreOf(c.file)}` : c.set }));
+  const rows = prepare(clips, opts);
+  const sets = [...new Set(clips.map((c) => c.set))];
+  const shipped = predict(rows, weightVector(FITTED_KEY_MODEL));
+  const all = fitWeights(rows, opts.l2);
+  const refit = predict(rows, all);
+  const held = leftOut(rows, opts.l2);
+
+  console.log(`key model: ${PROFILE_NAMES.join(', ')} profiles on the ${opts.plain ? 'plain' : 'sustained'} chroma and the bass line (×concentration), and minor; L2 ${opts.l2}`);
+  console.log(`${'set'.padEnd(24)}${'clips'.padStart(6)}${'groups'.padStart(7)}   MIREX shipped   refit  left out   exact left out`);
+  for (const set of sets) {
+    const mine = (ps: Prediction[]) => ps.filter((p) => p.clip.set === set);
+    const groups = new Set(clips.filter((c) => c.set === set).map((c) => c.group)).size;
+    const exact = mean(mine(held).map((p) => (p.best === p.clip.target ? 1 : 0)));
+    console.log(
+      `${set.padEnd(24)}${String(mine(held).length).padStart(6)}${String(groups).padStart(7)}   ${mean(mine(shipped).map(mirexOf)).toFixed(3).padStart(13)}${mean(mine(refit).map(mirexOf)).toFixed(3).padStart(8)}${mean(mine(held).map(mirexOf)).toFixed(3).padStart(10)}${pct(exact).padStart(17)}`,
+    );
+  }
+  console.log(`refitted weights: chroma ${Array.from(all.slice(0, 3), (x) => x.toFixed(3)).join(' ')}; bass ${Array.from(all.slice(3, 6), (x) => x.toFixed(3)).join(' ')}; minor ${all[6]!.toFixed(3)}`);
+
+  const recorded = held.filter((p) => !opts.rendered.has(p.clip.set));
+  if (new Set(recorded.map((p) => p.clip.group)).size < 2) {
+    console.log('\n(calibration: needs left-out predictions of at least two groups not named --rendered)');
+    return;
+  }
+  const confidences = leftOutConfidences(recorded);
+  console.log(`\nkey confidence, left out (calibrated on the other groups' left-out predictions; ${recorded.length} clips not rendered)`);
+  console.log(`${'confidence'.padEnd(12)}${'clips'.padStart(6)}${'exactly right'.padStart(16)}${'MIREX'.padStart(8)}`);
+  const bands: [number, number][] = [[0, 0.3], [0.3, 0.5], [0.5, 0.7], [0.7, 0.85], [0.85, 1.0001]];
+  for (const [lo, hi] of bands) {
+    const inBand = recorded.filter((p) => confidences.get(p)! >= lo && confidences.get(p)! < hi);
+    const right = inBand.filter((p) => p.best === p.clip.target).length;
+    console.log(`${`${lo.toFixed(2)}–${Math.min(hi, 1).toFixed(2)}`.padEnd(12)}${String(inBand.length).padStart(6)}${(inBand.length ? `${right} (${pct(right / inBand.length)})` : '-').padStart(16)}${(inBand.length ? mean(inBand.map(mirexOf)).toFixed(3) : '-').padStart(8)}`);
+  }
+  const sure = recorded.filter((p) => confidences.get(p)! >= 0.7);
+  console.log(`at ≥ 0.7: ${sure.length} of ${recorded.length} clips (${pct(sure.length / recorded.length)}), ${pct(mean(sure.map((p) => (p.best === p.clip.target ? 1 : 0))))} exactly right`);
+
+  if (opts.write) {
+    const { rows: calRows, right } = calibrationRows(recorded);
+    const calibration = fitLogistic(calRows, right, CALIBRATION_INPUTS, 0.1);
+    const counts = sets.map((s) => `${s} ${clips.filter((c) => c.set === s).length}${opts.setWeights.has(s) ? ` (weight ${opts.setWeights.get(s)})` : ''}${opts.rendered.has(s) ? ' (rendered)' : ''}`);
+    const round = (x: number) => Math.round(x * 1e4) / 1e4;
+    const file = {
+      fittedOn: counts.join(', '),
+      method: `softmax regression over the 24 keys, L2 ${opts.l2}, every group alike${opts.byGenre.size ? ` (by genre: ${[...opts.byGenre].join(', ')})` : ''}; calibration: ridge logistic regression (λ 0.1) of exactly right on the left-out predictions of the sets not rendered; npm run bench:key-profiles -- --write`,
+      chroma: Array.from(all.slice(0, 3), round),
+      bass: Array.from(all.slice(3, 6), round),
+      minor: round(all[6]!),
+      calibration: { bias: round(calibration.bias), logit: round(calibration.weights.logit!), margin: round(calibration.weights.margin!) },
+    };
+    writeFileSync(opts.write, `${JSON.stringify(file, null, 2)}\n`);
+    console.log(`\nwrote ${opts.write}`);
+  }
 }
 
 void main();

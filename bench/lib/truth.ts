@@ -15,6 +15,8 @@ export interface TruthRow {
   modeBinary?: 0 | 1;
   timeSignature?: number;
   drums?: boolean;
+  /** The clip's kind of music (`genre`, else `kind`), for the per-genre table. */
+  genre?: string;
 }
 
 export function readTruth(dir: string): TruthRow[] {
@@ -26,6 +28,8 @@ export function readTruth(dir: string): TruthRow[] {
     if (r.modeBinary === 0 || r.modeBinary === 1) row.modeBinary = r.modeBinary;
     if (typeof r.timeSignature === 'number') row.timeSignature = r.timeSignature;
     if (typeof r.drums === 'boolean') row.drums = r.drums;
+    const genre = typeof r.genre === 'string' ? r.genre : typeof r.kind === 'string' ? r.kind : undefined;
+    if (genre) row.genre = genre;
     return row;
   });
 }

@@ -77,19 +77,34 @@ it('bench:accuracy reads the set with the engine and prints its tempo, key and m
   } else {
     expect(ran.stderr).toContain('QM key detector left out: libqm-dsp-dev is not installed');
   }
-  // Every band of the key confidence, its clips summing to the set's four.
-  const bands = [...out.matchAll(/^\d\.\d–[\d.]+\s+(\d+)\s+\d+ \(/gm)].map((m) => Number(m[1]));
-  expect(bands).toHaveLength(4);
-  expect(bands.reduce((a, b) => a + b, 0)).toBe(4);
+  // Every band of the key confidence and of the tempo confidence, each table's clips summing to the set's four.
+  for (const title of ['key confidence', 'tempo confidence']) {
+    const table = out.slice(out.indexOf(`\n${title}`) + 1).split('\n\n')[0]!;
+    const bands = [...table.matchAll(/^\d\.\d\d–[\d.]+\s+(\d+)\s+\d+ \(/gm)].map((m) => Number(m[1]));
+    expect(bands).toHaveLength(5);
+    expect(bands.reduce((a, b) => a + b, 0)).toBe(4);
+    expect(table).toMatch(/^at ≥ 0\.7: \d of 4 clips, (\d+ %|-) right$/m);
+  }
 });
 
-it('bench:key-profiles scores every profile and bass weight on each set, with the left-out choice', async () => {
-  const out = ok(await npmRun('bench:key-profiles', [corpus, second], env(), 240_000));
-  expect(out).toMatch(/^shaath \+ 0\.5 bass\s+[\d.]+\s+[\d.]+/m);
-  // The engine's weighting: the bass line times its concentration.
-  expect(out).toMatch(/^shaath \+ 1 bass×c\s+[\d.]+\s+[\d.]+/m);
-  expect(out).toContain('set-a');
-  expect(out).toContain('set-b');
+it('bench:key-profiles fits the key model on the sets, scores each shipped, refitted and left out, calibrates the confidence and writes the weights where asked', async () => {
+  const weights = path.join(scratch, 'key.weights.json');
+  const out = ok(await npmRun('bench:key-profiles', [corpus, second, '--write', weights], env(), 240_000));
+  for (const set of ['set-a', 'set-b']) expect(out).toMatch(new RegExp(`^${set}\\s+4\\s+1\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+ %$`, 'm'));
+  expect(out).toMatch(/^refitted weights: chroma (-?[\d.]+ ){2}-?[\d.]+; bass (-?[\d.]+ ){2}-?[\d.]+; minor -?[\d.]+$/m);
+  // The reliability table of the left-out confidences: five bands holding the eight clips.
+  const bands = [...out.matchAll(/^\d\.\d\d–[\d.]+\s+(\d+)\s+/gm)].map((m) => Number(m[1]));
+  expect(bands).toHaveLength(5);
+  expect(bands.reduce((a, b) => a + b, 0)).toBe(8);
+  const written = JSON.parse(await readFile(weights, 'utf8')) as { chroma: number[]; bass: number[]; minor: number; calibration: Record<string, number>; fittedOn: string };
+  expect(written.chroma).toHaveLength(3);
+  expect(written.bass).toHaveLength(3);
+  expect(Number.isFinite(written.minor)).toBe(true);
+  expect(Object.keys(written.calibration).sort()).toEqual(['bias', 'logit', 'margin']);
+  expect(written.fittedOn).toBe('set-a 4, set-b 4');
+  // The shipped file is never touched by a run that names another.
+  const shipped = JSON.parse(await readFile(path.resolve(__dirname, '../../src/engine/key.weights.json'), 'utf8')) as { fittedOn: string };
+  expect(shipped.fittedOn).not.toBe('set-a 4, set-b 4');
 });
 
 it('bench:tempo-levels gives each set its level accuracy, fitted and held out, and the refitted weights', async () => {
