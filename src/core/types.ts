@@ -120,6 +120,16 @@ export interface TagScore {
   probability: number;
 }
 
+/**
+ * A sound embedding: a vector placing the track among others by how it sounds, so that tracks
+ * whose vectors point alike sound alike (cosine similarity; docs/SIMILARITY.md). `kind` names the
+ * method and its version (`signal/1`, `musicnn/1`): vectors of different kinds are never compared.
+ */
+export interface SoundEmbedding {
+  kind: string;
+  vector: number[];
+}
+
 /** A tempo the level choice weighed and did not choose, with its probability among the candidates. */
 export interface TempoAlternative {
   tempo: number;
@@ -166,6 +176,12 @@ interface MeasuredFeatures {
    * probabilities, most probable first; present when trained models made the analysis (MODELS_DIR).
    */
   tags?: TagScore[];
+  /**
+   * The track's sound embeddings (the signal path's always; the models' with MODELS_DIR), stored
+   * beside the analysis for similarity by sound; absent from analyses made before engine 25, from
+   * upstream servers, and from analyses read back from the store (the vectors stay in their table).
+   */
+  embeddings?: SoundEmbedding[];
   /** Identifies the engine build that produced these values (its algorithm version). */
   engine: string;
 }

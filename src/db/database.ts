@@ -159,8 +159,22 @@ export interface AnalysisSegmentsTable {
   segments: string;
 }
 
+/**
+ * The sound embeddings of each stored analysis that has them (migration 0013), a row per kind:
+ * read by the sound index (src/analysis/store/sound.index.ts), never with an analysis.
+ */
+export interface AnalysisEmbeddingsTable {
+  /** The analysis' seq. */
+  seq: number;
+  /** The embedding's method and version (SoundEmbedding.kind). */
+  kind: string;
+  /** The vector as little-endian 32-bit floats. */
+  vector: Uint8Array;
+}
+
 export interface DatabaseSchema {
   analyses: AnalysesTable;
+  analysis_embeddings: AnalysisEmbeddingsTable;
   analysis_segments: AnalysisSegmentsTable;
   analysis_tags: AnalysisTagsTable;
   api_keys: ApiKeysTable;

@@ -348,6 +348,23 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('analyses').dropColumn('revision').execute();
       },
     },
+    '0013_analysis_embeddings': {
+      // The sound embeddings of each analysis (engine 25 on), a row per kind, keyed by the
+      // analysis' seq and written in the analysis' transaction, so the sound index finds them by
+      // the analysis' revision. Binary (32-bit floats): a 64-number vector is 256 bytes.
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('analysis_embeddings')
+          .addColumn('seq', dialect === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('vector', dialect === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
+          .addPrimaryKeyConstraint('analysis_embeddings_pk', ['seq', 'kind'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('analysis_embeddings').execute();
+      },
+    },
   };
 }
 

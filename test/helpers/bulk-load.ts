@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import { Client } from 'pg';
 import { from as copyStreamFrom } from 'pg-copy-streams';
-import { segmentsRow, toRow } from '../../src/analysis/store/sql.store';
+import { embeddingRows, segmentsRow, toRow } from '../../src/analysis/store/sql.store';
 import type { StoredAnalysis } from '../../src/core/types';
 import type { AnalysisTagsTable } from '../../src/db/database';
 
@@ -34,7 +34,7 @@ export interface BulkLoadTimes {
 }
 
 /** The tables a load fills; their indexes are dropped before it and built after it. */
-export const LOADED_TABLES = ['analyses', 'analysis_tags', 'analysis_segments'] as const;
+export const LOADED_TABLES = ['analyses', 'analysis_tags', 'analysis_segments', 'analysis_embeddings'] as const;
 
 /** Analyses per batch: their rows are built, then written, before the next batch's are built. */
 const BATCH = 2000;
@@ -44,15 +44,17 @@ function batchRows(source: BulkSource, from: number, to: number) {
   const analyses: Record<string, unknown>[] = [];
   const tags: number[] = [];
   const segments: { seq: number; segments: string }[] = [];
+  const embeddings: { seq: number; kind: string; vector: Uint8Array }[] = [];
   for (let i = from; i < to; i++) {
     const seq = i + 1;
     const analysis = source.analysisAt(i);
     analyses.push({ ...toRow(analysis), seq });
     const segment = segmentsRow(seq, analysis);
     if (segment) segments.push(segment);
+    embeddings.push(...embeddingRows(seq, analysis));
     for (const t of source.tagRowsAt(i)) tags.push(seq, t.tag, t.milli, t.rank);
   }
-  return { analyses, tags, segments };
+  return { analyses, tags, segments, embeddings };
 }
 
 /**
@@ -101,13 +103,14 @@ export function bulkLoadSqlite(file: string, source: BulkSource): BulkLoadTimes 
       let columns: string[] | undefined;
       for (let i = 0; i < source.count; i += BATCH) {
         const built = Date.now();
-        const { analyses, tags, segments } = batchRows(source, i, Math.min(source.count, i + BATCH));
+        const { analyses, tags, segments, embeddings } = batchRows(source, i, Math.min(source.count, i + BATCH));
         columns ??= Object.keys(analyses[0]!);
         const values = analyses.flatMap((r) => columns!.map((c) => r[c]));
         times.build += Date.now() - built;
         insertAll('analyses', columns, values);
         insertAll('analysis_tags', ['seq', 'tag', 'milli', 'rank'], tags);
         insertAll('analysis_segments', ['seq', 'segments'], segments.flatMap((s) => [s.seq, s.segments]));
+        insertAll('analysis_embeddings', ['seq', 'kind', 'vector'], embeddings.flatMap((e) => [e.seq, e.kind, Buffer.from(e.vector.buffer, e.vector.byteOffset, e.vector.byteLength)]));
       }
       times.load = Date.now() - started;
       for (const { name, sql } of indexes) {
@@ -151,16 +154,19 @@ export async function bulkLoadPostgres(url: string, schema: string, source: Bulk
     let columns: string[] | undefined;
     for (let i = 0; i < source.count; i += BATCH) {
       const built = Date.now();
-      const { analyses, tags, segments } = batchRows(source, i, Math.min(source.count, i + BATCH));
+      const { analyses, tags, segments, embeddings } = batchRows(source, i, Math.min(source.count, i + BATCH));
       columns ??= Object.keys(analyses[0]!);
       const analysesText = analyses.map((r) => `${columns!.map((c) => copyField(r[c])).join('\t')}\n`).join('');
       let tagsText = '';
       for (let k = 0; k < tags.length; k += 4) tagsText += `${tags[k]}\t${tags[k + 1]}\t${tags[k + 2]}\t${tags[k + 3]}\n`;
       const segmentsText = segments.map((s) => `${s.seq}\t${copyField(s.segments)}\n`).join('');
+      // bytea in COPY's text format: \\x and the bytes in hex (the backslash escaped).
+      const embeddingsText = embeddings.map((e) => `${e.seq}\t${copyField(e.kind)}\t\\\\x${Buffer.from(e.vector.buffer, e.vector.byteOffset, e.vector.byteLength).toString('hex')}\n`).join('');
       times.build += Date.now() - built;
       await copyFrom(client, `copy analyses (${columns.map((c) => `"${c}"`).join(', ')}) from stdin`, [analysesText]);
       await copyFrom(client, 'copy analysis_tags (seq, tag, milli, rank) from stdin', [tagsText]);
       if (segmentsText) await copyFrom(client, 'copy analysis_segments (seq, segments) from stdin', [segmentsText]);
+      if (embeddingsText) await copyFrom(client, 'copy analysis_embeddings (seq, kind, vector) from stdin', [embeddingsText]);
     }
     times.load = Date.now() - started;
     for (const ix of indexes) {

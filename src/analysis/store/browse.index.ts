@@ -3,6 +3,7 @@ import { TAGGER_TAGS } from '../../core/tags';
 import type { Database } from '../../db/database';
 import { DESCRIPTOR_COLUMNS } from '../../db/columns';
 import { tagId } from '../../db/tag-rows';
+import { RevisionCursor } from './revisions';
 import type { BrowseIndex as PageIndex, CandidatesRequest, IndexedPageRow, PageOrder, RangeColumn, RankRow, TagCondition, TracksFilter, TracksPageRequest } from './tracks.query';
 
 /** Every column a range filter tests or a page is ordered by (besides seq). */
@@ -27,16 +28,9 @@ const HEX16 = /^[0-9a-f]{16}$/;
  * The database stays the truth: a page's rows are read from it by seq.
  *
  * Freshness: every call first asks the database what changed since the last call, as one
- * statement on the indexes (analyses.revision, migration 0012, and seq), and applies it, so a
- * write committed by any process (another API node, a worker) is seen by the next call:
- *  - SQLite: a write sets revision to the table's largest plus one, in its transaction; writers
- *    are serialised, so the revisions commit in order and `revision > last` finds every change.
- *  - Postgres: a write sets revision to its transaction's id (pg_current_xact_id). Transactions
- *    commit out of order, so a call reads `revision ≥ the previous call's snapshot xmin`: every
- *    transaction not finished at that snapshot has an id at least that, so none is missed, and
- *    rows read again are applied again (harmless).
- *  - A row inserted without a revision (a bulk load, an older version of the service) is still
- *    found by its seq, above the largest one seen.
+ * statement on the indexes (analyses.revision, migration 0012, and seq: revisions.ts says how on
+ * each database), and applies it, so a write committed by any process (another API node, a
+ * worker) is seen by the next call.
  *
  * The first load reads the table in chunks by seq, in the background: until it is done, callers
  * are told the index is not ready and use the database's own paths.
@@ -65,9 +59,7 @@ export class BrowseIndex implements PageIndex {
   private readonly tagLoading = new Map<number, Promise<void>>();
   private loaded = false;
   private loading: Promise<void> | undefined;
-  /** SQLite: the largest revision applied; Postgres: the xmin of the last snapshot read. */
-  private revision = 0;
-  private maxSeq = 0;
+  private readonly cursor: RevisionCursor;
   private queued: Promise<void> | undefined;
   private tail: Promise<void> = Promise.resolve();
 
@@ -79,7 +71,9 @@ export class BrowseIndex implements PageIndex {
     private readonly database: Database,
     private readonly onError: (error: unknown) => void = () => {},
     private readonly options: { wait?: boolean } = {},
-  ) {}
+  ) {
+    this.cursor = new RevisionCursor(database);
+  }
 
   /** Analyses held. */
   get size(): number {
@@ -410,12 +404,7 @@ export class BrowseIndex implements PageIndex {
   }
 
   private async loadAll(): Promise<void> {
-    const db = this.database.db;
-    const postgres = this.database.dialect === 'postgres';
-    // Where the syncs start: changes committed from here on are read again after the load.
-    const start = postgres
-      ? (await sql<{ r: string; s: string | null }>`select pg_snapshot_xmin(pg_current_snapshot())::text as r, (select max(seq) from analyses) as s`.execute(db)).rows[0]
-      : (await sql<{ r: number | null; s: number | null }>`select (select max(revision) from analyses) as r, (select max(seq) from analyses) as s`.execute(db)).rows[0];
+    const started = await this.cursor.mark();
     let after = 0;
     for (;;) {
       const rows = await this.readRows(sql`seq > ${after} order by seq limit ${LOAD_CHUNK}`);
@@ -426,29 +415,12 @@ export class BrowseIndex implements PageIndex {
       // Let requests through between chunks (SQLite reads synchronously).
       await new Promise((resolve) => setImmediate(resolve));
     }
-    this.revision = Number(start?.r ?? 0);
-    this.maxSeq = Math.max(this.maxSeq, Number(start?.s ?? 0));
+    started();
   }
 
   private async syncOnce(): Promise<void> {
-    const db = this.database.db;
-    if (this.database.dialect === 'postgres') {
-      // The snapshot's xmin, and the rows changed since the last one's, in one statement (one snapshot).
-      const { rows } = await sql<Record<string, unknown> & { xmin: string }>`
-        select x.xmin, c.* from (select pg_snapshot_xmin(pg_current_snapshot())::text as xmin) as x
-        left join (${this.rowsSelect(sql`revision >= ${this.revision}`)} union ${this.rowsSelect(sql`seq > ${this.maxSeq}`)}) as c on true`.execute(db);
-      const changed = rows.filter((r) => r.seq !== null && r.seq !== undefined);
-      if (changed.length > 0) await this.apply(changed);
-      this.revision = Number(rows[0]?.xmin ?? this.revision);
-      return;
-    }
-    const [top] = (await sql<{ r: number | null; s: number | null }>`select (select max(revision) from analyses) as r, (select max(seq) from analyses) as s`.execute(db)).rows;
-    const revision = Number(top?.r ?? 0);
-    const maxSeq = Number(top?.s ?? 0);
-    if (revision <= this.revision && maxSeq <= this.maxSeq) return;
-    const rows = await this.readRows(sql`revision > ${this.revision} union all ${this.rowsSelect(sql`seq > ${this.maxSeq} and revision <= ${this.revision}`)}`);
+    const rows = await this.cursor.changed((where) => this.rowsSelect(where));
     if (rows.length > 0) await this.apply(rows);
-    this.revision = Math.max(this.revision, revision);
   }
 
   private rowsSelect(where: ReturnType<typeof sql>): ReturnType<typeof sql> {
@@ -480,7 +452,7 @@ export class BrowseIndex implements PageIndex {
         this.keyLo[i] = Number.parseInt(key.slice(8), 16);
         this.otherKeys.delete(i);
       } else this.otherKeys.set(i, key);
-      if (seq > this.maxSeq) this.maxSeq = seq;
+      this.cursor.saw(seq);
     }
     // The rows' tags (of the tags loaded) are replaced whole: cleared, then set from analysis_tags.
     const loaded = this.tagLoaded.flatMap((yes, id) => (yes ? [id] : []));

@@ -6,6 +6,7 @@ import type { AudioFeatures, Segment, StoredAnalysis, TagScore, TempoAlternative
 import type { DescriptorColumn, DescriptorColumnValues } from '../../db/columns';
 import { guardConnection, type AnalysesTable, type Database, type DatabaseSchema } from '../../db/database';
 import { tagRows } from '../../db/tag-rows';
+import { encodeVector } from '../../core/vectors';
 import { withUnreadSegments, type AnalysisStore, type ReadOptions, type StoredSummary } from './store';
 
 /** The engine strings this engine writes begin so (src/core/analysis-method.ts). */
@@ -66,15 +67,16 @@ export class SqlAnalysisStore implements AnalysisStore {
           ? into.values({ ...values, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from analyses)`, revision: nextRevision('sqlite') })
           : into.values(values);
       const row = await query.onConflict((oc) => oc.column('track_key').doNothing()).returning('seq').executeTakeFirst();
-      // The first save of a key writes its tags and segments; a later one leaves all as they are.
+      // The first save of a key writes its tags, segments and embeddings; a later one leaves all as they are.
       if (row) {
         await insertTags(db, Number(row.seq), tags);
         await insertSegments(db, Number(row.seq), analysis);
+        await insertEmbeddings(db, Number(row.seq), analysis);
       }
       return row !== undefined;
     };
-    // With tags or segments, the analysis and their rows are one transaction: all are stored or none.
-    const alone = (!tags || tags.length === 0) && segments === undefined;
+    // With tags, segments or embeddings, the analysis and their rows are one transaction: all are stored or none.
+    const alone = (!tags || tags.length === 0) && segments === undefined && embeddingRows(0, analysis).length === 0;
     return guardConnection(() => (alone ? insert(this.database.db) : this.database.db.transaction().execute(insert)));
   }
 
@@ -96,6 +98,8 @@ export class SqlAnalysisStore implements AnalysisStore {
         await insertTags(trx, Number(row.seq), analysis.features.tags);
         await trx.deleteFrom('analysis_segments').where('seq', '=', Number(row.seq)).execute();
         await insertSegments(trx, Number(row.seq), analysis);
+        await trx.deleteFrom('analysis_embeddings').where('seq', '=', Number(row.seq)).execute();
+        await insertEmbeddings(trx, Number(row.seq), analysis);
         return true;
       }),
     );
@@ -149,6 +153,26 @@ async function insertTags(db: Kysely<DatabaseSchema>, seq: number, tags: StoredA
 async function insertSegments(db: Kysely<DatabaseSchema>, seq: number, analysis: StoredAnalysis): Promise<void> {
   const row = segmentsRow(seq, analysis);
   if (row) await db.insertInto('analysis_segments').values(row).execute();
+}
+
+/** The analysis_embeddings rows of an analysis stored as `seq` (migration 0013), on `db` (a transaction). */
+async function insertEmbeddings(db: Kysely<DatabaseSchema>, seq: number, analysis: StoredAnalysis): Promise<void> {
+  const rows = embeddingRows(seq, analysis);
+  if (rows.length > 0) await db.insertInto('analysis_embeddings').values(rows).execute();
+}
+
+/**
+ * The analysis_embeddings rows of an analysis stored as `seq`: one per kind (the first of a kind
+ * given twice), each vector as little-endian 32-bit floats. A vector that is empty or holds a
+ * number that is not finite is left out: the embeddings come from the engine.
+ */
+export function embeddingRows(seq: number, a: StoredAnalysis): { seq: number; kind: string; vector: Uint8Array }[] {
+  const seen = new Set<string>();
+  return (a.features.embeddings ?? []).flatMap((e) => {
+    if (seen.has(e.kind) || e.vector.length === 0 || !e.vector.every(Number.isFinite)) return [];
+    seen.add(e.kind);
+    return [{ seq, kind: e.kind, vector: encodeVector(e.vector) }];
+  });
 }
 
 /**

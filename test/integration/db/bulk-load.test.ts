@@ -16,7 +16,7 @@ import { postgresDatabase, sqliteDatabase, type DatabaseUnderTest } from '../../
 /*
  * The benchmarks' bulk load (test/helpers/bulk-load.ts: indexes dropped and built again, SQLite
  * without a journal, Postgres by COPY) stores exactly what the store's own writes store: every
- * column of every row of the three tables, the indexes, and the next seq.
+ * column of every row of the four tables, the indexes, and the next seq.
  */
 
 const COUNT = 230;
@@ -47,6 +47,8 @@ function analysisAt(i: number): StoredAnalysis {
     features: {
       ...base.features,
       tags: syntheticTags(i),
+      // Some with embeddings, one kind or two.
+      ...(i % 2 === 0 ? { embeddings: [{ kind: 'signal/1', vector: [i / 3, -1.5, 1e-7, i] }, ...(i % 4 === 0 ? [{ kind: 'musicnn/1', vector: [0.25, i] }] : [])] } : {}),
       timeline: { ...base.features.timeline, ...(i % 3 === 0 ? { segments: Array.from({ length: 1 + (i % 4) }, (_, k) => segment(i, k)) } : {}) },
     },
   };
@@ -63,11 +65,12 @@ async function contents(database: Database) {
   const analyses = num((await sql<Record<string, unknown>>`select * from analyses order by seq`.execute(db)).rows).map(({ revision: _revision, ...row }) => row);
   const tags = num((await sql<Record<string, unknown>>`select seq, tag, milli, rank from analysis_tags order by seq, tag`.execute(db)).rows);
   const segments = num((await sql<Record<string, unknown>>`select seq, segments from analysis_segments order by seq`.execute(db)).rows);
+  const embeddings = num((await sql<Record<string, unknown>>`select seq, kind, vector from analysis_embeddings order by seq, kind`.execute(db)).rows).map((r) => ({ ...r, vector: Buffer.from(r.vector as Uint8Array).toString('hex') }));
   const indexes =
     dialect === 'sqlite'
-      ? (await sql<{ name: string; sql: string | null }>`select name, sql from sqlite_master where type = 'index' and tbl_name in ('analyses', 'analysis_tags', 'analysis_segments') order by name`.execute(db)).rows
-      : (await sql<{ name: string; sql: string }>`select indexname as name, replace(indexdef, current_schema() || '.', '') as sql from pg_indexes where schemaname = current_schema() and tablename in ('analyses', 'analysis_tags', 'analysis_segments') order by indexname`.execute(db)).rows;
-  return { analyses, tags, segments, indexes };
+      ? (await sql<{ name: string; sql: string | null }>`select name, sql from sqlite_master where type = 'index' and tbl_name in ('analyses', 'analysis_tags', 'analysis_segments', 'analysis_embeddings') order by name`.execute(db)).rows
+      : (await sql<{ name: string; sql: string }>`select indexname as name, replace(indexdef, current_schema() || '.', '') as sql from pg_indexes where schemaname = current_schema() and tablename in ('analyses', 'analysis_tags', 'analysis_segments', 'analysis_embeddings') order by indexname`.execute(db)).rows;
+  return { analyses, tags, segments, embeddings, indexes };
 }
 
 async function viaStore(open: () => Promise<DatabaseUnderTest>) {
@@ -101,7 +104,7 @@ describe('copyField (COPY text format)', () => {
 });
 
 describe('bulk load on SQLite', () => {
-  it('stores what the store writes: every row of analyses, analysis_tags and analysis_segments, the indexes, the next seq', async () => {
+  it('stores what the store writes: every row of analyses, analysis_tags, analysis_segments and analysis_embeddings, the indexes, the next seq', async () => {
     const expected = await viaStore(sqliteDatabase);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-bulk-'));
     try {
@@ -117,7 +120,8 @@ describe('bulk load on SQLite', () => {
         expect(loaded.analyses.length).toBe(COUNT);
         expect(loaded.tags.length).toBe(COUNT * 50);
         expect(loaded.segments.length).toBe(Math.ceil(COUNT / 3));
-        expect(loaded).toEqual({ analyses: expected.analyses, tags: expected.tags, segments: expected.segments, indexes: expected.indexes });
+        expect(loaded.embeddings.length).toBe(COUNT / 2 + Math.ceil(COUNT / 4));
+      expect(loaded).toEqual({ analyses: expected.analyses, tags: expected.tags, segments: expected.segments, embeddings: expected.embeddings, indexes: expected.indexes });
         expect((await sql<{ journal_mode: string }>`pragma journal_mode`.execute(reopened.db)).rows[0]).toEqual({ journal_mode: 'wal' });
         expect(await nextSeq(reopened)).toBe(expected.next);
       } finally {
@@ -130,7 +134,7 @@ describe('bulk load on SQLite', () => {
 });
 
 describeWith({ postgres: true })('bulk load on Postgres (COPY)', () => {
-  it('stores what the store writes: every row of analyses, analysis_tags and analysis_segments, the indexes, the next seq', async () => {
+  it('stores what the store writes: every row of analyses, analysis_tags, analysis_segments and analysis_embeddings, the indexes, the next seq', async () => {
     const expected = await viaStore(() => postgresDatabase('bulk_store'));
     const under = await postgresDatabase('bulk_copy');
     try {
@@ -139,7 +143,8 @@ describeWith({ postgres: true })('bulk load on Postgres (COPY)', () => {
       const loaded = await contents(under.database);
       expect(loaded.analyses.length).toBe(COUNT);
       expect(loaded.tags.length).toBe(COUNT * 50);
-      expect(loaded).toEqual({ analyses: expected.analyses, tags: expected.tags, segments: expected.segments, indexes: expected.indexes });
+      expect(loaded.embeddings.length).toBe(COUNT / 2 + Math.ceil(COUNT / 4));
+      expect(loaded).toEqual({ analyses: expected.analyses, tags: expected.tags, segments: expected.segments, embeddings: expected.embeddings, indexes: expected.indexes });
       expect(await nextSeq(under.database)).toBe(expected.next);
     } finally {
       await under.close();
