@@ -4,6 +4,7 @@ import { genreSeed, type GenreSeed } from '../core/tags';
 import { checkedTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
 import { fifthsSteps } from './browse.service';
+import type { SoundService } from './sound.service';
 import type { AnalysisStore } from './store/store';
 import type { ColumnRange, RangeColumn, RankRow, TracksFilter, TracksQuery } from './store/tracks.query';
 
@@ -75,15 +76,58 @@ const isTunable = (name: string): boolean => TUNABLE.some((t) => t.name === name
  * GENRE_TOP most probable tags (only analyses the models made have tags), and order those equally
  * near by that tag's probability. The seed tracks themselves are never recommended. Reads only
  * the store.
+ *
+ * Seeded by tracks that have sound embeddings (engine 25 on; `sound`), the candidates are instead
+ * the stored tracks nearest by sound to the seeds' mean embedding (SoundService.nearestToSeeds),
+ * kept where every min_/max_ and genre seed holds, and ranked by their sound distance plus their
+ * distance to the target_ values given (none: by sound alone).
  */
 export class RecommendationsService {
   constructor(
     private readonly query: TracksQuery,
     private readonly store: AnalysisStore,
+    private readonly sound?: SoundService,
   ) {}
 
   async recommend(request: RecommendationsRequest): Promise<Recommendations> {
-    const { limit, seedKeys, genres, filter, targets, exclude } = await this.prepare(request);
+    const prepared = await this.prepare(request);
+    const bySound = prepared.seedKeys.length > 0 && this.sound ? await this.recommendBySound(prepared, request.tuning?.target ?? {}) : undefined;
+    return bySound ?? this.recommendByTargets(prepared);
+  }
+
+  /**
+   * By sound: the nearest to the seeds' mean embedding that the filter holds, ten times the answer
+   * read first and the whole pool when too few of them hold; undefined when no seed has an embedding.
+   */
+  private async recommendBySound(prepared: Prepared, explicit: Partial<Record<string, number>>): Promise<Recommendations | undefined> {
+    const { limit, seedKeys, genres, filter } = prepared;
+    const targets = Object.fromEntries(Object.entries(explicit).filter((e): e is [string, number] => e[1] !== undefined));
+    let pool: { analysis: StoredAnalysis; distance: number }[] = [];
+    let kept: typeof pool = [];
+    for (const size of [Math.max(limit * 10, 200), POOL]) {
+      const found = await this.sound!.nearestToSeeds(seedKeys, size);
+      if (!found) return undefined;
+      pool = found;
+      kept = found.filter((m) => holds(m.analysis, filter));
+      if (kept.length >= limit || found.length < size) break;
+    }
+    const ranked = kept
+      .map((m) => ({ m, d: Math.hypot(m.distance, distance(rankRowOf(m.analysis), targets)) }))
+      .sort((x, y) => x.d - y.d || (x.m.analysis.trackKey < y.m.analysis.trackKey ? -1 : 1))
+      .slice(0, limit);
+    return {
+      tracks: ranked.map((x) => x.m.analysis),
+      seeds: [...seedKeys.map((id) => ({ id, type: 'TRACK' as const })), ...genres.map((g) => ({ id: g.seed, type: 'GENRE' as const }))].map((seed) => ({
+        ...seed,
+        initialPoolSize: pool.length,
+        afterFilteringSize: kept.length,
+        afterRelinkingSize: kept.length,
+      })),
+    };
+  }
+
+  private async recommendByTargets(prepared: Prepared): Promise<Recommendations> {
+    const { limit, seedKeys, genres, filter, targets, exclude } = prepared;
     const pool = await this.pool(filter, targets, exclude, limit, (f) => this.query.featureRows(f, POOL));
     const candidates = pool.filter((r) => !exclude.has(r.trackKey));
     const ranked = candidates
@@ -117,7 +161,7 @@ export class RecommendationsService {
   }
 
   /** The request checked, its seeds read (their features only: not their segments), and what the pool is read and ranked by. */
-  private async prepare(request: RecommendationsRequest) {
+  private async prepare(request: RecommendationsRequest): Promise<Prepared> {
     const limit = request.limit ?? DEFAULT_RECOMMENDATIONS;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RECOMMENDATIONS) {
       throw invalidArgument(`limit must be a whole number from 1 to ${MAX_RECOMMENDATIONS}`);
@@ -152,6 +196,34 @@ export class RecommendationsService {
     return pool;
   }
 }
+interface Prepared {
+  limit: number;
+  seedKeys: string[];
+  genres: GenreSeed[];
+  filter: TracksFilter;
+  targets: Record<string, number>;
+  exclude: Set<string>;
+}
+
+/** Whether an analysis holds the filter's ranges, key, mode and meter sets and tag conditions (min_/max_ and genre seeds; no text conditions). */
+export function holds(a: StoredAnalysis, filter: TracksFilter): boolean {
+  const row = rankRowOf(a) as unknown as Record<string, number>;
+  for (const [column, range] of Object.entries(filter.ranges ?? {}) as [RangeColumn, ColumnRange | undefined][]) {
+    if (!range) continue;
+    const v = column === 'duration_ms' ? row.durationMs! : row[column];
+    if (v === undefined || !(v >= (range.min ?? -Infinity) && v <= (range.max ?? Infinity))) return false;
+  }
+  if (filter.keys && !filter.keys.includes(a.features.key)) return false;
+  if (filter.mode !== undefined && a.features.mode !== filter.mode) return false;
+  if (filter.timeSignatures && !filter.timeSignatures.includes(a.features.timeSignature)) return false;
+  for (const condition of filter.tags ?? []) {
+    const ranked = [...(a.features.tags ?? [])].sort((x, y) => y.probability - x.probability);
+    const ok = ranked.some((t, i) => condition.names.includes(t.name) && i < (condition.top ?? Infinity) && t.probability >= (condition.min ?? 0) && t.probability <= (condition.max ?? 1));
+    if (!ok) return false;
+  }
+  return true;
+}
+
 /** The genre seeds named, each once, as Spotify spells them with the tag each stands for. */
 function checkedGenres(names: readonly string[]): GenreSeed[] {
   const out = new Set<GenreSeed>();

@@ -11,6 +11,9 @@ import { ReanalyseService, type CurrentEngine, type TrackLocator } from '../anal
 import { RecommendationsService } from '../analysis/recommendations.service';
 import type { AnalysisStore } from '../analysis/store/store';
 import { BrowseIndex } from '../analysis/store/browse.index';
+import { SoundIndex } from '../analysis/store/sound.index';
+import { SoundService } from '../analysis/sound.service';
+import { PlaylistService } from '../analysis/playlists.service';
 import { SqlTracksQuery } from '../analysis/store/tracks.query';
 import type { Config } from '../config';
 import { SIGNAL_METHOD, engineWithMethod } from '../core/analysis-method';
@@ -44,6 +47,10 @@ export interface AnalysisParts {
   /** The BullMQ consumer, in the worker role only. */
   worker?: QueueConsumer;
   browse: BrowseService;
+  /** Similarity by sound and paths between tracks (one sound index per embedding kind, loaded on first use). */
+  sound: SoundService;
+  /** Lists of tracks as M3U8 playlists of the music folder's files, and saved into it. */
+  playlists: PlaylistService;
   recommendations: RecommendationsService;
   /** Redoes what an older engine or another method made (npm run index -- --reanalyse, POST /api/admin/reanalyse). */
   reanalyse: ReanalyseService;
@@ -107,13 +114,25 @@ export function composeAnalysis(
       : undefined;
   // One index for the process' browse and recommendations, loaded at the first of either.
   const index = config.BROWSE_INDEX ? new BrowseIndex(deps.database, (error) => logger.warn({ err: error }, 'browse index: the load failed; browse reads the database until the next try')) : undefined;
+  const soundIndexes = new Map<string, SoundIndex>();
+  const soundIndex = (kind: string): SoundIndex => {
+    let made = soundIndexes.get(kind);
+    if (!made) {
+      made = new SoundIndex(deps.database, kind, (error) => logger.warn({ err: error, kind }, 'sound index: a load failed; the next call tries again'));
+      soundIndexes.set(kind, made);
+    }
+    return made;
+  };
+  const sound = new SoundService(soundIndex, store, deps.engine.method ?? SIGNAL_METHOD);
   return {
     runner,
     events,
     jobs,
     ...(worker ? { worker } : {}),
     browse: new BrowseService(new SqlTracksQuery(deps.database, index), store),
-    recommendations: new RecommendationsService(new SqlTracksQuery(deps.database, index), store),
+    sound,
+    playlists: new PlaylistService(store, (trackKey) => deps.registry.catalogSource('library')?.lookup(trackKey)?.audio?.locator, config.libraryDir, config.PLAYLIST_PATH_PREFIX),
+    recommendations: new RecommendationsService(new SqlTracksQuery(deps.database, index), store, sound),
     reanalyse: new ReanalyseService(store, trackLocator(deps.registry, deps.metadata), runner, events, currentEngine(deps.engine), { concurrency: config.ANALYSIS_WORKERS }, logger),
   };
 }

@@ -1,6 +1,8 @@
 import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../analysis/analysis.service';
 import type { BrowseService } from '../analysis/browse.service';
+import type { SoundService } from '../analysis/sound.service';
+import type { PlaylistService } from '../analysis/playlists.service';
 import type { AnalysisEvents } from '../analysis/events/analysis-events.channel';
 import type { QueueConsumer } from '../analysis/jobs/bullmq.consumer';
 import type { AnalysisJobs } from '../analysis/jobs/jobs';
@@ -40,6 +42,10 @@ export interface Container {
   analysis: AnalysisService;
   /** Browsing stored analyses: tracks() and similar(). */
   browse: BrowseService;
+  /** Similarity by sound and paths between tracks. */
+  sound: SoundService;
+  /** Playlists of the music folder's files. */
+  playlists: PlaylistService;
   /** Recommendations by target over the stored analyses. */
   recommendations: RecommendationsService;
   runner: AnalysisRunner;

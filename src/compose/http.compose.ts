@@ -44,7 +44,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
   };
   const graphql = await createGraphQL(
-    { search: container.search, analysis: container.analysis, browse: container.browse, recommendations: container.recommendations, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks,
+    { search: container.search, analysis: container.analysis, browse: container.browse, sound: container.sound, recommendations: container.recommendations, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks,
       uploads: { service: container.uploads, fetcher: container.uploadFetcher, dir: config.uploadDir } },
     {
       sandbox: config.GRAPHQL_SANDBOX,
@@ -69,6 +69,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
       ),
       recommendations: container.recommendations,
     },
+    sound: { browse: container.browse, sound: container.sound, playlists: container.playlists },
     webhooks: container.webhooks,
     uploads: container.uploads,
     uploadFetcher: container.uploadFetcher,

@@ -1,0 +1,168 @@
+import { AppError, invalidArgument } from '../core/errors';
+import { SIGNAL_EMBEDDING, modelsEmbeddingKind } from '../core/sound';
+import { checkedTrackKey } from '../core/track-key';
+import type { StoredAnalysis } from '../core/types';
+import { unitVector } from '../core/vectors';
+import type { SoundIndex, SoundNeighbour } from './store/sound.index';
+import type { AnalysisStore } from './store/store';
+
+/** Default and largest answer of similar by sound (as similar by descriptors: browse.service.ts). */
+export const DEFAULT_SOUND_SIMILAR = 10;
+export const MAX_SOUND_SIMILAR = 50;
+/** Default and largest number of steps of a path between two tracks. */
+export const DEFAULT_PATH_STEPS = 8;
+export const MAX_PATH_STEPS = 50;
+
+export interface SoundMatch {
+  analysis: StoredAnalysis;
+  /** Cosine distance to what was asked (the seed, or a step's target): 0 the same sound, 1 unrelated, up to 2. */
+  distance: number;
+}
+
+export interface PathStep {
+  analysis: StoredAnalysis;
+  /** Cosine distance from the step before (0 for the first). */
+  distance: number;
+}
+
+/** Every sound index of the service, one per embedding kind, made and loaded on first use. */
+export type SoundIndexes = (kind: string) => SoundIndex;
+
+/**
+ * Similarity by sound: the stored tracks whose sound embeddings (docs/SIMILARITY.md) lie nearest
+ * a track's, a path of tracks from one to another, and the nearest to a mean of seeds (the
+ * recommendations seeded by tracks). Reads the sound index and the store; starts no analysis.
+ *
+ * Which embedding: the models' (MODELS_DIR) where the server makes them and the seed has one,
+ * else the signal path's, which every analysis of engine 25 on has. Tracks are only ever
+ * compared within one kind.
+ */
+export class SoundService {
+  constructor(
+    private readonly indexes: SoundIndexes,
+    private readonly store: AnalysisStore,
+    /** The analysis method of this server (`signal`, `models:<set>`): the models' embedding is preferred when it makes them. */
+    private readonly method: string,
+  ) {}
+
+  /** The kinds tried for a seed, most preferred first. */
+  get kinds(): string[] {
+    const models = modelsEmbeddingKind(this.method);
+    return models ? [models, SIGNAL_EMBEDDING] : [SIGNAL_EMBEDDING];
+  }
+
+  /** The index and vector of the first kind the track has one of; throws when it has none. */
+  private async seed(trackKey: string): Promise<{ index: SoundIndex; vector: Float32Array }> {
+    for (const kind of this.kinds) {
+      const index = this.indexes(kind);
+      await this.ready(index);
+      const vector = index.vectorOf(trackKey);
+      if (vector) return { index, vector };
+    }
+    const stored = await this.store.get(trackKey);
+    if (!stored) throw new AppError('TRACK_NOT_FOUND', `no stored analysis for ${trackKey}: analyse it first`);
+    throw new AppError(
+      'NOT_FOUND',
+      `the analysis of ${trackKey} (${stored.features.engine}) has no sound embedding: analyses made before trackgraph-engine/25, and another server's, have none (npm run index -- --reanalyse makes them)`,
+    );
+  }
+
+  /** Loads the index on first use (the first call waits for it) and applies what changed since the last call. */
+  private async ready(index: SoundIndex): Promise<void> {
+    await index.load();
+    await index.fresh();
+  }
+
+  /** The `first` stored tracks nearest by sound to the track of `key`, nearest first. */
+  async similar(key: string, first?: number | null): Promise<SoundMatch[]> {
+    const trackKey = checkedTrackKey(key);
+    const limit = checkedCount('first', first, DEFAULT_SOUND_SIMILAR, MAX_SOUND_SIMILAR);
+    const { index, vector } = await this.seed(trackKey);
+    return this.found(index, index.nearest(vector, limit, new Set([trackKey])), limit);
+  }
+
+  /**
+   * The stored tracks nearest to the mean of the seeds' embeddings (unit vectors averaged), the
+   * seeds left out: at most `limit`. Seeds without an embedding of the kind the first seed has
+   * are left out; undefined when no seed has one (the caller ranks otherwise).
+   */
+  async nearestToSeeds(keys: readonly string[], limit: number): Promise<SoundMatch[] | undefined> {
+    if (keys.length === 0) return undefined;
+    for (const kind of this.kinds) {
+      const index = this.indexes(kind);
+      await this.ready(index);
+      const vectors = keys.flatMap((k) => index.vectorOf(k) ?? []);
+      if (vectors.length === 0) continue;
+      const mean = new Float32Array(vectors[0]!.length);
+      for (const v of vectors) for (let d = 0; d < mean.length; d++) mean[d]! += v[d]!;
+      return this.found(index, index.nearest(unitVector(mean), limit, new Set(keys)), limit);
+    }
+    return undefined;
+  }
+
+  /**
+   * A path of `steps` distinct stored tracks from the track of `from` to that of `to`, both ends
+   * included (steps + 2 tracks): the targets lie evenly along the straight line between the two
+   * embeddings (each normalised back to unit length), and each step is the stored track nearest
+   * its target that the path does not hold yet. Every step is a small one when the library is
+   * dense between the two; `distance` says how large each was.
+   */
+  async path(fromKey: string, toKey: string, steps?: number | null): Promise<PathStep[]> {
+    const from = checkedTrackKey(fromKey);
+    const to = checkedTrackKey(toKey);
+    if (from === to) throw invalidArgument('from and to must be two different tracks');
+    const count = checkedCount('steps', steps, DEFAULT_PATH_STEPS, MAX_PATH_STEPS, 0);
+    const { index, vector: a } = await this.seed(from);
+    const b = index.vectorOf(to);
+    if (!b) {
+      const stored = await this.store.get(to);
+      throw stored
+        ? new AppError('NOT_FOUND', `${to} has no sound embedding of the kind ${from} has (${index.kind}): npm run index -- --reanalyse makes them`)
+        : new AppError('TRACK_NOT_FOUND', `no stored analysis for ${to}: analyse it first`);
+    }
+    const used = new Set([from, to]);
+    const chosen: SoundNeighbour[] = [];
+    for (let s = 1; s <= count; s++) {
+      const t = s / (count + 1);
+      const target = unitVector(Array.from(a, (v, d) => (1 - t) * v + t * b[d]!));
+      const [next] = index.nearest(target, 1, used);
+      if (!next) break;
+      used.add(next.trackKey);
+      chosen.push(next);
+    }
+    const keys = [from, ...chosen.map((c) => c.trackKey), to];
+    const found = await this.store.getMany(keys, { segments: false });
+    const vectors = keys.map((k) => index.vectorOf(k)!);
+    return keys.flatMap((k, i) => {
+      const analysis = found.get(k);
+      if (!analysis) return [];
+      return [{ analysis, distance: i === 0 ? 0 : round(cosineDistance(vectors[i - 1]!, vectors[i]!)) }];
+    });
+  }
+
+  /** The analyses of neighbours found, from the store (any it no longer holds left out), at most `limit`. */
+  private async found(_index: SoundIndex, neighbours: SoundNeighbour[], limit: number): Promise<SoundMatch[]> {
+    const analyses = await this.store.getMany(neighbours.map((n) => n.trackKey), { segments: false });
+    return neighbours.flatMap((n) => {
+      const analysis = analyses.get(n.trackKey);
+      return analysis ? [{ analysis, distance: round(n.distance) }] : [];
+    }).slice(0, limit);
+  }
+}
+
+/** 1 − the cosine of two unit vectors. */
+export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+  return 1 - dot;
+}
+
+function checkedCount(name: string, value: number | null | undefined, fallback: number, max: number, min = 1): number {
+  const n = value ?? fallback;
+  if (!Number.isInteger(n) || n < min || n > max) throw invalidArgument(`${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
