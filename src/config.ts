@@ -45,6 +45,12 @@ const schema = z.object({
   LIBRARY_DIR: z.string().min(1).default('./library'),
   /** Key that signs artwork URLs; share it between API nodes. Default: random, kept in DATA_DIR. */
   ARTWORK_SECRET: z.string().min(16).optional(),
+  /**
+   * Where music players see LIBRARY_DIR, for the paths of M3U8 playlists the API answers
+   * (`?format=m3u`): e.g. `/music` for a Navidrome container mounting the folder there. Absent:
+   * paths relative to LIBRARY_DIR. Playlists saved into the folder always use relative paths.
+   */
+  PLAYLIST_PATH_PREFIX: z.string().min(1).max(1024).optional(),
   /** Watch LIBRARY_DIR for added, changed and removed files. */
   LIBRARY_WATCH: bool.default(true),
   /** Comma-separated API keys accepted as Bearer tokens (read scope), besides stored keys. */

@@ -12,6 +12,7 @@ import { requestBeginner } from './request-logger';
 import { API_HEADERS, securityHeaderWriter, writeHeaderSet } from './security.headers';
 import { refuseMalformedUrls } from './url-encoding.guard';
 import { analysisReadHandler, audioRoutes, type AudioRouteServices } from './rest/audio.routes';
+import { soundRoutes, type SoundRouteServices } from './rest/sound.routes';
 import { uploadRoutes } from './rest/upload.routes';
 import type { UploadFetcher } from '../uploads/upload.fetcher';
 import type { UploadService } from '../uploads/upload.service';
@@ -30,6 +31,8 @@ export interface AppDependencies {
   keys: KeyRouteServices;
   /** Spotify's shape under /v1 (docs/API.md, "Spotify's shape: /v1"); absent, those routes are not served. */
   spotify?: SpotifyRouteServices;
+  /** Similar by descriptors or sound, paths and playlists over REST; absent, those routes are not served. */
+  sound?: SoundRouteServices;
   /** Uploads (POST /api/audio/analyses); absent, that route is not served. */
   uploads?: UploadService;
   /** With uploads: the URL form of POST /api/audio/analyses ({"url"}); absent, a JSON body is refused (415). */
@@ -106,6 +109,7 @@ export function createApp(deps: AppDependencies): Express {
   if (deps.uploads) app.use(uploadRoutes(deps.uploads, deps.gate, deps.uploadFetcher));
   app.use(keyRoutes(deps.keys, deps.gate));
   if (deps.spotify) app.use(spotifyRoutes(deps.spotify, deps.gate, deps.publicUrl));
+  if (deps.sound) app.use(soundRoutes(deps.sound, deps.gate));
   app.use('/graphql', deps.graphql);
   // After GraphQL, which the webhook routes would otherwise have every request tested against.
   if (deps.webhooks) app.use(webhookRoutes(deps.webhooks, deps.gate));

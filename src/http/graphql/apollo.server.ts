@@ -10,6 +10,7 @@ import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
 import type { AnalysisEvents } from '../../analysis/events/analysis-events.channel';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
+import type { SoundService } from '../../analysis/sound.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import { ANALYSIS_REPLACED } from '../../core/analysis-events';
 import { invalidArgument } from '../../core/errors';
@@ -40,6 +41,8 @@ export interface GraphQLServices {
   search: SearchService;
   /** Serves tracks and similar; absent, they fail (tests of other fields build the edge without it). */
   browse?: BrowseService;
+  /** Serves similar by SOUND and soundPath; absent, they fail. */
+  sound?: SoundService;
   /** Serves recommendations; absent, it fails. */
   recommendations?: RecommendationsService;
   analysis: AnalysisService;
@@ -140,6 +143,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   const resolvers = resolverInstances({
     search: services.search,
     ...(services.browse ? { browse: services.browse } : {}),
+    ...(services.sound ? { sound: services.sound } : {}),
     ...(services.recommendations ? { recommendations: services.recommendations } : {}),
     ...(services.usage ? { keys: { apiKeys: services.apiKeys, usage: services.usage } } : {}),
     ...(services.webhooks ? { webhooks: services.webhooks } : {}),

@@ -1,7 +1,9 @@
 import { Args, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { DEFAULT_PAGE, DEFAULT_SIMILAR, type BrowseService } from '../../analysis/browse.service';
+import { AppError } from '../../core/errors';
+import { DEFAULT_PATH_STEPS, type SoundService } from '../../analysis/sound.service';
 import { trackAnalysisOf } from './analysis.types';
-import { SimilarArgs, SimilarTrack, TrackConnection, TracksArgs } from './browse.types';
+import { PathStep, SimilarArgs, SimilarityBasis, SimilarTrack, SoundPathArgs, TrackConnection, TracksArgs } from './browse.types';
 
 /** Extra cost of a tracks() page (an index read) and of similar() (a candidate read and ranking). */
 export const TRACKS_COST = 5;
@@ -15,7 +17,15 @@ export const TOTAL_COUNT_COST = 20;
  */
 @Resolver(() => TrackConnection)
 export class BrowseResolver {
-  constructor(private readonly browse: BrowseService) {}
+  constructor(
+    private readonly browse: BrowseService,
+    private readonly sound?: SoundService,
+  ) {}
+
+  private soundService(): SoundService {
+    if (!this.sound) throw new AppError('SERVICE_UNAVAILABLE', 'similarity by sound is not served here');
+    return this.sound;
+  }
 
   @Query(() => TrackConnection, {
     description:
@@ -41,11 +51,22 @@ export class BrowseResolver {
   }
 
   @Query(() => [SimilarTrack], {
-    description: 'The stored tracks nearest to a stored track in feature space (tempo, key, mode, descriptors, moods), nearest first.',
+    description:
+      'The stored tracks nearest to a stored track, nearest first: by DESCRIPTORS (the default) in feature space (tempo, key, mode, descriptors, moods), by SOUND by their sound embeddings (docs/SIMILARITY.md).',
     complexity: ({ args, childComplexity }) => SIMILAR_COST + (typeof args.first === 'number' ? args.first : DEFAULT_SIMILAR) * childComplexity,
   })
   async similar(@Args(() => SimilarArgs) args: SimilarArgs): Promise<SimilarTrack[]> {
-    const found = await this.browse.similar(args.trackKey, args.first);
+    const found = args.by === SimilarityBasis.SOUND ? await this.soundService().similar(args.trackKey, args.first) : await this.browse.similar(args.trackKey, args.first);
     return found.map((s) => ({ distance: s.distance, track: trackAnalysisOf(s.analysis) }));
+  }
+
+  @Query(() => [PathStep], {
+    description:
+      'A path by sound from one stored track to another: `steps` distinct stored tracks between them, each the nearest to its place on the straight line between the two sound embeddings, both ends included (docs/SIMILARITY.md).',
+    complexity: ({ args, childComplexity }) => SIMILAR_COST + ((typeof args.steps === 'number' ? args.steps : DEFAULT_PATH_STEPS) + 2) * childComplexity,
+  })
+  async soundPath(@Args(() => SoundPathArgs) args: SoundPathArgs): Promise<PathStep[]> {
+    const steps = await this.soundService().path(args.from, args.to, args.steps);
+    return steps.map((s) => ({ distance: s.distance, track: trackAnalysisOf(s.analysis) }));
   }
 }

@@ -1,4 +1,5 @@
 import { ArgsType, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DEFAULT_PATH_STEPS, MAX_PATH_STEPS } from '../../analysis/sound.service';
 import {
   DEFAULT_PAGE,
   DEFAULT_SIMILAR,
@@ -163,6 +164,20 @@ export class TracksArgs {
   before?: string | null;
 }
 
+export enum SimilarityBasis {
+  DESCRIPTORS = 'DESCRIPTORS',
+  SOUND = 'SOUND',
+}
+
+registerEnumType(SimilarityBasis, {
+  name: 'SimilarityBasis',
+  description: 'What makes two tracks near (docs/SIMILARITY.md).',
+  valuesConfig: {
+    DESCRIPTORS: { description: 'A weighted distance over tempo, key, mode, the descriptors and moods (docs/API.md, "Similarity").' },
+    SOUND: { description: 'How they sound: the cosine distance of their sound embeddings (timbre, rhythm, tonal colour; the tagger’s layer with MODELS_DIR). Needs analyses of trackgraph-engine/25 on.' },
+  },
+});
+
 @ArgsType()
 export class SimilarArgs {
   @Field(() => String, { description: 'A stored analysis’s key.' })
@@ -170,6 +185,30 @@ export class SimilarArgs {
 
   @Field(() => Int, { nullable: true, description: `How many: 1–${MAX_SIMILAR}, default ${DEFAULT_SIMILAR}.` })
   first?: number | null;
+
+  @Field(() => SimilarityBasis, { defaultValue: SimilarityBasis.DESCRIPTORS, description: 'What makes tracks near: DESCRIPTORS (the default) or SOUND.' })
+  by!: SimilarityBasis;
+}
+
+@ArgsType()
+export class SoundPathArgs {
+  @Field(() => String, { description: 'The stored track the path starts at.' })
+  from!: string;
+
+  @Field(() => String, { description: 'The stored track the path ends at.' })
+  to!: string;
+
+  @Field(() => Int, { nullable: true, description: `Tracks between the two: 0–${MAX_PATH_STEPS}, default ${DEFAULT_PATH_STEPS}.` })
+  steps?: number | null;
+}
+
+@ObjectType({ description: 'A track of a path by sound, with how far it is from the track before it.' })
+export class PathStep {
+  @Field(() => Float, { description: 'Cosine distance of its sound embedding from the step before (0 for the first): 0 the same sound, 1 unrelated.' })
+  distance!: number;
+
+  @Field(() => TrackAnalysis, { description: 'The track.' })
+  track!: TrackAnalysis;
 }
 
 @ObjectType({ description: 'A track of a page, with its position (cursor) in the order.' })
@@ -211,9 +250,9 @@ export class TrackConnection {
   filter!: TracksFilter;
 }
 
-@ObjectType({ description: 'A stored track near another in feature space.' })
+@ObjectType({ description: 'A stored track near another, by descriptors or by sound.' })
 export class SimilarTrack {
-  @Field(() => Float, { description: 'Distance in feature space (0 = identical); docs/API.md, "Similarity".' })
+  @Field(() => Float, { description: 'By DESCRIPTORS, the distance in feature space (0 = identical; docs/API.md, "Similarity"); by SOUND, the cosine distance of the sound embeddings (0 the same sound, 1 unrelated, up to 2).' })
   distance!: number;
 
   @Field(() => TrackAnalysis, { description: 'The nearby track.' })

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync, type ClassType, type ContainerType, type PubSub, type ResolverData } from 'type-graphql';
 import type { BrowseService } from '../../analysis/browse.service';
+import type { SoundService } from '../../analysis/sound.service';
 import type { ApiKeyService } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
 import type { UsageService } from '../../usage/usage.service';
@@ -27,6 +28,8 @@ export interface ResolverServices {
   search: SearchService;
   /** Absent: tracks and similar are in the schema but not served (tests of other fields). */
   browse?: BrowseService;
+  /** Absent: similar by SOUND and soundPath fail (tests of other fields). */
+  sound?: SoundService;
   /** Absent: recommendations is in the schema but not served (tests of other fields). */
   recommendations?: RecommendationsService;
   /** Absent: viewer, apiKeys, usage and the key mutations are in the schema but not served (tests of other fields). */
@@ -62,7 +65,7 @@ export function resolverInstances(services: ResolverServices): ContainerType {
   resolvers.set(TrackResolver, new TrackResolver(services.search));
   resolvers.set(AnalysisResolver, new AnalysisResolver());
   resolvers.set(DescriptorsResolver, new DescriptorsResolver());
-  if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse));
+  if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse, services.sound));
   if (services.recommendations) resolvers.set(RecommendationsResolver, new RecommendationsResolver(services.recommendations));
   if (services.keys) resolvers.set(KeysResolver, new KeysResolver(services.keys.apiKeys, services.keys.usage));
   if (services.webhooks) resolvers.set(WebhookResolver, new WebhookResolver(services.webhooks));

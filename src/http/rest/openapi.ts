@@ -5,7 +5,7 @@ import { createDocument, type ZodOpenApiResponseObject, type ZodOpenApiResponses
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
 import { SERVED_IMAGE_FORMATS, SERVED_IMAGE_TYPES } from '../../artwork/image.sniff';
 import { trackKeySchema } from '../../core/contract.schema';
-import { analysisParams, batchQuery, createKeyBody, createWebhookBody, deliveriesQuery, keyIdPath, reanalyseBody, reanalyseJobPath, searchParams, usageParams } from './rest.params';
+import { analysisParams, batchQuery, createKeyBody, createWebhookBody, deliveriesQuery, keyIdPath, m3uParams, pathParams, reanalyseBody, reanalyseJobPath, savePlaylistBody, searchParams, similarParams, usageParams } from './rest.params';
 import { SPOTIFY_TAG, spotifyPaths } from './spotify.openapi';
 import {
   analysisSchema,
@@ -86,6 +86,30 @@ const reanalyseJobSchema = z
     finishedAt: z.string().optional(),
   })
   .meta({ id: 'Reanalysis' });
+
+/** A list of tracks as answered by similar and path: each analysis with its distance. */
+const nearSchema = (id: string, distance: string) => ok(z.array(analysisSchema.extend({ distance: z.number().min(0).meta({ description: distance }) }))).meta({ id });
+
+/** The M3U8 answer of a list of tracks (format=m3u, or Accept: audio/x-mpegurl). */
+const m3uAnswer = {
+  'audio/x-mpegurl': {
+    schema: z.string().meta({ description: '#EXTM3U, then per track of the music folder #EXTINF:<seconds>,<artist> - <title> and its path (relative to LIBRARY_DIR, or under PLAYLIST_PATH_PREFIX).' }),
+  },
+};
+const skippedHeader = z.object({
+  'Trackgraph-Playlist-Skipped': z.int().min(0).optional().meta({ description: 'With a playlist: the tracks left out (not files of the music folder, or not stored).' }),
+});
+
+const savedPlaylistSchema = z
+  .object({
+    target: z.literal('library'),
+    name: z.string(),
+    file: z.string().meta({ description: 'The file written, relative to the music folder (<name>.m3u8).' }),
+    listed: z.int().min(0),
+    skipped: z.int().min(0).meta({ description: 'Tracks left out: not files of the music folder, or not stored.' }),
+    replaced: z.boolean().meta({ description: 'A playlist of that name was there and was replaced.' }),
+  })
+  .meta({ id: 'SavedPlaylist' });
 
 const trackKeyPath = z.object({
   trackKey: z
@@ -293,6 +317,58 @@ export function openApiDocument(options: { version: string; serverUrl: string })
               }),
             },
             ...errors(400, 401, 429, 500),
+          },
+        },
+      },
+      '/api/audio/similar/{trackKey}': {
+        get: {
+          operationId: 'similar',
+          tags: ['audio'],
+          summary: 'The stored tracks nearest to a stored track, nearest first: by descriptors (the default) or by sound. Starts no analysis.',
+          description:
+            'by=descriptors: a weighted distance over tempo, key, mode, descriptors and moods (docs/API.md, "Similarity"). by=sound: the cosine distance of the tracks’ sound embeddings (docs/SIMILARITY.md); 404 NOT_FOUND when the track’s analysis has none (made before trackgraph-engine/25).',
+          requestParams: { path: trackKeyPath, query: similarParams },
+          responses: {
+            '200': { description: 'The nearest tracks, or their playlist.', content: { 'application/json': { schema: nearSchema('SimilarResponse', 'Distance from the track: in feature space (by=descriptors), or cosine (by=sound: 0 the same sound, 1 unrelated).') }, ...m3uAnswer }, headers: skippedHeader },
+            ...errors(400, 401, 404, 429, 500, 503),
+          },
+        },
+      },
+      '/api/audio/path': {
+        get: {
+          operationId: 'soundPath',
+          tags: ['audio'],
+          summary: 'A path by sound from one stored track to another: steps distinct stored tracks between them, both ends included.',
+          description: 'Each step is the stored track nearest its place on the straight line between the two sound embeddings that the path does not hold yet (docs/SIMILARITY.md).',
+          requestParams: { query: pathParams },
+          responses: {
+            '200': { description: 'The path, from first to last, or its playlist.', content: { 'application/json': { schema: nearSchema('PathResponse', 'Cosine distance from the step before (0 for the first).') }, ...m3uAnswer }, headers: skippedHeader },
+            ...errors(400, 401, 404, 429, 500, 503),
+          },
+        },
+      },
+      '/api/playlists/m3u': {
+        get: {
+          operationId: 'playlistOfKeys',
+          tags: ['audio'],
+          summary: 'Any list of stored tracks (a page, recommendations …) as an M3U8 playlist of the music folder’s files.',
+          requestParams: { query: m3uParams },
+          responses: {
+            '200': { description: 'The playlist.', content: m3uAnswer, headers: skippedHeader },
+            ...errors(400, 401, 429, 500, 503),
+          },
+        },
+      },
+      '/api/playlists': {
+        post: {
+          operationId: 'savePlaylist',
+          tags: ['admin'],
+          summary: 'Saves a list of stored tracks as <name>.m3u8 in the music folder (admin keys only); the same name again replaces it.',
+          requestBody: { required: true, content: { 'application/json': { schema: savePlaylistBody } } },
+          responses: {
+            '200': json(ok(savedPlaylistSchema).meta({ id: 'ReplacedPlaylistResponse' }), 'Saved over the playlist of that name.'),
+            '201': json(ok(savedPlaylistSchema).meta({ id: 'SavedPlaylistResponse' }), 'Saved.'),
+            ...errors(400, 401, 403, 429, 500, 503),
           },
         },
       },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
+import { MAX_PLAYLIST_NAME, MAX_PLAYLIST_TRACKS } from '../../analysis/playlists.service';
+import { DEFAULT_PATH_STEPS, DEFAULT_SOUND_SIMILAR, MAX_PATH_STEPS, MAX_SOUND_SIMILAR } from '../../analysis/sound.service';
 import { API_KEY_SCOPES, MAX_KEY_NAME_LENGTH } from '../../auth/api-keys';
 import { MAX_NAME_LENGTH } from '../../core/name';
 import { MAX_SEARCH_OFFSET } from '../../search/search.service';
@@ -152,3 +154,55 @@ export const reanalyseBody = z.object({
 export const reanalyseJobPath = z.object({
   id: z.string().max(64).meta({ description: 'The re-analysis job’s id, from POST /api/admin/reanalyse.', example: 'rea_0f8e2c5a9b7d4e1f8a3c6b2d5e9f1a7c' }),
 });
+
+/** How a list of tracks is answered: JSON (the contract's shape), or an M3U8 playlist of the music folder's files. */
+const format = z
+  .enum(['json', 'm3u'], { error: 'format must be json or m3u' })
+  .optional()
+  .meta({ description: 'json (the default), or m3u: an M3U8 playlist of the tracks that are files of the music folder (also asked by Accept: audio/x-mpegurl).' });
+
+const countOf = (field: string, min: number, max: number, fallback: number, description: string) =>
+  queryInt(field)
+    .int(`${field} must be a whole number from ${min} to ${max}`)
+    .min(min, `${field} must be a whole number from ${min} to ${max}`)
+    .max(max, `${field} must be a whole number from ${min} to ${max}`)
+    .default(fallback)
+    .meta({ description, example: fallback });
+
+export const similarParams = z.object({
+  by: z
+    .enum(['descriptors', 'sound'], { error: 'by must be descriptors or sound' })
+    .default('descriptors')
+    .meta({ description: 'What makes tracks near: descriptors (the default; tempo, key, mode, descriptors, moods) or sound (their sound embeddings; docs/SIMILARITY.md).' }),
+  limit: countOf('limit', 1, MAX_SOUND_SIMILAR, DEFAULT_SOUND_SIMILAR, `How many: 1–${MAX_SOUND_SIMILAR}, default ${DEFAULT_SOUND_SIMILAR}.`),
+  format,
+});
+
+export const pathParams = z.object({
+  from: z.string({ error: 'from must be a single trackKey' }).meta({ description: 'The stored track the path starts at.', example: 'bc24aaa5a97c70ed' }),
+  to: z.string({ error: 'to must be a single trackKey' }).meta({ description: 'The stored track the path ends at.', example: 'f63116f780b3b1eb' }),
+  steps: countOf('steps', 0, MAX_PATH_STEPS, DEFAULT_PATH_STEPS, `Tracks between the two: 0–${MAX_PATH_STEPS}, default ${DEFAULT_PATH_STEPS}.`),
+  format,
+});
+
+/** GET /api/playlists/m3u: any list of track keys as a playlist. */
+export const m3uParams = z.object({
+  keys: z
+    .string({ error: 'keys must be a single comma-separated string' })
+    .transform((v) => v.split(',').map((k) => k.trim()).filter((k) => k.length > 0))
+    .pipe(z.array(z.string()).min(1, 'keys must name at least one trackKey').max(MAX_PLAYLIST_TRACKS, `at most ${MAX_PLAYLIST_TRACKS} track keys`))
+    .meta({ description: `Up to ${MAX_PLAYLIST_TRACKS} trackKeys, comma-separated, in the playlist's order.`, example: 'bc24aaa5a97c70ed,f63116f780b3b1eb' }),
+});
+
+/** The body of POST /api/playlists. */
+export const savePlaylistBody = z
+  .object({
+    name: z.string({ error: 'name must be a string' }).meta({ description: `The playlist's name, which names its file: 1–${MAX_PLAYLIST_NAME} characters, no / \\ : * ? " < > |.`, example: 'Late night' }),
+    trackKeys: z
+      .array(z.string({ error: 'trackKeys must be strings' }), { error: 'trackKeys must be a list of trackKeys' })
+      .min(1, 'trackKeys must name at least one trackKey')
+      .max(MAX_PLAYLIST_TRACKS, `at most ${MAX_PLAYLIST_TRACKS} trackKeys`)
+      .meta({ description: 'The tracks, in order: a similar answer, a path, recommendations, a page.' }),
+    target: z.enum(['library'], { error: 'target must be library' }).default('library').meta({ description: 'library (the default): an M3U8 file in the music folder.' }),
+  })
+  .meta({ id: 'SavePlaylist', description: 'The playlist to save.' });
