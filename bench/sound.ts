@@ -8,7 +8,7 @@ import { SoundIndex } from '../src/analysis/store/sound.index';
 import { SqlAnalysisStore } from '../src/analysis/store/sql.store';
 import { SIGNAL_EMBEDDING } from '../src/core/sound';
 import type { StoredAnalysis } from '../src/core/types';
-import { openDatabase, type Database } from '../src/db/database';
+import { openDatabase, refreshStatistics, type Database } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrations';
 import { bulkLoadPostgres, bulkLoadSqlite, type BulkSource } from '../test/helpers/bulk-load';
 import { POSTGRES_URL, dropSchema, uniqueName } from '../test/helpers/infra';
@@ -85,6 +85,8 @@ const cpuSeconds = (u: NodeJS.CpuUsage): string => `${((u.user + u.system) / 1e6
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 async function measure(label: string, database: Database): Promise<void> {
+  // What a bulk load is followed by: the planner's statistics (autovacuum would gather them shortly).
+  await refreshStatistics(database);
   const gc = collector();
   gc();
   const before = process.memoryUsage();

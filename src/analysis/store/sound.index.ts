@@ -225,7 +225,8 @@ export class SoundIndex {
 
   /** The analyses `where` selects, each with its vector of this kind (null: none). */
   private rowsSelect(where: ReturnType<typeof sql>): ReturnType<typeof sql> {
-    return sql`select a.seq as seq, a.track_key as track_key, e.vector as vector from (select seq, track_key from analyses where ${where}) as a left join analysis_embeddings e on e.seq = a.seq and e.kind = ${this.kind}`;
+    // The vector by a lookup of the embeddings' key per row (never a join the planner might answer by reading the whole table).
+    return sql`select a.seq as seq, a.track_key as track_key, (select e.vector from analysis_embeddings e where e.seq = a.seq and e.kind = ${this.kind}) as vector from (select seq, track_key from analyses where ${where}) as a`;
   }
 
   private async readRows(where: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
