@@ -13,6 +13,7 @@ import type { AnalysisStore } from '../analysis/store/store';
 import { BrowseIndex } from '../analysis/store/browse.index';
 import { SoundIndex } from '../analysis/store/sound.index';
 import { SoundService } from '../analysis/sound.service';
+import { SoundMapService } from '../analysis/sound-map.service';
 import { PlaylistService } from '../analysis/playlists.service';
 import { SqlTracksQuery } from '../analysis/store/tracks.query';
 import type { Config } from '../config';
@@ -49,6 +50,8 @@ export interface AnalysisParts {
   browse: BrowseService;
   /** Similarity by sound and paths between tracks (one sound index per embedding kind, loaded on first use). */
   sound: SoundService;
+  /** The map of the library (over the same sound indexes), computed at its first query. */
+  soundMap: SoundMapService;
   /** Lists of tracks as M3U8 playlists of the music folder's files, and saved into it. */
   playlists: PlaylistService;
   recommendations: RecommendationsService;
@@ -131,6 +134,7 @@ export function composeAnalysis(
     ...(worker ? { worker } : {}),
     browse: new BrowseService(new SqlTracksQuery(deps.database, index), store),
     sound,
+    soundMap: new SoundMapService(soundIndex, store, deps.engine.method ?? SIGNAL_METHOD, { onError: (error) => logger.warn({ err: error }, 'map of the library: a computation failed; the next query tries again') }),
     playlists: new PlaylistService(store, (trackKey) => deps.registry.catalogSource('library')?.lookup(trackKey)?.audio?.locator, config.libraryDir, config.PLAYLIST_PATH_PREFIX),
     recommendations: new RecommendationsService(new SqlTracksQuery(deps.database, index), store, sound),
     reanalyse: new ReanalyseService(store, trackLocator(deps.registry, deps.metadata), runner, events, currentEngine(deps.engine), { concurrency: config.ANALYSIS_WORKERS }, logger),

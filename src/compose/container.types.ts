@@ -2,6 +2,7 @@ import type { Logger as PinoLogger } from 'pino';
 import type { AnalysisService } from '../analysis/analysis.service';
 import type { BrowseService } from '../analysis/browse.service';
 import type { SoundService } from '../analysis/sound.service';
+import type { SoundMapService } from '../analysis/sound-map.service';
 import type { PlaylistService } from '../analysis/playlists.service';
 import type { AnalysisEvents } from '../analysis/events/analysis-events.channel';
 import type { QueueConsumer } from '../analysis/jobs/bullmq.consumer';
@@ -44,6 +45,8 @@ export interface Container {
   browse: BrowseService;
   /** Similarity by sound and paths between tracks. */
   sound: SoundService;
+  /** The map of the library: the sound embeddings projected onto the plane, kept and recomputed as analyses arrive. */
+  soundMap: SoundMapService;
   /** Playlists of the music folder's files. */
   playlists: PlaylistService;
   /** Recommendations by target over the stored analyses. */

@@ -44,7 +44,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
   };
   const graphql = await createGraphQL(
-    { search: container.search, analysis: container.analysis, browse: container.browse, sound: container.sound, recommendations: container.recommendations, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks,
+    { search: container.search, analysis: container.analysis, browse: container.browse, sound: container.sound, soundMap: container.soundMap, recommendations: container.recommendations, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks,
       uploads: { service: container.uploads, fetcher: container.uploadFetcher, dir: config.uploadDir } },
     {
       sandbox: config.GRAPHQL_SANDBOX,

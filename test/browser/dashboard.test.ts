@@ -678,7 +678,7 @@ describeInBrowser(title, () => {
   it('shows a read key its own webhooks and usage but not the key pages', async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Usage' }).waitFor();
-    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse', 'Analyse a file', 'Webhooks', 'Usage']);
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse', 'Map', 'Analyse a file', 'Webhooks', 'Usage']);
     await page.goto(`${origin}/admin/keys`);
     await page.getByText('This page needs an admin key; the key you signed in with is a read key.').waitFor();
     expectNoProblems();
@@ -709,7 +709,7 @@ describeInBrowser(title, () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Keys' }).waitFor();
-      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse', 'Analyse a file', 'Keys', 'Webhooks', 'Usage']);
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Search', 'Browse', 'Map', 'Analyse a file', 'Keys', 'Webhooks', 'Usage']);
       expectNoProblems();
     }, 30_000);
 

@@ -94,6 +94,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audio/similar/{trackKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stored tracks nearest to a stored track, nearest first: by descriptors (the default) or by sound. Starts no analysis.
+         * @description by=descriptors: a weighted distance over tempo, key, mode, descriptors and moods (docs/API.md, "Similarity"). by=sound: the cosine distance of the tracks’ sound embeddings (docs/SIMILARITY.md); 404 NOT_FOUND when the track’s analysis has none (made before trackgraph-engine/25).
+         */
+        get: operations["similar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audio/path": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A path by sound from one stored track to another: steps distinct stored tracks between them, both ends included.
+         * @description Each step is the stored track nearest its place on the straight line between the two sound embeddings that the path does not hold yet (docs/SIMILARITY.md).
+         */
+        get: operations["soundPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playlists/m3u": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any list of stored tracks (a page, recommendations …) as an M3U8 playlist of the music folder’s files. */
+        get: operations["playlistOfKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playlists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Saves a list of stored tracks as <name>.m3u8 in the music folder (admin keys only); the same name again replaces it. */
+        post: operations["savePlaylist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -374,6 +448,22 @@ export interface components {
             artist?: string;
             /** @description The title to file it under. */
             track?: string;
+        };
+        /** @description The playlist to save. */
+        SavePlaylist: {
+            /**
+             * @description The playlist's name, which names its file: 1–100 characters, no / \ : * ? " < > |.
+             * @example Late night
+             */
+            name: string;
+            /** @description The tracks, in order: a similar answer, a path, recommendations, a page. */
+            trackKeys: string[];
+            /**
+             * @description library (the default): an M3U8 file in the music folder.
+             * @default library
+             * @enum {string}
+             */
+            target: "library";
         };
         /** @description The key to make. */
         CreateApiKey: {
@@ -660,6 +750,43 @@ export interface components {
             /** @description Seconds; also in the Retry-After header. */
             retryAfter: number;
             trackKey: components["schemas"]["TrackKey"];
+        };
+        SimilarResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["NearTrack"][];
+        };
+        /** @description A stored analysis and its distance: in feature space (by=descriptors), or cosine (by sound: 0 the same sound, 1 unrelated). */
+        NearTrack: components["schemas"]["TrackAnalysis"] & {
+            /** @description From the track asked about (similar), or from the step before (a path, 0 for the first). */
+            distance: number;
+        };
+        PathResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["NearTrack"][];
+        };
+        ReplacedPlaylistResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["SavedPlaylist"];
+        };
+        SavedPlaylist: {
+            /** @constant */
+            target: "library";
+            name: string;
+            /** @description The file written, relative to the music folder (<name>.m3u8). */
+            file: string;
+            listed: number;
+            /** @description Tracks left out: not files of the music folder, or not stored. */
+            skipped: number;
+            /** @description A playlist of that name was there and was replaced. */
+            replaced: boolean;
+        };
+        SavedPlaylistResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["SavedPlaylist"];
         };
         CreatedApiKeyResponse: {
             /** @constant */
@@ -1669,6 +1796,152 @@ export interface operations {
             401: components["responses"]["Error401"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+        };
+    };
+    similar: {
+        parameters: {
+            query?: {
+                /** @description What makes tracks near: descriptors (the default; tempo, key, mode, descriptors, moods) or sound (their sound embeddings; docs/SIMILARITY.md). */
+                by?: "descriptors" | "sound";
+                /** @description How many: 1–50, default 10. */
+                limit?: number;
+                /** @description json (the default), or m3u: an M3U8 playlist of the tracks that are files of the music folder (also asked by Accept: audio/x-mpegurl). */
+                format?: "json" | "m3u";
+            };
+            header?: never;
+            path: {
+                /** @description The track key (16 hex characters, either case), from search or computed by the client. */
+                trackKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nearest tracks, or their playlist. */
+            200: {
+                headers: {
+                    /** @description With a playlist: the tracks left out (not files of the music folder, or not stored). */
+                    "Trackgraph-Playlist-Skipped"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimilarResponse"];
+                    "audio/x-mpegurl": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    soundPath: {
+        parameters: {
+            query: {
+                /** @description The stored track the path starts at. */
+                from: string;
+                /** @description The stored track the path ends at. */
+                to: string;
+                /** @description Tracks between the two: 0–50, default 8. */
+                steps?: number;
+                /** @description json (the default), or m3u: an M3U8 playlist of the tracks that are files of the music folder (also asked by Accept: audio/x-mpegurl). */
+                format?: "json" | "m3u";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The path, from first to last, or its playlist. */
+            200: {
+                headers: {
+                    /** @description With a playlist: the tracks left out (not files of the music folder, or not stored). */
+                    "Trackgraph-Playlist-Skipped"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathResponse"];
+                    "audio/x-mpegurl": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    playlistOfKeys: {
+        parameters: {
+            query: {
+                /** @description Up to 500 trackKeys, comma-separated, in the playlist's order. */
+                keys: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The playlist. */
+            200: {
+                headers: {
+                    /** @description With a playlist: the tracks left out (not files of the music folder, or not stored). */
+                    "Trackgraph-Playlist-Skipped"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/x-mpegurl": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    savePlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavePlaylist"];
+            };
+        };
+        responses: {
+            /** @description Saved over the playlist of that name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplacedPlaylistResponse"];
+                };
+            };
+            /** @description Saved. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedPlaylistResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     apiKeys: {

@@ -10,7 +10,9 @@ import { createTestApp } from '../helpers/test-app';
  * them would cost every start about 0.5 s of CPU. Nor does a server whose only source is its
  * library, logging JSON lines, load undici (the outbound guard's transport, made on a first fetch
  * to a catalogue or a URL), node-taglib-sharp (tags written back) or pino-pretty (readable logs):
- * about 0.2 s more. Here requiring any of them fails the app.
+ * about 0.2 s more. Nor does it load hnswlib-node (the sound index's graph, built from 20,000
+ * tracks on) or umap-js (the library's map, in a thread of its own). Here requiring any of them
+ * fails the app.
  */
 jest.mock('bullmq', () => mockRefused('bullmq'));
 jest.mock('ioredis', () => mockRefused('ioredis'));
@@ -19,6 +21,8 @@ jest.mock('pg', () => mockRefused('pg'));
 jest.mock('undici', () => mockRefused('undici'));
 jest.mock('node-taglib-sharp', () => mockRefused('node-taglib-sharp'));
 jest.mock('pino-pretty', () => mockRefused('pino-pretty'));
+jest.mock('hnswlib-node', () => mockRefused('hnswlib-node'));
+jest.mock('umap-js', () => mockRefused('umap-js'));
 
 /** A mocked package's factory: requiring the package fails. (Jest lets a factory call `mock…` names only.) */
 function mockRefused(name: string): never {
@@ -26,7 +30,7 @@ function mockRefused(name: string): never {
 }
 
 describe('the embedded default', () => {
-  it('starts, searches its library, analyses and browses without loading Redis, BullMQ or Postgres clients, undici, node-taglib-sharp or pino-pretty', async () => {
+  it('starts, searches its library, analyses and browses without loading Redis, BullMQ or Postgres clients, undici, node-taglib-sharp, pino-pretty, hnswlib-node or umap-js', async () => {
     const engine = new FakeEngine();
     engine.tags.set('money.mp3', { artist: 'Pink Floyd', title: 'Money' });
     const t = await createTestApp({ engine, prepareLibrary: (dir) => writeFile(path.join(dir, 'money.mp3'), 'audio of money') });

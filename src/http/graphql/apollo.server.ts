@@ -11,6 +11,7 @@ import type { BrowseService } from '../../analysis/browse.service';
 import type { AnalysisEvents } from '../../analysis/events/analysis-events.channel';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
 import type { SoundService } from '../../analysis/sound.service';
+import type { SoundMapService } from '../../analysis/sound-map.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
 import { ANALYSIS_REPLACED } from '../../core/analysis-events';
 import { invalidArgument } from '../../core/errors';
@@ -43,6 +44,8 @@ export interface GraphQLServices {
   browse?: BrowseService;
   /** Serves similar by SOUND and soundPath; absent, they fail. */
   sound?: SoundService;
+  /** Serves soundMap; absent, it fails. */
+  soundMap?: SoundMapService;
   /** Serves recommendations; absent, it fails. */
   recommendations?: RecommendationsService;
   analysis: AnalysisService;
@@ -144,6 +147,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     search: services.search,
     ...(services.browse ? { browse: services.browse } : {}),
     ...(services.sound ? { sound: services.sound } : {}),
+    ...(services.soundMap ? { soundMap: services.soundMap } : {}),
     ...(services.recommendations ? { recommendations: services.recommendations } : {}),
     ...(services.usage ? { keys: { apiKeys: services.apiKeys, usage: services.usage } } : {}),
     ...(services.webhooks ? { webhooks: services.webhooks } : {}),

@@ -4,6 +4,7 @@ import { printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync, type ClassType, type ContainerType, type PubSub, type ResolverData } from 'type-graphql';
 import type { BrowseService } from '../../analysis/browse.service';
 import type { SoundService } from '../../analysis/sound.service';
+import type { SoundMapService } from '../../analysis/sound-map.service';
 import type { ApiKeyService } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
 import type { UsageService } from '../../usage/usage.service';
@@ -17,6 +18,7 @@ import type { GraphQLContext } from './graphql.context';
 import { RecommendationsResolver } from './recommendations.resolver';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
 import { KeysResolver } from './keys.resolver';
+import { SoundMapResolver } from './map.resolver';
 import { TrackResolver } from './track.resolver';
 import { UploadResolver } from './upload.resolver';
 import type { UploadFetcher } from '../../uploads/upload.fetcher';
@@ -30,6 +32,8 @@ export interface ResolverServices {
   browse?: BrowseService;
   /** Absent: similar by SOUND and soundPath fail (tests of other fields). */
   sound?: SoundService;
+  /** Absent: soundMap is in the schema but not served (tests of other fields). */
+  soundMap?: SoundMapService;
   /** Absent: recommendations is in the schema but not served (tests of other fields). */
   recommendations?: RecommendationsService;
   /** Absent: viewer, apiKeys, usage and the key mutations are in the schema but not served (tests of other fields). */
@@ -66,6 +70,7 @@ export function resolverInstances(services: ResolverServices): ContainerType {
   resolvers.set(AnalysisResolver, new AnalysisResolver());
   resolvers.set(DescriptorsResolver, new DescriptorsResolver());
   if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse, services.sound));
+  resolvers.set(SoundMapResolver, new SoundMapResolver(services.soundMap));
   if (services.recommendations) resolvers.set(RecommendationsResolver, new RecommendationsResolver(services.recommendations));
   if (services.keys) resolvers.set(KeysResolver, new KeysResolver(services.keys.apiKeys, services.keys.usage));
   if (services.webhooks) resolvers.set(WebhookResolver, new WebhookResolver(services.webhooks));
@@ -88,7 +93,7 @@ export function resolverInstances(services: ResolverServices): ContainerType {
  */
 export const graphQLSchema = lazily((): GraphQLSchema => {
   const schema = buildSchemaSync({
-    resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, BrowseResolver, RecommendationsResolver, KeysResolver, WebhookResolver, UploadResolver, AnalysisSubscriptionResolver],
+    resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, BrowseResolver, SoundMapResolver, RecommendationsResolver, KeysResolver, WebhookResolver, UploadResolver, AnalysisSubscriptionResolver],
     validate: false,
     pubSub: NO_TOPICS,
     container: ({ context }: ResolverData<GraphQLContext>) => context.resolvers,

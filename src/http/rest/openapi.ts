@@ -88,7 +88,10 @@ const reanalyseJobSchema = z
   .meta({ id: 'Reanalysis' });
 
 /** A list of tracks as answered by similar and path: each analysis with its distance. */
-const nearSchema = (id: string, distance: string) => ok(z.array(analysisSchema.extend({ distance: z.number().min(0).meta({ description: distance }) }))).meta({ id });
+const nearTrackSchema = z
+  .intersection(analysisSchema, z.object({ distance: z.number().min(0).meta({ description: 'From the track asked about (similar), or from the step before (a path, 0 for the first).' }) }))
+  .meta({ id: 'NearTrack', description: 'A stored analysis and its distance: in feature space (by=descriptors), or cosine (by sound: 0 the same sound, 1 unrelated).' });
+const nearSchema = (id: string) => ok(z.array(nearTrackSchema)).meta({ id });
 
 /** The M3U8 answer of a list of tracks (format=m3u, or Accept: audio/x-mpegurl). */
 const m3uAnswer = {
@@ -329,7 +332,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
             'by=descriptors: a weighted distance over tempo, key, mode, descriptors and moods (docs/API.md, "Similarity"). by=sound: the cosine distance of the tracks’ sound embeddings (docs/SIMILARITY.md); 404 NOT_FOUND when the track’s analysis has none (made before trackgraph-engine/25).',
           requestParams: { path: trackKeyPath, query: similarParams },
           responses: {
-            '200': { description: 'The nearest tracks, or their playlist.', content: { 'application/json': { schema: nearSchema('SimilarResponse', 'Distance from the track: in feature space (by=descriptors), or cosine (by=sound: 0 the same sound, 1 unrelated).') }, ...m3uAnswer }, headers: skippedHeader },
+            '200': { description: 'The nearest tracks, or their playlist.', content: { 'application/json': { schema: nearSchema('SimilarResponse') }, ...m3uAnswer }, headers: skippedHeader },
             ...errors(400, 401, 404, 429, 500, 503),
           },
         },
@@ -342,7 +345,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           description: 'Each step is the stored track nearest its place on the straight line between the two sound embeddings that the path does not hold yet (docs/SIMILARITY.md).',
           requestParams: { query: pathParams },
           responses: {
-            '200': { description: 'The path, from first to last, or its playlist.', content: { 'application/json': { schema: nearSchema('PathResponse', 'Cosine distance from the step before (0 for the first).') }, ...m3uAnswer }, headers: skippedHeader },
+            '200': { description: 'The path, from first to last, or its playlist.', content: { 'application/json': { schema: nearSchema('PathResponse') }, ...m3uAnswer }, headers: skippedHeader },
             ...errors(400, 401, 404, 429, 500, 503),
           },
         },

@@ -4,6 +4,7 @@ import { KeysPage } from '../admin/keys.page';
 import { UsagePage } from '../admin/usage.page';
 import { WebhooksPage } from '../admin/webhooks.page';
 import { BrowsePage } from '../browse/browse.page';
+import { MapPage } from '../map/map.page';
 import { SearchPage } from '../search/search.page';
 import { useSession } from '../session/session.context';
 import { SignInPage } from '../session/sign-in.page';
@@ -51,6 +52,9 @@ export function App() {
                   <NavLink to="/browse">Browse</NavLink>
                 </li>
                 <li>
+                  <NavLink to="/map">Map</NavLink>
+                </li>
+                <li>
                   <NavLink to="/analyse">Analyse a file</NavLink>
                 </li>
                 {session.scope === 'ADMIN' && (
@@ -82,6 +86,7 @@ export function App() {
             <Route path="/" element={<SearchPage />} />
             <Route path="/track/:trackKey" element={<TrackPage />} />
             <Route path="/browse" element={<BrowsePage />} />
+            <Route path="/map" element={<MapPage />} />
             <Route path="/analyse" element={<UploadPage />} />
             <Route path="/admin/keys" element={<KeysPage />} />
             <Route path="/admin/webhooks" element={<WebhooksPage />} />
