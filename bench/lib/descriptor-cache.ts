@@ -6,6 +6,8 @@ import type { ClassifierName, MsdTag } from '../../src/engine/models/model-files
 export interface ModelMeans {
   classes: Record<ClassifierName, number>;
   tags: Record<MsdTag, number>;
+  /** The tagger's 200-unit layer (absent from caches written before it was kept). */
+  embedding?: number[];
 }
 
 /** What the models said of one clip's analysis window: the means over the patches used. */

@@ -47,6 +47,12 @@ export interface DescriptorInputs {
   harmony: HarmonyColour;
   /** The spectral envelope's shape: cepstral coefficients and octave-band contrast (timbre.shape.ts). */
   shape: SpectralShape;
+  /**
+   * The window's 255 statistics the signal path's sound embedding is made of (sound.embedding.ts,
+   * SOUND_FEATURE_NAMES), set by the engine after the descriptors (it reads them): kept beside the
+   * formulas' inputs for the benchmarks that fit the embedding (bench:similarity).
+   */
+  sound?: number[];
 }
 
 export interface Descriptors {

@@ -11,7 +11,8 @@ import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
 import { analyseTonal } from './tonal';
 import { harmonyColour } from './tonal.colour';
 import { spectralShape } from './timbre.shape';
-import { chromaOf } from './tonal.chroma';
+import { chromaOf, type Chroma } from './tonal.chroma';
+import { ONSET_ACF_SECONDS, signalEmbedding, soundFeatures } from './sound.embedding';
 import { ENGINE_ID } from './version';
 import { ANALYSIS_RATE } from './window';
 
@@ -59,6 +60,39 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Mean and standard deviation of an envelope. */
+function levelOf(x: Float64Array): [number, number] {
+  let sum = 0;
+  let squares = 0;
+  for (let i = 0; i < x.length; i++) {
+    sum += x[i]!;
+    squares += x[i]! * x[i]!;
+  }
+  const n = Math.max(1, x.length);
+  const mean = sum / n;
+  return [mean, sqrt(Math.max(0, squares / n - mean * mean))];
+}
+
+/** The autocorrelation of x less its mean at each of `lags` (frames), over its value at 0 (0 for a constant x). */
+function autocorrelationAt(x: Float64Array, lags: readonly number[]): number[] {
+  const [mean] = levelOf(x);
+  const at = (lag: number): number => {
+    let s = 0;
+    for (let i = lag; i < x.length; i++) s += (x[i]! - mean) * (x[i - lag]! - mean);
+    return x.length > lag ? s / (x.length - lag) : 0;
+  };
+  const zero = at(0);
+  return lags.map((lag) => (zero > 0 ? at(lag) / zero : 0));
+}
+
+/** The mean of a part of the chroma over the window's frames (C first). */
+function meanRow(chroma: Chroma, part: 'frames' | 'sustained' | 'bass'): number[] {
+  const rows = chroma[part];
+  const out = new Array<number>(12).fill(0);
+  for (let f = 0; f < chroma.count; f++) for (let k = 0; k < 12; k++) out[k]! += rows[f * 12 + k]!;
+  return out.map((v) => v / Math.max(1, chroma.count));
 }
 
 /** Tempo of the beats inside [from, to) and how regular they are there (1 - spread of the periods). */
@@ -166,6 +200,35 @@ class AnalysisEngine implements Engine {
       shape: spectralShape(spec),
     };
     const descriptors = computeDescriptors(inputs);
+    inputs.sound = soundFeatures({
+      timbre,
+      shape: inputs.shape,
+      tempo: rhythm.tempo,
+      tempoConfidence: rhythm.tempoConfidence,
+      onsetRate: rhythm.onsetRate,
+      midOnsetStrength: inputs.midOnsetStrength,
+      pulseClarity: rhythm.pulseClarity,
+      beatPercussion: inputs.beatPercussion,
+      onsetLevels: { low: levelOf(envelopes.low), mid: levelOf(envelopes.mid), high: levelOf(envelopes.high), all: levelOf(envelopes.all) },
+      onsetAcf: autocorrelationAt(envelopes.all, ONSET_ACF_SECONDS.map((sec) => Math.round(sec * fps))),
+      mode: inputs.mode,
+      modeConfidence: inputs.modeConfidence,
+      keyStrength: inputs.keyStrength,
+      majorChords: inputs.harmony.majorChords,
+      dissonance: inputs.harmony.dissonance,
+      key: tonal.key,
+      chroma: { frames: meanRow(chroma, 'frames'), sustained: meanRow(chroma, 'sustained'), bass: meanRow(chroma, 'bass') },
+      loudness: audio.loudness,
+      loudnessRange: inputs.loudnessRange,
+      sectionLoudnessSpread: spread,
+      vocalFrames: inputs.voice.vocalFrames,
+      heldFrames: inputs.voice.heldFrames,
+      descriptors: [
+        descriptors.energy, descriptors.danceability, descriptors.liveness, descriptors.speechiness, descriptors.instrumentalness, descriptors.acousticness,
+        descriptors.valence, descriptors.arousal, descriptors.mood.happy, descriptors.mood.sad, descriptors.mood.relaxed, descriptors.mood.aggressive,
+      ],
+    });
+    const embedding = signalEmbedding(inputs.sound);
 
     const features: AudioFeatures = {
       durationMs: Math.round(audio.durationSeconds * 1000),
@@ -197,6 +260,7 @@ class AnalysisEngine implements Engine {
       },
       tempoAlternatives: rhythm.tempoAlternatives,
       tuningHz: tuningHz(chroma.tuning),
+      ...(embedding ? { embeddings: [embedding] } : {}),
       engine: ENGINE_ID,
     };
     return { features, inputs };

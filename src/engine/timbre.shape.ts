@@ -10,7 +10,9 @@ import { BINS, BIN_HZ, type Spectrogram } from './signal.stft';
  * - mel-frequency cepstral coefficients: the power spectrum through MEL_BANDS triangular bands
  *   evenly spaced on the mel scale from 30 Hz to 8 kHz, their log10 power, then the first
  *   COEFFICIENTS terms of its DCT-II (coefficient 0 is the mean log level); over the window, each
- *   coefficient's mean and its standard deviation (how much the timbre moves);
+ *   coefficient's mean and its standard deviation (how much the timbre moves), and for the sound
+ *   embedding (sound.embedding.ts) their covariance and the spread of their change from one frame
+ *   read to the next;
  * - octave-band spectral contrast (Jiang et al., 2002): in each of the OCTAVES bands, the log10
  *   of the mean magnitude of its strongest fifth of bins (the peaks) less that of its weakest
  *   fifth (the valleys), and the valleys' level; over the window, their means. Tones stand out
@@ -19,6 +21,10 @@ import { BINS, BIN_HZ, type Spectrogram } from './signal.stft';
 export interface SpectralShape {
   mean: number[];
   spread: number[];
+  /** The coefficients' covariance over the window, COEFFICIENTS × COEFFICIENTS, row-major. */
+  covariance: number[];
+  /** The standard deviation of each coefficient's change between the frames read. */
+  deltaSpread: number[];
   contrast: number[];
   valley: number[];
 }
@@ -108,6 +114,10 @@ export function spectralShape(spec: Spectrogram): SpectralShape {
   const contrast = new Float64Array(OCTAVES);
   const valley = new Float64Array(OCTAVES);
   const scratch = new Float32Array(BINS);
+  const products = new Float64Array(COEFFICIENTS * COEFFICIENTS);
+  const coefficients = new Float64Array(COEFFICIENTS);
+  const previous = new Float64Array(COEFFICIENTS);
+  const deltaSquares = new Float64Array(COEFFICIENTS);
   let n = 0;
   for (let f = 0; f < spec.frames; f += FRAME_STEP) {
     const row = f * BINS;
@@ -123,12 +133,27 @@ export function spectralShape(spec: Spectrogram): SpectralShape {
       for (let b = 0; b < MEL_BANDS; b++) v += basis[b]! * melPower[b]!;
       sum[c]! += v;
       squares[c]! += v * v;
+      coefficients[c] = v;
     }
+    for (let i = 0; i < COEFFICIENTS; i++) {
+      for (let j = i; j < COEFFICIENTS; j++) products[i * COEFFICIENTS + j]! += coefficients[i]! * coefficients[j]!;
+      if (n > 0) deltaSquares[i]! += (coefficients[i]! - previous[i]!) ** 2;
+    }
+    previous.set(coefficients);
     addContrast(spec.mags, row, scratch, contrast, valley);
     n++;
   }
   const mean = Array.from(sum, (s) => (n > 0 ? s / n : 0));
   const spread = Array.from(squares, (s, c) => (n > 0 ? Math.sqrt(Math.max(0, s / n - mean[c]! ** 2)) : 0));
+  const covariance = new Array<number>(COEFFICIENTS * COEFFICIENTS).fill(0);
+  for (let i = 0; i < COEFFICIENTS; i++) {
+    for (let j = i; j < COEFFICIENTS; j++) {
+      const v = n > 0 ? products[i * COEFFICIENTS + j]! / n - mean[i]! * mean[j]! : 0;
+      covariance[i * COEFFICIENTS + j] = v;
+      covariance[j * COEFFICIENTS + i] = v;
+    }
+  }
+  const deltaSpread = Array.from(deltaSquares, (s) => (n > 1 ? Math.sqrt(s / (n - 1)) : 0));
   const perFrame = (sums: Float64Array): number[] => Array.from(sums, (v) => (n > 0 ? v / n : 0));
-  return { mean, spread, contrast: perFrame(contrast), valley: perFrame(valley) };
+  return { mean, spread, covariance, deltaSpread, contrast: perFrame(contrast), valley: perFrame(valley) };
 }

@@ -15,5 +15,12 @@ export const BASE_INPUTS: DescriptorInputs = {
   tempo: 120, tempoConfidence: 0.8, onsetRate: 4, midOnsetStrength: 3.5, pulseClarity: 0.6, beatPercussion: 0.6,
   mode: 1, modeConfidence: 0.8, keyStrength: 0.7, sectionLoudnessSpread: 1, voice: { vocalFrames: 0.02, heldFrames: 0.6 },
   harmony: { majorChords: 0.6, dissonance: 0.3 },
-  shape: { mean: new Array<number>(13).fill(0), spread: new Array<number>(13).fill(1), contrast: new Array<number>(7).fill(1), valley: new Array<number>(7).fill(-3) },
+  shape: {
+    mean: new Array<number>(13).fill(0),
+    spread: new Array<number>(13).fill(1),
+    covariance: Array.from({ length: 169 }, (_, i) => (i % 14 === 0 ? 1 : 0)),
+    deltaSpread: new Array<number>(13).fill(0.5),
+    contrast: new Array<number>(7).fill(1),
+    valley: new Array<number>(7).fill(-3),
+  },
 };

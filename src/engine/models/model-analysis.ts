@@ -1,6 +1,7 @@
 import { engineWithMethod } from '../../core/analysis-method';
 import type { AudioFeatures } from '../../core/types';
 import { modelDescriptors, tagScores } from './model-descriptors';
+import { modelsEmbedding } from '../sound.embedding';
 import { modelsMethod } from './model-files';
 import type { PreparedModels } from './model-prepared';
 import { DEFAULT_PATCHES, ModelRunner, choosePatches } from './runtime';
@@ -37,7 +38,7 @@ export class ThreadModels {
     return this.ready;
   }
 
-  /** The features with the model-backed descriptors in place of the formulas', the tagger's tags and the method recorded. */
+  /** The features with the model-backed descriptors in place of the formulas', the tagger's tags, the models' sound embedding beside the signal path's, and the method recorded. */
   async apply(features: AudioFeatures, samples: Float32Array, sampleRate: number): Promise<AudioFeatures> {
     let runner: ModelRunner;
     try {
@@ -48,8 +49,10 @@ export class ThreadModels {
     const frames = runner.frames(samples, sampleRate);
     const out = runner.run(frames, choosePatches(frames, this.patches));
     const d = modelDescriptors(out);
+    const embedding = modelsEmbedding(out.embedding, out.classes);
     return {
       ...features,
+      ...(embedding ? { embeddings: [...(features.embeddings ?? []), embedding] } : {}),
       mood: { ...features.mood, ...d.mood },
       valence: d.valence,
       danceability: d.danceability,

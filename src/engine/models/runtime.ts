@@ -20,6 +20,8 @@ export interface ModelOutputs {
   classes: Record<ClassifierName, number>;
   /** The auto-tagger's probability of each MSD tag, mean over the patches used. */
   tags: Record<MsdTag, number>;
+  /** The auto-tagger's penultimate layer (TAGGER_EMBEDDING_NODE: 200 units), mean over the patches used. */
+  embedding: number[];
   /** How many patches fed the models, and of how many. */
   patches: { used: number; of: number };
 }
@@ -31,7 +33,17 @@ export interface PatchOutputs {
   patches: readonly number[];
   classes: Record<ClassifierName, Float32Array>;
   tags: Float32Array;
+  /** The tagger's penultimate layer per patch (patches × TAGGER_EMBEDDING_UNITS). */
+  embedding: Float32Array;
 }
+
+/**
+ * The auto-tagger's penultimate layer: its 200-unit dense layer (ReLU; the converted graph fuses
+ * the bias and the activation into one node), the layer Essentia publishes as msd-musicnn-1's
+ * embedding. The sound embedding with MODELS_DIR is its mean over the patches (sound.embedding.ts).
+ */
+export const TAGGER_EMBEDDING_NODE = 'model/dense/Relu';
+export const TAGGER_EMBEDDING_UNITS = 200;
 
 /** Patches to feed the models and the weight of each in the mean (the weights sum to 1). */
 export interface PatchChoice {
@@ -274,7 +286,7 @@ export class ModelRunner {
    * Each classifier's positive class and each tag, averaged over rows `rows` of `per` (all when
    * undefined), weighted by `weights` (one per row used; equal when undefined).
    */
-  average(per: PatchOutputs, weights?: readonly number[], rows?: readonly number[]): Pick<ModelOutputs, 'classes' | 'tags'> {
+  average(per: PatchOutputs, weights?: readonly number[], rows?: readonly number[]): Pick<ModelOutputs, 'classes' | 'tags' | 'embedding'> {
     const used = rows ?? per.patches.map((_, i) => i);
     const w = weights ?? used.map(() => 1 / used.length);
     const mean = (values: Float32Array, width: number, column: number): number => {
@@ -286,7 +298,8 @@ export class ModelRunner {
     for (const c of this.classifiers) classes[c.name] = mean(per.classes[c.name], 2, c.positive);
     const tags = {} as Record<MsdTag, number>;
     MSD_TAGS.forEach((t, i) => (tags[t] = mean(per.tags, MSD_TAGS.length, i)));
-    return { classes, tags };
+    const embedding = Array.from({ length: TAGGER_EMBEDDING_UNITS }, (_, i) => mean(per.embedding, TAGGER_EMBEDDING_UNITS, i));
+    return { classes, tags, embedding };
   }
 
   /**
@@ -300,6 +313,7 @@ export class ModelRunner {
     const classes = {} as Record<ClassifierName, Float32Array>;
     for (const c of this.classifiers) classes[c.name] = new Float32Array(patches.length * 2);
     const tags = new Float32Array(patches.length * MSD_TAGS.length);
+    const embedding = new Float32Array(patches.length * TAGGER_EMBEDDING_UNITS);
     const size = MUSICNN_PATCH * MUSICNN_BANDS;
     if (this.batch.length < size) this.batch = new Float32Array(size);
     patches.forEach((patch, i) => {
@@ -310,32 +324,42 @@ export class ModelRunner {
       const sharedOutputs = (): Record<string, tf.Tensor> => (shared ??= this.shared.run(x));
       try {
         for (const c of this.classifiers) classes[c.name].set(this.execute(c, x, sharedOutputs), i * 2);
-        tags.set(this.execute(this.tagger, x, sharedOutputs), i * MSD_TAGS.length);
+        const [tagRow, embeddingRow] = this.executeMany(this.tagger, x, sharedOutputs, ['model/Sigmoid', TAGGER_EMBEDDING_NODE]);
+        tags.set(tagRow!, i * MSD_TAGS.length);
+        embedding.set(embeddingRow!, i * TAGGER_EMBEDDING_UNITS);
       } finally {
         x.dispose();
         for (const t of Object.values(shared ?? {})) t.dispose();
       }
     });
-    return { patches, classes, tags };
+    return { patches, classes, tags, embedding };
   }
 
   /** The model's model/Sigmoid rows for the batch, row-major. */
   private execute(m: Loaded, x: tf.Tensor3D, sharedOutputs: () => Record<string, tf.Tensor>): Float32Array {
-    let out: tf.Tensor | undefined;
+    return this.executeMany(m, x, sharedOutputs, ['model/Sigmoid'])[0]!;
+  }
+
+  /** The rows of the model's nodes `names` for the batch, row-major, in that order. */
+  private executeMany(m: Loaded, x: tf.Tensor3D, sharedOutputs: () => Record<string, tf.Tensor>, names: readonly string[]): Float32Array[] {
+    let outs: tf.Tensor[] = [];
     try {
       const inputs: Record<string, tf.Tensor> = { ...m.extra, 'model/Placeholder': x };
       if (m.shared.length > 0) {
         const shared = sharedOutputs();
         for (const name of m.shared) inputs[name] = shared[name]!;
       }
-      out = m.model.execute(inputs, 'model/Sigmoid') as tf.Tensor;
-      const rows = out.dataSync() as Float32Array;
-      if (rows.some((v) => !Number.isFinite(v))) throw new Error('it gave a value that is not a number');
-      return rows;
+      const out = m.model.execute(inputs, [...names]);
+      outs = Array.isArray(out) ? out : [out];
+      return outs.map((t) => {
+        const rows = t.dataSync() as Float32Array;
+        if (rows.some((v) => !Number.isFinite(v))) throw new Error('it gave a value that is not a number');
+        return rows;
+      });
     } catch (error) {
       throw new ModelRunError(m.folder, error);
     } finally {
-      out?.dispose();
+      for (const t of outs) t.dispose();
     }
   }
 

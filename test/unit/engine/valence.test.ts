@@ -17,6 +17,8 @@ const inputs: DescriptorInputs = {
   shape: {
     mean: [-20, 12, 1, 3, 0.5, 1, -0.5, 0.3, 0, -0.2, 0.1, 0, 0.1],
     spread: [8, 4, 3, 2, 2, 1.5, 1.5, 1.2, 1, 1, 1, 0.9, 0.9],
+    covariance: BASE_INPUTS.shape.covariance,
+    deltaSpread: BASE_INPUTS.shape.deltaSpread,
     contrast: [1.5, 1.8, 2, 2.1, 1.9, 1.7, 1.2],
     valley: [-3, -3.2, -3.5, -3.8, -4, -4.3, -5],
   },
@@ -67,7 +69,7 @@ describe('valence, fitted on people’s labels', () => {
   });
 
   it('the models’ valence is the models’ fit of their outputs, rounded; more of a tag with positive weight never lowers it', () => {
-    const out: ModelOutputs = { classes: classes(0), tags: tags(0), patches: { used: 10, of: 10 } };
+    const out: ModelOutputs = { classes: classes(0), tags: tags(0), patches: { used: 10, of: 10 }, embedding: [] };
     const d = modelDescriptors(out);
     expect(d.valence).toBeCloseTo(logistic(VALENCE_MODELS, modelValenceInputs(out.classes, out.tags)), 3);
     const [tag, w] = Object.entries(VALENCE_MODELS.weights).filter(([k]) => k.startsWith('tag:')).sort((a, b) => b[1] - a[1])[0]!;

@@ -1,0 +1,197 @@
+/**
+ * The sound embeddings (src/engine/sound.embedding.ts): fitted, and judged by people's groupings.
+ *
+ * `npm run bench:similarity -- --dataset DIR --fit FILE [--models DIR] [--cache DIR] [--seeds 3] [--write [--weights FILE]]`
+ *
+ *   --dataset DIR   the 4Q dataset (bench/corpora/4q.md): the annotations and metadata CSVs and Q1..Q4/<id>.mp3
+ *   --fit FILE      the ids to fit on, one a line; the dataset's other songs are never read
+ *   --models DIR    Essentia's models, laid out as MODELS_DIR (default: TRACKGRAPH_TEST_MODELS_DIR); without
+ *                   them the models' rows are left out
+ *   --cache DIR     per-quadrant JSON of each clip's measurements (default bench/.cache/similarity)
+ *   --seeds N       shuffles of the artists into folds whose left-out scores are averaged (default 3)
+ *   --write         fit both embeddings on every fit song and write src/engine/sound.weights.json (or --weights)
+ *
+ * Every song is measured as the engine measures it (its 255 signal statistics, `inputs.sound`;
+ * with the models, the tagger's 200-unit layer and the classifiers, averaged over the window's
+ * patches). Judged as the issue that asked for similarity by sound judges it: each song's ten
+ * nearest among the others (cosine); "same artist": the share of the songs whose artist has
+ * another song in the set that find one among their ten; "genre" and "quadrant": the mean share of
+ * the ten with the song's AllMusic genre (the first of the metadata's GenresStr) and its emotion
+ * quadrant. Left out: the artists in five folds, each fold's songs judged by a fit on the other
+ * four (an artist is never on both sides), averaged over the shuffles. The anchor is
+ * AudioMuse-AI's method: the tagger's layer averaged, compared by cosine, no fit.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CLASSIFIER_ORDER, SOUND_FEATURE_NAMES, applyBlocks, modelsEmbedding, standardise, type SoundWeights } from '../src/engine/sound.embedding';
+import { DEFAULT_PATCHES } from '../src/engine/models/model-files';
+import { ModelRunner } from '../src/engine/models/runtime';
+import { QUADRANTS, readFourQuadrants, readIdList } from '../test/helpers/four-quadrants';
+import { TEST_MODELS_DIR } from '../test/helpers/test-models';
+import { measureCorpus, type MeasuredClip } from './lib/measure-corpus';
+import { columnStats, fitModels, fitSignal, leftOutScores, neighbourScores, type Labelled, type NeighbourScores } from './lib/sound-fit';
+
+const { values } = parseArgs({
+  options: {
+    dataset: { type: 'string' },
+    fit: { type: 'string' },
+    models: { type: 'string', default: TEST_MODELS_DIR },
+    cache: { type: 'string', default: path.resolve(__dirname, '.cache', 'similarity') },
+    seeds: { type: 'string', default: '3' },
+    write: { type: 'boolean', default: false },
+    weights: { type: 'string', default: path.resolve(__dirname, '..', 'src', 'engine', 'sound.weights.json') },
+  },
+});
+
+/** The shipped recipes' settings (sound.embedding.ts says what each is). */
+const SIGNAL = { components: 64, discriminants: 20, shrinkage: 0.7, discriminantWeight: 0.5 } as const;
+const MODELS = { components: 64, power: 0.25, classifierWeight: 0.2 } as const;
+
+interface Song extends Labelled {
+  id: string;
+  sound: number[];
+  layer?: number[];
+  classifiers?: number[];
+}
+
+/** A CSV's rows (RFC 4180: quoted fields may hold commas, quotes doubled). */
+function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      if (row.some((f) => f !== '')) rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+/** Artist and first genre of each song id, from the dataset's metadata. */
+function metadata(dir: string): Map<string, { artist: string; genre: string }> {
+  const [header, ...rows] = csvRows(readFileSync(path.join(dir, 'panda_dataset_taffc_metadata.csv'), 'utf8'));
+  const at = (name: string): number => {
+    const i = header!.indexOf(name);
+    if (i < 0) throw new Error(`panda_dataset_taffc_metadata.csv has no ${name} column`);
+    return i;
+  };
+  const [song, artist, genres] = [at('Song'), at('Artist'), at('GenresStr')];
+  return new Map(rows.map((r) => [r[song]!, { artist: r[artist]!.trim().toLowerCase(), genre: (r[genres] ?? '').split(';')[0]!.trim() }]));
+}
+
+async function measure(): Promise<Song[]> {
+  const dir = values.dataset!;
+  const fit = readIdList(values.fit!);
+  const songs = readFourQuadrants(dir).filter((s) => fit.has(s.id));
+  if (songs.length < fit.size) throw new Error(`${values.fit}: ${fit.size - songs.length} ids the dataset lacks`);
+  const meta = metadata(dir);
+  let loaded: Promise<ModelRunner> | undefined;
+  const runner = values.models ? (): Promise<ModelRunner> => (loaded ??= ModelRunner.load(values.models)) : undefined;
+  const measured = new Map<string, MeasuredClip>();
+  for (const q of QUADRANTS) {
+    const files = songs.filter((s) => s.quadrant === q).map((s) => s.file);
+    for (const c of await measureCorpus(`4q-${q}`, files, runner, { cacheDir: values.cache, patches: DEFAULT_PATCHES })) measured.set(c.file.replace(/\.mp3$/, ''), c);
+  }
+  if (loaded) (await loaded).dispose();
+  return songs.flatMap((s) => {
+    const m = measured.get(s.id);
+    const labels = meta.get(s.id);
+    if (!m?.inputs.sound || !labels) return [];
+    const models = m.models;
+    return [
+      {
+        id: s.id,
+        quadrant: s.quadrant,
+        ...labels,
+        sound: m.inputs.sound,
+        ...(models?.embedding && models.embedding.length > 0
+          ? { layer: models.embedding, classifiers: CLASSIFIER_ORDER.map((name) => models.classes[name]) }
+          : {}),
+      },
+    ];
+  });
+}
+
+const f3 = (x: number): string => x.toFixed(3);
+
+function row(name: string, s: NeighbourScores, anchor?: NeighbourScores): string {
+  const ratio = anchor ? `  (${(s.artist / anchor.artist).toFixed(2)}x, ${(s.genre / anchor.genre).toFixed(2)}x the anchor)` : '';
+  return `${name.padEnd(58)} ${f3(s.artist).padStart(7)} ${f3(s.genre).padStart(7)} ${f3(s.quadrant).padStart(9)}${ratio}`;
+}
+
+/** The mean of left-out scores over `seeds` shuffles of the artists. */
+function averaged(labels: readonly Labelled[], embed: (fit: readonly number[]) => number[][], seeds: number): NeighbourScores {
+  const runs = Array.from({ length: seeds }, (_, seed) => leftOutScores(labels, embed, 5, seed));
+  const mean = (k: 'artist' | 'genre' | 'quadrant'): number => runs.reduce((s, r) => s + r[k], 0) / runs.length;
+  return { artist: mean('artist'), genre: mean('genre'), quadrant: mean('quadrant'), withArtistMates: runs[0]!.withArtistMates };
+}
+
+function signalVectors(songs: readonly Song[], fit: readonly number[]): number[][] {
+  const w = fitSignal(fit.map((i) => songs[i]!.sound), fit.map((i) => songs[i]!.genre), SIGNAL);
+  return songs.map((s) => applyBlocks(standardise(s.sound, w.mean, w.std), w.blocks));
+}
+
+function modelVectors(songs: readonly Song[], fit: readonly number[]): number[][] {
+  const w = fitModels(fit.map((i) => songs[i]!.layer!), fit.map((i) => songs[i]!.classifiers!), MODELS);
+  return songs.map((s) => modelsEmbedding(s.layer!, Object.fromEntries(CLASSIFIER_ORDER.map((n, i) => [n, s.classifiers![i]!])) as Parameters<typeof modelsEmbedding>[1], { models: w })!.vector);
+}
+
+async function main(): Promise<void> {
+  if (!values.dataset || !values.fit) throw new Error('give --dataset DIR (the 4Q dataset) and --fit FILE (the ids to fit on)');
+  const seeds = Number(values.seeds);
+  if (!Number.isInteger(seeds) || seeds < 1) throw new Error('--seeds must be a whole number of at least 1');
+  const songs = await measure();
+  const withModels = songs.every((s) => s.layer);
+  const all = songs.map((_, i) => i);
+  const chance = (k: 'genre' | 'quadrant'): number => songs.reduce((s, a) => s + (songs.filter((b) => b !== a && b[k] === a[k]).length / (songs.length - 1)), 0) / songs.length;
+  console.log(`${songs.length} songs, ${new Set(songs.map((s) => s.artist)).size} artists (${neighbourScores(songs.map(() => [1]), songs).withArtistMates} songs whose artist has another), ${new Set(songs.map((s) => s.genre)).size} genres`);
+  console.log(`${'embedding'.padEnd(58)} ${'artist'.padStart(7)} ${'genre'.padStart(7)} ${'quadrant'.padStart(9)}`);
+  console.log(`${'chance'.padEnd(58)} ${''.padStart(7)} ${f3(chance('genre')).padStart(7)} ${f3(chance('quadrant')).padStart(9)}`);
+  const anchor = withModels ? neighbourScores(songs.map((s) => s.layer!), songs) : undefined;
+  if (anchor) console.log(row("anchor: the tagger's layer averaged, cosine (no fit)", anchor));
+  else console.log('(no models: the anchor and the models\' embedding are left out; give --models or TRACKGRAPH_TEST_MODELS_DIR)');
+  const z = columnStats(songs.map((s) => s.sound));
+  console.log(row('signal: the 255 statistics standardised (in-sample)', neighbourScores(songs.map((s) => standardise(s.sound, z.mean, z.std)), songs), anchor));
+  console.log(row(`signal/1: ${SIGNAL.components} components + ${SIGNAL.discriminantWeight} x genre discriminant, in-sample`, neighbourScores(signalVectors(songs, all), songs), anchor));
+  console.log(row(`signal/1, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => signalVectors(songs, fit), seeds), anchor));
+  if (withModels) {
+    console.log(row(`musicnn/1: ${MODELS.components} half-whitened components + ${MODELS.classifierWeight} x classifiers, in-sample`, neighbourScores(modelVectors(songs, all), songs), anchor));
+    console.log(row(`musicnn/1, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => modelVectors(songs, fit), seeds), anchor));
+  }
+  if (!values.write) return;
+  const round = (v: number): number => Number(v.toPrecision(6));
+  const deep = <T>(x: T): T => (Array.isArray(x) ? (x.map(deep) as T) : typeof x === 'number' ? (round(x) as T) : x && typeof x === 'object' ? (Object.fromEntries(Object.entries(x).map(([k, v]) => [k, deep(v)])) as T) : x);
+  const signal = fitSignal(songs.map((s) => s.sound), songs.map((s) => s.genre), SIGNAL);
+  const weights: SoundWeights & { fittedOn: string; method: string; features: readonly string[] } = {
+    fittedOn: `4Q audio emotion dataset (Panda, Malheiro & Paiva, IEEE TAFFC 2018): the ${songs.length} songs of the fit list; genres the first of each song's AllMusic genres`,
+    method: `signal/1: the ${SOUND_FEATURE_NAMES.length} statistics standardised, ${SIGNAL.components} principal components (unit length) and ${SIGNAL.discriminantWeight} x the ${SIGNAL.discriminants} leading directions of a linear discriminant of the genres (within-class covariance shrunk ${SIGNAL.shrinkage} of the way to its mean variance; unit length); musicnn/1: the tagger layer's ${MODELS.components} principal components each scaled by variance^-${MODELS.power}, unit length, and ${MODELS.classifierWeight} x the five classifiers centred, unit length; npm run bench:similarity -- --write`,
+    features: SOUND_FEATURE_NAMES,
+    signal: deep(signal),
+    ...(withModels ? { models: deep(fitModels(songs.map((s) => s.layer!), songs.map((s) => s.classifiers!), MODELS)) } : {}),
+  };
+  writeFileSync(values.weights, `${JSON.stringify(weights)}\n`);
+  console.log(`\nwrote ${values.weights}${withModels ? '' : ' (the signal path only: no models)'}`);
+}
+
+void main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
