@@ -349,6 +349,12 @@ async function makeFourQuadrants(dir: string): Promise<{ dataset: string; fit: s
     }
   }
   await writeFile(path.join(dir, 'panda_dataset_taffc_annotations.csv'), `${rows.join('\r\n')}\r\n`);
+  // The metadata bench:similarity reads: two songs an artist, the energetic quadrants' genre "Pop/Rock", the calm ones' "Jazz; Vocal".
+  const meta = rows.slice(1).map((r, i) => {
+    const [id, quadrant] = r.split(',');
+    return `"${id}","Band ${Math.floor(i / 2)}","Title ${i}","${quadrant}",1,1,1,"","","",1,"${quadrant === 'Q1' || quadrant === 'Q2' ? 'Pop/Rock' : 'Jazz; Vocal'}",1,""`;
+  });
+  await writeFile(path.join(dir, 'panda_dataset_taffc_metadata.csv'), `"Song","Artist","Title","Quadrant","PQuad","MoodsTotal","Moods","MoodsFoundStr","MoodsStr","MoodsStrSplit","Genres","GenresStr","Sample","SampleURL"\r\n${meta.join('\r\n')}\r\n`);
   await writeFile(path.join(dir, 'fit.txt'), `${fit.join('\n')}\n`);
   return { dataset: dir, fit: path.join(dir, 'fit.txt') };
 }
@@ -389,4 +395,36 @@ withModels('bench:moods --write fits both valence models and writes the weights 
   expect(Object.keys(written.signal.weights).sort()).toEqual(Object.keys(shipped.signal.weights).sort());
   expect(Object.keys(written.models.weights).sort()).toEqual(Object.keys(shipped.models.weights).sort());
   expect(out).toContain('| `tag:happy` |');
+});
+
+it('bench:similarity judges the signal path\'s sound embedding on the fit songs, in-sample and with the artists left out, and writes the weights where asked', async () => {
+  const dir = path.join(scratch, '4q-similarity');
+  const { dataset, fit } = await makeFourQuadrants(dir);
+  const weights = path.join(scratch, 'sound.weights.json');
+  const signalOnly = userEnv({ LOG_LEVEL: 'warn', TRACKGRAPH_TEST_MODELS_DIR: '' });
+  const out = ok(await npmRun('bench:similarity', ['--dataset', dataset, '--fit', fit, '--cache', path.join(scratch, 'similarity-cache'), '--seeds', '1', '--write', '--weights', weights], signalOnly, 240_000));
+  expect(out).toContain('16 songs, 8 artists (16 songs whose artist has another), 2 genres');
+  expect(out).toMatch(/^chance\s+0\.467\s+0\.200$/m);
+  expect(out).toContain("no models: the anchor and the models' embedding are left out");
+  for (const name of ['signal/1: 64 components \\+ 0\\.5 x genre discriminant, in-sample', 'signal/1, left out \\(artists in 5 folds, 1 shuffles\\)']) {
+    expect(out).toMatch(new RegExp(`^${name}\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+$`, 'm'));
+  }
+  // Energetic and calm songs are two genres here: in-sample, the ten nearest mostly share the song's.
+  const genre = Number(new RegExp('^signal/1: .*in-sample\\s+[\\d.]+\\s+([\\d.]+)', 'm').exec(out)![1]);
+  expect(genre).toBeGreaterThan(0.6);
+  const written = JSON.parse(await readFile(weights, 'utf8')) as { signal: { mean: number[]; blocks: { offset: number[] }[] }; models?: unknown; features: string[] };
+  expect(written.features).toHaveLength(255);
+  expect(written.signal.mean).toHaveLength(255);
+  expect(written.signal.blocks.map((b) => b.offset.length)).toEqual([64, 1]);
+  expect(written.models).toBeUndefined();
+});
+
+it('bench:sound seeds a store with embeddings, loads the sound index, builds its graph and times similar by sound with its recall', async () => {
+  const out = ok(await npmRun('bench:sound', ['--rows', '3000', '--dims', '16', '--queries', '30', '--recall', '10', '--graph-from', '1000', '--only', 'sqlite'], env(), 240_000));
+  expect(out).toContain('bench:sound: 3000 analyses, embeddings of 16 numbers around 6 centres');
+  expect(out).toMatch(/^SQLite: 3000 embeddings of 16 numbers$/m);
+  expect(out).toMatch(/^ {2}HNSW graph \(M 16, ef 200 building, 80 searching\): built in [\d.]+ s/m);
+  expect(out).toMatch(/^ {2}similar\(by: SOUND\), first 10, 30 seeds: p50 [\d.]+ ms, p99 [\d.]+ ms/m);
+  const recall = Number(/recall@10 against the exact nearest \(10 seeds\): ([\d.]+)/.exec(out)![1]);
+  expect(recall).toBeGreaterThan(0.9);
 });
