@@ -27,8 +27,8 @@ import { createEngine } from '../src/engine/engine';
 import { ENGINE_ID } from '../src/engine/version';
 import { PEER_NAME, Peer, type PeerResult } from './lib/peer';
 import { QM_NAME, type QmKey, qmKeyPeer } from './lib/qm-peer';
-import { median } from './lib/stats';
-import { type TempoRelation, type TruthRow, mirexKeyScore, readTruth, tempoRelation } from './lib/truth';
+import { median } from '../measure/stats';
+import { type TempoRelation, type TruthRow, mirexKeyScore, readTruth, tempoRelation } from '../measure/corpora/truth';
 
 interface Answer {
   /** Absent for a tool that reads the key alone (the QM key detector). */

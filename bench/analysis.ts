@@ -44,9 +44,9 @@ import { CLASSIFIERS } from '../src/engine/models/model-files';
 import { patchCount } from '../src/engine/models/musicnn.input';
 import { DEFAULT_PATCHES, DEFAULT_RANK, type ModelOutputs, ModelRunner, choosePatches } from '../src/engine/models/runtime';
 import { ANALYSIS_RATE } from '../src/engine/window';
-import { RATE, encodeWav, song } from '../test/helpers/audio-signals';
+import { RATE, encodeWav, song } from '../measure/audio/audio-signals';
 import { EssentiaPipeline } from './lib/essentia-pipeline';
-import { median } from './lib/stats';
+import { median } from '../measure/stats';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

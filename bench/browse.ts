@@ -13,9 +13,9 @@ import { SqlTracksQuery } from '../src/analysis/store/tracks.query';
 import { openDatabase, refreshStatistics, type Database } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrations';
 import { tagRows } from '../src/db/tag-rows';
-import { bulkLoadPostgres, bulkLoadSqlite, type BulkLoadTimes, type BulkSource } from '../test/helpers/bulk-load';
-import { realisticAnalysis, syntheticAnalysis, syntheticTags } from './http/seed';
-import { percentile } from './lib/stats';
+import { bulkLoadPostgres, bulkLoadSqlite, type BulkLoadTimes, type BulkSource } from '../measure/store/bulk-load';
+import { realisticAnalysis, syntheticAnalysis, syntheticTags } from '../measure/store/synthetic-analyses';
+import { percentile } from '../measure/stats';
 
 /**
  * Latency of tracks(filter…), similar() and recommendations over N synthetic stored analyses, on SQLite (a file,
@@ -38,7 +38,7 @@ import { percentile } from './lib/stats';
  * database's statements alone (BROWSE_INDEX=false, and what answers while the index loads).
  *
  * The load (each store's "seeded in"): one transaction, the indexes dropped first and built after
- * it (test/helpers/bulk-load.ts: SQLite without a journal, Postgres by COPY). `--keep` leaves the SQLite file and the Postgres schema in place
+ * it (measure/store/bulk-load.ts: SQLite without a journal, Postgres by COPY). `--keep` leaves the SQLite file and the Postgres schema in place
  * (their names printed) to study plans on afterwards; `--seed-only` stops after the load and the statistics;
  * `--sqlite <file>` and `--schema <name>` measure what an earlier `--keep` left, without seeding again (and keep it).
  */

@@ -41,8 +41,8 @@ import { tagScores } from '../src/engine/models/model-descriptors';
 import { ModelRunner } from '../src/engine/models/runtime';
 import { measureCorpus } from './lib/measure-corpus';
 import { AGREEMENTS, type Clip, calibrate, spearman, withinCorpus } from './lib/descriptor-agreement';
-import { median, percentile } from './lib/stats';
-import { TEST_MODELS_DIR } from '../test/helpers/test-models';
+import { median, percentile } from '../measure/stats';
+import { TEST_MODELS_DIR } from '../measure/models/test-models';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

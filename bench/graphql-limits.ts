@@ -19,9 +19,9 @@ import { costEstimators, operationCost } from '../src/http/graphql/graphql.cost'
 import { checkDocument, type DocumentLimits } from '../src/http/graphql/graphql.limits';
 import { knownOperationTypesRule } from '../src/http/graphql/graphql.operations';
 import { graphQLSchema } from '../src/http/graphql/graphql.schema';
-import { ATTACKS, aliasSpam, fanOut } from '../test/helpers/graphql-documents';
-import { startServerProcess, stopServerProcesses } from './lib/server-process';
-import { median, percentile } from './lib/stats';
+import { ATTACKS, aliasSpam, fanOut } from '../measure/http/graphql-documents';
+import { startServerProcess, stopServerProcesses } from '../measure/http/server-process';
+import { median, percentile } from '../measure/stats';
 
 /**
  * Validation time of GraphQL documents that expand (fragment fan-out, nested introspection,

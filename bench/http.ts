@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startServerProcess, stopServerProcesses, type ServerProcess } from './lib/server-process';
-import { median } from './lib/stats';
+import { startServerProcess, stopServerProcesses, type ServerProcess } from '../measure/http/server-process';
+import { median } from '../measure/stats';
 
 /**
  * The gateway's cost: each route's requests/s as a ratio to a bare Express route serving the same

@@ -41,8 +41,8 @@ import {
   keyProbabilities,
   weightVector,
 } from '../src/engine/tonal.key';
-import { fitLogistic, logit as logitOf } from '../test/helpers/logistic';
-import { mirexKeyScore, readTruth } from './lib/truth';
+import { fitLogistic, logit as logitOf } from '../measure/fit/logistic';
+import { mirexKeyScore, readTruth } from '../measure/corpora/truth';
 import { analysisWindowOf } from './lib/window-cache';
 
 interface Clip {

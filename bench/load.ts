@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { syntheticAnalysis } from './http/seed';
+import { syntheticAnalysis } from '../measure/store/synthetic-analyses';
 import { hostile, shots } from './load/hostile';
 import { scaledEnvironment } from './lib/scaled-env';
-import { startServerProcess, stopServerProcesses, type ServerProcess } from './lib/server-process';
+import { startServerProcess, stopServerProcesses, type ServerProcess } from '../measure/http/server-process';
 
 /**
  * Load on stored analyses (GET /api/audio/analysis/:key over LOAD_SEED keys, picked at random),

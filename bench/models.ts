@@ -29,8 +29,8 @@ import { CLASSIFIERS, MSD_TAGS } from '../src/engine/models/model-files';
 import { type MusicnnFrames, paddedPatchCount, patchCount } from '../src/engine/models/musicnn.input';
 import { instrumentalnessOf } from '../src/engine/models/model-descriptors';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, type PatchOutputs, choosePatches } from '../src/engine/models/runtime';
-import { loadEssentiaModel, resampleForEssentia } from '../test/helpers/essentia-model';
-import { TEST_MODELS_DIR } from '../test/helpers/test-models';
+import { loadEssentiaModel, resampleForEssentia } from '../measure/models/essentia-model';
+import { TEST_MODELS_DIR } from '../measure/models/test-models';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

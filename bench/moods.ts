@@ -32,11 +32,11 @@ import { DEFAULT_PATCHES } from '../src/engine/models/model-files';
 import { ModelRunner } from '../src/engine/models/runtime';
 import { type LogisticFormula, VALENCE_MODELS, logistic, modelValenceInputs } from '../src/engine/valence';
 import { type CachedModels } from './lib/descriptor-cache';
-import { QUADRANTS, type Quadrant, energetic, positive, readFourQuadrants, readIdList } from '../test/helpers/four-quadrants';
-import { auc, crossValidated, fitLogistic, logit } from '../test/helpers/logistic';
+import { QUADRANTS, type Quadrant, energetic, positive, readFourQuadrants, readIdList } from '../measure/corpora/four-quadrants';
+import { auc, crossValidated, fitLogistic, logit } from '../measure/fit/logistic';
 import { type MeasuredClip, measureCorpus } from './lib/measure-corpus';
-import { valenceWeightsMarkdown } from '../test/helpers/valence-table';
-import { TEST_MODELS_DIR } from '../test/helpers/test-models';
+import { valenceWeightsMarkdown } from '../measure/fit/valence-table';
+import { TEST_MODELS_DIR } from '../measure/models/test-models';
 
 const { values } = parseArgs({
   options: {
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
     if (!values.models) throw new Error('--write fits both paths: give the models (--models DIR)');
     const weights = {
       fittedOn: `4Q audio emotion dataset (Panda, Malheiro & Paiva, IEEE TAFFC 2018): the ${fitSongs.length} songs of the fit list (${count(fitSongs)}); positive = Q1 or Q4`,
-      method: `ridge logistic regression on standardised inputs (test/helpers/logistic.ts), λ signal ${LAMBDA.signal}, models ${LAMBDA.models}; npm run bench:moods -- --write`,
+      method: `ridge logistic regression on standardised inputs (measure/fit/logistic.ts), λ signal ${LAMBDA.signal}, models ${LAMBDA.models}; npm run bench:moods -- --write`,
       signal: fitValence(fitSongs, 'signal'),
       models: fitValence(fitSongs, 'models'),
     };

@@ -27,10 +27,10 @@ import { parseArgs } from 'node:util';
 import { CLASSIFIER_ORDER, SOUND_FEATURE_NAMES, applyBlocks, modelsEmbedding, standardise, type SoundWeights } from '../src/engine/sound.embedding';
 import { DEFAULT_PATCHES } from '../src/engine/models/model-files';
 import { ModelRunner } from '../src/engine/models/runtime';
-import { QUADRANTS, readFourQuadrants, readIdList } from '../test/helpers/four-quadrants';
-import { TEST_MODELS_DIR } from '../test/helpers/test-models';
+import { QUADRANTS, readFourQuadrants, readIdList } from '../measure/corpora/four-quadrants';
+import { TEST_MODELS_DIR } from '../measure/models/test-models';
 import { measureCorpus, type MeasuredClip } from './lib/measure-corpus';
-import { columnStats, fitModels, fitSignal, leftOutScores, neighbourScores, type Labelled, type NeighbourScores } from './lib/sound-fit';
+import { columnStats, fitModels, fitSignal, leftOutScores, neighbourScores, type Labelled, type NeighbourScores } from '../measure/fit/sound-fit';
 
 const { values } = parseArgs({
   options: {

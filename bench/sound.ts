@@ -10,10 +10,10 @@ import { SIGNAL_EMBEDDING } from '../src/core/sound';
 import type { StoredAnalysis } from '../src/core/types';
 import { openDatabase, refreshStatistics, type Database } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrations';
-import { bulkLoadPostgres, bulkLoadSqlite, type BulkSource } from '../test/helpers/bulk-load';
-import { POSTGRES_URL, dropSchema, uniqueName } from '../test/helpers/infra';
-import { syntheticAnalysis } from '../test/helpers/synthetic-analyses';
-import { percentile } from './lib/stats';
+import { bulkLoadPostgres, bulkLoadSqlite, type BulkSource } from '../measure/store/bulk-load';
+import { POSTGRES_URL, dropSchema, uniqueName } from '../measure/store/infra';
+import { syntheticAnalysis } from '../measure/store/synthetic-analyses';
+import { percentile } from '../measure/stats';
 
 /**
  * Similarity by sound at scale: N stored analyses, each with a synthetic sound embedding (a

@@ -36,7 +36,7 @@ import { Stft } from '../src/engine/signal.stft';
 import { analyseTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
 import { analysisWindowOf } from './lib/window-cache';
-import { readTruth, tempoRelation } from './lib/truth';
+import { readTruth, tempoRelation } from '../measure/corpora/truth';
 
 interface Clip {
   set: string;

@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readTruth } from './lib/truth';
+import { readTruth } from '../measure/corpora/truth';
 import { hasCommand, soxFormatsLacking } from './lib/tools';
 
 interface Row {

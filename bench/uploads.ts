@@ -3,12 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { encodeWav, rng } from '../test/helpers/audio-signals';
-import { clickTrack, SAMPLE_RATE } from '../test/helpers/signals';
+import { encodeWav, rng } from '../measure/audio/audio-signals';
+import { clickTrack, SAMPLE_RATE } from '../measure/audio/signals';
 import { encodeFlac } from './lib/flac';
 import { scaledEnvironment } from './lib/scaled-env';
-import { startServerProcess, stopServerProcesses, type ServerProcess } from './lib/server-process';
-import { median } from './lib/stats';
+import { startServerProcess, stopServerProcesses, type ServerProcess } from '../measure/http/server-process';
+import { median } from '../measure/stats';
 
 /**
  * Uploads, embedded (one API process on SQLite, the analyses in its worker threads):

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { trackKey } from '../src/core/track-key';
 import { scaledEnvironment } from './lib/scaled-env';
-import { startServerProcess, stopServerProcesses, type ServerProcess } from './lib/server-process';
-import { median, percentile } from './lib/stats';
+import { startServerProcess, stopServerProcesses, type ServerProcess } from '../measure/http/server-process';
+import { median, percentile } from '../measure/stats';
 
 /**
  * Webhook delivery latency: from the moment an analysis completes (the process that ran it

@@ -9,7 +9,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config';
 import { buildHttpApp, createContainer } from '../../src/container';
-import { syntheticAnalysis } from './seed';
+import { syntheticAnalysis } from '../../measure/store/synthetic-analyses';
 
 /** How many analyses the app stores: enough for a batch read of 50 keys and a browse page. */
 export const STORED = 60;

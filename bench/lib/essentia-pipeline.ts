@@ -5,7 +5,7 @@ import '@tensorflow/tfjs-core/dist/public/chained_ops/register_all_chained_ops';
 import { CLASSIFIERS, TAGGER, readModelFiles } from '../../src/engine/models/model-files';
 import { MUSICNN_HOP } from '../../src/engine/models/musicnn.input';
 import { startBackend } from '../../src/engine/models/runtime';
-import { type EssentiaMusicnn, type EssentiaMusicnnInput, type TfInputExtractor, loadEssentia, resampleForEssentia } from '../../test/helpers/essentia-model';
+import { type EssentiaMusicnn, type EssentiaMusicnnInput, type TfInputExtractor, loadEssentia, resampleForEssentia } from '../../measure/models/essentia-model';
 
 /**
  * essentia.js's own MusiCNN pipeline, as its mood-classifiers demo runs it: the known tool the

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { fanOut } from '../../test/helpers/graphql-documents';
-import type { ServerProcess } from '../lib/server-process';
+import { fanOut } from '../../measure/http/graphql-documents';
+import type { ServerProcess } from '../../measure/http/server-process';
 
 /*
  * The hostile mix of bench:load (`--mix hostile`): many connections sending valid requests and

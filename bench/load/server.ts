@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config';
 import { buildHttpApp, createContainer } from '../../src/container';
 import { createHttpServer, httpTimeouts } from '../../src/http/http-server';
-import { syntheticAnalysis } from '../http/seed';
+import { syntheticAnalysis } from '../../measure/store/synthetic-analyses';
 
 /**
  * An API node for bench/load.ts: the real application, configured by the environment it is

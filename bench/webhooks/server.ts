@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config';
 import { buildHttpApp, createContainer } from '../../src/container';
 import { createHttpServer, httpTimeouts } from '../../src/http/http-server';
-import { FakeEngine } from '../../test/helpers/fake-engine';
+import { FakeEngine } from '../../measure/http/fake-engine';
 
 /**
  * A process of bench/webhooks.ts: `api` (the application, HTTP on a free port) or `worker` (a

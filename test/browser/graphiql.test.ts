@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildDashboard, CHROMIUM, SCREENSHOTS, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
-import { FakeEngine } from '../helpers/fake-engine';
+import { FakeEngine } from '../../measure/http/fake-engine';
 import { createTestApp, TEST_API_KEY, type TestApp } from '../helpers/test-app';
 
 

@@ -7,7 +7,7 @@ import type { StoredAnalysis, TagScore } from '../../src/core/types';
 import { LibraryMapDocument } from '../../web/src/gql/graphql';
 import { HOME, toScreen } from '../../web/src/map/map.view';
 import { accessibilityViolations, buildDashboard, CHROMIUM, SCREENSHOTS, hasChromium, launchBrowser, type Browser } from '../helpers/browser';
-import { FakeEngine } from '../helpers/fake-engine';
+import { FakeEngine } from '../../measure/http/fake-engine';
 import { createTestApp, TEST_API_KEY, type TestApp } from '../helpers/test-app';
 import { graphql } from '../integration/graphql/graphql.helpers';
 import { analysisOf } from '../integration/browse/browse.suite';

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../../src/core/logger';
 import { BestEffortCache, REDIS_MAX_RECONNECT_DELAY_MS, createCacheBackend } from '../../src/search/keyv-store';
-import { REDIS_URL, deleteRedisKeys, describeWith, uniqueName } from '../helpers/infra';
+import { REDIS_URL, deleteRedisKeys, uniqueName } from '../../measure/store/infra';
+import { describeWith } from '../helpers/describe-with';
 import { describeCacheContract } from './cache.contract';
 
 describeCacheContract('memory', async () => ({

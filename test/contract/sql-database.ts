@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrations';
-import { POSTGRES_URL, dropSchema, uniqueName } from '../helpers/infra';
+import { POSTGRES_URL, dropSchema, uniqueName } from '../../measure/store/infra';
 
 /** A store ready to test on an empty, migrated database, and how to remove that database. */
 export interface StoreUnderTest<S> {
@@ -31,7 +31,7 @@ export async function sqliteDatabase(): Promise<DatabaseUnderTest> {
   };
 }
 
-/** A schema of its own on the test Postgres (test/helpers/infra.ts), dropped by close(). */
+/** A schema of its own on the test Postgres (measure/store/infra.ts), dropped by close(). */
 export async function postgresDatabase(label: string): Promise<DatabaseUnderTest> {
   const schema = uniqueName(label);
   const database = openDatabase(POSTGRES_URL, '/nonexistent', schema);

@@ -1,7 +1,7 @@
 import { SqlApiKeyStore } from '../../src/auth/api-key.store';
 import { SqlUsageStore } from '../../src/usage/usage.store';
 import { SqlWebhookStore } from '../../src/webhooks/webhook.store';
-import { describeWith } from '../helpers/infra';
+import { describeWith } from '../helpers/describe-with';
 import { describeApiKeyStoreContract } from './api-key.store.contract';
 import { postgresDatabase, storeOn } from './sql-database';
 import { describeUsageStoreContract } from './usage.store.contract';

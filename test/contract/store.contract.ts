@@ -1,5 +1,5 @@
 import type { AnalysisStore } from '../../src/analysis/store/store';
-import { syntheticAnalysis } from '../helpers/synthetic-analyses';
+import { syntheticAnalysis } from '../../measure/store/synthetic-analyses';
 
 /** A store ready to test on an empty schema. */
 export interface StoreUnderTest {

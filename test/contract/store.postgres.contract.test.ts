@@ -1,7 +1,8 @@
 import { SqlAnalysisStore } from '../../src/analysis/store/sql.store';
 import { openDatabase } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrations';
-import { POSTGRES_URL, describeWith, dropSchema, uniqueName } from '../helpers/infra';
+import { POSTGRES_URL, dropSchema, uniqueName } from '../../measure/store/infra';
+import { describeWith } from '../helpers/describe-with';
 import { describeStoreContract } from './store.contract';
 
 describeWith({ postgres: true })('on the real Postgres', () => {

@@ -1,6 +1,6 @@
 import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { RATE, denseDistorted, encodeWav, song } from './audio-signals';
+import { RATE, denseDistorted, encodeWav, song } from '../../measure/audio/audio-signals';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'library');
 

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
 import type { AudioFeatures, AudioInput } from '../../src/core/types';
-import { FakeEngine } from '../helpers/fake-engine';
+import { FakeEngine } from '../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /*

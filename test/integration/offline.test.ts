@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { LibrarySource } from '../../src/sources/library/library.source';
-import { FakeEngine } from '../helpers/fake-engine';
+import { FakeEngine } from '../../measure/http/fake-engine';
 import { captureLogs, LEVEL } from '../helpers/log-capture';
 import { createTestApp } from '../helpers/test-app';
 

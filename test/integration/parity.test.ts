@@ -3,7 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { trackKey } from '../../src/core/track-key';
 import { AnalysisDocument, SearchDocument } from '../generated/graphql';
-import { FakeEngine } from '../helpers/fake-engine';
+import { FakeEngine } from '../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { graphql, storedAnalysis, type GraphQLResponse } from './graphql/graphql.helpers';
 

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { keyString } from '../../src/core/music';
 import { trackKey } from '../../src/core/track-key';
 import { startFakeDeezer, startFakeMusicBrainz } from '../fixtures/sources/catalogues';
-import { FakeEngine } from '../helpers/fake-engine';
+import { FakeEngine } from '../../measure/http/fake-engine';
 import { FakeServer, sendBytes, sendJson, sourceFixture } from '../helpers/fake-http';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../helpers/test-app';
 

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../helpers/test-models';
-import { RATE, encodeWav, song } from '../helpers/audio-signals';
+import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../measure/models/test-models';
+import { RATE, encodeWav, song } from '../../measure/audio/audio-signals';
 import { npmRun, tempDir, userEnv, type Ran } from './smoke.helpers';
 
 /*

@@ -4,8 +4,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { trackKey } from '../../src/core/track-key';
 import { readWithMusicMetadata } from '../helpers/music-metadata';
-import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../helpers/infra';
-import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../helpers/test-models';
+import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../../measure/store/infra';
+import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../measure/models/test-models';
 import { fixtureLibrary, freePort, getJson, logLines, npmRun, run, start, tempDir, userEnv, waitFor, type Started } from './smoke.helpers';
 
 /*

@@ -6,7 +6,8 @@ import { SqlAnalysisStore, toRow } from '../../../src/analysis/store/sql.store';
 import { SqlTracksQuery, type TracksPageRequest } from '../../../src/analysis/store/tracks.query';
 import { openDatabase, type Database } from '../../../src/db/database';
 import { migrateToLatest } from '../../../src/db/migrations';
-import { POSTGRES_URL, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
+import { POSTGRES_URL, dropSchema, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 import { analysisOf } from './browse.suite';
 
 /*

@@ -1,5 +1,6 @@
 import { openDatabase } from '../../../src/db/database';
-import { POSTGRES_URL, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
+import { POSTGRES_URL, dropSchema, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 import { describeBrowse } from './browse.suite';
 
 describeWith({ postgres: true })('on the real Postgres (a schema of its own per test)', () => {

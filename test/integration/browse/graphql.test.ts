@@ -3,7 +3,7 @@ import { parse } from 'graphql';
 import { trackKey } from '../../../src/core/track-key';
 import type { Timeline } from '../../../src/core/types';
 import { AnalysisTimelineDocument, SimilarDocument, TaggerTagsDocument, TracksCountDocument, TracksDocument } from '../../generated/graphql';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError } from '../graphql/graphql.helpers';
 import { analysisOf, tagsOf } from './browse.suite';

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { z } from 'zod';
 import { trackKey } from '../../../src/core/track-key';
 import type { Timeline } from '../../../src/core/types';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { analysisOf } from './browse.suite';
 

@@ -13,7 +13,8 @@ import type { Segment, StoredAnalysis } from '../../../src/core/types';
 import type { Database, DatabaseSchema } from '../../../src/db/database';
 import { CurrentSchemaPostgresDialect } from '../../../src/db/schema.introspector';
 import { migrateTo, migrateToLatest } from '../../../src/db/migrations';
-import { POSTGRES_URL, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
+import { POSTGRES_URL, dropSchema, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 import { DESCRIPTORS } from '../../../src/core/descriptors';
 import { analysisOf, rowBeforeAddedDescriptors, tagsOf } from './browse.suite';
 

@@ -8,7 +8,8 @@ import { SIGNAL_EMBEDDING } from '../../../src/core/sound';
 import type { StoredAnalysis } from '../../../src/core/types';
 import { openDatabase, type Database } from '../../../src/db/database';
 import { migrateToLatest } from '../../../src/db/migrations';
-import { POSTGRES_URL, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
+import { POSTGRES_URL, dropSchema, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 import { analysisOf } from './browse.suite';
 
 /*

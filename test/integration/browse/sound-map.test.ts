@@ -9,7 +9,7 @@ import { MODELS_EMBEDDING, SIGNAL_EMBEDDING } from '../../../src/core/sound';
 import type { StoredAnalysis } from '../../../src/core/types';
 import { openDatabase, type Database } from '../../../src/db/database';
 import { migrateToLatest } from '../../../src/db/migrations';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp } from '../../helpers/test-app';
 import { post } from '../graphql/graphql.helpers';
 import { analysisOf, tagsOf } from './browse.suite';

@@ -8,13 +8,14 @@ import { openDatabase, type Database } from '../../../src/db/database';
 import { migrateToLatest } from '../../../src/db/migrations';
 import { tagRows } from '../../../src/db/tag-rows';
 import { Client } from 'pg';
-import { bulkLoadPostgres, bulkLoadSqlite, copyField, copyFrom, type BulkSource } from '../../helpers/bulk-load';
-import { POSTGRES_URL, describeWith } from '../../helpers/infra';
-import { syntheticAnalysis, syntheticTags } from '../../helpers/synthetic-analyses';
+import { bulkLoadPostgres, bulkLoadSqlite, copyField, copyFrom, type BulkSource } from '../../../measure/store/bulk-load';
+import { POSTGRES_URL } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
+import { syntheticAnalysis, syntheticTags } from '../../../measure/store/synthetic-analyses';
 import { postgresDatabase, sqliteDatabase, type DatabaseUnderTest } from '../../contract/sql-database';
 
 /*
- * The benchmarks' bulk load (test/helpers/bulk-load.ts: indexes dropped and built again, SQLite
+ * The benchmarks' bulk load (measure/store/bulk-load.ts: indexes dropped and built again, SQLite
  * without a journal, Postgres by COPY) stores exactly what the store's own writes store: every
  * column of every row of the four tables, the indexes, and the next seq.
  */

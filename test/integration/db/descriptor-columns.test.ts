@@ -3,7 +3,8 @@ import { toRow } from '../../../src/analysis/store/sql.store';
 import { openDatabase, type Database } from '../../../src/db/database';
 import { migrateToLatest, syncDescriptorColumns } from '../../../src/db/migrations';
 import { analysisOf } from '../browse/browse.suite';
-import { POSTGRES_URL, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
+import { POSTGRES_URL, dropSchema, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 
 /*
  * Every start syncs the analyses table with the descriptor registry. When nothing is missing it

@@ -7,7 +7,8 @@ import { toRow } from '../../../src/analysis/store/sql.store';
 import { openDatabase, refreshStatistics, type Database } from '../../../src/db/database';
 import { migrateTo, migrateToLatest } from '../../../src/db/migrations';
 import { analysisOf, rowBeforeAddedDescriptors } from '../browse/browse.suite';
-import { POSTGRES_URL, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
+import { POSTGRES_URL, dropSchema, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 
 /*
  * The planners choose a page's indexes from statistics (docs/API.md, "Browse"), so the

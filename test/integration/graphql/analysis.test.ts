@@ -17,7 +17,7 @@ import {
   DescriptorsDocument,
   SearchDocument,
 } from '../../generated/graphql';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError, post, seedAnalyses, storedAnalysis } from './graphql.helpers';
 

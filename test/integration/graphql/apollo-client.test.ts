@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { BatchHttpLink } from '@apollo/client/link/batch-http';
 import { trackKey } from '../../../src/core/track-key';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, TEST_API_KEY, type TestApp } from '../../helpers/test-app';
 
 /*

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { SearchDocument, TrackKeyDocument } from '../../generated/graphql';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError, post } from './graphql.helpers';
 

@@ -1,6 +1,6 @@
 import { trackKey } from '../../../src/core/track-key';
 import { AnalysesDocument } from '../../generated/graphql';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, post, seedAnalyses, storedAnalysis } from './graphql.helpers';
 

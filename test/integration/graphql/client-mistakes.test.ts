@@ -2,7 +2,7 @@ import { buildSchema, parse, specifiedRules, validate } from 'graphql';
 import { pino } from 'pino';
 import request from 'supertest';
 import { knownOperationTypesRule } from '../../../src/http/graphql/graphql.operations';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const KEY_QUERY = '{ trackKey(artist: "Pink Floyd", track: "Money") }';

@@ -4,7 +4,7 @@ import type { GraphQLContext } from '../../../src/http/graphql/graphql.context';
 import { costEstimators, costLimitPlugin } from '../../../src/http/graphql/graphql.cost';
 import { graphQLSchema } from '../../../src/http/graphql/graphql.schema';
 import { AnalysesDocument, AnalysisDocument, SearchDocument } from '../../generated/graphql';
-import { fanOut } from '../../helpers/graphql-documents';
+import { fanOut } from '../../../measure/http/graphql-documents';
 
 /**
  * The cost plugin alone on the real schema, its estimators counting how many fields they price;

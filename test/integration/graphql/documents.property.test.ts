@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { pino } from 'pino';
 import request from 'supertest';
-import { FakeEngine } from '../../helpers/fake-engine';
-import { documents } from '../../helpers/graphql-documents';
+import { FakeEngine } from '../../../measure/http/fake-engine';
+import { documents } from '../../../measure/http/graphql-documents';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 /** Codes a client may see for a document it got wrong. */

@@ -3,7 +3,7 @@ import { print, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import request from 'supertest';
 import type { StoredAnalysis } from '../../../src/core/types';
 import { trackKey } from '../../../src/core/track-key';
-import { featuresFromBytes } from '../../helpers/fake-engine';
+import { featuresFromBytes } from '../../../measure/http/fake-engine';
 import type { TestApp } from '../../helpers/test-app';
 
 export interface GraphQLResponse<R> {

@@ -8,8 +8,8 @@ import { createContext } from '../../../src/http/graphql/graphql.context';
 import type { DocumentLimits } from '../../../src/http/graphql/graphql.limits';
 import { requestLogger } from '../../../src/http/request-logger';
 import { AnalysesDocument, AnalysisStatusDocument, TooDeepDocument } from '../../generated/graphql';
-import { FakeEngine } from '../../helpers/fake-engine';
-import { ATTACKS, fanOut } from '../../helpers/graphql-documents';
+import { FakeEngine } from '../../../measure/http/fake-engine';
+import { ATTACKS, fanOut } from '../../../measure/http/graphql-documents';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError, post, seedAnalyses } from './graphql.helpers';
 

@@ -1,6 +1,6 @@
 import { ApolloServer } from '@apollo/server';
 import request from 'supertest';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { seedAnalyses } from './graphql.helpers';
 

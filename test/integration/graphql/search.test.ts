@@ -3,7 +3,7 @@ import path from 'node:path';
 import { trackKey } from '../../../src/core/track-key';
 import type { MetadataSource } from '../../../src/sources/source';
 import { SearchDocument, SearchPageDocument, TrackKeyDocument } from '../../generated/graphql';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError } from './graphql.helpers';
 

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
 import { trackKey } from '../../../src/core/track-key';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { anyNumber, bodyOf, containing, matching } from '../../helpers/expect';
 import { subscribe as subscribeTo, wsClient, type WsClient } from '../../helpers/graphql-ws';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';

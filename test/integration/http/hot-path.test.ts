@@ -1,5 +1,5 @@
 import request, { type Response } from 'supertest';
-import { syntheticAnalysis } from '../../helpers/synthetic-analyses';
+import { syntheticAnalysis } from '../../../measure/store/synthetic-analyses';
 import { captureLogs, LEVEL, type LogLine } from '../../helpers/log-capture';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { loadConfig } from '../../../src/config';
 import { FIRST_KEY_FILE, startServer, type RunningServer } from '../../../src/main';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { captureLogs } from '../../helpers/log-capture';
 
 /** Starts the API as `npm start` does, on port 0, with what it prints and logs captured. */

@@ -5,7 +5,7 @@ import { parse, print, validate } from 'graphql';
 import request from 'supertest';
 import { graphQLSchema } from '../../../src/http/graphql/graphql.schema';
 import { DropKeyDocument, KeyUsageDocument, ListKeysDocument, MakeKeyDocument, WhoAmIDocument } from '../../generated/graphql';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, onlyError, post } from '../graphql/graphql.helpers';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { z } from 'zod';
 import { trackKey } from '../../../src/core/track-key';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const ADMIN_KEY = 'admin-key-0123456789';

@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { FakeEngine } from '../../helpers/fake-engine';
-import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
+import { FakeEngine } from '../../../measure/http/fake-engine';
+import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const ADMIN_KEY = 'admin-key-0123456789';

@@ -6,7 +6,7 @@ import { keyString } from '../../../src/core/music';
 import { trackKey } from '../../../src/core/track-key';
 import { ENGINE_ID } from '../../../src/engine/version';
 import { analysisSchema } from '../../../src/http/rest/schemas';
-import { FakeEngine, featuresFromBytes } from '../../helpers/fake-engine';
+import { FakeEngine, featuresFromBytes } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 // The contract's fields and the registry's additive ones (acousticness, since engine 11).

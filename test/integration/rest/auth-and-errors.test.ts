@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { AppError } from '../../../src/core/errors';
 import type { MetadataSource } from '../../../src/sources/source';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 describe('authentication', () => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { loadConfig } from '../../../src/config';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const APP = 'https://app.example.com';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { startFakeUpstream } from '../../fixtures/sources/catalogues';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { type FakeServer } from '../../helpers/fake-http';
 import { captureLogs, LEVEL } from '../../helpers/log-capture';
 import { rawRequest, type RawResponse } from '../../helpers/raw-http';

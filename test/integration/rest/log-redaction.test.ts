@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { captureLogs } from '../../helpers/log-capture';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 

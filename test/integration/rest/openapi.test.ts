@@ -7,7 +7,7 @@ import createClient from 'openapi-fetch';
 import request from 'supertest';
 import ts from 'typescript';
 import type { paths } from '../../generated/openapi';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, TEST_API_KEY, type TestApp } from '../../helpers/test-app';
 
 const ROOT = path.resolve(__dirname, '../../..');

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { ANALYSIS_REPLACED, type AnalysisEvent } from '../../../src/core/analysis-events';
 import { trackKey } from '../../../src/core/track-key';
 import type { StoredAnalysis } from '../../../src/core/types';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const ADMIN_KEY = 'admin-key-0123456789';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { TrackCandidate } from '../../../src/core/types';
 import type { MetadataSource, SearchQuery } from '../../../src/sources/source';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp } from '../../helpers/test-app';
 
 class CountingSource implements MetadataSource {

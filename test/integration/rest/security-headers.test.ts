@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import request, { type Response } from 'supertest';
 import { trackKey } from '../../../src/core/track-key';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const COVER = new Uint8Array(readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'images', 'cover.png')));

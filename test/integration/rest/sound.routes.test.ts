@@ -4,7 +4,7 @@ import request from 'supertest';
 import { SIGNAL_EMBEDDING } from '../../../src/core/sound';
 import { trackKey } from '../../../src/core/track-key';
 import type { StoredAnalysis } from '../../../src/core/types';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { analysisOf } from '../browse/browse.suite';
 import { post } from '../graphql/graphql.helpers';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { trackKey } from '../../../src/core/track-key';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { rawRequest } from '../../helpers/raw-http';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 

@@ -4,7 +4,7 @@ import request from 'supertest';
 import type { Container } from '../../../src/container';
 import { trackKey } from '../../../src/core/track-key';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { describeWith } from '../../helpers/infra';
+import { describeWith } from '../../helpers/describe-with';
 import { PickyEngine, scaledSetup, startWorker, type ScaledSetup } from './scale.helpers';
 
 const MONEY = trackKey('Pink Floyd', 'Money');

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { trackKey } from '../../../src/core/track-key';
 import { TEST_API_KEY } from '../../helpers/test-app';
-import { encodeWav, sinePad } from '../../helpers/audio-signals';
-import { POSTGRES_URL, describeWith } from '../../helpers/infra';
+import { encodeWav, sinePad } from '../../../measure/audio/audio-signals';
+import { POSTGRES_URL } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 import { scaledSetup, type ScaledSetup } from './scale.helpers';
 
 /*

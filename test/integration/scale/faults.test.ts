@@ -3,12 +3,13 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { encodeWav } from '../../helpers/audio-signals';
-import { clickTrack } from '../../helpers/signals';
-import { syntheticAnalysis } from '../../helpers/synthetic-analyses';
+import { encodeWav } from '../../../measure/audio/audio-signals';
+import { clickTrack } from '../../../measure/audio/signals';
+import { syntheticAnalysis } from '../../../measure/store/synthetic-analyses';
 import type { Container } from '../../../src/container';
 import { trackKey } from '../../../src/core/track-key';
-import { POSTGRES_URL, REDIS_URL, describeWith } from '../../helpers/infra';
+import { POSTGRES_URL, REDIS_URL } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 import { PickyEngine, eventually, scaledSetup, startApi, startWorker, type LoggedApi, type ScaledSetup } from './scale.helpers';
 import { TcpProxy } from './tcp-proxy';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type { MetadataSource, MonitoredSource } from '../../../src/sources/source';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 import { startApi, type LoggedApi } from './scale.helpers';
 

@@ -7,10 +7,10 @@ import { loadConfig } from '../../../src/config';
 import { buildHttpApp, createContainer, type Container } from '../../../src/container';
 import { AppError } from '../../../src/core/errors';
 import type { AudioFeatures, AudioInput } from '../../../src/core/types';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { OFFLINE_ENV } from '../../helpers/offline-env';
 import { TEST_API_KEY } from '../../helpers/test-app';
-import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../../helpers/infra';
+import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../../../measure/store/infra';
 
 /** The environment of a scaled-out deployment of its own: a Postgres schema and a Redis prefix nobody else uses. */
 export interface ScaledSetup {

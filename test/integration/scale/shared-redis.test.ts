@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { silentLogger } from '../../../src/core/logger';
 import { SharedRedis } from '../../../src/ops/redis';
-import { REDIS_URL, describeWith, uniqueName } from '../../helpers/infra';
+import { REDIS_URL, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 import { activeTimers, timersFallTo } from '../../helpers/timers';
 
 /** Until `check` holds, or 5 s. */

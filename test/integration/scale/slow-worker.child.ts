@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { AudioFeatures, AudioInput } from '../../../src/core/types';
 import { loadConfig } from '../../../src/config';
 import { createContainer } from '../../../src/container';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 
 /**
  * A worker process (the `npm run worker` role, through the same container) whose engine takes

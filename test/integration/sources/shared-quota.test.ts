@@ -2,7 +2,8 @@ import { silentLogger } from '../../../src/core/logger';
 import { SharedRedis } from '../../../src/ops/redis';
 import { HttpClient } from '../../../src/sources/http/http.client';
 import { SharedQuotas } from '../../../src/sources/http/shared-quota';
-import { REDIS_URL, deleteRedisKeys, describeWith, uniqueName } from '../../helpers/infra';
+import { REDIS_URL, deleteRedisKeys, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 
 /**
  * Two HttpClients stand for one source on two API nodes: each has its own limiter (2 requests

@@ -3,9 +3,9 @@ import path from 'node:path';
 import request from 'supertest';
 import { trackKey } from '../../../src/core/track-key';
 import { SpotifyTimelineDocument } from '../../generated/graphql';
-import { encodeWav } from '../../helpers/audio-signals';
-import { FakeEngine } from '../../helpers/fake-engine';
-import { drumPattern } from '../../helpers/signals';
+import { encodeWav } from '../../../measure/audio/audio-signals';
+import { FakeEngine } from '../../../measure/http/fake-engine';
+import { drumPattern } from '../../../measure/audio/signals';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { graphql, storedAnalysis } from '../graphql/graphql.helpers';
 

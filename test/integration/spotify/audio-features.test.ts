@@ -3,7 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { DESCRIPTORS } from '../../../src/core/descriptors';
 import { trackKey } from '../../../src/core/track-key';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 /** Spotify's audio-features object, field for field. */

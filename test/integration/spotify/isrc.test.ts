@@ -5,7 +5,7 @@ import { DeezerSource } from '../../../src/sources/deezer/deezer.source';
 import { MusicBrainzSource } from '../../../src/sources/musicbrainz/musicbrainz.source';
 import { MONEY_ISRC, startFakeDeezer, startFakeMusicBrainz } from '../../fixtures/sources/catalogues';
 import type { FakeServer } from '../../helpers/fake-http';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const MONEY = trackKey('Pink Floyd', 'Money');

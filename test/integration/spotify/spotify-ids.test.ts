@@ -4,7 +4,7 @@ import { trackKey } from '../../../src/core/track-key';
 import { MusicBrainzSource } from '../../../src/sources/musicbrainz/musicbrainz.source';
 import { MONEY_ISRC, MONEY_SPOTIFY_ID, RELEASE_ONLY_SPOTIFY_ID, startFakeDeezer, startFakeMusicBrainz } from '../../fixtures/sources/catalogues';
 import type { FakeServer } from '../../helpers/fake-http';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const MONEY = trackKey('Pink Floyd', 'Money');

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { trackKey } from '../../../src/core/track-key';
-import { encodeWav } from '../../helpers/audio-signals';
-import { clickTrack, SAMPLE_RATE } from '../../helpers/signals';
+import { encodeWav } from '../../../measure/audio/audio-signals';
+import { clickTrack, SAMPLE_RATE } from '../../../measure/audio/signals';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const wav = Buffer.from(encodeWav([clickTrack({ bpm: 120, seconds: 8 })], SAMPLE_RATE));

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
-import { encodeWav, rng } from '../../helpers/audio-signals';
-import { clickTrack, SAMPLE_RATE } from '../../helpers/signals';
+import { encodeWav, rng } from '../../../measure/audio/audio-signals';
+import { clickTrack, SAMPLE_RATE } from '../../../measure/audio/signals';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const fixture = (name: string): Buffer => readFileSync(path.join(__dirname, '../../fixtures/audio', name));

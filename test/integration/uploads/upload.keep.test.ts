@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
-import { encodeWav } from '../../helpers/audio-signals';
-import { clickTrack, SAMPLE_RATE } from '../../helpers/signals';
+import { encodeWav } from '../../../measure/audio/audio-signals';
+import { clickTrack, SAMPLE_RATE } from '../../../measure/audio/signals';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const wavAt = (bpm: number): Buffer => Buffer.from(encodeWav([clickTrack({ bpm, seconds: 3 })], SAMPLE_RATE));

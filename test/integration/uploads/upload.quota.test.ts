@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
-import { encodeWav } from '../../helpers/audio-signals';
-import { clickTrack, SAMPLE_RATE } from '../../helpers/signals';
+import { encodeWav } from '../../../measure/audio/audio-signals';
+import { clickTrack, SAMPLE_RATE } from '../../../measure/audio/signals';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 const KEY_A = 'quota-key-a-0123456789';

@@ -9,7 +9,8 @@ import { migrateToLatest } from '../../../src/db/migrations';
 import { RedisUsageRelay } from '../../../src/usage/redis.usage';
 import { UsageService, type UsageRelay } from '../../../src/usage/usage.service';
 import { SqlUsageStore } from '../../../src/usage/usage.store';
-import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, describeWith, dropSchema, uniqueName } from '../../helpers/infra';
+import { POSTGRES_URL, REDIS_URL, deleteRedisKeys, dropSchema, uniqueName } from '../../../measure/store/infra';
+import { describeWith } from '../../helpers/describe-with';
 
 /** A clock the test moves. */
 class Clock {

@@ -19,7 +19,7 @@ import { WebhookSender } from '../../../src/webhooks/webhook.sender';
 import { WebhookService, type WebhookDelivery } from '../../../src/webhooks/webhook.service';
 import { SqlWebhookStore } from '../../../src/webhooks/webhook.store';
 import { anyString, bodyOf } from '../../helpers/expect';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { hang, startFakeServer, type FakeServer } from '../../helpers/fake-http';
 import { createTestApp } from '../../helpers/test-app';
 import { startReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver';

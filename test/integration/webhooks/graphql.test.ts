@@ -5,7 +5,7 @@ import request from 'supertest';
 import { trackKey } from '../../../src/core/track-key';
 import { CreateWebhookDocument, DeleteWebhookDocument, TestWebhookDocument, WebhooksDocument } from '../../../web/src/gql/graphql';
 import { anyNumber, anyString, bodyOf, matching } from '../../helpers/expect';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { TEST_API_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 import { startReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver';
 import { graphql, onlyError, post } from '../graphql/graphql.helpers';

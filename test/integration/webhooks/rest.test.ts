@@ -6,7 +6,7 @@ import { Webhook as Verifier } from 'standardwebhooks';
 import request from 'supertest';
 import { AppError } from '../../../src/core/errors';
 import { trackKey } from '../../../src/core/track-key';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { anyNumber, anyString, bodyOf, matching } from '../../helpers/expect';
 import { captureLogs } from '../../helpers/log-capture';
 import { SqlWebhookStore } from '../../../src/webhooks/webhook.store';

@@ -1,7 +1,7 @@
 import { CachedAnalysisStore } from '../../../src/analysis/store/cached.store';
 import type { AnalysisStore } from '../../../src/analysis/store/store';
 import type { StoredAnalysis } from '../../../src/core/types';
-import { syntheticAnalysis } from '../../helpers/synthetic-analyses';
+import { syntheticAnalysis } from '../../../measure/store/synthetic-analyses';
 
 class CountingStore implements AnalysisStore {
   readonly rows = new Map<string, StoredAnalysis>();

@@ -5,7 +5,7 @@ import type { AnalysisStore, StoredSummary } from '../../../src/analysis/store/s
 import { ANALYSIS_REPLACED, type AnalysisEvent } from '../../../src/core/analysis-events';
 import { AppError } from '../../../src/core/errors';
 import type { StoredAnalysis, TrackMetadata } from '../../../src/core/types';
-import { syntheticAnalysis } from '../../helpers/synthetic-analyses';
+import { syntheticAnalysis } from '../../../measure/store/synthetic-analyses';
 
 const CURRENT: CurrentEngine = { engine: 'trackgraph-engine/11', version: 11, method: 'signal' };
 const logger = pino({ level: 'silent' });

@@ -1,6 +1,6 @@
 import { tatumsOf, toSpotifyAudioAnalysis } from '../../../src/analysis/spotify-analysis.shape';
 import type { Segment, StoredAnalysis } from '../../../src/core/types';
-import { syntheticAnalysis } from '../../helpers/synthetic-analyses';
+import { syntheticAnalysis } from '../../../measure/store/synthetic-analyses';
 
 const SEGMENT: Segment = {
   start: 30.5,

@@ -7,7 +7,7 @@ import { AnalysisService } from '../../../src/analysis/analysis.service';
 import { runIndexCli } from '../../../src/cli/index-library';
 import { AppError } from '../../../src/core/errors';
 import type { AudioFeatures, AudioInput } from '../../../src/core/types';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 
 /** Fails on files whose name contains "broken", as the real engine does on undecodable audio. */
 class PickyEngine extends FakeEngine {

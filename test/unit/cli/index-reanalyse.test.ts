@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { pino } from 'pino';
 import { runIndexCli } from '../../../src/cli/index-library';
-import { FakeEngine } from '../../helpers/fake-engine';
+import { FakeEngine } from '../../../measure/http/fake-engine';
 import { textSink } from '../../helpers/log-capture';
 
 interface Row {

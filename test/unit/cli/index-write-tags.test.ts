@@ -6,7 +6,7 @@ import { runIndexCli } from '../../../src/cli/index-library';
 import { AppError } from '../../../src/core/errors';
 import { openKey, standardKey } from '../../../src/sources/library/library.tags';
 import { textSink } from '../../helpers/log-capture';
-import { FakeEngine, featuresFromBytes } from '../../helpers/fake-engine';
+import { FakeEngine, featuresFromBytes } from '../../../measure/http/fake-engine';
 import { readWithMusicMetadata } from '../../helpers/music-metadata';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'audio');

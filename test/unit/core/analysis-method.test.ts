@@ -2,7 +2,7 @@ import { EXTERNAL_METHOD, SIGNAL_METHOD, engineWithMethod, methodOf } from '../.
 import type { StoredAnalysis } from '../../../src/core/types';
 import { DEFAULT_PATCHES, DEFAULT_RANK, MODELS_METHOD, modelsMethod } from '../../../src/engine/models/model-files';
 import { trackAnalysisOf } from '../../../src/http/graphql/analysis.types';
-import { featuresFromBytes } from '../../helpers/fake-engine';
+import { featuresFromBytes } from '../../../measure/http/fake-engine';
 
 describe('the method an analysis records', () => {
   it('is read back from the engine string it is written into', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { valenceWeightsMarkdown } from '../../helpers/valence-table';
+import { valenceWeightsMarkdown } from '../../../measure/fit/valence-table';
 import { VALENCE_MODELS, VALENCE_SIGNAL } from '../../../src/engine/valence';
 
 describe('docs/FEATURES.md, "Valence"', () => {

@@ -1,7 +1,7 @@
 import { BINS, FRAME_SIZE, HOP_SIZE, Stft } from '../../../src/engine/signal.stft';
 import { WindowCollector } from '../../../src/engine/window';
 import { analyse } from '../../helpers/engine-run';
-import { noise, song } from '../../helpers/audio-signals';
+import { noise, song } from '../../../measure/audio/audio-signals';
 
 /**
  * The engine keeps its FFT plan, window and frame buffers from one analysis to the next (fewer

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sniffFormat } from '../../../src/engine/decode';
-import { RATE, encodeWav, rng } from '../../helpers/audio-signals';
+import { RATE, encodeWav, rng } from '../../../measure/audio/audio-signals';
 
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(__dirname, '../../fixtures/audio', name)));
 

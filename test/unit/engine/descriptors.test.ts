@@ -2,9 +2,9 @@ import type { AudioFeatures } from '../../../src/core/types';
 import { type DescriptorInputs, computeDescriptors, ramp, softClamp, valenceInputs } from '../../../src/engine/descriptor.formulas';
 import { VALENCE_SIGNAL, logistic } from '../../../src/engine/valence';
 import { BASE_INPUTS } from '../../helpers/descriptor-inputs';
-import { RATE, denseDistorted, liveVersion, mixIn, normalise, quieterDarker, roughen, sinePad, song, sparsePiano, speechLike, sungVowels } from '../../helpers/audio-signals';
+import { RATE, denseDistorted, liveVersion, mixIn, normalise, quieterDarker, roughen, sinePad, song, sparsePiano, speechLike, sungVowels } from '../../../measure/audio/audio-signals';
 import { analyse } from '../../helpers/engine-run';
-import { type DrumHit, drumMachine } from '../../helpers/signals';
+import { type DrumHit, drumMachine } from '../../../measure/audio/signals';
 
 const SECONDS = 16;
 

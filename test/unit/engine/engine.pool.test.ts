@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AppError } from '../../../src/core/errors';
 import type { AudioFeatures } from '../../../src/core/types';
 import { createEnginePool, type EnginePool } from '../../../src/engine/engine.pool';
-import { RATE, encodeWav, song } from '../../helpers/audio-signals';
+import { RATE, encodeWav, song } from '../../../measure/audio/audio-signals';
 
 // Real analyses of generated audio: seconds each on an idle core, much more on a shared one.
 jest.setTimeout(180_000);

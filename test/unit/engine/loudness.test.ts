@@ -1,6 +1,6 @@
 import { Essentia, EssentiaWASM } from 'essentia.js';
 import { LoudnessMeter, integratedLoudness } from '../../../src/engine/loudness';
-import { RATE, song } from '../../helpers/audio-signals';
+import { RATE, song } from '../../../measure/audio/audio-signals';
 
 function sine(seconds: number, hz: number, amplitude: number, rate = RATE): Float32Array {
   return Float32Array.from({ length: Math.round(seconds * rate) }, (_, i) => amplitude * Math.sin((2 * Math.PI * hz * i) / rate));

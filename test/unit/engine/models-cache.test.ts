@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../helpers/test-models';
+import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../../measure/models/test-models';
 import { readModelFiles } from '../../../src/engine/models/model-files';
 import { type PreparedModels, cacheKey, decode, encode, prepareModels, prepareModelsCached } from '../../../src/engine/models/model-prepared';
 

@@ -3,8 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSyn
 import os from 'node:os';
 import path from 'node:path';
 import { resample } from 'wave-resampler';
-import { loadEssentiaModel } from '../../helpers/essentia-model';
-import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../helpers/test-models';
+import { loadEssentiaModel } from '../../../measure/models/essentia-model';
+import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../../measure/models/test-models';
 import { TAGGER_TAGS } from '../../../src/core/tags';
 import { createEnginePool } from '../../../src/engine/engine.pool';
 import { MODELS_METHOD, SIGNAL_METHOD, ThreadModels, methodOf } from '../../../src/engine/models/model-analysis';

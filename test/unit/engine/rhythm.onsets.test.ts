@@ -1,6 +1,6 @@
 import { chordChange, detrend, onsetEnvelopes, onsetRate, type OnsetEnvelopes } from '../../../src/engine/rhythm.onsets';
 import { framesOf } from '../../helpers/engine-run';
-import { type DrumHit, SAMPLE_RATE, chordProgression, clickTrack, drumMachine } from '../../helpers/signals';
+import { type DrumHit, SAMPLE_RATE, chordProgression, clickTrack, drumMachine } from '../../../measure/audio/signals';
 
 const envelopesOf = (signal: Float32Array): OnsetEnvelopes => onsetEnvelopes(framesOf(signal).spec);
 const total = (x: Float64Array): number => x.reduce((s, v) => s + v, 0);

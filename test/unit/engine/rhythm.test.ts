@@ -3,7 +3,7 @@ import { trackBeats } from '../../../src/engine/rhythm.beats';
 import { LEVEL_FEATURES, describeLevel } from '../../../src/engine/rhythm.level';
 import { MAX_BPM, MIN_BPM, autocorrelation, candidatePeriods, refinePeak } from '../../../src/engine/rhythm.periods';
 import { rhythmOf } from '../../helpers/engine-run';
-import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from '../../helpers/signals';
+import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from '../../../measure/audio/signals';
 
 // Local bindings: under Jest's vm sandbox a global lookup per sample is several times slower.
 const { PI, abs, exp, min, round, sin } = Math;

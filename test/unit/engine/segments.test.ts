@@ -1,6 +1,6 @@
 import type { Segment } from '../../../src/core/types';
 import { analyse } from '../../helpers/engine-run';
-import { clickTrack, drumMachine } from '../../helpers/signals';
+import { clickTrack, drumMachine } from '../../../measure/audio/signals';
 
 /** The segment that starts nearest to `t` (seconds). */
 const nearest = (segments: readonly Segment[], t: number): Segment =>

@@ -12,7 +12,7 @@ import {
   type SoundMeasurements,
 } from '../../../src/engine/sound.embedding';
 import { BASE_INPUTS } from '../../helpers/descriptor-inputs';
-import { denseDistorted, sinePad, sparsePiano } from '../../helpers/audio-signals';
+import { denseDistorted, sinePad, sparsePiano } from '../../../measure/audio/audio-signals';
 import { analyse } from '../../helpers/engine-run';
 
 /*

@@ -1,7 +1,7 @@
 import { createEngine } from '../../../src/engine/engine';
 import type { DescriptorInputs } from '../../../src/engine/descriptor.formulas';
 import { LoudnessMeter, integratedLoudness } from '../../../src/engine/loudness';
-import { RATE, denseDistorted, noise, normalise, sinePad, song, sparsePiano } from '../../helpers/audio-signals';
+import { RATE, denseDistorted, noise, normalise, sinePad, song, sparsePiano } from '../../../measure/audio/audio-signals';
 
 const SECONDS = 16;
 const engine = createEngine({ windowSeconds: 30 });

@@ -15,7 +15,7 @@ import {
 } from '../../../src/engine/tonal.key';
 import { tuningHz } from '../../../src/engine/engine';
 import { framesOf, tonalOf } from '../../helpers/engine-run';
-import { SAMPLE_RATE, chordProgression, midiToHz } from '../../helpers/signals';
+import { SAMPLE_RATE, chordProgression, midiToHz } from '../../../measure/audio/signals';
 
 const NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
 const name = (r: { key: number; mode: number }): string => `${NAMES[r.key]} ${r.mode === 1 ? 'major' : 'minor'}`;

@@ -9,7 +9,7 @@ import { BINS, BIN_HZ } from '../../../src/engine/signal.stft';
 import { VALENCE_MODELS, VALENCE_SIGNAL, byArousal, logistic, modelValenceInputs, signalValenceInputs } from '../../../src/engine/valence';
 import fitted from '../../../src/engine/valence.weights.json';
 import { BASE_INPUTS } from '../../helpers/descriptor-inputs';
-import { chordProgression, midiToHz, seeded, SAMPLE_RATE } from '../../helpers/signals';
+import { chordProgression, midiToHz, seeded, SAMPLE_RATE } from '../../../measure/audio/signals';
 import { framesOf } from '../../helpers/engine-run';
 
 const inputs: DescriptorInputs = {

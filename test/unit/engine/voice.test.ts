@@ -1,6 +1,6 @@
 import { Stft } from '../../../src/engine/signal.stft';
 import { measureVoice } from '../../../src/engine/timbre.voice';
-import { denseDistorted, mixIn, sinePad, song, sparsePiano, sungVowels } from '../../helpers/audio-signals';
+import { denseDistorted, mixIn, sinePad, song, sparsePiano, sungVowels } from '../../../measure/audio/audio-signals';
 
 const SECONDS = 12;
 const stft = new Stft();

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Kind, parse, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import { FragmentCycleError, checkDocument, measureDocument, type DocumentMeasure } from '../../../src/http/graphql/graphql.limits';
-import { countingVisits, documents } from '../../helpers/graphql-documents';
+import { countingVisits, documents } from '../../../measure/http/graphql-documents';
 
 /** Expands every spread, as the old depth rule did; gives up past `cap` selections. */
 function naiveMeasure(document: DocumentNode, cap: number): DocumentMeasure | 'too big' {

@@ -8,7 +8,7 @@ import {
   overlaps,
   type DocumentLimits,
 } from '../../../src/http/graphql/graphql.limits';
-import { ATTACKS, aliasSpam, countingVisits, directiveSpam, fanOut, fanOutSelections, nestedSchema } from '../../helpers/graphql-documents';
+import { ATTACKS, aliasSpam, countingVisits, directiveSpam, fanOut, fanOutSelections, nestedSchema } from '../../../measure/http/graphql-documents';
 
 const LIMITS: DocumentLimits = { maxTokens: 3000, maxDepth: 12, maxSelections: 1000, maxAliases: 100, maxDirectives: 50 };
 

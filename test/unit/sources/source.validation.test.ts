@@ -1,6 +1,6 @@
 import type { StoredAnalysis, TrackCandidate } from '../../../src/core/types';
 import { checkAnalysis, checkAudioRef, checkCandidate, checkCandidates } from '../../../src/sources/source.validation';
-import { featuresFromBytes } from '../../helpers/fake-engine';
+import { featuresFromBytes } from '../../../measure/http/fake-engine';
 
 const money: TrackCandidate = {
   artist: 'Pink Floyd',

@@ -1,7 +1,8 @@
 /**
- * Generated audio for the engine's descriptor and decoder tests: speech-like formant signals,
- * pads, dense distorted rock, simple songs in a key, crowd noise with reverb, WAV encoding.
- * Every generator is deterministic (seeded), so a failing test fails the same way twice.
+ * Generated audio for the engine's descriptor and decoder tests and for the benchmarks:
+ * speech-like formant signals, pads, dense distorted rock, simple songs in a key, crowd noise
+ * with reverb, WAV encoding. Every generator is deterministic (seeded), so a failing test fails
+ * the same way twice.
  */
 
 export const RATE = 44100;

@@ -1,9 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startServerProcess, stopServerProcesses } from '../../helpers/server-process';
-import { mirexKeyScore, tempoRelation, tempoWithinOctave } from '../../helpers/accuracy-scores';
-import { median, percentile } from '../../helpers/stats';
+import { startServerProcess, stopServerProcesses } from '../../../measure/http/server-process';
+import { mirexKeyScore, tempoRelation, tempoWithinOctave } from '../../../measure/corpora/accuracy-scores';
+import { median, percentile } from '../../../measure/stats';
 
 describe('bench statistics', () => {
   it('median: the middle value, or the mean of the two middle ones; input left unsorted', () => {

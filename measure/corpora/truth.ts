@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export { mirexKeyScore, tempoRelation, tempoWithin, tempoWithinOctave, type TempoRelation } from '../../test/helpers/accuracy-scores';
+export { mirexKeyScore, tempoRelation, tempoWithin, tempoWithinOctave, type TempoRelation } from './accuracy-scores';
 
 export interface TruthRow {
   file: string;

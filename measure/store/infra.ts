@@ -6,15 +6,15 @@ import { Client } from 'pg';
 
 /*
  * The real Redis and Postgres this machine runs (127.0.0.1:6379; 127.0.0.1:5432, database
- * `test`, trust auth), for the tests that need them. Each run isolates itself with a unique
- * Postgres schema and Redis key prefix and removes both afterwards.
+ * `test`, trust auth), for the tests and benchmarks that need them. Each run isolates itself with
+ * a unique Postgres schema and Redis key prefix and removes both afterwards.
  */
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
  * Probed synchronously (in a child process) because Jest decides `describe` vs `describe.skip`
- * while collecting tests, before any async hook could run.
+ * (test/helpers/describe-with.ts) while collecting tests, before any async hook could run.
  */
 function probe(script: string): string | undefined {
   const r = spawnSync(process.execPath, ['-e', script], { cwd: __dirname, encoding: 'utf8', timeout: 10_000 });
@@ -48,17 +48,6 @@ function findRedis(): string | undefined {
 
 export const POSTGRES_URL = findPostgres();
 export const REDIS_AVAILABLE = findRedis() !== undefined;
-
-/** `describe`, or `describe.skip` with a message saying which server is missing. */
-export function describeWith(needs: { redis?: boolean; postgres?: boolean }): jest.Describe {
-  const missing = [
-    ...(needs.redis && !REDIS_AVAILABLE ? [`Redis at ${REDIS_URL}`] : []),
-    ...(needs.postgres && !POSTGRES_URL ? ['Postgres at 127.0.0.1:5432/test'] : []),
-  ];
-  if (missing.length === 0) return describe;
-  process.stderr.write(`skipping tests that need ${missing.join(' and ')}: not reachable\n`);
-  return describe.skip;
-}
 
 /** A name unique to this test run, usable as a Postgres schema and a Redis key prefix. */
 export function uniqueName(label: string): string {

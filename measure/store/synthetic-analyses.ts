@@ -2,7 +2,7 @@ import { trackKey } from '../../src/core/track-key';
 import { TAGGER_TAG_NAMES } from '../../src/core/tags';
 import type { StoredAnalysis, TagScore } from '../../src/core/types';
 // The tests' seeded PRNG (mulberry32): the same stream for the same seed.
-import { seeded } from './signals';
+import { seeded } from '../audio/signals';
 
 /**
  * A synthetic stored analysis for load benchmarks (the shape of a real one, values made up: a

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readFourQuadrants, readIdList } from '../../helpers/four-quadrants';
-import { auc, crossValidated, fitLogistic, logit, seededShuffle } from '../../helpers/logistic';
-import { seeded } from '../../helpers/signals';
+import { readFourQuadrants, readIdList } from '../../../measure/corpora/four-quadrants';
+import { auc, crossValidated, fitLogistic, logit, seededShuffle } from '../../../measure/fit/logistic';
+import { seeded } from '../../../measure/audio/signals';
 
 describe('bench:moods statistics', () => {
   it('AUC: 1 for a perfect order, 0 reversed, ties count half, NaN without both sides', () => {
