@@ -67,7 +67,11 @@ export function createLogger(options: LoggerOptions): PinoLogger {
   const fd = options.fd ?? 1;
   const tty = options.isTTY ?? (fd === 1 ? process.stdout : process.stderr).isTTY === true;
   const readable = options.format === 'pretty' || (options.format === 'auto' && tty);
-  if (!readable) return pino({ level: options.level }, options.stream ?? pino.destination({ dest: fd, sync: true }));
+  // A server's lines (stdout) are written asynchronously: a line waits in memory only while the
+  // previous write is in flight, so under load many go out in one write where each was a write of
+  // its own, and pino writes what is pending synchronously when the process exits. A command-line
+  // tool's (stderr) are written at once, beside its progress output.
+  if (!readable) return pino({ level: options.level }, options.stream ?? pino.destination({ dest: fd, sync: fd === 2 }));
   // Required here: JSON logging (servers, containers, tests) never loads pino-pretty.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pretty = require('pino-pretty') as typeof import('pino-pretty');
