@@ -2,11 +2,12 @@ import '../../src/entry';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import express from 'express';
-import { pino } from 'pino';
+import { createLogger } from '../../src/core/logger';
 import { loadConfig } from '../../src/config';
 import { buildHttpApp, createContainer } from '../../src/container';
 import { syntheticAnalysis } from '../../measure/store/synthetic-analyses';
@@ -37,9 +38,11 @@ function answerMemoryProbes(): void {
 }
 
 /**
- * A server process for bench/http.ts: `bare <dir>` serves each JSON file of <dir> (the bytes the
- * app answered, recorded by the bench) from a plain Express route `GET /<file name>` with
- * `res.json` (the ceiling); `app` is the real application on an embedded DATA_DIR with STORED
+ * A server process for bench/http.ts: `node <dir>` serves each answer of <dir> (the app's, recorded
+ * by the bench: `<name>.json` its body, `<name>.head` its headers) at `/<name>` from memory with
+ * Node's own `node:http`, headers and body (the limit any Node gateway giving that answer can
+ * approach); `node-body <dir>` the body alone with its content type; `bare <dir>` the body from a
+ * plain Express route with `res.json`; `app` is the real application on an embedded DATA_DIR with STORED
  * analyses. Prints "READY <port> <trackKey>" when it listens.
  */
 async function main(): Promise<void> {
@@ -48,6 +51,31 @@ async function main(): Promise<void> {
   answerMemoryProbes();
   const mode = process.argv[2];
   const seed = syntheticAnalysis(1);
+  if (mode === 'node' || mode === 'node-body') {
+    // `node`: the same answer, its headers too (from <name>.head); `node-body`: the body alone.
+    const dir = process.argv[3]!;
+    const answers = new Map<string, { body: Buffer; head: string[] }>();
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+      const name = path.basename(file, '.json');
+      const body = readFileSync(path.join(dir, file));
+      const recorded = mode === 'node' ? (JSON.parse(readFileSync(path.join(dir, `${name}.head`), 'utf8')) as [string, string][]) : [['content-type', 'application/json; charset=utf-8']];
+      answers.set(`/${name}`, { body, head: [...recorded.flat(), 'content-length', String(body.length)] });
+    }
+    const server = createServer((req, res) => {
+      const answer = answers.get(req.url ?? '');
+      // A POST's body is read to its end, as any server must before it answers on a kept-alive connection.
+      req.resume();
+      req.on('end', () => {
+        if (answer === undefined) res.writeHead(404).end();
+        else res.writeHead(200, answer.head).end(answer.body);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      process.stdout.write(`READY ${typeof a === 'object' && a ? a.port : 0} ${seed.trackKey}\n`);
+    });
+    return;
+  }
   if (mode === 'bare') {
     const dir = process.argv[3]!;
     const app = express();
@@ -76,7 +104,7 @@ async function main(): Promise<void> {
     ANALYSIS_WORKERS: '1',
     RATE_LIMIT: '10000000',
   });
-  const container = await createContainer(config, { logger: pino({ level: config.LOG_LEVEL }) });
+  const container = await createContainer(config, { logger: createLogger({ level: config.LOG_LEVEL, format: 'json' }) });
   for (let i = 1; i <= STORED; i++) await container.store.save(syntheticAnalysis(i));
   await container.start();
   const http = await buildHttpApp(container);
