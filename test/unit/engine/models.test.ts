@@ -5,6 +5,7 @@ import path from 'node:path';
 import { resample } from 'wave-resampler';
 import { loadEssentiaModel } from '../../../measure/models/essentia-model';
 import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../../measure/models/test-models';
+import { MODELS_EMBEDDING, SIGNAL_EMBEDDING } from '../../../src/core/sound';
 import { TAGGER_TAGS } from '../../../src/core/tags';
 import { createEnginePool } from '../../../src/engine/engine.pool';
 import { MODELS_METHOD, SIGNAL_METHOD, ThreadModels, methodOf } from '../../../src/engine/models/model-analysis';
@@ -15,6 +16,7 @@ import { type PreparedModels, prepareModels } from '../../../src/engine/models/m
 import { classifierWindows, factoriseMusicnn } from '../../../src/engine/models/musicnn.factorise';
 import { MUSICNN_BANDS, MUSICNN_MIN_TAIL, MUSICNN_PATCH, MusicnnInput, paddedPatchCount, patchCount } from '../../../src/engine/models/musicnn.input';
 import { DEFAULT_PATCHES, ModelRunError, ModelRunner, choosePatches } from '../../../src/engine/models/runtime';
+import { modelsEmbedding } from '../../../src/engine/sound.embedding';
 import { VALENCE_MODELS, logistic, modelValenceInputs } from '../../../src/engine/valence';
 
 // Six models of ~1.3 GMAC per 3 s patch each: seconds per clip on a shared core.
@@ -311,6 +313,14 @@ withModels('the models', () => {
       for (const { name, probability } of withModels.tags!) expect(probability).toBeCloseTo(direct.tags[name as (typeof MSD_TAGS)[number]], 2);
       expect(withModels.tags![0]!.probability).toBeCloseTo(Math.max(...Object.values(direct.tags)), 2);
       expect(withoutModels).not.toHaveProperty('tags');
+      // Both sound embeddings with models: the signal path's as without them, and the tagger's layer with the classifiers.
+      expect(withModels.embeddings!.map((e) => e.kind)).toEqual([SIGNAL_EMBEDDING, MODELS_EMBEDDING]);
+      expect(withoutModels.embeddings!.map((e) => e.kind)).toEqual([SIGNAL_EMBEDDING]);
+      expect(withModels.embeddings![0]!.vector).toEqual(withoutModels.embeddings![0]!.vector);
+      const expected = modelsEmbedding(direct.embedding, direct.classes)!.vector;
+      const got = withModels.embeddings![1]!.vector;
+      expect(got).toHaveLength(expected.length);
+      got.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 2));
     } finally {
       await Promise.all([pool.close(), signal.close()]);
     }
