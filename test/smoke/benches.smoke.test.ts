@@ -147,14 +147,18 @@ it('bench:browse --no-index times the database\'s statements alone, with their p
   expect(out).toMatch(/^worst tracks\(\) p99: [\d.]+ ms/m);
 });
 
-it('bench:http gives each route\'s ratio to a bare Express route serving the same bytes, and both servers\' CPU per request, at warn and info, and memory after a GC', async () => {
+it('bench:http gives each route\'s ratio to node:http giving the same answer, to node:http with the body alone and to bare Express, and the servers\' CPU per request, at warn and info, and memory after a GC', async () => {
   const args = ['--duration', '1', '--rounds', '1', '--connections', '4', '--memory-requests', '200', '--no-check'];
   const out = ok(await npmRun('bench:http', args, env(), 240_000));
+  const targeted = ['REST GET /api/audio/analysis/:key', 'GraphQL analysis(trackKey)'];
   for (const level of ['warn', 'info']) {
     const section = out.slice(out.indexOf(`LOG_LEVEL=${level}`));
-    for (const route of ['REST GET /api/audio/analysis/:key', 'GraphQL analysis(trackKey)', 'GraphQL analysis(trackKey), past the edge cache', 'REST search, from the cache', 'REST batch of 50 keys', 'GraphQL browse page (tracks, 20)']) {
+    expect(section).toContain('| route | req/s | node:http req/s | ratio | ratio to node:http, body alone | Express req/s | ratio to Express |');
+    for (const route of [...targeted, 'GraphQL analysis(trackKey), past the edge cache', 'REST search, from the cache', 'REST batch of 50 keys', 'GraphQL browse page (tracks, 20)']) {
       const escaped = route.replace(/[()/:.,]/g, '\\$&');
-      expect(section).toMatch(new RegExp(`^\\| ${escaped} \\| \\d+ \\| \\d+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| \\d+ \\| \\d+ \\| 0 \\| 0 \\| [^|]+: (held|missed) \\|$`, 'm'));
+      // Targeted reads: the body-alone ratio and their target's verdict; the others neither.
+      const [bodyRatio, verdict] = targeted.includes(route) ? ['[\\d.]+', "≥ [\\d.]+x, p99 ≤ node:http's \\+ 2 ms: (held|missed)"] : ['—', '—'];
+      expect(section).toMatch(new RegExp(`^\\| ${escaped} \\| \\d+ \\| \\d+ \\| [\\d.]+ \\| ${bodyRatio} \\| \\d+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\| \\d+ \\| \\d+ \\| 0 \\| 0 \\| ${verdict} \\|$`, 'm'));
     }
     expect(section).toMatch(/^memory after a GC, before\/after 200 more requests: heap [\d.]+ → [\d.]+ MB, RSS [\d.]+ → [\d.]+ MB$/m);
   }
