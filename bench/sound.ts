@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { RecommendationsService } from '../src/analysis/recommendations.service';
 import { SoundService } from '../src/analysis/sound.service';
 import { SoundIndex } from '../src/analysis/store/sound.index';
 import { SqlAnalysisStore } from '../src/analysis/store/sql.store';
+import { SqlTracksQuery } from '../src/analysis/store/tracks.query';
 import { SIGNAL_EMBEDDING } from '../src/core/sound';
 import type { StoredAnalysis } from '../src/core/types';
 import { openDatabase, refreshStatistics, type Database } from '../src/db/database';
@@ -128,6 +130,17 @@ async function measure(label: string, database: Database): Promise<void> {
   }
   const p = (xs: number[], q: number) => percentile(xs, q).toFixed(2);
   console.log(`  similar(by: SOUND), first 10, ${QUERIES} seeds: p50 ${p(service_ms, 50)} ms, p99 ${p(service_ms, 99)} ms (the index's search alone: p50 ${p(index_ms, 50)}, p99 ${p(index_ms, 99)} ms)`);
+
+  // Spotify's /v1/recommendations seeded by a track, as the service answers it when embeddings exist: by sound.
+  const recommendations = new RecommendationsService(new SqlTracksQuery(database), store, service);
+  const recommend_ms: number[] = [];
+  for (const key of seeds) {
+    const t = process.hrtime.bigint();
+    const answer = await recommendations.recommend({ seedTracks: [key], limit: 20 });
+    recommend_ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (answer.tracks.length !== 20) throw new Error(`recommendations seeded by ${key} gave ${answer.tracks.length} tracks, not 20`);
+  }
+  console.log(`  recommendations(seed, limit 20) by sound, ${QUERIES} seeds: p50 ${p(recommend_ms, 50)} ms, p99 ${p(recommend_ms, 99)} ms`);
 
   let hits = 0;
   const exactMs: number[] = [];
