@@ -54,6 +54,8 @@ export interface SoundMapOptions {
   minRefreshMs?: number;
   /** Told of a computation that failed (the next call tries again). */
   onError?: (error: unknown) => void;
+  /** The clock, ms (tests move it). Default: Date.now. */
+  now?: () => number;
 }
 
 /** A computed map and what it was made from. */
@@ -81,6 +83,7 @@ export class SoundMapService {
   private readonly kinds: string[];
   private readonly maxPoints: number;
   private readonly minRefreshMs: number;
+  private readonly now: () => number;
   private made: Made | undefined;
   private running: Promise<Made> | undefined;
   /** The last computation failed: the next call tries again at once. */
@@ -97,6 +100,7 @@ export class SoundMapService {
     this.kinds = models ? [models, SIGNAL_EMBEDDING] : [SIGNAL_EMBEDDING];
     this.maxPoints = options.maxPoints ?? DEFAULT_MAP_POINTS;
     this.minRefreshMs = options.minRefreshMs ?? DEFAULT_MAP_REFRESH_MS;
+    this.now = options.now ?? Date.now;
     if (!Number.isInteger(this.maxPoints) || this.maxPoints < 1) throw new Error('maxPoints must be a whole number from 1');
   }
 
@@ -106,7 +110,7 @@ export class SoundMapService {
     // A map of nothing is not kept waiting: the first analyses are shown as soon as they are stored.
     if (!made || made.map.size === 0) return { ...(await this.computation()).map, stale: false };
     const stale = this.running !== undefined || (await this.changedSince(made));
-    if (stale && !this.running && (this.failed || Date.now() - made.endedAt >= this.minRefreshMs)) {
+    if (stale && !this.running && (this.failed || this.now() - made.endedAt >= this.minRefreshMs)) {
       this.computation().catch(() => {});
     }
     return { ...made.map, stale };
@@ -154,7 +158,7 @@ export class SoundMapService {
       const index = await this.ready(kind);
       if (kind === made.map.kind) {
         if (index.size !== made.map.total) return true;
-        return Date.now() - made.endedAt >= this.minRefreshMs && fingerprintOf(index) !== made.fingerprint;
+        return this.now() - made.endedAt >= this.minRefreshMs && fingerprintOf(index) !== made.fingerprint;
       }
       if (index.size > 0) return true;
     }
@@ -186,9 +190,9 @@ export class SoundMapService {
     const positions = await projectVectors(flat, kept.length, dims);
     const points = kept.map((p, i) => pointOf(analyses.get(p.trackKey)!, positions[2 * i]!, positions[2 * i + 1]!));
     return {
-      map: { kind: chosen.kind, size: points.length, total, computedAt: new Date().toISOString(), points },
+      map: { kind: chosen.kind, size: points.length, total, computedAt: new Date(this.now()).toISOString(), points },
       fingerprint,
-      endedAt: Date.now(),
+      endedAt: this.now(),
     };
   }
 }
