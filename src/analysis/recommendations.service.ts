@@ -4,7 +4,7 @@ import { genreSeed, type GenreSeed } from '../core/tags';
 import { checkedTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
 import { fifthsSteps } from './browse.service';
-import type { SoundService } from './sound.service';
+import type { SoundMatch, SoundService } from './sound.service';
 import type { AnalysisStore } from './store/store';
 import type { ColumnRange, RangeColumn, RankRow, TracksFilter, TracksQuery } from './store/tracks.query';
 
@@ -96,20 +96,31 @@ export class RecommendationsService {
   }
 
   /**
-   * By sound: the nearest to the seeds' mean embedding that the filter holds, ten times the answer
-   * read first and the whole pool when too few of them hold; undefined when no seed has an embedding.
+   * By sound: the nearest to the seeds' mean embedding that the filter holds. Ranked by sound
+   * alone (no target_ values), the analyses are read nearest first, `limit` of them and then four
+   * times as many each round, until `limit` hold the filter: an unfiltered answer reads only the
+   * tracks it returns. With targets, which re-rank, ten times the answer (at least 200) are read,
+   * and the whole pool when too few of them hold. Undefined when no seed has an embedding.
    */
   private async recommendBySound(prepared: Prepared, explicit: Partial<Record<string, number>>): Promise<Recommendations | undefined> {
     const { limit, seedKeys, genres, filter } = prepared;
     const targets = Object.fromEntries(Object.entries(explicit).filter((e): e is [string, number] => e[1] !== undefined));
-    let pool: { analysis: StoredAnalysis; distance: number }[] = [];
-    let kept: typeof pool = [];
+    const ranksBySound = Object.keys(targets).length === 0;
+    let pool: SoundMatch[] = [];
+    let kept: SoundMatch[] = [];
     for (const size of [Math.max(limit * 10, 200), POOL]) {
-      const found = await this.sound!.nearestToSeeds(seedKeys, size);
-      if (!found) return undefined;
-      pool = found;
-      kept = found.filter((m) => holds(m.analysis, filter));
-      if (kept.length >= limit || found.length < size) break;
+      const neighbours = await this.sound!.nearestToSeeds(seedKeys, size);
+      if (!neighbours) return undefined;
+      pool = [];
+      kept = [];
+      // Nearest first, in growing chunks: by sound alone, the first `limit` that hold are the answer.
+      for (let from = 0, chunk = ranksBySound ? limit : neighbours.length; from < neighbours.length; from += chunk, chunk *= 4) {
+        const read = await this.sound!.read(neighbours.slice(from, from + chunk));
+        pool.push(...read);
+        kept.push(...read.filter((m) => holds(m.analysis, filter)));
+        if (ranksBySound && kept.length >= limit) break;
+      }
+      if (kept.length >= limit || neighbours.length < size) break;
     }
     const ranked = kept
       .map((m) => ({ m, d: Math.hypot(m.distance, distance(rankRowOf(m.analysis), targets)) }))

@@ -78,15 +78,17 @@ export class SoundService {
     const trackKey = checkedTrackKey(key);
     const limit = checkedCount('first', first, DEFAULT_SOUND_SIMILAR, MAX_SOUND_SIMILAR);
     const { index, vector } = await this.seed(trackKey);
-    return this.found(index, index.nearest(vector, limit, new Set([trackKey])), limit);
+    return this.found(index.nearest(vector, limit, new Set([trackKey])), limit);
   }
 
   /**
-   * The stored tracks nearest to the mean of the seeds' embeddings (unit vectors averaged), the
-   * seeds left out: at most `limit`. Seeds without an embedding of the kind the first seed has
-   * are left out; undefined when no seed has one (the caller ranks otherwise).
+   * The tracks nearest to the mean of the seeds' embeddings (unit vectors averaged), the seeds
+   * left out, nearest first: at most `limit`, their keys and distances only (`read` gives their
+   * analyses, so a caller reads no more of them than it uses). Seeds without an embedding of the
+   * kind the first seed has are left out; undefined when no seed has one (the caller ranks
+   * otherwise).
    */
-  async nearestToSeeds(keys: readonly string[], limit: number): Promise<SoundMatch[] | undefined> {
+  async nearestToSeeds(keys: readonly string[], limit: number): Promise<SoundNeighbour[] | undefined> {
     if (keys.length === 0) return undefined;
     for (const kind of this.kinds) {
       const index = this.indexes(kind);
@@ -95,9 +97,14 @@ export class SoundService {
       if (vectors.length === 0) continue;
       const mean = new Float32Array(vectors[0]!.length);
       for (const v of vectors) for (let d = 0; d < mean.length; d++) mean[d]! += v[d]!;
-      return this.found(index, index.nearest(unitVector(mean), limit, new Set(keys)), limit);
+      return index.nearest(unitVector(mean), limit, new Set(keys));
     }
     return undefined;
+  }
+
+  /** The stored analyses of neighbours (without their segments), in their order; one the store no longer has is left out. */
+  async read(neighbours: readonly SoundNeighbour[]): Promise<SoundMatch[]> {
+    return this.found(neighbours, neighbours.length);
   }
 
   /**
@@ -141,7 +148,7 @@ export class SoundService {
   }
 
   /** The analyses of neighbours found, from the store (any it no longer holds left out), at most `limit`. */
-  private async found(_index: SoundIndex, neighbours: SoundNeighbour[], limit: number): Promise<SoundMatch[]> {
+  private async found(neighbours: readonly SoundNeighbour[], limit: number): Promise<SoundMatch[]> {
     const analyses = await this.store.getMany(neighbours.map((n) => n.trackKey), { segments: false });
     return neighbours.flatMap((n) => {
       const analysis = analyses.get(n.trackKey);

@@ -145,4 +145,24 @@ describe('similar by sound, paths and playlists (REST and GraphQL)', () => {
     const res = await request(t.app).get(`/v1/recommendations?seed_tracks=${song(12).trackKey}&limit=3`).set(t.auth).expect(200);
     expect((res.body.tracks as { name: string }[]).map((x) => x.name)).toEqual(['Song 13', 'Song 11', 'Song 14']);
   });
+
+  it('recommendations by sound with a filter: the nearest that hold it, however far down the order they are', async () => {
+    const seed = 12;
+    const others = Array.from({ length: 20 }, (_, i) => i).filter((i) => i !== seed);
+    // The faster half of the other songs: most of the seed's nearest do not hold the filter.
+    const min = [...others.map((i) => song(i).features.tempo)].sort((a, b) => a - b)[10]!;
+    const unit = (v: number[]) => v.map((x) => x / Math.hypot(...v));
+    const cosineDistance = (i: number) => {
+      const [a, b] = [unit(vectorOf(seed)), unit(vectorOf(i))];
+      return Math.round((1 - a.reduce((sum, x, d) => sum + x * b[d]!, 0)) * 1e6) / 1e6;
+    };
+    const expected = others
+      .filter((i) => song(i).features.tempo >= min)
+      .sort((i, j) => cosineDistance(i) - cosineDistance(j) || (song(i).trackKey < song(j).trackKey ? -1 : 1))
+      .slice(0, 4)
+      .map((i) => `Song ${i}`);
+    const res = await request(t.app).get(`/v1/recommendations?seed_tracks=${song(seed).trackKey}&limit=4&min_tempo=${min}`).set(t.auth).expect(200);
+    expect((res.body.tracks as { name: string }[]).map((x) => x.name)).toEqual(expected);
+    expect((res.body.tracks as { id: string }[]).every((x) => x.id !== song(seed).trackKey)).toBe(true);
+  });
 });
