@@ -88,7 +88,8 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
     expect(res.body.data).toMatchObject({ trackKey: MONEY, trackName: 'Money' });
     expect(engine.analyseCalls).toBe(1);
     expect(await api.container.store.count()).toBe(1);
-  });
+    // A worker process spawned and started, then the job's lock let go: tens of seconds on a loaded machine.
+  }, 90_000);
 
   it('when a worker is SIGKILLed while it analyses an upload, then another reads the file from the shared UPLOAD_DIR, finishes it, and the file goes', async () => {
     setup = scaledSetup('killupload');
@@ -121,7 +122,8 @@ describeWith({ redis: true, postgres: true })('faults, on the real Redis and Pos
     expect(engine.analyseCalls).toBe(1);
     expect(await api.container.store.count()).toBe(1);
     expect(await eventually(async () => (await readdir(shared.UPLOAD_DIR)).length === 0)).toBe(true);
-  });
+    // A worker process spawned and started, then the job's lock let go: tens of seconds on a loaded machine.
+  }, 90_000);
 
   it('when Redis is unreachable, then search answers from the sources, stored analyses from Postgres, readiness says so, and all recovers', async () => {
     const proxy = new TcpProxy(Number(new URL(REDIS_URL).port || 6379));
