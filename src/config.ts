@@ -25,7 +25,28 @@ const origin = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
-export const SOURCE_NAMES = ['library', 'deezer', 'musicbrainz', 'upstream'] as const;
+/**
+ * A Subsonic server's base URL: http(s), no credentials in it (they would end up in logs), a
+ * trailing `/rest` (the API's own path) forgiven. The value is never echoed: it may hold a password.
+ */
+const subsonicUrl = z.string().transform((v, ctx) => {
+  const url = URL.parse(v.trim());
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL, the server\'s address (e.g. http://navidrome:4533)' });
+    return z.NEVER;
+  }
+  if (url.username !== '' || url.password !== '') {
+    ctx.addIssue({ code: 'custom', message: 'must not carry credentials: set SUBSONIC_USER and SUBSONIC_PASSWORD' });
+    return z.NEVER;
+  }
+  if (url.search !== '' || url.hash !== '') {
+    ctx.addIssue({ code: 'custom', message: 'must not carry a query or a fragment: the server\'s address only' });
+    return z.NEVER;
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '').replace(/\/rest$/, '');
+});
+
+export const SOURCE_NAMES = ['library', 'deezer', 'musicbrainz', 'upstream', 'subsonic'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
 /**
@@ -187,6 +208,16 @@ const schema = z.object({
   UPSTREAM_URL: httpUrl.optional(),
   /** Bearer key for UPSTREAM_URL. */
   UPSTREAM_API_KEY: z.string().optional(),
+  /**
+   * A music server of the Subsonic API (Navidrome, Airsonic, gonic, Supysonic): its base URL, the
+   * one its apps are given (the API is under {SUBSONIC_URL}/rest). Credentials go in
+   * SUBSONIC_USER and SUBSONIC_PASSWORD, never in the URL.
+   */
+  SUBSONIC_URL: subsonicUrl.optional(),
+  /** The account trackgraph reads the server's songs with and saves playlists as. */
+  SUBSONIC_USER: z.string().min(1).max(256).optional(),
+  /** That account's password; never logged, never in an error or an answer. */
+  SUBSONIC_PASSWORD: z.string().min(1, 'must not be empty').max(1024, 'at most 1024 characters').optional(),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log lines as JSON (`json`), readable (`pretty`), or readable when stdout is a terminal (`auto`). */
@@ -250,6 +281,11 @@ function idleTimeoutOf(c: z.infer<typeof schema>): number {
 function crossChecks(c: z.infer<typeof schema>): string[] {
   const problems: string[] = [];
   if (c.SOURCES.includes('upstream') && !c.UPSTREAM_URL) problems.push('UPSTREAM_URL: required when SOURCES includes upstream');
+  if (c.SOURCES.includes('subsonic')) {
+    for (const name of ['SUBSONIC_URL', 'SUBSONIC_USER', 'SUBSONIC_PASSWORD'] as const) {
+      if (c[name] === undefined) problems.push(`${name}: required when SOURCES includes subsonic`);
+    }
+  }
   // Node refuses a headers timeout longer than the request's, which includes the headers.
   if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS) {
     problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${c.HTTP_REQUEST_TIMEOUT_MS})`);

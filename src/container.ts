@@ -43,7 +43,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   });
   // Uploaded audio is one more audio source of the runner, outside search's registry.
   const uploadSource = uploadedAudio(config);
-  const { runner, events, jobs, worker, browse, sound, soundMap, playlists, recommendations, reanalyse } = composeAnalysis(config, deployment, { database, store, engine, registry, metadata: caches.metadata, metrics, logger, audioSources: [uploadSource] });
+  const { runner, events, jobs, worker, browse, sound, soundMap, playlists, recommendations, reanalyse, sourceTracks } = composeAnalysis(config, deployment, { database, store, engine, registry, metadata: caches.metadata, metrics, logger, audioSources: [uploadSource] });
   // A stored analysis changes only by a re-analysis, here or in another process: its key is dropped from the LRU.
   events.subscribe((event) => {
     if (event.type === ANALYSIS_REPLACED) store.forget(event.trackKey);
@@ -74,6 +74,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     recommendations,
     runner,
     reanalyse,
+    sourceTracks,
     jobs,
     artwork,
     apiKeys,

@@ -4,6 +4,7 @@ import type { AnalysisEngine, StoredAnalysis, TrackMetadata } from '../core/type
 import type { SourceRegistry } from '../sources/registry';
 import type { AudioSource } from '../sources/source';
 import { checkAnalysis, checkAudioRef } from '../sources/source.validation';
+import type { SourceTrackStore } from './store/source-tracks.store';
 import type { AnalysisStore } from './store/store';
 
 export interface AnalysisRunnerOptions {
@@ -11,6 +12,8 @@ export interface AnalysisRunnerOptions {
   fetchTimeoutMs: number;
   /** Audio sources that are no search source (uploads): asked by name like the registry's. */
   audioSources?: readonly AudioSource[];
+  /** Where the song ids of music servers are kept with the analyses made from them (SOURCES=subsonic). */
+  sourceTracks?: SourceTrackStore;
 }
 
 /**
@@ -83,6 +86,7 @@ export class AnalysisRunner {
       { signal: AbortSignal.timeout(this.options.fetchTimeoutMs) },
     );
     const features = await this.engine.analyse(input);
+    await this.rememberSong(track, audioRef);
     return {
       trackKey: track.trackKey,
       artist: track.artist,
@@ -91,6 +95,20 @@ export class AnalysisRunner {
       analysedAt: new Date().toISOString(),
       source: source.name,
     };
+  }
+
+  /**
+   * A music server's song id, kept with the analysis its audio makes (the version unsaid: a
+   * search does not know it; the index records it). A failure to keep it costs a lookup later
+   * (playlists find the song by name), never the analysis.
+   */
+  private async rememberSong(track: TrackMetadata, audioRef: NonNullable<TrackMetadata['audio']>): Promise<void> {
+    if (!this.options.sourceTracks || !this.registry.musicServer(audioRef.source)) return;
+    try {
+      await this.options.sourceTracks.put([{ source: audioRef.source, sourceId: audioRef.locator, trackKey: track.trackKey }]);
+    } catch (error) {
+      this.logger.warn({ trackKey: track.trackKey, source: audioRef.source, err: error }, 'the song id of this analysis could not be kept');
+    }
   }
 
   /** A metadata-only track: ask every audio source that can look one up, in priority order. */

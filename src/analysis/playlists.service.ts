@@ -3,7 +3,9 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { invalidArgument } from '../core/errors';
 import { checkedTrackKey } from '../core/track-key';
-import type { StoredAnalysis } from '../core/types';
+import type { StoredAnalysis, TrackMetadata } from '../core/types';
+import type { MusicServerSource } from '../sources/source';
+import type { SourceTrackStore } from './store/source-tracks.store';
 import type { AnalysisStore } from './store/store';
 
 /** Most tracks a playlist holds (an answer of similar, a path, recommendations or a page holds fewer). */
@@ -23,17 +25,47 @@ export interface M3uPlaylist {
   skipped: number;
 }
 
-export interface SavedPlaylist {
-  /** Where it went: `library`, the music folder. */
-  target: 'library';
+/** Where a playlist is saved: `library`, an M3U8 file in the music folder; `subsonic`, a playlist of the music server. */
+export const PLAYLIST_TARGETS = ['library', 'subsonic'] as const;
+export type PlaylistTarget = (typeof PLAYLIST_TARGETS)[number];
+
+interface SavedPlaylistFields {
   name: string;
-  /** The file written, relative to the music folder. */
-  file: string;
+  /** Tracks in the playlist. */
   listed: number;
+  /** Tracks left out: not stored, or not files of the music folder (library), or songs the server does not have (subsonic). */
   skipped: number;
   /** True when a playlist of that name was there and was replaced. */
   replaced: boolean;
 }
+
+/** A playlist saved into the music folder. */
+export interface SavedLibraryPlaylist extends SavedPlaylistFields {
+  target: 'library';
+  /** The file written, relative to the music folder. */
+  file: string;
+}
+
+/** A playlist saved into the music server. */
+export interface SavedServerPlaylistAnswer extends SavedPlaylistFields {
+  target: 'subsonic';
+  /** The server's id of the playlist. */
+  playlistId: string;
+}
+
+export type SavedPlaylist = SavedLibraryPlaylist | SavedServerPlaylistAnswer;
+
+/** What saving into a music server needs: the server (when enabled) and where its song ids are kept. */
+export interface PlaylistServers {
+  /** The enabled music server of that name, if any. */
+  server(name: string): MusicServerSource | undefined;
+  songs: SourceTrackStore;
+  /** Longest a save into the server may take, lookups included, ms. */
+  timeoutMs: number;
+}
+
+/** Stored tracks looked up on the server at once, when their song ids are not kept. */
+const LOOKUPS_AT_ONCE = 4;
 
 /**
  * Lists of tracks as playlists a music player opens: M3U8 (extended M3U, UTF-8) of the music
@@ -49,6 +81,7 @@ export class PlaylistService {
     private readonly locate: LibraryLocator,
     private readonly libraryDir: string,
     private readonly pathPrefix?: string,
+    private readonly servers?: PlaylistServers,
   ) {}
 
   /** The playlist of these analyses, in their order. */
@@ -73,10 +106,18 @@ export class PlaylistService {
   }
 
   /**
+   * Saves the playlist of `trackKeys` where `target` says: the music folder (saveToLibrary) or
+   * the music server (saveToServer).
+   */
+  save(name: string, trackKeys: readonly string[], target: PlaylistTarget = 'library'): Promise<SavedPlaylist> {
+    return target === 'library' ? this.saveToLibrary(name, trackKeys) : this.saveToServer(target, name, trackKeys);
+  }
+
+  /**
    * Writes the playlist of `trackKeys` into the music folder as `<name>.m3u8` (paths relative to
    * it, so it plays wherever the folder is mounted), atomically: a temporary file renamed over it.
    */
-  async save(name: string, trackKeys: readonly string[]): Promise<SavedPlaylist> {
+  async saveToLibrary(name: string, trackKeys: readonly string[]): Promise<SavedLibraryPlaylist> {
     const fileName = `${checkedPlaylistName(name)}.m3u8`;
     const tracks = await this.tracksOf(trackKeys);
     const playlist = this.m3u(tracks.found, undefined);
@@ -94,6 +135,47 @@ export class PlaylistService {
     return { target: 'library', name: name.trim(), file: fileName, listed: playlist.listed, skipped: playlist.skipped + tracks.missing, replaced };
   }
 
+  /**
+   * Saves the playlist of `trackKeys` into the music server `target` (SOURCES=subsonic): each
+   * stored track's song is the one whose id was kept with its analysis, else the server's song of
+   * the same artist and title (looked up, then kept); tracks the server does not have are left out
+   * and counted. A playlist of that name the account owns has its songs replaced.
+   */
+  async saveToServer(target: string, name: string, trackKeys: readonly string[]): Promise<SavedServerPlaylistAnswer> {
+    const server = this.servers?.server(target);
+    if (!this.servers || !server) {
+      throw invalidArgument(`target ${target} is not enabled: add subsonic to SOURCES, with SUBSONIC_URL, SUBSONIC_USER and SUBSONIC_PASSWORD`);
+    }
+    const title = checkedServerPlaylistName(name);
+    const tracks = await this.tracksOf(trackKeys);
+    const context = { signal: AbortSignal.timeout(this.servers.timeoutMs) };
+    const ids = await this.songIdsOf(server, this.servers.songs, tracks.found, context);
+    const songIds = ids.filter((id): id is string => id !== undefined);
+    const saved = await server.savePlaylist(title, songIds, context);
+    return { target: 'subsonic', name: title, playlistId: saved.playlistId, listed: songIds.length, skipped: tracks.found.length - songIds.length + tracks.missing, replaced: saved.replaced };
+  }
+
+  /** The server's song of each track (undefined where it has none), in order. */
+  private async songIdsOf(server: MusicServerSource, songs: SourceTrackStore, tracks: readonly StoredAnalysis[], context: { signal: AbortSignal }): Promise<(string | undefined)[]> {
+    const kept = await songs.byTrackKeys(server.name, [...new Set(tracks.map((t) => t.trackKey))]);
+    const found = new Map<string, string | undefined>([...kept].map(([key, song]) => [key, song.sourceId]));
+    const unknown = [...new Map(tracks.filter((t) => !found.has(t.trackKey)).map((t) => [t.trackKey, t])).values()];
+    const lookups = [...unknown];
+    const lookup = async (): Promise<void> => {
+      for (let t = lookups.shift(); t; t = lookups.shift()) {
+        const track: TrackMetadata = { trackKey: t.trackKey, artist: t.artist, trackName: t.trackName, durationMs: t.features.durationMs, source: t.source };
+        found.set(t.trackKey, await server.findSong(track, context, { strict: true }));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, lookups.length) }, lookup));
+    const learnt = unknown.flatMap((t) => {
+      const id = found.get(t.trackKey);
+      return id ? [{ source: server.name, sourceId: id, trackKey: t.trackKey }] : [];
+    });
+    await songs.put(learnt);
+    return tracks.map((t) => found.get(t.trackKey));
+  }
+
   private async tracksOf(trackKeys: readonly string[]): Promise<{ found: StoredAnalysis[]; missing: number }> {
     if (trackKeys.length === 0 || trackKeys.length > MAX_PLAYLIST_TRACKS) throw invalidArgument(`a playlist holds 1 to ${MAX_PLAYLIST_TRACKS} trackKeys`);
     const keys = trackKeys.map(checkedTrackKey);
@@ -109,6 +191,16 @@ export function checkedPlaylistName(name: unknown): string {
   // eslint-disable-next-line no-control-regex
   if (text.length === 0 || text.length > MAX_PLAYLIST_NAME || /[\u0000-\u001f\u007f/\\:*?"<>|]/.test(text) || text.startsWith('.')) {
     throw invalidArgument(`name must be 1 to ${MAX_PLAYLIST_NAME} characters, not starting with a dot, without / \\ : * ? " < > | or control characters (it names the playlist's file)`);
+  }
+  return text;
+}
+
+/** A playlist's name on a music server: 1–100 characters, no control characters. */
+export function checkedServerPlaylistName(name: unknown): string {
+  const text = typeof name === 'string' ? name.trim() : '';
+  // eslint-disable-next-line no-control-regex
+  if (text.length === 0 || text.length > MAX_PLAYLIST_NAME || /[\u0000-\u001f\u007f]/.test(text)) {
+    throw invalidArgument(`name must be 1 to ${MAX_PLAYLIST_NAME} characters, without control characters`);
   }
   return text;
 }

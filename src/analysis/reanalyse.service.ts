@@ -183,6 +183,26 @@ export class ReanalyseService {
     await this.events.publish(replacedEvent(fresh, stored.engine));
   }
 
+  /**
+   * Analyses one stored track again from the audio `track.audio` names (a song whose file changed
+   * on the music server) and replaces its analysis, announced as any replacement is. A track not
+   * stored yet is stored. Throws what the analysis throws, the stored analysis kept.
+   */
+  async redoFrom(track: TrackMetadata): Promise<StoredAnalysis> {
+    const source = track.audio?.source;
+    if (!source) throw invalidArgument(`track ${track.trackKey} names no audio to analyse again`);
+    const old = await this.store.get(track.trackKey);
+    const fresh = await this.reanalyser.analyseAgain(track, source);
+    if (!old) {
+      await this.store.save(fresh);
+      return (await this.store.get(track.trackKey)) ?? fresh;
+    }
+    if (!(await this.store.replace(fresh))) throw new Error('the stored analysis is gone');
+    this.logger.info({ trackKey: track.trackKey, from: old.features.engine, to: fresh.features.engine, source }, 'analysis replaced: its audio changed');
+    await this.events.publish(replacedEvent(fresh, old.features.engine));
+    return fresh;
+  }
+
   // The admin endpoint's jobs: one at a time in this process, their progress kept in memory.
   private readonly jobs = new Map<string, ReanalyseProgress>();
   private running: { id: string; progress: ReanalyseProgress; done: Promise<void> } | undefined;

@@ -23,6 +23,8 @@ export interface PathStep {
   analysis: StoredAnalysis;
   /** Cosine distance from the step before (0 for the first). */
   distance: number;
+  /** Cosine distance from the first track of the path (0 for the first). */
+  fromStart: number;
 }
 
 /** Every sound index of the service, one per embedding kind, made and loaded on first use. */
@@ -143,7 +145,7 @@ export class SoundService {
     return keys.flatMap((k, i) => {
       const analysis = found.get(k);
       if (!analysis) return [];
-      return [{ analysis, distance: i === 0 ? 0 : round(cosineDistance(vectors[i - 1]!, vectors[i]!)) }];
+      return [{ analysis, distance: i === 0 ? 0 : round(cosineDistance(vectors[i - 1]!, vectors[i]!)), fromStart: i === 0 ? 0 : round(cosineDistance(vectors[0]!, vectors[i]!)) }];
     });
   }
 

@@ -9,6 +9,7 @@ import { createContainer, type ContainerOverrides } from '../container';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { createLogger } from '../core/logger';
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
+import { ServerIndex, type ServerIndexPlan } from '../analysis/server-index.service';
 import { LibrarySource } from '../sources/library/library.source';
 import { KEY_FIELDS, TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '../sources/library/library.tags';
 
@@ -22,10 +23,16 @@ import { KEY_FIELDS, TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '.
 export const DEFAULT_MIN_KEY_CONFIDENCE = 0.7;
 
 const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>] [--dry-run]] [dir]
+       npm run index -- --source subsonic
        npm run index -- --reanalyse [--older-than <engine>] [--dry-run]
   Analyses every audio file of a folder (default LIBRARY_DIR) into the analysis store, in
   parallel on the service's analysis workers, with a progress bar. Resumable: tracks already
   stored are skipped, and unchanged files (same size and mtime) are not even re-read for tags.
+  --source subsonic  analyses every song of the Subsonic server (SUBSONIC_URL, SUBSONIC_USER,
+                SUBSONIC_PASSWORD) instead, read through its API. Resumable: a song already
+                analysed and unchanged on the server (its id, when it was added, its size) is
+                skipped; a song whose file changed is analysed again. --write-tags does not
+                apply (the files are the server's).
   --write-tags  then writes each file's stored analysis into its own tags: BPM, initial key
                 (standard and Open Key notation) and moods (ID3v2, Vorbis comments, MP4 atoms;
                 see docs/TAGS.md). Files already carrying these values are not rewritten.
@@ -77,7 +84,11 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   reanalyse: { type: 'boolean' },
   'older-than': { type: 'string' },
+  source: { type: 'string' },
 } as const;
+
+/** What `--source` may name: the folder (the default), or the music server. */
+const INDEX_SOURCES = ['library', 'subsonic'] as const;
 
 export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<number> {
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>;
@@ -90,6 +101,22 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
   }
   const { positionals, values } = parsed;
   const reanalysing = values.reanalyse === true;
+  const source = values.source ?? 'library';
+  if (!(INDEX_SOURCES as readonly string[]).includes(source)) {
+    io.out(`--source must be ${INDEX_SOURCES.join(' or ')}, not "${source}"\n${USAGE}`);
+    return 2;
+  }
+  if (source === 'subsonic') {
+    if (values['write-tags']) {
+      io.out('--write-tags does not apply to --source subsonic: the files are the Subsonic server\'s, and trackgraph does not write into them; nothing was done');
+      return 2;
+    }
+    if (positionals.length > 0 || reanalysing || values['dry-run'] || values['older-than'] !== undefined || values['min-key-confidence'] !== undefined || values.help) {
+      io.out(USAGE);
+      return values.help ? 0 : 2;
+    }
+    return serverIndexCli(io);
+  }
   const misused =
     positionals.length > 1 ||
     (values['dry-run'] && !values['write-tags'] && !reanalysing) ||
@@ -220,12 +247,31 @@ async function indexTracks(
     todo.push(...batch.filter((_, j) => stored[j] === null));
   }
   const summary: IndexSummary = { total: tracks.length, stored: tracks.length - todo.length, analysed: 0, failed: [] };
-  if (todo.length === 0) return summary;
+  const outcome = await withProgress(todo, 'files', io, async (track) => {
+    await analysis.analyseTrack(track);
+  }, (track) => track.audio?.locator ?? track.trackKey);
+  summary.analysed = outcome.done;
+  summary.failed = outcome.failed;
+  return summary;
+}
 
+/**
+ * Runs `work` on every item at once (the jobs run as many as there are workers and queue the
+ * rest) with a progress bar on io.progress; a failure is kept with the item's name, never thrown.
+ */
+async function withProgress<T>(
+  items: readonly T[],
+  unit: string,
+  io: Pick<IndexCliIo, 'progress'>,
+  work: (item: T) => Promise<void>,
+  nameOf: (item: T) => string,
+): Promise<{ done: number; failed: IndexSummary['failed'] }> {
+  const outcome = { done: 0, failed: [] as IndexSummary['failed'] };
+  if (items.length === 0) return outcome;
   const started = Date.now();
   const bar = new SingleBar({
     stream: io.progress,
-    format: 'indexing |{bar}| {value}/{total} files | {rate} files/s | ETA {eta_formatted} | {failedCount} failed',
+    format: `indexing |{bar}| {value}/{total} ${unit} | {rate} ${unit}/s | ETA {eta_formatted} | {failedCount} failed`,
     // A piped stderr (CI logs) still gets a line now and then, and the final one.
     noTTYOutput: true,
     notTTYSchedule: 5000,
@@ -233,26 +279,25 @@ async function indexTracks(
     etaBuffer: 20,
   });
   const payload = () => ({
-    rate: ((summary.analysed + summary.failed.length) / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(2),
-    failedCount: summary.failed.length,
+    rate: ((outcome.done + outcome.failed.length) / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(2),
+    failedCount: outcome.failed.length,
   });
-  bar.start(todo.length, 0, payload());
-  // Everything is submitted at once: the jobs run as many as there are workers and queue the rest.
+  bar.start(items.length, 0, payload());
   await Promise.all(
-    todo.map(async (track) => {
+    items.map(async (item) => {
       try {
-        await analysis.analyseTrack(track);
-        summary.analysed++;
+        await work(item);
+        outcome.done++;
       } catch (error) {
-        summary.failed.push({ file: track.audio?.locator ?? track.trackKey, ...shownError(error, ANALYSIS_FAILED_MESSAGE) });
+        outcome.failed.push({ file: nameOf(item), ...shownError(error, ANALYSIS_FAILED_MESSAGE) });
       }
       bar.increment(1, payload());
     }),
   );
-  bar.update(todo.length, payload());
+  bar.update(items.length, payload());
   bar.stop();
-  summary.failed.sort((a, b) => (a.file < b.file ? -1 : 1));
-  return summary;
+  outcome.failed.sort((a, b) => (a.file < b.file ? -1 : 1));
+  return outcome;
 }
 
 /**
@@ -311,6 +356,50 @@ async function writeTagsBack(
   for (const line of lines) io.out(line);
   return counts.failed;
 }
+
+/**
+ * `--source subsonic`: the music server's songs, listed through its API, are planned by the
+ * server index (already analysed and unchanged: skipped; changed on the server: analysed again;
+ * the rest: analysed), then analysed with a progress bar, each song's id and version kept as it
+ * succeeds. A server that cannot be reached or refuses the credentials is said, exit status 1.
+ */
+async function serverIndexCli(io: IndexCliIo): Promise<number> {
+  const config = loadConfig({
+    ...io.env,
+    // Only the server's songs are indexed: no other source is asked anything.
+    SOURCES: 'subsonic',
+    LIBRARY_WATCH: 'false',
+  });
+  const logger = io.overrides?.logger ?? createLogger({ level: io.env.LOG_LEVEL ?? 'warn', format: config.LOG_FORMAT, fd: 2 });
+  const container = await createContainer(config, { ...io.overrides, logger });
+  try {
+    await container.start();
+    const server = container.registry.musicServer('subsonic');
+    if (!server) throw new Error('the subsonic source is not enabled');
+    const where = `subsonic ${config.SUBSONIC_URL ?? ''}`.trim();
+    const index = new ServerIndex(server, container.sourceTracks, container.analysis, container.reanalyse);
+    let plan: ServerIndexPlan;
+    try {
+      await server.connect({ signal: AbortSignal.timeout(config.SOURCE_TIMEOUT_MS * 2) });
+      plan = await index.plan({ signal: AbortSignal.timeout(LISTING_TIMEOUT_MS) });
+    } catch (error) {
+      io.out(`${where}: ${shownError(error, 'the server could not be read').message}`);
+      return 1;
+    }
+    const work = [...plan.todo.map((song) => ({ song, changed: false })), ...plan.changed.map((song) => ({ song, changed: true }))];
+    const outcome = await withProgress(work, 'songs', io, (item) => (item.changed ? index.redo(item.song) : index.analyse(item.song)), ({ song }) => `${song.track.artist} - ${song.track.trackName} (${song.track.sourceId ?? ''})`);
+    io.out(
+      `${where}: ${plan.total} songs, ${plan.skipped} already stored, ${index.analysed} analysed, ${index.reanalysed} re-analysed (changed on the server), ${outcome.failed.length} failed`,
+    );
+    for (const f of outcome.failed) io.out(`  failed: ${f.file}: ${f.code}: ${f.message}`);
+    return outcome.failed.length > 0 ? 1 : 0;
+  } finally {
+    await container.close();
+  }
+}
+
+/** Longest the listing of every song of the server may take, ms (a large library is many pages). */
+const LISTING_TIMEOUT_MS = 30 * 60_000;
 
 if (require.main === module) {
   void (async () => {

@@ -16,6 +16,7 @@ import { SoundService } from '../analysis/sound.service';
 import { SoundMapService } from '../analysis/sound-map.service';
 import { PlaylistService } from '../analysis/playlists.service';
 import { SqlTracksQuery } from '../analysis/store/tracks.query';
+import { SqlSourceTrackStore, type SourceTrackStore } from '../analysis/store/source-tracks.store';
 import type { Config } from '../config';
 import { SIGNAL_METHOD, engineWithMethod } from '../core/analysis-method';
 import type { Logger } from '../core/logger';
@@ -57,6 +58,8 @@ export interface AnalysisParts {
   recommendations: RecommendationsService;
   /** Redoes what an older engine or another method made (npm run index -- --reanalyse, POST /api/admin/reanalyse). */
   reanalyse: ReanalyseService;
+  /** Music servers' song ids, kept with the analyses made from them (the whole-server index, playlists saved into the server). */
+  sourceTracks: SourceTrackStore;
 }
 
 /** The engine new analyses are made by: this build's version, the engine's method. */
@@ -93,7 +96,8 @@ export function composeAnalysis(
   deps: { database: Database; store: AnalysisStore; engine: AnalysisEngine; registry: SourceRegistry; metadata: MetadataCache; metrics: Metrics; logger: Logger; audioSources?: readonly AudioSource[] },
 ): AnalysisParts {
   const { store, metrics, logger } = deps;
-  const runner = new AnalysisRunner(deps.registry, deps.engine, store, { fetchTimeoutMs: config.SOURCE_TIMEOUT_MS * 4, ...(deps.audioSources ? { audioSources: deps.audioSources } : {}) }, logger);
+  const sourceTracks = new SqlSourceTrackStore(deps.database);
+  const runner = new AnalysisRunner(deps.registry, deps.engine, store, { fetchTimeoutMs: config.SOURCE_TIMEOUT_MS * 4, sourceTracks, ...(deps.audioSources ? { audioSources: deps.audioSources } : {}) }, logger);
   const task = metrics.timeTask(runner.run);
   const events: AnalysisEvents = deployment.redis ? new RedisAnalysisEvents(deployment.redis, config.REDIS_PREFIX, logger) : new LocalAnalysisEvents(logger);
   const queue = deployment.queue;
@@ -135,8 +139,13 @@ export function composeAnalysis(
     browse: new BrowseService(new SqlTracksQuery(deps.database, index), store),
     sound,
     soundMap: new SoundMapService(soundIndex, store, deps.engine.method ?? SIGNAL_METHOD, { onError: (error) => logger.warn({ err: error }, 'map of the library: a computation failed; the next query tries again') }),
-    playlists: new PlaylistService(store, (trackKey) => deps.registry.catalogSource('library')?.lookup(trackKey)?.audio?.locator, config.libraryDir, config.PLAYLIST_PATH_PREFIX),
+    playlists: new PlaylistService(store, (trackKey) => deps.registry.catalogSource('library')?.lookup(trackKey)?.audio?.locator, config.libraryDir, config.PLAYLIST_PATH_PREFIX, {
+      server: (name) => deps.registry.musicServer(name),
+      songs: sourceTracks,
+      timeoutMs: config.SOURCE_TIMEOUT_MS * 8,
+    }),
     recommendations: new RecommendationsService(new SqlTracksQuery(deps.database, index), store, sound),
     reanalyse: new ReanalyseService(store, trackLocator(deps.registry, deps.metadata), runner, events, currentEngine(deps.engine), { concurrency: config.ANALYSIS_WORKERS }, logger),
+    sourceTracks,
   };
 }

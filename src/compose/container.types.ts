@@ -11,6 +11,7 @@ import type { ReanalyseService } from '../analysis/reanalyse.service';
 import type { RecommendationsService } from '../analysis/recommendations.service';
 import type { AnalysisRunner } from '../analysis/analysis.runner';
 import type { AnalysisStore } from '../analysis/store/store';
+import type { SourceTrackStore } from '../analysis/store/source-tracks.store';
 import type { ArtworkService } from '../artwork/artwork.service';
 import type { ApiKeyService } from '../auth/api-keys';
 import type { Config } from '../config';
@@ -47,8 +48,10 @@ export interface Container {
   sound: SoundService;
   /** The map of the library: the sound embeddings projected onto the plane, kept and recomputed as analyses arrive. */
   soundMap: SoundMapService;
-  /** Playlists of the music folder's files. */
+  /** Playlists of the music folder's files, and saved into the music server. */
   playlists: PlaylistService;
+  /** Music servers' song ids, kept with the analyses made from them. */
+  sourceTracks: SourceTrackStore;
   /** Recommendations by target over the stored analyses. */
   recommendations: RecommendationsService;
   runner: AnalysisRunner;

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import { SonicSimilarityService } from '../analysis/sonic-similarity.service';
 import { SpotifyFeaturesService } from '../analysis/spotify-features.service';
 import { createApp } from '../http/app';
+import { packageVersion } from '../http/rest/openapi';
 import { restGate } from '../http/auth';
 import { createGraphQL } from '../http/graphql/apollo.server';
 import { createSubscriptionServer } from '../http/graphql/subscriptions.server';
@@ -45,7 +47,7 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
   };
   const graphql = await createGraphQL(
     { search: container.search, analysis: container.analysis, browse: container.browse, sound: container.sound, soundMap: container.soundMap, recommendations: container.recommendations, apiKeys: container.apiKeys, usage: container.usage, webhooks: container.webhooks,
-      uploads: { service: container.uploads, fetcher: container.uploadFetcher, dir: config.uploadDir } },
+      uploads: { service: container.uploads, fetcher: container.uploadFetcher, dir: config.uploadDir }, playlists: container.playlists },
     {
       sandbox: config.GRAPHQL_SANDBOX,
       limits: { ...limits, maxBatch: config.GRAPHQL_MAX_BATCH },
@@ -74,6 +76,10 @@ export async function buildHttpApp(container: Container, options: HttpAppOptions
     uploads: container.uploads,
     uploadFetcher: container.uploadFetcher,
     reanalyse: container.reanalyse,
+    // The music server's songs, by their ids there, in OpenSubsonic's sonicSimilarity shape.
+    ...(container.registry.musicServer('subsonic')
+      ? { openSubsonic: { sonic: new SonicSimilarityService(container.sound, container.sourceTracks, 'subsonic'), serverVersion: packageVersion() } }
+      : {}),
     logger: container.logger,
     publicUrl: config.publicUrl,
     corsOrigins: config.CORS_ORIGINS,

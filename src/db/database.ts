@@ -172,6 +172,21 @@ export interface AnalysisEmbeddingsTable {
   vector: Uint8Array;
 }
 
+/**
+ * A music server's song by its id there (migration 0014): the track key its names give, and what
+ * changes when its file does.
+ */
+export interface SourceTracksTable {
+  /** The source's name (`subsonic`). */
+  source: string;
+  /** The song's id on the server. */
+  source_id: string;
+  track_key: string;
+  /** The song's `created` time and size as the server reported them at the last index; null when not indexed yet (found by a search). */
+  version: string | null;
+  updated_at: string;
+}
+
 export interface DatabaseSchema {
   analyses: AnalysesTable;
   analysis_embeddings: AnalysisEmbeddingsTable;
@@ -181,6 +196,7 @@ export interface DatabaseSchema {
   api_key_last_used: ApiKeyLastUsedTable;
   api_key_usage: ApiKeyUsageTable;
   api_key_usage_batches: ApiKeyUsageBatchesTable;
+  source_tracks: SourceTracksTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_interests: WebhookInterestsTable;

@@ -365,6 +365,27 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('analysis_embeddings').execute();
       },
     },
+    '0014_source_tracks': {
+      // The songs of a music server (SOURCES=subsonic) by their server ids, each with the track
+      // key its names give and a marker of its file's version (when the server added it, its
+      // size): what the whole-server index skips, and how playlists saved into the server find a
+      // stored track's song.
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('source_tracks')
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('source_id', 'text', (c) => c.notNull())
+          .addColumn('track_key', 'text', (c) => c.notNull())
+          .addColumn('version', 'text')
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('source_tracks_pk', ['source', 'source_id'])
+          .execute();
+        await db.schema.createIndex('source_tracks_by_key').on('source_tracks').columns(['source', 'track_key']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('source_tracks').execute();
+      },
+    },
   };
 }
 

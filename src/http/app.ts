@@ -13,6 +13,7 @@ import { API_HEADERS, securityHeaderWriter, writeHeaderSet } from './security.he
 import { refuseMalformedUrls } from './url-encoding.guard';
 import { analysisReadHandler, audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { soundRoutes, type SoundRouteServices } from './rest/sound.routes';
+import { openSubsonicRoutes, type OpenSubsonicRouteServices } from './rest/opensubsonic.routes';
 import { uploadRoutes } from './rest/upload.routes';
 import type { UploadFetcher } from '../uploads/upload.fetcher';
 import type { UploadService } from '../uploads/upload.service';
@@ -41,6 +42,8 @@ export interface AppDependencies {
   webhooks?: WebhookService;
   /** Re-analysis (/api/admin/reanalyse, admin keys); absent, those routes are not served. */
   reanalyse?: ReanalyseService;
+  /** OpenSubsonic's sonicSimilarity under /rest/ (SOURCES=subsonic); absent, /rest/ is not served. */
+  openSubsonic?: Omit<OpenSubsonicRouteServices, 'logger'>;
   logger: PinoLogger;
   /** The /graphql handler (Apollo). */
   graphql: RequestHandler;
@@ -114,6 +117,7 @@ export function createApp(deps: AppDependencies): Express {
   // After GraphQL, which the webhook routes would otherwise have every request tested against.
   if (deps.webhooks) app.use(webhookRoutes(deps.webhooks, deps.gate));
   if (deps.reanalyse) app.use(adminRoutes({ reanalyse: deps.reanalyse }, deps.gate));
+  if (deps.openSubsonic) app.use(openSubsonicRoutes({ ...deps.openSubsonic, logger: deps.logger }, deps.gate));
 
   // Public like the GraphQL schema: it describes the API and holds no data. Built once, when
   // first asked for (about 0.1 s of CPU a start would otherwise pay).

@@ -18,6 +18,9 @@ const SECRET_PARAMS = new Set([
   'client_secret',
   'sig',
   'signature',
+  // The Subsonic API's password and token (/rest/ takes neither, but a client may send them).
+  'p',
+  't',
 ]);
 
 export const REDACTED = '[REDACTED]';

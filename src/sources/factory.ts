@@ -8,12 +8,13 @@ import { LibrarySource } from './library/library.source';
 import { MusicBrainzSource } from './musicbrainz/musicbrainz.source';
 import type { SharedQuotas } from './http/shared-quota';
 import type { Source } from './source';
+import { SubsonicSource } from './subsonic/subsonic.source';
 import { UpstreamSource } from './upstream/upstream.source';
 
 export interface SourceFactoryDependencies {
   engine: AnalysisEngine;
   logger: Logger;
-  /** Builds the thumbnailUrl of a library track with embedded cover art. */
+  /** Builds the thumbnailUrl of a track whose cover this server serves (a library file's embedded picture, a music server's cover art). */
   artworkUrl: (trackKey: string) => string;
   /** This build's version, for the MusicBrainz User-Agent. Default: package.json's. */
   version?: string;
@@ -76,6 +77,23 @@ export function createSources(config: Config, deps: SourceFactoryDependencies): 
             baseUrl: config.UPSTREAM_URL,
             ...(config.UPSTREAM_API_KEY ? { apiKey: config.UPSTREAM_API_KEY } : {}),
             timeoutMs: config.SOURCE_TIMEOUT_MS,
+            ...httpOptions,
+            ...fetchOption,
+          },
+          logger,
+        );
+      case 'subsonic':
+        if (!config.SUBSONIC_URL || !config.SUBSONIC_USER || !config.SUBSONIC_PASSWORD) {
+          throw new Error('SUBSONIC_URL, SUBSONIC_USER and SUBSONIC_PASSWORD are required when SOURCES includes subsonic');
+        }
+        return new SubsonicSource(
+          {
+            baseUrl: config.SUBSONIC_URL,
+            user: config.SUBSONIC_USER,
+            password: config.SUBSONIC_PASSWORD,
+            artworkUrl: deps.artworkUrl,
+            timeoutMs: config.SOURCE_TIMEOUT_MS,
+            maxAudioBytes: config.AUDIO_MAX_BYTES,
             ...httpOptions,
             ...fetchOption,
           },

@@ -6,12 +6,14 @@ import {
   isClosableSource,
   isMetadataSource,
   isMonitoredSource,
+  isMusicServerSource,
   isStartableSource,
   type AnalysisSource,
   type ArtworkSource,
   type AudioSource,
   type CatalogSource,
   type MetadataSource,
+  type MusicServerSource,
   type Source,
   type SourceStartOptions,
 } from './source';
@@ -56,6 +58,11 @@ export class SourceRegistry {
 
   artworkSource(name: string): ArtworkSource | undefined {
     return this.sources.filter(isArtworkSource).find((s) => s.name === name);
+  }
+
+  /** The music server of that name (SOURCES=subsonic), when it is enabled. */
+  musicServer(name: string): MusicServerSource | undefined {
+    return this.sources.filter(isMusicServerSource).find((s) => s.name === name);
   }
 
   analysisSource(name: string): AnalysisSource | undefined {

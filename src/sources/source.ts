@@ -77,6 +77,42 @@ export interface MonitoredSource extends Source {
   health(): string | undefined;
 }
 
+/** One song of a music server, with the marker that changes when its file does. */
+export interface ServerSong {
+  /** The song as a track: its audio is `{source: <the server source's name>, locator: <the song's id>}`. */
+  track: TrackMetadata;
+  /** What changes when the song's file changes (its `created` time and size, as the server reports them). */
+  version: string;
+}
+
+/** What a playlist saved into a music server came to. */
+export interface SavedServerPlaylist {
+  /** The server's id of the playlist. */
+  playlistId: string;
+  /** True when a playlist of that name was there and its songs were replaced. */
+  replaced: boolean;
+}
+
+/**
+ * A music server holding the user's library (the Subsonic API: Navidrome, Airsonic, gonic,
+ * Supysonic): every song can be listed, a song's id found from its names, and playlists saved
+ * into it. Its song ids are kept with the analyses made from them (source_tracks).
+ */
+export interface MusicServerSource extends Source {
+  /** Answers once the server has been reached and has taken the credentials; throws the reason otherwise (a clear, credential-free message). */
+  connect(context: SourceCallContext): Promise<void>;
+  /** Every song the account can see, a page at a time. */
+  songs(context: SourceCallContext): AsyncIterable<ServerSong[]>;
+  /**
+   * The server's song of a track found elsewhere (by artist, title and duration): its id, or
+   * undefined when the server has no song of that name. `strict`: the names must be the same
+   * once normalised (a playlist), rather than close (an audio lookup).
+   */
+  findSong(track: TrackMetadata, context: SourceCallContext, options?: { strict?: boolean }): Promise<string | undefined>;
+  /** Saves songs (by id, in order) as the playlist `name`: a playlist of that name the account owns has its songs replaced, else one is made. */
+  savePlaylist(name: string, songIds: readonly string[], context: SourceCallContext): Promise<SavedServerPlaylist>;
+}
+
 export const isMetadataSource = (s: Source): s is MetadataSource => typeof (s as MetadataSource).search === 'function';
 export const isAudioSource = (s: Source): s is AudioSource => typeof (s as AudioSource).fetchAudio === 'function';
 export const isArtworkSource = (s: Source): s is ArtworkSource => typeof (s as ArtworkSource).artwork === 'function';
@@ -87,6 +123,8 @@ export const isCatalogSource = (s: Source): s is CatalogSource =>
 export const isStartableSource = (s: Source): s is StartableSource =>
   typeof (s as StartableSource).start === 'function';
 export const isMonitoredSource = (s: Source): s is MonitoredSource => typeof (s as MonitoredSource).health === 'function';
+export const isMusicServerSource = (s: Source): s is MusicServerSource =>
+  typeof (s as MusicServerSource).songs === 'function' && typeof (s as MusicServerSource).savePlaylist === 'function';
 export const isClosableSource = (s: Source): s is ClosableSource => typeof (s as ClosableSource).close === 'function';
 
 /** What a source factory may use; the container builds one per process. */

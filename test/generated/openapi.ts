@@ -160,7 +160,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Saves a list of stored tracks as <name>.m3u8 in the music folder (admin keys only); the same name again replaces it. */
+        /** Saves a list of stored tracks as <name>.m3u8 in the music folder, or as a playlist of the Subsonic server (admin keys only); the same name again replaces it. */
         post: operations["savePlaylist"];
         delete?: never;
         options?: never;
@@ -452,18 +452,18 @@ export interface components {
         /** @description The playlist to save. */
         SavePlaylist: {
             /**
-             * @description The playlist's name, which names its file: 1–100 characters, no / \ : * ? " < > |.
+             * @description The playlist's name: 1–100 characters; in the music folder it names the file (no / \ : * ? " < > |).
              * @example Late night
              */
             name: string;
             /** @description The tracks, in order: a similar answer, a path, recommendations, a page. */
             trackKeys: string[];
             /**
-             * @description library (the default): an M3U8 file in the music folder.
+             * @description library (the default): an M3U8 file in the music folder; subsonic: a playlist of the Subsonic server (SOURCES=subsonic), its songs found by the ids kept with their analyses, else by name.
              * @default library
              * @enum {string}
              */
-            target: "library";
+            target: "library" | "subsonic";
         };
         /** @description The key to make. */
         CreateApiKey: {
@@ -772,13 +772,15 @@ export interface components {
             data: components["schemas"]["SavedPlaylist"];
         };
         SavedPlaylist: {
-            /** @constant */
-            target: "library";
+            /** @enum {string} */
+            target: "library" | "subsonic";
             name: string;
-            /** @description The file written, relative to the music folder (<name>.m3u8). */
-            file: string;
+            /** @description target library: the file written, relative to the music folder (<name>.m3u8). */
+            file?: string;
+            /** @description target subsonic: the server’s id of the playlist. */
+            playlistId?: string;
             listed: number;
-            /** @description Tracks left out: not files of the music folder, or not stored. */
+            /** @description Tracks left out: not stored, or not files of the music folder (library), or songs the server does not have (subsonic). */
             skipped: number;
             /** @description A playlist of that name was there and was replaced. */
             replaced: boolean;
@@ -1941,7 +1943,9 @@ export interface operations {
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
+            504: components["responses"]["Error504"];
         };
     };
     apiKeys: {

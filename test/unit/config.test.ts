@@ -36,3 +36,25 @@ describe('a fresh start', () => {
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
   });
 });
+
+describe('a Subsonic server as a source (SOURCES=subsonic)', () => {
+  const server = { SOURCES: 'library,subsonic', SUBSONIC_URL: 'http://navidrome:4533', SUBSONIC_USER: 'dj', SUBSONIC_PASSWORD: 'sëcret pass' };
+
+  it('takes the server\'s address, forgiving a trailing slash or /rest', () => {
+    expect(loadConfig(server)).toMatchObject({ SOURCES: ['library', 'subsonic'], SUBSONIC_URL: 'http://navidrome:4533', SUBSONIC_USER: 'dj', SUBSONIC_PASSWORD: 'sëcret pass' });
+    expect(loadConfig({ ...server, SUBSONIC_URL: 'https://music.example/navidrome/rest/' }).SUBSONIC_URL).toBe('https://music.example/navidrome');
+  });
+
+  it.each([
+    [{ SUBSONIC_URL: undefined }, /SUBSONIC_URL: required when SOURCES includes subsonic/],
+    [{ SUBSONIC_USER: undefined }, /SUBSONIC_USER: required when SOURCES includes subsonic/],
+    [{ SUBSONIC_PASSWORD: undefined }, /SUBSONIC_PASSWORD: required when SOURCES includes subsonic/],
+    [{ SUBSONIC_URL: 'ftp://navidrome' }, /SUBSONIC_URL: must be an http\(s\) URL/],
+    [{ SUBSONIC_URL: 'http://dj:hunter2@navidrome:4533' }, /SUBSONIC_URL: must not carry credentials: set SUBSONIC_USER and SUBSONIC_PASSWORD/],
+    [{ SUBSONIC_URL: 'http://navidrome:4533/?u=dj&p=hunter2' }, /SUBSONIC_URL: must not carry a query/],
+  ])('refuses %j at start, naming the variable and never echoing a credential', (change, message) => {
+    const env = { ...server, ...change } as Record<string, string | undefined>;
+    expect(() => loadConfig(env)).toThrow(message);
+    expect(() => loadConfig(env)).not.toThrow(/hunter2/);
+  });
+});

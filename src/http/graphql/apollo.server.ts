@@ -10,6 +10,7 @@ import type { AnalysisService } from '../../analysis/analysis.service';
 import type { BrowseService } from '../../analysis/browse.service';
 import type { AnalysisEvents } from '../../analysis/events/analysis-events.channel';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
+import type { PlaylistService } from '../../analysis/playlists.service';
 import type { SoundService } from '../../analysis/sound.service';
 import type { SoundMapService } from '../../analysis/sound-map.service';
 import type { ApiKeyService, Principal } from '../../auth/api-keys';
@@ -56,6 +57,8 @@ export interface GraphQLServices {
   webhooks?: WebhookService;
   /** Serves analyseUpload (multipart requests, files written to `dir`) and analyseUrl; absent, they fail and multipart requests are not read. */
   uploads?: { service: UploadService; fetcher: UploadFetcher; dir: string };
+  /** Serves savePlaylist; absent, it fails (tests of other fields). */
+  playlists?: PlaylistService;
 }
 
 export interface GraphQLOptions {
@@ -152,6 +155,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
     ...(services.usage ? { keys: { apiKeys: services.apiKeys, usage: services.usage } } : {}),
     ...(services.webhooks ? { webhooks: services.webhooks } : {}),
     ...(services.uploads ? { uploads: { service: services.uploads.service, fetcher: services.uploads.fetcher } } : {}),
+    ...(services.playlists ? { playlists: services.playlists } : {}),
   });
   const server = new ApolloServer<GraphQLContext>({
     schema,

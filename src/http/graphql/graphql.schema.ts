@@ -18,6 +18,8 @@ import type { GraphQLContext } from './graphql.context';
 import { RecommendationsResolver } from './recommendations.resolver';
 import type { RecommendationsService } from '../../analysis/recommendations.service';
 import { KeysResolver } from './keys.resolver';
+import { PlaylistResolver } from './playlist.resolver';
+import type { PlaylistService } from '../../analysis/playlists.service';
 import { SoundMapResolver } from './map.resolver';
 import { TrackResolver } from './track.resolver';
 import { UploadResolver } from './upload.resolver';
@@ -42,6 +44,8 @@ export interface ResolverServices {
   webhooks?: WebhookService;
   /** Absent: analyseUpload and analyseUrl are in the schema but not served (tests of other fields). */
   uploads?: { service: UploadService; fetcher: UploadFetcher };
+  /** Absent: savePlaylist is in the schema but not served (tests of other fields). */
+  playlists?: PlaylistService;
 }
 
 /**
@@ -74,6 +78,7 @@ export function resolverInstances(services: ResolverServices): ContainerType {
   if (services.recommendations) resolvers.set(RecommendationsResolver, new RecommendationsResolver(services.recommendations));
   if (services.keys) resolvers.set(KeysResolver, new KeysResolver(services.keys.apiKeys, services.keys.usage));
   if (services.webhooks) resolvers.set(WebhookResolver, new WebhookResolver(services.webhooks));
+  if (services.playlists) resolvers.set(PlaylistResolver, new PlaylistResolver(services.playlists));
   if (services.uploads) resolvers.set(UploadResolver, new UploadResolver(services.uploads.service, services.uploads.fetcher));
   resolvers.set(AnalysisSubscriptionResolver, new AnalysisSubscriptionResolver());
   return {
@@ -93,7 +98,7 @@ export function resolverInstances(services: ResolverServices): ContainerType {
  */
 export const graphQLSchema = lazily((): GraphQLSchema => {
   const schema = buildSchemaSync({
-    resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, BrowseResolver, SoundMapResolver, RecommendationsResolver, KeysResolver, WebhookResolver, UploadResolver, AnalysisSubscriptionResolver],
+    resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, BrowseResolver, SoundMapResolver, RecommendationsResolver, KeysResolver, WebhookResolver, UploadResolver, PlaylistResolver, AnalysisSubscriptionResolver],
     validate: false,
     pubSub: NO_TOPICS,
     container: ({ context }: ResolverData<GraphQLContext>) => context.resolvers,
@@ -102,7 +107,7 @@ export const graphQLSchema = lazily((): GraphQLSchema => {
   const query = schema.getQueryType();
   if (query) query.description = 'Search for tracks, read and browse their analyses; the key in use, every key and usage, the key\'s webhooks.';
   const mutation = schema.getMutationType();
-  if (mutation) mutation.description = 'Make and revoke API keys (admin keys only); manage the calling key\'s webhooks; analyse an uploaded file or an audio URL.';
+  if (mutation) mutation.description = 'Make and revoke API keys and save playlists (admin keys only); manage the calling key\'s webhooks; analyse an uploaded file or an audio URL.';
   const subscription = schema.getSubscriptionType();
   if (subscription) subscription.description = 'Live events, over WebSocket (graphql-ws) at /graphql.';
   return schema;

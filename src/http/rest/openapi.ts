@@ -105,11 +105,12 @@ const skippedHeader = z.object({
 
 const savedPlaylistSchema = z
   .object({
-    target: z.literal('library'),
+    target: z.enum(['library', 'subsonic']),
     name: z.string(),
-    file: z.string().meta({ description: 'The file written, relative to the music folder (<name>.m3u8).' }),
+    file: z.string().optional().meta({ description: 'target library: the file written, relative to the music folder (<name>.m3u8).' }),
+    playlistId: z.string().optional().meta({ description: 'target subsonic: the server’s id of the playlist.' }),
     listed: z.int().min(0),
-    skipped: z.int().min(0).meta({ description: 'Tracks left out: not files of the music folder, or not stored.' }),
+    skipped: z.int().min(0).meta({ description: 'Tracks left out: not stored, or not files of the music folder (library), or songs the server does not have (subsonic).' }),
     replaced: z.boolean().meta({ description: 'A playlist of that name was there and was replaced.' }),
   })
   .meta({ id: 'SavedPlaylist' });
@@ -366,12 +367,12 @@ export function openApiDocument(options: { version: string; serverUrl: string })
         post: {
           operationId: 'savePlaylist',
           tags: ['admin'],
-          summary: 'Saves a list of stored tracks as <name>.m3u8 in the music folder (admin keys only); the same name again replaces it.',
+          summary: 'Saves a list of stored tracks as <name>.m3u8 in the music folder, or as a playlist of the Subsonic server (admin keys only); the same name again replaces it.',
           requestBody: { required: true, content: { 'application/json': { schema: savePlaylistBody } } },
           responses: {
             '200': json(ok(savedPlaylistSchema).meta({ id: 'ReplacedPlaylistResponse' }), 'Saved over the playlist of that name.'),
             '201': json(ok(savedPlaylistSchema).meta({ id: 'SavedPlaylistResponse' }), 'Saved.'),
-            ...errors(400, 401, 403, 429, 500, 503),
+            ...errors(400, 401, 403, 429, 500, 502, 503, 504),
           },
         },
       },

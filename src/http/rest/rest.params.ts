@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
-import { MAX_PLAYLIST_NAME, MAX_PLAYLIST_TRACKS } from '../../analysis/playlists.service';
+import { MAX_PLAYLIST_NAME, MAX_PLAYLIST_TRACKS, PLAYLIST_TARGETS } from '../../analysis/playlists.service';
 import { DEFAULT_PATH_STEPS, DEFAULT_SOUND_SIMILAR, MAX_PATH_STEPS, MAX_SOUND_SIMILAR } from '../../analysis/sound.service';
 import { API_KEY_SCOPES, MAX_KEY_NAME_LENGTH } from '../../auth/api-keys';
 import { MAX_NAME_LENGTH } from '../../core/name';
@@ -197,12 +197,15 @@ export const m3uParams = z.object({
 /** The body of POST /api/playlists. */
 export const savePlaylistBody = z
   .object({
-    name: z.string({ error: 'name must be a string' }).meta({ description: `The playlist's name, which names its file: 1–${MAX_PLAYLIST_NAME} characters, no / \\ : * ? " < > |.`, example: 'Late night' }),
+    name: z.string({ error: 'name must be a string' }).meta({ description: `The playlist's name: 1–${MAX_PLAYLIST_NAME} characters; in the music folder it names the file (no / \\ : * ? " < > |).`, example: 'Late night' }),
     trackKeys: z
       .array(z.string({ error: 'trackKeys must be strings' }), { error: 'trackKeys must be a list of trackKeys' })
       .min(1, 'trackKeys must name at least one trackKey')
       .max(MAX_PLAYLIST_TRACKS, `at most ${MAX_PLAYLIST_TRACKS} trackKeys`)
       .meta({ description: 'The tracks, in order: a similar answer, a path, recommendations, a page.' }),
-    target: z.enum(['library'], { error: 'target must be library' }).default('library').meta({ description: 'library (the default): an M3U8 file in the music folder.' }),
+    target: z
+      .enum(PLAYLIST_TARGETS, { error: `target must be ${PLAYLIST_TARGETS.join(' or ')}` })
+      .default('library')
+      .meta({ description: 'library (the default): an M3U8 file in the music folder; subsonic: a playlist of the Subsonic server (SOURCES=subsonic), its songs found by the ids kept with their analyses, else by name.' }),
   })
   .meta({ id: 'SavePlaylist', description: 'The playlist to save.' });

@@ -39,7 +39,7 @@ function answerList(req: Request, res: Response, playlists: PlaylistService, for
 /**
  * Similarity and paths over the stored analyses, and playlists: GET /api/audio/similar/{trackKey}
  * (by descriptors or by sound), GET /api/audio/path (by sound), GET /api/playlists/m3u (any list
- * of keys as a playlist) and POST /api/playlists (admin: a playlist saved into the music folder).
+ * of keys as a playlist) and POST /api/playlists (admin: a playlist saved into the music folder or the music server).
  * Every list answers as JSON or, asked, as M3U8 (docs/SIMILARITY.md).
  */
 export function soundRoutes(services: SoundRouteServices, gate: RequestHandler): Router {
@@ -67,7 +67,7 @@ export function soundRoutes(services: SoundRouteServices, gate: RequestHandler):
 
   router.post('/api/playlists', gate, adminOnly('saving playlists'), express.json({ limit: '64kb' }), async (req, res) => {
     const body = parseBody(savePlaylistBody, req.body, '{name, trackKeys, target}');
-    const saved = await services.playlists.save(body.name, body.trackKeys);
+    const saved = await services.playlists.save(body.name, body.trackKeys, body.target);
     res.status(saved.replaced ? 200 : 201).json({ success: true, data: saved });
   });
 
