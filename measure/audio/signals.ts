@@ -7,21 +7,14 @@
  * - `chordProgression`: harmonic-rich triads and a bass line in a known major or minor key.
  * All are deterministic for a given seed.
  */
+import { rng } from './audio-signals';
+
 // Local bindings: under Jest's vm sandbox a global lookup per sample is several times slower.
-const { PI, abs, cos, exp, floor, imul, min, round, sin } = Math;
+const { PI, abs, cos, exp, floor, min, round, sin } = Math;
 export const SAMPLE_RATE = 44100;
 
-/** mulberry32: a small deterministic PRNG. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = imul(t ^ (t >>> 15), t | 1);
-    t ^= t + imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: a small deterministic PRNG (audio-signals.ts's `rng`, under the name these generators use). */
+export const seeded: (seed: number) => () => number = rng;
 
 export const midiToHz = (note: number): number => 440 * 2 ** ((note - 69) / 12);
 
