@@ -1,4 +1,4 @@
-import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash as digest, randomBytes } from 'node:crypto';
 import { AppError, invalidArgument } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { silentLogger } from '../core/logger';
@@ -79,14 +79,14 @@ export interface ApiKeyServiceOptions {
 }
 
 interface Entry {
-  hash: Buffer;
   principal: Principal;
   /** principal.expiresAt as epoch ms; Infinity: never. */
   expiresAtMs: number;
 }
 
-// One-shot digest: about half the cost of createHash().update().digest() for a short key.
-const hash = (key: string): Buffer => digest('sha256', key, 'buffer');
+// One-shot digest: about half the cost of createHash().update().digest() for a short key. Hex,
+// as the store keeps it.
+const hash = (key: string): string => digest('sha256', key, 'hex');
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -96,7 +96,10 @@ type KeyMatch = { principal: Principal; expired: boolean };
 /**
  * API keys: those of API_KEYS and ADMIN_API_KEYS and those stored (made with the CLI, through the
  * API, or on a first start; api-key.store.ts). Only SHA-256 hashes are kept (in memory and in the
- * store); a presented key is hashed and compared in constant time with every known hash.
+ * store); a presented key is hashed and its hash looked up. The lookup's timing can only tell of
+ * hashes, which a client cannot choose (it would need a key with a given SHA-256), so one
+ * lookup in a map serves however many keys there are, where comparing with each took time in
+ * proportion to their number on every request.
  *
  * `authenticate` checks a presented key synchronously against the keys as last loaded; they are
  * read again after `refreshMs` (`stale`, `ensureFresh`). A key made or revoked through this
@@ -106,10 +109,12 @@ type KeyMatch = { principal: Principal; expired: boolean };
  * written in batches (flushLastUsed), not once per request.
  */
 export class ApiKeyService {
-  private known: Entry[] = [];
+  /** The stored keys as last loaded, by hash. */
+  private known = new Map<string, Entry>();
   private loadedAt = 0;
   private loading: Promise<void> | undefined;
-  private readonly envKeys: Entry[];
+  /** API_KEYS and ADMIN_API_KEYS, by hash (a key in both: admin). */
+  private readonly envKeys = new Map<string, Entry>();
   private readonly envInfo: ApiKeyInfo[];
   /** Ids revoked while this process runs: refused even if a reload that began before brings them back. */
   private readonly revoked = new Set<string>();
@@ -131,11 +136,12 @@ export class ApiKeyService {
     const startedAt = iso(this.now());
     const env = (keys: readonly string[] | undefined, scope: ApiKeyScope, source: 'API_KEYS' | 'ADMIN_API_KEYS', prefix: string) =>
       (keys ?? []).map((k, i) => ({
-        entry: { hash: hash(k), principal: { id: `${prefix}:${i + 1}`, name: `${source} #${i + 1}`, scope, expiresAt: null }, expiresAtMs: Infinity },
+        hash: hash(k),
+        entry: { principal: { id: `${prefix}:${i + 1}`, name: `${source} #${i + 1}`, scope, expiresAt: null }, expiresAtMs: Infinity },
         info: { id: `${prefix}:${i + 1}`, name: `${source} #${i + 1}`, scope, source, createdAt: startedAt, expiresAt: null, lastUsedAt: null, revokedAt: null },
       }));
     const all = [...env(options.envKeys?.admin, 'admin', 'ADMIN_API_KEYS', 'env-admin'), ...env(options.envKeys?.read, 'read', 'API_KEYS', 'env')];
-    this.envKeys = all.map((e) => e.entry);
+    for (const e of all) if (!this.envKeys.has(e.hash)) this.envKeys.set(e.hash, e.entry);
     this.envInfo = all.map((e) => e.info);
   }
 
@@ -201,7 +207,7 @@ export class ApiKeyService {
    * Undefined when keys exist.
    */
   async createFirstKey(): Promise<{ key: string; info: ApiKeyInfo } | undefined> {
-    if (this.envKeys.length > 0) return undefined;
+    if (this.envKeys.size > 0) return undefined;
     const key = `tg_${randomBytes(32).toString('base64url')}`;
     const stored = this.newKey({ name: 'first admin key', scope: 'admin', source: 'first-run' }, key);
     if (!(await this.store.insertIfNone(stored))) return undefined;
@@ -280,7 +286,7 @@ export class ApiKeyService {
       return;
     }
     this.revoked.add(change.keyId);
-    this.known = this.known.filter((e) => e.principal.id !== change.keyId);
+    for (const [h, e] of this.known) if (e.principal.id === change.keyId) this.known.delete(h);
   }
 
   /** A key revoked here: refused from now on by this process, and announced to the others. */
@@ -301,13 +307,7 @@ export class ApiKeyService {
   /** The key's principal when it is known and not revoked (expired or not), against the keys as last loaded. */
   private lookup(presented: string, now: number): KeyMatch | undefined {
     const candidate = hash(presented);
-    let match: Entry | undefined;
-    // Visit every entry whatever matches, so timing says nothing about which key was close.
-    for (const entries of [this.envKeys, this.known]) {
-      for (const entry of entries) {
-        if (timingSafeEqual(entry.hash, candidate) && !match) match = entry;
-      }
-    }
+    const match = this.envKeys.get(candidate) ?? this.known.get(candidate);
     if (!match || this.revoked.has(match.principal.id)) return undefined;
     return { principal: match.principal, expired: match.expiresAtMs <= now };
   }
@@ -337,7 +337,7 @@ export class ApiKeyService {
     return {
       id: randomBytes(6).toString('hex'),
       name,
-      keyHash: hash(key).toString('hex'),
+      keyHash: hash(key),
       scope,
       source: input.source ?? 'api',
       createdAt: iso(this.now()),
@@ -350,13 +350,15 @@ export class ApiKeyService {
     this.loading ??= (async () => {
       try {
         const active = await this.store.active();
-        this.known = active
-          .filter((k) => !this.revoked.has(k.id))
-          .map((k) => ({
-            hash: Buffer.from(k.keyHash, 'hex'),
+        const known = new Map<string, Entry>();
+        for (const k of active) {
+          if (this.revoked.has(k.id)) continue;
+          known.set(k.keyHash.toLowerCase(), {
             principal: { id: k.id, name: k.name, scope: scopeOf(k.scope), expiresAt: k.expiresAt },
             expiresAtMs: k.expiresAt === null ? Infinity : Date.parse(k.expiresAt),
-          }));
+          });
+        }
+        this.known = known;
         this.loadedAt = this.now();
       } catch (error) {
         // With the database away, keep accepting the keys known so far and retry soon; with

@@ -9,7 +9,8 @@ import { dashboardRoutes, defaultDashboardDir } from './dashboard';
 import { clientErrorHandler } from './http.errors';
 import { installHotPath, type ToExpress } from './hot-path';
 import { requestBeginner } from './request-logger';
-import { API_HEADERS, securityHeaderWriter, writeHeaderSet } from './security.headers';
+import { deferHeaders, settleHeaders } from './response.head';
+import { API_HEAD, securityHeaderWriter } from './security.headers';
 import { refuseMalformedUrls } from './url-encoding.guard';
 import { analysisReadHandler, audioRoutes, type AudioRouteServices } from './rest/audio.routes';
 import { soundRoutes, type SoundRouteServices } from './rest/sound.routes';
@@ -97,11 +98,14 @@ export function createApp(deps: AppDependencies): Express {
     else next();
   });
   // The same work for the hot path's requests, which are API answers (hot-path.ts).
+  // Their headers are gathered and written at once (response.head.ts); CORS sets and reads its own.
   const beginApi = (req: Request, res: Response, next: NextFunction): void => {
-    writeHeaderSet(res, API_HEADERS);
+    deferHeaders(res, API_HEAD);
     beginRequest(req, res);
-    if (cors) cors(req, res, next);
-    else next();
+    if (cors) {
+      settleHeaders(res);
+      cors(req, res, next);
+    } else next();
   };
   const analysisRead = analysisReadHandler(deps.services.analysis);
 

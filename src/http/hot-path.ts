@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { ANALYSIS_ROUTE, type AnalysisHandler } from './rest/audio.routes';
+import { settleHeaders } from './response.head';
 
 const ANALYSIS_PREFIX = '/api/audio/analysis/';
 /** What the router sets as req.route for that path: the request metrics label by its `path`. */
@@ -47,6 +48,8 @@ export function installHotPath(app: Express, routes: HotRoutes): void {
   const target = app as unknown as { handle: Handle; request: object; response: object };
   const expressHandle = target.handle.bind(app);
   const toExpress: ToExpress = (req, res) => {
+    // From here on the response is read and written through the API: its gathered headers are set.
+    settleHeaders(res);
     if (Object.getPrototypeOf(req) === target.request) return;
     const r = req as Request;
     r.res = res as Response;

@@ -3,7 +3,8 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { HttpObservation } from '../core/observers';
 import { checkReadiness, type DependencyCheck } from '../ops/health';
 import type { Metrics } from '../ops/metrics';
-import { rateLimitHeaders, type RateLimitDecision } from '../ops/rate-limit';
+import { eachRateLimitHeader, type RateLimitDecision } from '../ops/rate-limit';
+import { addHeader } from './response.head';
 
 /** GET /readyz: 200 when ready or degraded (the body says which dependency is missing), 503 when not ready. */
 export function readinessHandler(checks: readonly DependencyCheck[]): RequestHandler {
@@ -69,7 +70,7 @@ function routeOf(req: { originalUrl?: string; url?: string; route?: { path?: unk
   return 'unmatched';
 }
 
-/** Sets the RateLimit-* headers of a decision on an Express response (REST, and GraphQL answers given before Apollo). */
+/** Sets (or gathers: response.head.ts) the RateLimit-* headers of a decision on a response (REST, and GraphQL answers given before Apollo). */
 export function setRateLimitHeaders(res: Response, d: RateLimitDecision): void {
-  for (const [name, value] of rateLimitHeaders(d)) res.setHeader(name, value);
+  eachRateLimitHeader(d, (name, value) => addHeader(res, name, value));
 }

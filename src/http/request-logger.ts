@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger as PinoLogger } from 'pino';
 import type { Logger } from '../core/logger';
+import { addHeader } from './response.head';
 import { redactUrl } from './url.redact';
 
 declare module 'http' {
@@ -107,7 +108,7 @@ export function requestBeginner(logger: PinoLogger, options: RequestLoggerOption
   return (req, res) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    res.setHeader('X-Request-Id', id);
+    addHeader(res, 'X-Request-Id', id);
     req.id = id;
     req.log = new RequestLog(logger, id);
     (req as Timed)[STARTED] = performance.now();

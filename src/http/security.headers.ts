@@ -56,7 +56,7 @@ function headerSet(options: HelmetOptions): HeaderSet {
 }
 
 /** Writes a kind of answer's security headers on a response. */
-export function writeHeaderSet(res: Response, headers: HeaderSet): void {
+function writeHeaderSet(res: Response, headers: HeaderSet): void {
   for (const name of headers.removed) res.removeHeader(name);
   for (const [name, value] of headers.set) res.setHeader(name, value);
 }
@@ -187,5 +187,9 @@ export function securityHeaderWriter(options: { sandbox: boolean }): (req: Reque
   };
 }
 
-/** The API's JSON answers' headers (what securityHeaders writes on /api and a GraphQL POST). */
-export const API_HEADERS: HeaderSet = api;
+/**
+ * The API's JSON answers' headers (what securityHeaders writes on /api and a GraphQL POST) as
+ * names and values in one flat list, for a response that gathers its headers (response.head.ts).
+ * What helmet removes (X-Powered-By) is never on a response this new.
+ */
+export const API_HEAD: readonly string[] = Object.freeze(api.set.flat());

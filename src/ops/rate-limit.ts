@@ -77,7 +77,7 @@ export class ApiRateLimiter {
 }
 
 /** The IETF draft's RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers), each given to `set`. */
-function eachRateLimitHeader(d: RateLimitDecision, set: (name: string, value: string) => void): void {
+export function eachRateLimitHeader(d: RateLimitDecision, set: (name: string, value: string) => void): void {
   set('RateLimit-Limit', String(d.limit));
   set('RateLimit-Remaining', String(d.remaining));
   set('RateLimit-Reset', String(d.resetS));

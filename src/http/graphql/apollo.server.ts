@@ -38,6 +38,7 @@ import { immutableResponseCachePlugin } from './response.cache';
 import { GraphQLEdgeCache } from './edge.cache';
 import { graphqlRateLimitPlugin } from './rate-limit.plugin';
 import { graphqlBody } from './graphql.body';
+import { addHeader } from '../response.head';
 
 export interface GraphQLServices {
   search: SearchService;
@@ -212,7 +213,7 @@ export async function createGraphQL(services: GraphQLServices, options: GraphQLO
   // Every answer is for one key, and some hold a key or a webhook's signing secret (the create
   // mutations): no cache keeps them, as the REST answers about keys and webhooks say too.
   const noStore: RequestHandler = (_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
+    addHeader(res, 'Cache-Control', 'no-store');
     next();
   };
   // Multipart requests (file uploads) become the JSON body they carry, their files on disk; a

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/api-keys';
 import type { GraphQLCharges, RateLimitDecision } from '../../ops/rate-limit';
 import { setRateLimitHeaders } from '../ops.routes';
+import { endWith } from '../response.head';
 
 /** Bodies longer than this are never keys (a document asking for 100 tracks by alias is ~10 KB). */
 const MAX_KEY_BYTES = 16 * 1024;
@@ -153,8 +154,5 @@ export class GraphQLEdgeCache {
 }
 
 function send(res: Response, entry: Entry): void {
-  res.statusCode = 200;
-  res.setHeader('Content-Type', entry.contentType);
-  res.setHeader('Content-Length', entry.body.length);
-  res.end(entry.body);
+  endWith(res, 200, { contentType: entry.contentType, bytes: entry.body });
 }

@@ -8,6 +8,7 @@ import type { StoredAnalysis } from '../../core/types';
 import type { Principal } from '../../auth/api-keys';
 import type { SearchService } from '../../search/search.service';
 import { analysisParams, batchParams, parse, searchParams } from './rest.params';
+import { addHeader, endWith } from '../response.head';
 
 export interface AudioRouteServices {
   search: SearchService;
@@ -17,7 +18,7 @@ export interface AudioRouteServices {
 
 /** A serialised answer and its entity tag. */
 interface Body {
-  bytes: Buffer;
+  answer: { contentType: string; bytes: Buffer };
   etag: string;
 }
 
@@ -25,7 +26,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 function bodyOf(value: unknown): Body {
   const bytes = Buffer.from(JSON.stringify(value));
-  return { bytes, etag: `"${hash('sha1', bytes, 'base64url')}"` };
+  return { answer: { contentType: JSON_TYPE, bytes }, etag: `"${hash('sha1', bytes, 'base64url')}"` };
 }
 
 /** Does If-None-Match name this entity tag (or `*`)? Weak comparison, as RFC 9110 asks for GET. */
@@ -70,8 +71,9 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
     const q = req.url.includes('?') ? parse(analysisParams, req.query) : none;
     const outcome = await analysis.analysis(req.params.trackKey, q, (res.locals.principal as Principal | undefined)?.id);
     if (outcome.status !== 'done') {
-      res.setHeader('Retry-After', String(outcome.retryAfterS));
-      send(res, 202, Buffer.from(JSON.stringify({ success: true, data: null, status: outcome.status, queuePosition: outcome.queuePosition, retryAfter: outcome.retryAfterS })));
+      addHeader(res, 'Retry-After', String(outcome.retryAfterS));
+      const accepted = { success: true, data: null, status: outcome.status, queuePosition: outcome.queuePosition, retryAfter: outcome.retryAfterS };
+      endWith(res, 202, { contentType: JSON_TYPE, bytes: Buffer.from(JSON.stringify(accepted)) });
       return;
     }
     let body = bodies.get(outcome.analysis);
@@ -79,16 +81,12 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
       body = bodyOf({ success: true, data: view(outcome.analysis) });
       bodies.set(outcome.analysis, body);
     }
-    res.setHeader('ETag', body.etag);
+    addHeader(res, 'ETag', body.etag);
     // How it was made, beside the contract's fields (docs/API.md).
-    res.setHeader('Trackgraph-Engine', outcome.analysis.features.engine);
-    res.setHeader('Trackgraph-Analysis-Method', methodOf(outcome.analysis.features.engine));
-    if (notModified(req, body.etag)) {
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
-    send(res, 200, body.bytes);
+    addHeader(res, 'Trackgraph-Engine', outcome.analysis.features.engine);
+    addHeader(res, 'Trackgraph-Analysis-Method', methodOf(outcome.analysis.features.engine));
+    if (notModified(req, body.etag)) endWith(res, 304);
+    else endWith(res, 200, body.answer);
   };
 }
 
@@ -97,10 +95,7 @@ function analysisView(analysis: AnalysisService, view: (a: StoredAnalysis) => un
  * handler on a request Express has not dressed with its API.
  */
 function send(res: Response, status: number, bytes: Buffer): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', bytes.length);
-  res.end(bytes);
+  endWith(res, status, { contentType: JSON_TYPE, bytes });
 }
 
 /**

@@ -92,6 +92,24 @@ describe('ApiKeyService', () => {
       expect(listed).not.toContain(rows[0]!.key_hash);
     });
 
+    it('tells each of many stored keys apart, a key in both environment lists being admin, and refuses a near miss', async () => {
+      const keys = service({ envKeys: { read: ['shared', 'r-only'], admin: ['shared'] } });
+      const made = [];
+      for (let i = 0; i < 300; i++) made.push(await keys.create({ name: `k${i}` }));
+      // A row written by another implementation with its hash in capitals is the same key.
+      const upper = await keys.create({ name: 'upper' });
+      await database.db.updateTable('api_keys').set({ key_hash: sql<string>`upper(key_hash)` }).where('id', '=', upper.info.id).execute();
+      clock.advance(60_001);
+      await keys.ensureFresh();
+      for (const m of [made[0]!, made[150]!, made[299]!, upper]) expect(keys.authenticate(m.key).id).toBe(m.info.id);
+      expect(keys.authenticate('shared').scope).toBe('admin');
+      expect(keys.authenticate('r-only').scope).toBe('read');
+      expect(codeOf(() => keys.authenticate(`${made[7]!.key.slice(0, -1)}x`))?.code).toBe('UNAUTHENTICATED');
+      await keys.revoke(made[150]!.info.id);
+      expect(codeOf(() => keys.authenticate(made[150]!.key))?.code).toBe('UNAUTHENTICATED');
+      expect(keys.authenticate(made[151]!.key).id).toBe(made[151]!.info.id);
+    });
+
     it.each([
       [{ name: '' }, /name must not be empty/],
       [{ name: 'x'.repeat(101) }, /at most 100/],
