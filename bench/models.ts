@@ -31,6 +31,7 @@ import { instrumentalnessOf } from '../src/engine/models/model-descriptors';
 import { DEFAULT_PATCHES, DEFAULT_RANK, ModelRunner, type PatchOutputs, choosePatches } from '../src/engine/models/runtime';
 import { loadEssentiaModel, resampleForEssentia } from '../measure/models/essentia-model';
 import { TEST_MODELS_DIR } from '../measure/models/test-models';
+import { median } from '../measure/stats';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -69,7 +70,15 @@ interface ClipResult {
   spread: Map<number, Record<Name, number>>;
   /** Max |ours over every patch read − essentia.js's demo over every patch, a last padded one included|. */
   padded: Record<Name, number>;
+  /** CPU ms of the engine's model path (resampling, frames, the six models over every patch), and of the same at rank 0 (as trained), per 30 s of audio. */
+  cpu: { ours: number; asTrained: number };
 }
+
+/** CPU (user and system) ms since `from`. */
+const cpuMsSince = (from: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+};
 
 /** `count` patches of `of`, evenly spread, each at the centre of its share. */
 function spreadPatches(of: number, count: number): number[] {
@@ -99,9 +108,16 @@ async function main(): Promise<void> {
       const refPatches = exact.perPatch(refFrames, [...Array(paddedPatchCount(refFrames.frames)).keys()]);
       const ref = descriptorsOf(refPatches, [...Array(patchCount(refFrames.frames)).keys()]);
       const refPadded = descriptorsOf(refPatches, [...refPatches.patches.keys()]);
+      // The model path as an analysis runs it by default (every patch: DEFAULT_PATCHES), timed.
+      const per30s = 30 / (audio.samples.length / 44100);
+      const started = process.cpuUsage();
       const frames = runner.frames(audio.samples, 44100);
       const all = runner.perPatch(frames);
-      const factorised = rank === 0 ? { patch: 0, clip: 0 } : factorisationError(all, exact.perPatch(frames));
+      const oursCpu = cpuMsSince(started) * per30s;
+      const exactStarted = process.cpuUsage();
+      const asTrained = rank === 0 ? all : exact.perPatch(frames);
+      const asTrainedCpu = rank === 0 ? oursCpu : cpuMsSince(exactStarted) * per30s;
+      const factorised = rank === 0 ? { patch: 0, clip: 0 } : factorisationError(all, asTrained);
       const error = new Map<number, Record<Name, number>>();
       const spread = new Map<number, Record<Name, number>>();
       const diff = (ours: Record<Name, number>): Record<Name, number> => Object.fromEntries(NAMES.map((n) => [n, Math.abs(ours[n] - ref[n])])) as Record<Name, number>;
@@ -112,8 +128,8 @@ async function main(): Promise<void> {
       }
       const oursAll = descriptorsOf(all, [...all.patches.keys()]);
       const padded = Object.fromEntries(NAMES.map((n) => [n, Math.abs(oursAll[n] - refPadded[n])])) as Record<Name, number>;
-      results.push({ file, patches: all.patches.length, error, factorised, spread, padded });
-      process.stderr.write(`${name}/${file}: ${all.patches.length} patches, all ${fmt(worst(error.get(0)!))}, 4 ${fmt(worst(error.get(4)!))}\n`);
+      results.push({ file, patches: all.patches.length, error, factorised, spread, padded, cpu: { ours: oursCpu, asTrained: asTrainedCpu } });
+      process.stderr.write(`${name}/${file}: ${all.patches.length} patches, all ${fmt(worst(error.get(0)!))}, 4 ${fmt(worst(error.get(4)!))}, ${Math.round(oursCpu)} ms CPU\n`);
     }
     byCorpus.set(name, results);
   }
@@ -146,7 +162,25 @@ async function main(): Promise<void> {
     runner.dispose();
   }
   exact.dispose();
+  const clips = [...byCorpus.values()].flat();
+  // The first clip pays for compiling the models' kernels: left out of the medians.
+  const timed = clips.length > 1 ? clips.slice(1) : clips;
+  const ours = median(timed.map((r) => r.cpu.ours));
+  const asTrained = median(timed.map((r) => r.cpu.asTrained));
+  const drift = Math.max(...clips.map((r) => Math.max(worst(r.error.get(0)!), r.factorised.clip)));
+  const held = ours <= CPU_TARGET_MS && drift <= DRIFT_TARGET;
+  console.log(`\nthe model path's CPU per 30 s clip (resampling, frames, six models over every patch; median of ${timed.length} clips, the first left out)\n`);
+  console.log('| models | CPU ms a clip | largest difference of a clip\'s outputs |');
+  console.log('|---|---:|---:|');
+  console.log(`| rank ${rank || 'as trained'} (the engine's) | ${Math.round(ours)} | ${fmt(drift)} (essentia.js's reference; the factorisation's own part ${fmt(Math.max(...clips.map((r) => r.factorised.clip)))}) |`);
+  if (rank !== 0) console.log(`| as trained, same runtime | ${Math.round(asTrained)} | ${fmt(Math.max(...clips.map((r) => worst(r.error.get(0)!))))} or less |`);
+  console.log(`\ntarget: ≤ ${CPU_TARGET_MS} ms of CPU a clip with every descriptor within ${DRIFT_TARGET} of the reference: ${held ? 'held' : 'missed'}`);
+  if (!held) process.exitCode = 1;
 }
+
+/** The model path's targets: CPU per 30 s clip, and how far a clip's descriptors may move from the models as trained. */
+const CPU_TARGET_MS = 2000;
+const DRIFT_TARGET = 0.02;
 
 /** Largest |a − b| over every output of every model, per patch and of the means over the patches. */
 function factorisationError(a: PatchOutputs, b: PatchOutputs): { patch: number; clip: number } {

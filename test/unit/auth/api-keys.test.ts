@@ -94,7 +94,7 @@ describe('ApiKeyService', () => {
 
     it('tells each of many stored keys apart, a key in both environment lists being admin, and refuses a near miss', async () => {
       const keys = service({ envKeys: { read: ['shared', 'r-only'], admin: ['shared'] } });
-      const made = [];
+      const made: Awaited<ReturnType<ApiKeyService['create']>>[] = [];
       for (let i = 0; i < 300; i++) made.push(await keys.create({ name: `k${i}` }));
       // A row written by another implementation with its hash in capitals is the same key.
       const upper = await keys.create({ name: 'upper' });
