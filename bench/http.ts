@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,8 +21,11 @@ import { median } from '../measure/stats';
  * and system, asked of the process itself) is reported beside: on a shared machine it moves less
  * with other work than req/s does.
  *
+ * The application runs compiled (dist/, compiled first when a source is newer), as `npm start`
+ * runs it; `--tsx` runs its sources through tsx instead.
+ *
  *   npm run bench:http -- [--duration 8] [--rounds 3] [--connections 50] [--levels warn,info]
- *                         [--memory-requests 1000000] [--no-check]
+ *                         [--memory-requests 1000000] [--no-check] [--tsx]
  */
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number): number => {
@@ -38,7 +42,8 @@ const check = !args.includes('--no-check');
 const KEY = 'bench-key-0123456789';
 const root = path.join(__dirname, '..');
 const script = path.join(root, 'bench', 'http', 'server.ts');
-const env = { TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') };
+const compiled = !args.includes('--tsx');
+const env = { TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json'), TRACKGRAPH_BENCH_COMPILED: compiled ? '1' : '0' };
 
 const analysisQuery = `query($k: String!) { analysis(trackKey: $k) { artist trackKey trackName duration_ms tempo key keyString mode timeSignature energy liveness danceability instrumentalness speechiness valence arousal approachability engagement mood { happy sad relaxed aggressive } meta { artist track } } }`;
 const browseQuery = `{ tracks(orderBy: { field: MOOD_HAPPY, direction: DESC }, first: 20) { edges { cursor node { trackKey artist trackName tempo keyString mood { happy } } } pageInfo { hasNextPage endCursor } } }`;
@@ -227,6 +232,12 @@ async function main(): Promise<void> {
     `${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)} at start; ` +
       `${connections} connections, ${rounds} interleaved rounds of ${duration} s per route and bare (medians)\n`,
   );
+  if (compiled) {
+    // `npm run build`'s compilation: nothing to do when dist/ is newer than every source.
+    const built = spawnSync(process.execPath, [path.join(root, 'scripts', 'run-built.cjs'), '--compile'], { stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('the application did not compile (node scripts/run-built.cjs --compile)');
+  }
+  process.stdout.write(`the application ${compiled ? 'compiled (dist/), as npm start runs it' : 'through tsx (--tsx)'}\n`);
   const failures: string[] = [];
   for (const level of levels) failures.push(...(await runLevel(level)));
   process.stdout.write(`\nload average ${os.loadavg()[0]!.toFixed(1)} at end\n`);

@@ -7,10 +7,33 @@ import { createInterface } from 'node:readline';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import express from 'express';
-import { createLogger } from '../../src/core/logger';
-import { loadConfig } from '../../src/config';
-import { buildHttpApp, createContainer } from '../../src/container';
 import { syntheticAnalysis } from '../../measure/store/synthetic-analyses';
+
+/** The application's modules the `app` mode starts it with. */
+interface AppModules {
+  createLogger: typeof import('../../src/core/logger').createLogger;
+  loadConfig: typeof import('../../src/config').loadConfig;
+  createContainer: typeof import('../../src/container').createContainer;
+  buildHttpApp: typeof import('../../src/container').buildHttpApp;
+}
+
+/**
+ * The application as `npm start` runs it, compiled (dist/, `npm run build`), when
+ * TRACKGRAPH_BENCH_COMPILED=1; else its sources through tsx, whose transform wraps every function
+ * made at run time (each request's closures too) in a naming call that compiled code has not.
+ */
+function appModules(): AppModules {
+  const compiled = process.env.TRACKGRAPH_BENCH_COMPILED === '1';
+  const base = path.join(__dirname, '..', '..', ...(compiled ? ['dist', 'src'] : ['src']));
+  const load = <T>(module: string): T => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(path.join(base, module)) as T;
+  };
+  const { createLogger } = load<typeof import('../../src/core/logger')>('core/logger');
+  const { loadConfig } = load<typeof import('../../src/config')>('config');
+  const { createContainer, buildHttpApp } = load<typeof import('../../src/container')>('container');
+  return { createLogger, loadConfig, createContainer, buildHttpApp };
+}
 
 /** How many analyses the app stores: enough for a batch read of 50 keys and a browse page. */
 export const STORED = 60;
@@ -92,6 +115,7 @@ async function main(): Promise<void> {
     return;
   }
   const key = process.argv[3] ?? 'bench-key-0123456789';
+  const { createLogger, loadConfig, createContainer, buildHttpApp } = appModules();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-bench-'));
   const config = loadConfig({
     // The server's own path is measured: no catalogue is asked anything.
