@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import express from 'express';
+import { pino } from 'pino';
 import { syntheticAnalysis } from '../../measure/store/synthetic-analyses';
 
 /** The application's modules the `app` mode starts it with. */
@@ -128,7 +129,12 @@ async function main(): Promise<void> {
     ANALYSIS_WORKERS: '1',
     RATE_LIMIT: '10000000',
   });
-  const container = await createContainer(config, { logger: createLogger({ level: config.LOG_LEVEL, format: 'json' }) });
+  // The log lines go to a file of the data folder, written as the server writes stdout (pino's
+  // asynchronous destination): a pipe read by the bench would charge their reading to the load
+  // generator's process.
+  const logFile = path.join(dir, 'server.log');
+  const logger = createLogger({ level: config.LOG_LEVEL, format: 'json', stream: pino.destination({ dest: logFile, sync: false }) });
+  const container = await createContainer(config, { logger });
   for (let i = 1; i <= STORED; i++) await container.store.save(syntheticAnalysis(i));
   await container.start();
   const http = await buildHttpApp(container);

@@ -1,4 +1,4 @@
-import { pino, type Logger as PinoLogger } from 'pino';
+import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 
 /** The logging surface services use; pino's Logger satisfies it, tests pass a silent one. */
 export interface Logger {
@@ -54,8 +54,8 @@ export interface LoggerOptions {
   fd?: 1 | 2;
   /** Whether that output is a terminal (default: asked of the stream); tests set it. */
   isTTY?: boolean;
-  /** Write here instead of the file descriptor (tests). */
-  stream?: NodeJS.WritableStream;
+  /** Write here instead of the file descriptor (tests, benchmarks). */
+  stream?: DestinationStream;
 }
 
 /**
