@@ -9,6 +9,7 @@
  *                  others are reported as left out
  *   --rank N       rank of the factorised convolutions (MODELS_RANK; default DEFAULT_RANK; 0:
  *                  as trained)
+ *   --no-check     report the CPU target's verdict without failing the run
  *
  * Each clip's analysis window (decode.ts, 44.1 kHz mono) is analysed twice. The reference:
  * resampled to 16 kHz by wave-resampler (windowed sinc), framed by essentia.js's
@@ -40,6 +41,7 @@ const { values, positionals } = parseArgs({
     limit: { type: 'string' },
     calibrate: { type: 'string' },
     rank: { type: 'string', default: String(DEFAULT_RANK) },
+    'no-check': { type: 'boolean', default: false },
   },
 });
 
@@ -173,9 +175,9 @@ async function main(): Promise<void> {
   console.log('| models | CPU ms a clip | largest difference of a clip\'s outputs |');
   console.log('|---|---:|---:|');
   console.log(`| rank ${rank || 'as trained'} (the engine's) | ${Math.round(ours)} | ${fmt(drift)} (essentia.js's reference; the factorisation's own part ${fmt(Math.max(...clips.map((r) => r.factorised.clip)))}) |`);
-  if (rank !== 0) console.log(`| as trained, same runtime | ${Math.round(asTrained)} | ${fmt(Math.max(...clips.map((r) => worst(r.error.get(0)!))))} or less |`);
+  if (rank !== 0) console.log(`| as trained, same runtime | ${Math.round(asTrained)} | — (the models the factorisation is measured against) |`);
   console.log(`\ntarget: ≤ ${CPU_TARGET_MS} ms of CPU a clip with every descriptor within ${DRIFT_TARGET} of the reference: ${held ? 'held' : 'missed'}`);
-  if (!held) process.exitCode = 1;
+  if (!held && !values['no-check']) process.exitCode = 1;
 }
 
 /** The model path's targets: CPU per 30 s clip, and how far a clip's descriptors may move from the models as trained. */

@@ -205,7 +205,15 @@ const withModels = HAVE_TEST_MODELS ? it : it.skip;
 if (!HAVE_TEST_MODELS) console.warn(`bench:models smoke SKIPPED: no models at ${modelsDir} (TRACKGRAPH_TEST_MODELS_DIR)`);
 
 withModels('bench:models compares the models fed by our input with essentia.js\'s over every patch count and the factorised models with the models as trained, and bench:analysis times them', async () => {
-  const out = ok(await npmRun('bench:models', ['--models', modelsDir, '--limit', '1', corpus], env(), 280_000));
+  const out = ok(await npmRun('bench:models', ['--models', modelsDir, '--limit', '1', '--no-check', corpus], env(), 280_000));
+  // The model path's CPU a clip beside the models as trained on the same runtime, and the target's verdict.
+  const cpu = /^\| rank \d+ \(the engine's\) \| (\d+) \| ([\d.]+) /m.exec(out);
+  const asTrained = /^\| as trained, same runtime \| (\d+) \|/m.exec(out);
+  expect(cpu).not.toBeNull();
+  expect(asTrained).not.toBeNull();
+  // The factorised models do less work than the models as trained.
+  expect(Number(cpu![1])).toBeLessThan(Number(asTrained![1]));
+  expect(out).toMatch(/^target: ≤ 2000 ms of CPU a clip with every descriptor within 0\.02 of the reference: (held|missed)$/m);
   expect(out).toMatch(/^\| set-a \(calibration\) \| 1 \| all \| ([\d.]+ \| )+/m);
   // The factorisation's own part, against the models as trained on the same frames.
   expect(out).toMatch(/^\| set-a \| 1 \| [\d.]+ \| [\d.]+ \|$/m);
