@@ -185,24 +185,23 @@ export class PlaylistService {
   }
 }
 
+/** A playlist's name, trimmed: 1–100 characters, none that `refused` matches; INVALID_ARGUMENT saying `rule` otherwise. */
+function checkedName(name: unknown, refused: RegExp, rule: string): string {
+  const text = typeof name === 'string' ? name.trim() : '';
+  if (text.length === 0 || text.length > MAX_PLAYLIST_NAME || refused.test(text)) throw invalidArgument(`name must be 1 to ${MAX_PLAYLIST_NAME} characters, ${rule}`);
+  return text;
+}
+
 /** A playlist's name as a file name: 1–100 characters, none of them a path separator, a control character or one Windows refuses, not starting with a dot. */
 export function checkedPlaylistName(name: unknown): string {
-  const text = typeof name === 'string' ? name.trim() : '';
   // eslint-disable-next-line no-control-regex
-  if (text.length === 0 || text.length > MAX_PLAYLIST_NAME || /[\u0000-\u001f\u007f/\\:*?"<>|]/.test(text) || text.startsWith('.')) {
-    throw invalidArgument(`name must be 1 to ${MAX_PLAYLIST_NAME} characters, not starting with a dot, without / \\ : * ? " < > | or control characters (it names the playlist's file)`);
-  }
-  return text;
+  return checkedName(name, /[\u0000-\u001f\u007f/\\:*?"<>|]|^\./, 'not starting with a dot, without / \\ : * ? " < > | or control characters (it names the playlist\'s file)');
 }
 
 /** A playlist's name on a music server: 1–100 characters, no control characters. */
 export function checkedServerPlaylistName(name: unknown): string {
-  const text = typeof name === 'string' ? name.trim() : '';
   // eslint-disable-next-line no-control-regex
-  if (text.length === 0 || text.length > MAX_PLAYLIST_NAME || /[\u0000-\u001f\u007f]/.test(text)) {
-    throw invalidArgument(`name must be 1 to ${MAX_PLAYLIST_NAME} characters, without control characters`);
-  }
-  return text;
+  return checkedName(name, /[\u0000-\u001f\u007f]/, 'without control characters');
 }
 
 /** A path of the playlist: the relative path with / separators, under the prefix when one is given. */

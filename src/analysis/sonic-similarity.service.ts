@@ -1,6 +1,6 @@
 import { AppError, invalidArgument } from '../core/errors';
 import type { StoredAnalysis } from '../core/types';
-import { MAX_PATH_STEPS, MAX_SOUND_SIMILAR, type SoundService } from './sound.service';
+import { MAX_PATH_STEPS, MAX_SOUND_SIMILAR, checkedCount, type SoundService } from './sound.service';
 import type { SourceTrackStore } from './store/source-tracks.store';
 
 /** A song of the music server with its analysis and its distance, as OpenSubsonic's sonicMatch carries it. */
@@ -34,7 +34,7 @@ export class SonicSimilarityService {
 
   /** The songs nearest by sound to the song `id`, nearest first, at most `count`. */
   async similar(id: string, count: number = DEFAULT_SONIC_SIMILAR): Promise<SonicSong[]> {
-    const wanted = checkedCount('count', count, MAX_SOUND_SIMILAR);
+    const wanted = checkedCount('count', count, DEFAULT_SONIC_SIMILAR, MAX_SOUND_SIMILAR);
     const trackKey = await this.keyOf(id);
     // Some neighbours may be no song of the server: more are asked for than answered.
     const near = await this.sound.similar(trackKey, Math.min(MAX_SOUND_SIMILAR, wanted * 2));
@@ -46,7 +46,7 @@ export class SonicSimilarityService {
    * each with its distance from the start.
    */
   async path(startId: string, endId: string, count: number = DEFAULT_SONIC_PATH): Promise<SonicSong[]> {
-    const songs = checkedCount('count', count, MAX_SONIC_PATH);
+    const songs = checkedCount('count', count, DEFAULT_SONIC_PATH, MAX_SONIC_PATH);
     if (songs < 2) throw invalidArgument('count must be at least 2: a path holds its start and its end');
     const [from, to] = [await this.keyOf(startId), await this.keyOf(endId)];
     const steps = await this.sound.path(from, to, songs - 2);
@@ -67,9 +67,4 @@ export class SonicSimilarityService {
       return song ? [{ id: song.sourceId, analysis: f.analysis, distance: Math.round(Math.min(1, Math.max(0, f.distance / 2)) * 10_000) / 10_000 }] : [];
     });
   }
-}
-
-function checkedCount(name: string, value: number, max: number): number {
-  if (!Number.isInteger(value) || value < 1 || value > max) throw invalidArgument(`${name} must be a whole number from 1 to ${max}`);
-  return value;
 }

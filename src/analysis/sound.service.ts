@@ -166,7 +166,8 @@ export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): numb
   return 1 - dot;
 }
 
-function checkedCount(name: string, value: number | null | undefined, fallback: number, max: number, min = 1): number {
+/** `value` (or `fallback` when it is absent), checked to be a whole number from `min` to `max`: INVALID_ARGUMENT otherwise. */
+export function checkedCount(name: string, value: number | null | undefined, fallback: number, max: number, min = 1): number {
   const n = value ?? fallback;
   if (!Number.isInteger(n) || n < min || n > max) throw invalidArgument(`${name} must be a whole number from ${min} to ${max}`);
   return n;

@@ -2,7 +2,7 @@ import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import type { AudioInput, AudioRef, TrackCandidate, TrackMetadata } from '../../core/types';
 import { matchScore, normaliseText } from '../../core/ranking';
-import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
+import { HttpClient, passedHttpOptions, type HttpClientOptions, type RateLimit } from '../http/http.client';
 import type { SharedQuotas } from '../http/shared-quota';
 import { httpStatusOf } from '../http/http.errors';
 import type { AudioSource, MetadataSource, SearchQuery, SourceCallContext, ClosableSource, MonitoredSource } from '../source';
@@ -58,12 +58,8 @@ export class DeezerSource implements MetadataSource, AudioSource, IsrcSource, Cl
       rateLimit: options.rateLimit ?? { max: 50, intervalMs: 5000 },
       // Preview URLs come from Deezer's data: only the API's origin is trusted as configured.
       outbound: { allowPrivate: options.allowPrivate ?? false, trustedOrigins: [options.baseUrl] },
-      ...(options.maxJsonBytes !== undefined ? { maxJsonBytes: options.maxJsonBytes } : {}),
       logger,
-      ...(options.sharedQuotas ? { sharedQuotas: options.sharedQuotas } : {}),
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.breaker ? { breaker: options.breaker } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...passedHttpOptions(options),
     });
     this.client = new DeezerClient(this.http, options.baseUrl);
   }

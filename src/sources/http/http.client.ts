@@ -96,6 +96,20 @@ export interface DownloadRequest {
   acceptContentType: (contentType: string) => boolean;
 }
 
+/** The client options a source takes from its caller and hands on as they are (SOURCE_MAX_JSON_BYTES, shared quotas, retry and breaker tuning, a test's fetch). */
+export type PassedHttpOptions = Pick<HttpClientOptions, 'maxJsonBytes' | 'sharedQuotas' | 'retry' | 'breaker' | 'fetch'>;
+
+/** Those of a source's options that were given: an option left unset keeps the client's default. */
+export function passedHttpOptions(options: PassedHttpOptions): PassedHttpOptions {
+  const passed: PassedHttpOptions = {};
+  if (options.maxJsonBytes !== undefined) passed.maxJsonBytes = options.maxJsonBytes;
+  if (options.sharedQuotas) passed.sharedQuotas = options.sharedQuotas;
+  if (options.retry) passed.retry = options.retry;
+  if (options.breaker) passed.breaker = options.breaker;
+  if (options.fetch) passed.fetch = options.fetch;
+  return passed;
+}
+
 /**
  * HTTP for one source, with the source's own resilience: every call runs inside
  * circuit breaker -> overall timeout -> retries (backoff with full jitter, honouring

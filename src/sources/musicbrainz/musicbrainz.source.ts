@@ -1,6 +1,6 @@
 import type { Logger } from '../../core/logger';
 import type { TrackCandidate } from '../../core/types';
-import { HttpClient, type HttpClientOptions, type RateLimit } from '../http/http.client';
+import { HttpClient, passedHttpOptions, type HttpClientOptions, type RateLimit } from '../http/http.client';
 import type { SharedQuotas } from '../http/shared-quota';
 import type { MetadataSource, SearchQuery, SourceCallContext, ClosableSource, MonitoredSource } from '../source';
 import type { IsrcSource } from '../isrc';
@@ -48,12 +48,8 @@ export class MusicBrainzSource implements MetadataSource, IsrcSource, SpotifyLin
       headers: { 'user-agent': options.userAgent },
       rateLimit: options.rateLimit ?? { max: 1, intervalMs: 1000, maxConcurrent: 1 },
       outbound: { allowPrivate: options.allowPrivate ?? false, trustedOrigins: [options.baseUrl, options.coverArtBaseUrl] },
-      ...(options.maxJsonBytes !== undefined ? { maxJsonBytes: options.maxJsonBytes } : {}),
       logger,
-      ...(options.sharedQuotas ? { sharedQuotas: options.sharedQuotas } : {}),
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.breaker ? { breaker: options.breaker } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...passedHttpOptions(options),
     });
     this.client = new MusicBrainzClient(this.http, options.baseUrl);
   }

@@ -135,11 +135,8 @@ export class SubsonicClient {
       auth = 'password';
       answer = await this.request('ping', [], 'password', protocolOf(first.version), signal);
     }
-    if (answer.status !== 'ok') {
-      const error = this.failure('ping', answer);
-      if (isCredentialError(answer)) this.refused = { at: Date.now(), error };
-      throw error;
-    }
+    // A refusal of the credentials is remembered by failure().
+    if (answer.status !== 'ok') throw this.failure('ping', answer);
     this.refused = undefined;
     const version = auth === 'token' ? TOKEN_PROTOCOL : protocolOf(answer.version);
     this.info = {

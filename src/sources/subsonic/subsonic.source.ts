@@ -4,7 +4,7 @@ import type { Logger } from '../../core/logger';
 import { matchScorer, normalisedNames, normaliseText } from '../../core/ranking';
 import { trackKey } from '../../core/track-key';
 import type { AudioInput, AudioRef, TrackCandidate, TrackMetadata } from '../../core/types';
-import { HttpClient, type HttpClientOptions } from '../http/http.client';
+import { HttpClient, passedHttpOptions, type HttpClientOptions } from '../http/http.client';
 import { isSourceHttpError } from '../http/http.errors';
 import type {
   ArtworkSource,
@@ -94,11 +94,8 @@ export class SubsonicSource implements MetadataSource, AudioSource, ArtworkSourc
       timeoutMs: options.timeoutMs,
       // The configured server may be on the local network; a redirect elsewhere may not.
       outbound: { allowPrivate: options.allowPrivate ?? false, trustedOrigins: [options.baseUrl] },
-      ...(options.maxJsonBytes !== undefined ? { maxJsonBytes: options.maxJsonBytes } : {}),
       logger,
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.breaker ? { breaker: options.breaker } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...passedHttpOptions(options),
     });
     this.client = new SubsonicClient(this.http, {
       baseUrl: options.baseUrl,

@@ -1,6 +1,6 @@
 import type { Logger } from '../../core/logger';
 import type { StoredAnalysis, TrackCandidate, TrackMetadata } from '../../core/types';
-import { HttpClient, type HttpClientOptions } from '../http/http.client';
+import { HttpClient, passedHttpOptions, type HttpClientOptions } from '../http/http.client';
 import type { AnalysisSource, MetadataSource, SearchQuery, SourceCallContext, ClosableSource, MonitoredSource } from '../source';
 import { UpstreamClient } from './upstream.client';
 import { UPSTREAM, toCandidates, toStoredAnalysis } from './upstream.mapper';
@@ -39,11 +39,8 @@ export class UpstreamSource implements MetadataSource, AnalysisSource, ClosableS
       timeoutMs: options.timeoutMs,
       ...(options.apiKey ? { headers: { authorization: `Bearer ${options.apiKey}` } } : {}),
       outbound: { allowPrivate: options.allowPrivate ?? false, trustedOrigins: [options.baseUrl] },
-      ...(options.maxJsonBytes !== undefined ? { maxJsonBytes: options.maxJsonBytes } : {}),
       logger,
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.breaker ? { breaker: options.breaker } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...passedHttpOptions(options),
     });
     this.client = new UpstreamClient(this.http, { baseUrl: options.baseUrl, maxPollDelayMs: options.maxPollDelayMs ?? 5000 });
   }
