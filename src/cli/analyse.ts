@@ -107,11 +107,14 @@ export function formatTable(outcomes: readonly FileOutcome[]): string[] {
   return [header, ...rows];
 }
 
-/** Runs the CLI on `argv` with an engine from `makeEngine`; returns the exit status. */
+/**
+ * Runs the CLI on `argv` with an engine from `makeEngine`, told how many files there are (a
+ * thread more than files would only start and wait); returns the exit status.
+ */
 export async function runAnalyseCli(
   argv: string[],
   out: (line: string) => void,
-  makeEngine: () => AnalysisEngine,
+  makeEngine: (files: number) => AnalysisEngine,
 ): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -122,7 +125,7 @@ export async function runAnalyseCli(
     out(USAGE);
     return values.help ? 0 : 2;
   }
-  const engine = makeEngine();
+  const engine = makeEngine(positionals.length);
   try {
     // Every file is submitted at once: the pool runs as many as it has threads and queues the rest.
     const pending = positionals.map(async (file) => {
@@ -143,9 +146,9 @@ if (require.main === module) {
   void (async () => {
     try {
       const config = loadConfig();
-      status = await runAnalyseCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`), () =>
+      status = await runAnalyseCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`), (files) =>
         createEnginePool({
-          workers: config.ANALYSIS_WORKERS,
+          workers: Math.min(config.ANALYSIS_WORKERS, files),
           timeoutMs: config.ANALYSIS_TIMEOUT_MS,
           windowSeconds: config.ANALYSIS_WINDOW_S,
           ...(config.MODELS_DIR ? { modelsDir: path.resolve(config.MODELS_DIR), modelsRequired: config.MODELS_REQUIRED, modelsPatches: config.MODELS_PATCHES, modelsRank: config.MODELS_RANK, modelsCacheDir: path.join(config.DATA_DIR, 'cache') } : {}),

@@ -33,8 +33,14 @@ describe('analyse CLI', () => {
   it('when --json is given, then one line per file with the contract object or the error, and exit 1 if any failed', async () => {
     const lines: string[] = [];
     const log: string[] = [];
-    const status = await runAnalyseCli(['--json', 'tagged.mp3', 'Air - La Femme d’argent.flac', 'bad.flac'], (l) => lines.push(l), () => fakeEngine(log));
+    const asked: number[] = [];
+    const status = await runAnalyseCli(['--json', 'tagged.mp3', 'Air - La Femme d’argent.flac', 'bad.flac'], (l) => lines.push(l), (files) => {
+      asked.push(files);
+      return fakeEngine(log);
+    });
     expect(status).toBe(1);
+    // One engine, told the number of files (the pool starts no more threads than files).
+    expect(asked).toEqual([3]);
     const parsed = lines.map((l) => JSON.parse(l) as { file: string; data?: Record<string, unknown>; estimates?: unknown; error?: unknown });
     expect(parsed).toHaveLength(3);
     const byFile = new Map(parsed.map((p) => [p.file, p]));
