@@ -4,7 +4,6 @@ import type { AudioFeatures, AudioInput, AudioProbe } from '../core/types';
 import { decodeAnalysisWindow } from './decode';
 import { workerData } from 'node:worker_threads';
 import { createEngine, type EngineOptions } from './engine';
-import { ThreadModels } from './models/model-analysis';
 import type { PreparedModels } from './models/model-prepared';
 import { probeAudio } from './probe';
 import { ANALYSIS_RATE } from './window';
@@ -16,7 +15,12 @@ export type WorkerTask = { kind: 'analyse'; input: AudioInput } | { kind: 'probe
 const engine = createEngine(workerData as EngineOptions);
 /** This thread's models when the pool was given MODELS_DIR, as its host prepared them; loaded at the thread's first analysis. */
 const { models: prepared, modelsPatches } = workerData as { models?: PreparedModels; modelsPatches?: number };
-const models = prepared === undefined ? undefined : new ThreadModels(prepared, modelsPatches);
+// The models' module loads TensorFlow.js (~0.12 s of CPU a thread): only a thread that runs them requires it.
+const models =
+  prepared === undefined
+    ? undefined
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports
+      new (require('./models/model-analysis') as typeof import('./models/model-analysis')).ThreadModels(prepared, modelsPatches);
 
 /** Errors cross the thread boundary as plain data and become AppErrors again on the main side. */
 export interface WireError {
