@@ -7,12 +7,12 @@ import { createInterface } from 'node:readline';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import express from 'express';
+import { pino } from 'pino';
 import { syntheticAnalysis } from '../../measure/store/synthetic-analyses';
 
 /** The application's modules the `app` mode starts it with. */
 interface AppModules {
   createLogger: typeof import('../../src/core/logger').createLogger;
-  serverLogDestination: typeof import('../../src/core/logger').serverLogDestination;
   loadConfig: typeof import('../../src/config').loadConfig;
   createContainer: typeof import('../../src/container').createContainer;
   buildHttpApp: typeof import('../../src/container').buildHttpApp;
@@ -30,10 +30,10 @@ function appModules(): AppModules {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(path.join(base, module)) as T;
   };
-  const { createLogger, serverLogDestination } = load<typeof import('../../src/core/logger')>('core/logger');
+  const { createLogger } = load<typeof import('../../src/core/logger')>('core/logger');
   const { loadConfig } = load<typeof import('../../src/config')>('config');
   const { createContainer, buildHttpApp } = load<typeof import('../../src/container')>('container');
-  return { createLogger, serverLogDestination, loadConfig, createContainer, buildHttpApp };
+  return { createLogger, loadConfig, createContainer, buildHttpApp };
 }
 
 /** How many analyses the app stores: enough for a batch read of 50 keys and a browse page. */
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     return;
   }
   const key = process.argv[3] ?? 'bench-key-0123456789';
-  const { createLogger, serverLogDestination, loadConfig, createContainer, buildHttpApp } = appModules();
+  const { createLogger, loadConfig, createContainer, buildHttpApp } = appModules();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-bench-'));
   const config = loadConfig({
     // The server's own path is measured: no catalogue is asked anything.
@@ -129,11 +129,11 @@ async function main(): Promise<void> {
     ANALYSIS_WORKERS: '1',
     RATE_LIMIT: '10000000',
   });
-  // The log lines go to a file of the data folder, written as the server writes stdout (batched,
-  // asynchronous: serverLogDestination): a pipe read by the bench would charge their reading to the load
+  // The log lines go to a file of the data folder, written as the server writes stdout (pino's
+  // asynchronous destination): a pipe read by the bench would charge their reading to the load
   // generator's process.
   const logFile = path.join(dir, 'server.log');
-  const logger = createLogger({ level: config.LOG_LEVEL, format: 'json', stream: serverLogDestination(logFile) });
+  const logger = createLogger({ level: config.LOG_LEVEL, format: 'json', stream: pino.destination({ dest: logFile, sync: false }) });
   const container = await createContainer(config, { logger });
   for (let i = 1; i <= STORED; i++) await container.store.save(syntheticAnalysis(i));
   await container.start();

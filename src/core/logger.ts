@@ -58,23 +58,6 @@ export interface LoggerOptions {
   stream?: DestinationStream;
 }
 
-/** Bytes of log lines a server gathers before it writes them (SERVER_LOG_FLUSH_MS at the latest). */
-export const SERVER_LOG_BATCH_BYTES = 4096;
-/** How long a server's log line waits at most before it is written, ms. */
-export const SERVER_LOG_FLUSH_MS = 100;
-
-/**
- * Where a server's JSON lines go (stdout, or a file): written asynchronously, in batches. Lines
- * gather in memory until SERVER_LOG_BATCH_BYTES of them are pending or SERVER_LOG_FLUSH_MS has
- * passed, and go out in one write: under load one write carries some twenty request lines where
- * each was a system call of its own, at most a tenth of a second late. pino writes what is pending
- * synchronously when the process exits (a crash included); only a process killed outright
- * (SIGKILL) loses its last tenth of a second of lines.
- */
-export function serverLogDestination(dest: number | string): DestinationStream {
-  return pino.destination({ dest, sync: false, minLength: SERVER_LOG_BATCH_BYTES, periodicFlush: SERVER_LOG_FLUSH_MS });
-}
-
 /**
  * A process's logger. JSON lines, one object each, for collectors (a file, a pipe, a container's
  * log driver); readable lines when a person watches a terminal: time, level, message, then the
@@ -84,9 +67,11 @@ export function createLogger(options: LoggerOptions): PinoLogger {
   const fd = options.fd ?? 1;
   const tty = options.isTTY ?? (fd === 1 ? process.stdout : process.stderr).isTTY === true;
   const readable = options.format === 'pretty' || (options.format === 'auto' && tty);
-  // A command-line tool's lines (stderr) are written at once, beside its progress output; a
-  // server's go through serverLogDestination.
-  if (!readable) return pino({ level: options.level }, options.stream ?? (fd === 2 ? pino.destination({ dest: 2, sync: true }) : serverLogDestination(1)));
+  // A server's lines (stdout) are written asynchronously: a line waits in memory only while the
+  // previous write is in flight, so under load many go out in one write where each was a write of
+  // its own, and pino writes what is pending synchronously when the process exits. A command-line
+  // tool's (stderr) are written at once, beside its progress output.
+  if (!readable) return pino({ level: options.level }, options.stream ?? pino.destination({ dest: fd, sync: fd === 2 }));
   // Required here: JSON logging (servers, containers, tests) never loads pino-pretty.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pretty = require('pino-pretty') as typeof import('pino-pretty');

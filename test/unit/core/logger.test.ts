@@ -1,9 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { textSink } from '../../helpers/log-capture';
-import { REPEATED_WARNING_INTERVAL_MS, SERVER_LOG_BATCH_BYTES, SERVER_LOG_FLUSH_MS, ThrottledWarning, createLogger, serverLogDestination } from '../../../src/core/logger';
+import { REPEATED_WARNING_INTERVAL_MS, ThrottledWarning, createLogger } from '../../../src/core/logger';
 import { BestEffortCache } from '../../../src/search/keyv-store';
 
 /** A Keyv store whose every call fails, as an unreachable Redis does. */
@@ -108,31 +105,5 @@ describe('createLogger', () => {
     const pretty = textSink();
     createLogger({ level: 'info', format: 'pretty', isTTY: false, stream: pretty.stream }).warn({}, 'y');
     expect(pretty.text()).toMatch(/^\[[\d:.]+\] WARN: y\n$/);
-  });
-});
-
-describe('serverLogDestination', () => {
-  it('gathers a server’s lines and writes them in one batch within the flush interval, all of them by the flushSync pino runs at exit', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'trackgraph-log-'));
-    try {
-      const file = path.join(dir, 'server.log');
-      const destination = serverLogDestination(file) as ReturnType<typeof serverLogDestination> & { flushSync(): void; end(): void };
-      const logger = createLogger({ level: 'info', format: 'json', stream: destination });
-      for (let i = 0; i < 3; i++) logger.info({ request: i }, 'served');
-      // Three short lines are far below a batch: nothing is written in the same turn.
-      expect(existsSync(file) ? readFileSync(file, 'utf8') : '').toBe('');
-      const deadline = Date.now() + 5_000;
-      const written = () => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
-      while (written().length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, SERVER_LOG_FLUSH_MS / 2));
-      expect(written().map((line) => (JSON.parse(line) as { request: number }).request)).toEqual([0, 1, 2]);
-      // A batch's worth is written without waiting for the timer; the rest by flushSync.
-      const many = Math.ceil((2 * SERVER_LOG_BATCH_BYTES) / 60);
-      for (let i = 3; i < 3 + many; i++) logger.info({ request: i }, 'served');
-      destination.flushSync();
-      expect(written()).toHaveLength(3 + many);
-      destination.end();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
