@@ -9,7 +9,8 @@
  * Each `<dir>` holds audio and a truth.json with `tonic` and `modeBinary`. Every clip is decoded by
  * the engine's decode path and its sustained chroma, bass line and plain chroma come from the
  * engine's own chroma stage, so the features are the ones the service scores (tonal.key.ts: each
- * key's correlations with three profiles, the bass line's times its concentration, and minor).
+ * key's correlations with three profiles, the bass line's times its concentration, minor, and the
+ * chroma's twelve degrees from the key's tonic).
  *
  * The fit: softmax regression over the 24 keys (Adam, an L2 penalty `--l2` on the mean loss),
  * every group weighing alike. A group is a set, or with `--by-genre` each genre of a set (the file
@@ -33,12 +34,14 @@ import { basename, resolve } from 'node:path';
 import { Stft } from '../src/engine/signal.stft';
 import { chromaOf, chromaSum } from '../src/engine/tonal.chroma';
 import {
+  DEGREE_SCALE,
   FITTED_KEY_MODEL,
   KEY_FEATURES,
   PROFILE_NAMES,
   calibrationInputs,
   keyFeatures,
   keyProbabilities,
+  modelOfWeights,
   weightVector,
 } from '../src/engine/tonal.key';
 import { fitLogistic, logit as logitOf } from '../measure/fit/logistic';
@@ -236,7 +239,7 @@ async function main(): Promise<void> {
   const refit = predict(rows, all);
   const held = leftOut(rows, opts.l2);
 
-  console.log(`key model: ${PROFILE_NAMES.join(', ')} profiles on the ${opts.plain ? 'plain' : 'sustained'} chroma and the bass line (×concentration), and minor; L2 ${opts.l2}`);
+  console.log(`key model: ${PROFILE_NAMES.join(', ')} profiles on the ${opts.plain ? 'plain' : 'sustained'} chroma and the bass line (×concentration), minor and the chroma's degrees from the tonic; L2 ${opts.l2}`);
   console.log(`${'set'.padEnd(24)}${'clips'.padStart(6)}${'groups'.padStart(7)}   MIREX shipped   refit  left out   exact left out`);
   for (const set of sets) {
     const mine = (ps: Prediction[]) => ps.filter((p) => p.clip.set === set);
@@ -246,7 +249,10 @@ async function main(): Promise<void> {
       `${set.padEnd(24)}${String(mine(held).length).padStart(6)}${String(groups).padStart(7)}   ${mean(mine(shipped).map(mirexOf)).toFixed(3).padStart(13)}${mean(mine(refit).map(mirexOf)).toFixed(3).padStart(8)}${mean(mine(held).map(mirexOf)).toFixed(3).padStart(10)}${pct(exact).padStart(17)}`,
     );
   }
-  console.log(`refitted weights: chroma ${Array.from(all.slice(0, 3), (x) => x.toFixed(3)).join(' ')}; bass ${Array.from(all.slice(3, 6), (x) => x.toFixed(3)).join(' ')}; minor ${all[6]!.toFixed(3)}`);
+  const refitted = modelOfWeights(all);
+  const shown = (x: number[]) => x.map((v) => v.toFixed(3)).join(' ');
+  console.log(`refitted weights: chroma ${shown(refitted.chroma)}; bass ${shown(refitted.bass)}; minor ${refitted.minor.toFixed(3)}`);
+  console.log(`  degrees from the tonic (I … VII, ×${DEGREE_SCALE}): major ${shown(refitted.degrees.major)}; minor ${shown(refitted.degrees.minor)}`);
 
   const recorded = held.filter((p) => !opts.rendered.has(p.clip.set));
   if (new Set(recorded.map((p) => p.clip.group)).size < 2) {
@@ -273,9 +279,10 @@ async function main(): Promise<void> {
     const file = {
       fittedOn: counts.join(', '),
       method: `softmax regression over the 24 keys, L2 ${opts.l2}, every group alike${opts.byGenre.size ? ` (by genre: ${[...opts.byGenre].join(', ')})` : ''}; calibration: ridge logistic regression (λ 0.1) of exactly right on the left-out predictions of the sets not rendered; npm run bench:key-profiles -- --write`,
-      chroma: Array.from(all.slice(0, 3), round),
-      bass: Array.from(all.slice(3, 6), round),
-      minor: round(all[6]!),
+      chroma: refitted.chroma.map(round),
+      bass: refitted.bass.map(round),
+      minor: round(refitted.minor),
+      degrees: { major: refitted.degrees.major.map(round), minor: refitted.degrees.minor.map(round) },
       calibration: { bias: round(calibration.bias), logit: round(calibration.weights.logit!), margin: round(calibration.weights.margin!) },
     };
     writeFileSync(opts.write, `${JSON.stringify(file, null, 2)}\n`);

@@ -9,9 +9,12 @@ import fitted from './key.weights.json';
  * KeyExtractor's default) and Temperley's MIREX 2005 profiles, each a Pearson correlation — by the
  * same three correlations of the bass line, times the bass line's concentration (a bass part
  * resting on a few notes votes, the diffuse low register of a piano hardly), and by whether the key
- * is minor. A key's score is the weighted sum of these seven numbers, and a softmax over the 24
- * scores gives each key's probability. Every feature is relative to the key's tonic, so the
- * decision is the same in every transposition.
+ * is minor; and by the chroma itself read from the key's tonic (each of its twelve degrees, less
+ * their mean, with weights of its own per mode: a learned correction of the profiles, which
+ * weighs, say, a flat seventh against a major key, where it names the subdominant's). A key's
+ * score is the weighted sum of these 31 numbers, and a softmax over the 24 scores gives each
+ * key's probability. Every feature is relative to the key's tonic, so the decision is the same
+ * in every transposition.
  *
  * The weights are data (key.weights.json), fitted by `npm run bench:key-profiles -- --write`:
  * softmax regression on human-labelled recordings of several kinds (GTZAN's fit clips, classical
@@ -65,17 +68,32 @@ export interface KeyModel {
   bass: number[];
   /** Added to every minor key's score. */
   minor: number;
+  /** Weights of the chroma's twelve degrees from the key's tonic (DEGREE_SCALE × the max-normalised chroma less its mean), per mode. */
+  degrees: { major: number[]; minor: number[] };
   /** P(right) = σ(bias + logit · logit(p₁) + margin · ln(p₁ / p₂)) of the winner p₁ and runner-up p₂. */
   calibration: { bias: number; logit: number; margin: number };
 }
 
-/** The features of one key, in the model's order (chroma correlations, bass correlations, minor). */
-export const KEY_FEATURES = PROFILE_NAMES.length * 2 + 1;
+/** Where a key's features start: chroma correlations, bass correlations, minor, then the degrees. */
+const MINOR_FEATURE = PROFILE_NAMES.length * 2;
+const DEGREES_FEATURE = MINOR_FEATURE + 1;
+/**
+ * The features of one key, in the model's order: chroma correlations, bass correlations, minor,
+ * the twelve degrees for a major key, the twelve for a minor one (the other mode's are 0).
+ */
+export const KEY_FEATURES = DEGREES_FEATURE + 24;
+/**
+ * The degrees' scale. The fit's L2 penalty weighs every weight alike, so a smaller scale asks the
+ * degrees' weights to grow larger before they count: it sets how far the learned correction may
+ * move the profiles. Chosen by the left-out figures (docs/engine/key.md: 0.5–1 alike, 2 worse).
+ */
+export const DEGREE_SCALE = 0.7;
 
 export const FITTED_KEY_MODEL: KeyModel = {
   chroma: fitted.chroma,
   bass: fitted.bass,
   minor: fitted.minor,
+  degrees: fitted.degrees,
   calibration: fitted.calibration,
 };
 
@@ -126,6 +144,15 @@ export function keyFeatures(chroma: ArrayLike<number>, bass: ArrayLike<number>):
   const x = standardised(chroma);
   const b = standardised(bass);
   const concentration = bassConcentration(bass);
+  // The chroma over its strongest class, less its mean, times DEGREE_SCALE.
+  let max = 0;
+  let sum = 0;
+  for (let i = 0; i < 12; i++) {
+    max = Math.max(max, chroma[i]!);
+    sum += chroma[i]!;
+  }
+  const degrees = new Float64Array(12);
+  if (max > 0) for (let i = 0; i < 12; i++) degrees[i] = (DEGREE_SCALE * (chroma[i]! - sum / 12)) / max;
   const out: Float64Array[] = [];
   for (let index = 0; index < 24; index++) {
     const tonic = index % 12;
@@ -142,7 +169,9 @@ export function keyFeatures(chroma: ArrayLike<number>, bass: ArrayLike<number>):
       f[j] = rc;
       f[PROFILE_NAMES.length + j] = concentration * rb;
     });
-    f[KEY_FEATURES - 1] = mode === 0 ? 1 : 0;
+    f[MINOR_FEATURE] = mode === 0 ? 1 : 0;
+    const at = DEGREES_FEATURE + (mode === 1 ? 0 : 12);
+    for (let i = 0; i < 12; i++) f[at + i] = degrees[(i + tonic) % 12]!;
     out.push(f);
   }
   return out;
@@ -150,7 +179,19 @@ export function keyFeatures(chroma: ArrayLike<number>, bass: ArrayLike<number>):
 
 /** The model's weights as one vector in the features' order. */
 export function weightVector(model: KeyModel): Float64Array {
-  return Float64Array.from([...model.chroma, ...model.bass, model.minor]);
+  return Float64Array.from([...model.chroma, ...model.bass, model.minor, ...model.degrees.major, ...model.degrees.minor]);
+}
+
+/** The model's weights (calibration aside) of a vector in the features' order: weightVector's inverse. */
+export function modelOfWeights(w: ArrayLike<number>): Omit<KeyModel, 'calibration'> {
+  const n = PROFILE_NAMES.length;
+  const part = (from: number, count: number) => Array.from({ length: count }, (_, i) => w[from + i]!);
+  return {
+    chroma: part(0, n),
+    bass: part(n, n),
+    minor: w[MINOR_FEATURE]!,
+    degrees: { major: part(DEGREES_FEATURE, 12), minor: part(DEGREES_FEATURE + 12, 12) },
+  };
 }
 
 /** The softmax over the 24 keys' scores. */

@@ -9,6 +9,8 @@ import {
   estimateKey,
   keyCorrelation,
   keyFeatures,
+  modelOfWeights,
+  type KeyModel,
   modeByThird,
   profileReading,
   weightVector,
@@ -189,6 +191,24 @@ describe('key model', () => {
     expect(FITTED_KEY_MODEL.bass).toHaveLength(PROFILE_NAMES.length);
     for (const w of FITTED_KEY_MODEL.chroma) expect(w).toBeGreaterThan(0);
     expect(weightVector(FITTED_KEY_MODEL)).toHaveLength(KEY_FEATURES);
+    expect(FITTED_KEY_MODEL.degrees.major).toHaveLength(12);
+    expect(FITTED_KEY_MODEL.degrees.minor).toHaveLength(12);
+    const { calibration, ...weights } = FITTED_KEY_MODEL;
+    expect(calibration.logit).toBeGreaterThan(0);
+    expect(modelOfWeights(weightVector(FITTED_KEY_MODEL))).toEqual(weights);
+  });
+
+  it('the degrees read the chroma from each key\'s tonic, per mode: a weight on a major key\'s fifth names the key a fifth below the chroma\'s strongest class', () => {
+    const zero = new Array<number>(12).fill(0);
+    const onFifth: KeyModel = { chroma: [0, 0, 0], bass: [0, 0, 0], minor: 0, degrees: { major: zero.map((_, i) => (i === 7 ? 10 : 0)), minor: zero }, calibration: FITTED_KEY_MODEL.calibration };
+    // The chroma's strongest class is D (2): its key is G major (7) by this model alone.
+    const chroma = zero.map((_, i) => (i === 2 ? 1 : 0.2));
+    expect(name(estimateKey(chroma, silentBass, onFifth))).toBe('G major');
+    // The same weight on the minor degrees names G minor instead.
+    const minorFifth: KeyModel = { ...onFifth, degrees: { major: zero, minor: onFifth.degrees.major } };
+    expect(name(estimateKey(chroma, silentBass, minorFifth))).toBe('G minor');
+    // The degrees are the chroma less its mean over its strongest class (scaled): an even chroma adds nothing.
+    for (const f of keyFeatures(new Array(12).fill(1), silentBass)) for (const v of f.slice(7)) expect(v).toBe(0);
   });
 });
 
