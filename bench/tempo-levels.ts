@@ -3,7 +3,8 @@
  * fitted on.
  *
  *   npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--flat 0.15] [--cache <dir>]
- *     [--group <name>=<dir>,<dir>] [--without <feature>,...] [--levels <file>]
+ *     [--group <name>=<dir>,<dir>] [--by-genre <set>,...] [--weight <set>=<w>,...]
+ *     [--without <feature>,...] [--levels <file>]
  *
  * Each `<dir>` holds audio and a truth.json with `bpm`. Every clip is decoded by the engine's
  * decode path and its candidate levels, with their evidence, come from the engine's own rhythm
@@ -11,11 +12,13 @@
  * level is among the candidates, Acc1 with the engine's LEVEL_WEIGHTS, with weights refitted on
  * all sets, and with weights fitted on all the other sets (leave one set out: the figure to
  * trust). `--group` puts several folders in one held-out group (versions of the same songs at
- * other tempi must be left out together with their originals). Prints the refitted weights.
+ * other tempi must be left out together with their originals); `--by-genre` holds a set out genre
+ * by genre instead (its truth's `genre`: each genre judged by weights fitted on every other set
+ * and on the set's other genres). Prints the refitted weights.
  *
  * The fit is a softmax regression over each clip's candidates (the right ones share the
  * target), by Adam gradient descent with an L2 penalty, each set weighted equally so
- * that no one kind of music dominates. Within a set, each clip is weighted by the inverse of how
+ * that no one kind of music dominates (`--weight gtzan-fit=2` counts a set twice). Within a set, each clip is weighted by the inverse of how
  * many clips of all the sets have a tempo near its own (a Gaussian kernel `--flat` octaves wide
  * on log2 BPM; 0 turns it off): the sets at hand crowd some tempi (a set of fast band songs, a
  * set drawn evenly from 55-210 BPM), and unweighted the fit learns their tempo distribution as
@@ -43,6 +46,7 @@ interface Clip {
   group: string;
   file: string;
   bpm: number;
+  genre?: string;
   levels: Level[];
 }
 
@@ -59,28 +63,30 @@ interface FitOptions {
   flat: number;
   /** Indices of features whose weights stay 0. */
   without: ReadonlySet<number>;
+  /** Sets weighed other than 1 (--weight). */
+  setWeights: ReadonlyMap<string, number>;
 }
 
 /** Each clip's weight in the fit: every set weighs alike, and within a set, clips at crowded tempi less. */
-function clipWeights(clips: Clip[], flat: number): Map<Clip, number> {
+function clipWeights(clips: Clip[], flat: number, setWeights: ReadonlyMap<string, number>): Map<Clip, number> {
   const perSet = new Map<string, Clip[]>();
   for (const c of clips) perSet.set(c.set, (perSet.get(c.set) ?? []).concat(c));
   const rarity = (c: Clip): number =>
     flat > 0 ? 1 / clips.reduce((s, o) => s + Math.exp(-(Math.log2(o.bpm / c.bpm) ** 2) / (2 * flat * flat)), 0) : 1;
   const weights = new Map<Clip, number>();
-  for (const members of perSet.values()) {
+  for (const [set, members] of perSet) {
     const r = members.map(rarity);
     const sum = r.reduce((a, b) => a + b, 0);
-    members.forEach((c, i) => weights.set(c, r[i]! / sum / perSet.size));
+    members.forEach((c, i) => weights.set(c, ((setWeights.get(set) ?? 1) * r[i]!) / sum / perSet.size));
   }
   return weights;
 }
 
-function fit(clips: Clip[], { l2, flat, without }: FitOptions, iterations = 3000): number[] {
+function fit(clips: Clip[], { l2, flat, without, setWeights }: FitOptions, iterations = 3000): number[] {
   const dims = LEVEL_FEATURES.length;
   const weights = new Array<number>(dims).fill(0);
   const usable = clips.filter((c) => c.levels.some((l) => right(l, c.bpm)));
-  const clipWeight = clipWeights(usable, flat);
+  const clipWeight = clipWeights(usable, flat, setWeights);
   // Adam: the features differ in scale, and plain gradient steps crawl along the flat ones.
   const m = new Array<number>(dims).fill(0);
   const v = new Array<number>(dims).fill(0);
@@ -111,11 +117,11 @@ function fit(clips: Clip[], { l2, flat, without }: FitOptions, iterations = 3000
   return weights;
 }
 
-function score(clips: Clip[], weights: readonly number[]): { acc1: number; misses: string[] } {
+function score(clips: Clip[], weightsOf: (clip: Clip) => readonly number[]): { acc1: number; misses: string[] } {
   let acc1 = 0;
   const misses: string[] = [];
   for (const clip of clips) {
-    const pick = chooseLevel(clip.levels, weights)?.level;
+    const pick = chooseLevel(clip.levels, weightsOf(clip))?.level;
     if (pick && right(pick, clip.bpm)) acc1++;
     else misses.push(`${clip.file} ${clip.bpm}->${pick?.bpm.toFixed(1) ?? '-'}`);
   }
@@ -132,7 +138,7 @@ async function measure(dirs: string[], groupOf: Map<string, string>, cache: stri
       const spec = stft.spectrogram(stft.halfRate(await analysisWindowOf(dir, row.file, cache)));
       const chroma = chromaOf(spec);
       const { levels } = analyseRhythm(onsetEnvelopes(spec), chroma, analyseTonal(chroma).tonality);
-      clips.push({ set: basename(dir), group: groupOf.get(resolve(dir)) ?? basename(dir), file: row.file, bpm: row.bpm, levels });
+      clips.push({ set: basename(dir), group: groupOf.get(resolve(dir)) ?? basename(dir), file: row.file, bpm: row.bpm, genre: row.genre, levels });
       process.stderr.write('.');
     }
     process.stderr.write(` ${basename(dir)}\n`);
@@ -142,10 +148,10 @@ async function measure(dirs: string[], groupOf: Map<string, string>, cache: stri
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const valued = new Set(['--l2', '--flat', '--cache', '--group', '--without', '--levels']);
+  const valued = new Set(['--l2', '--flat', '--cache', '--group', '--by-genre', '--weight', '--without', '--levels']);
   const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
   if (dirs.length === 0) {
-    console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--flat 0.15] [--cache <dir>] [--group <name>=<dir>,<dir>] [--without <feature>,...] [--levels <file>]');
+    console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--flat 0.15] [--cache <dir>] [--group <name>=<dir>,<dir>] [--by-genre <set>,...] [--weight <set>=<w>,...] [--without <feature>,...] [--levels <file>]');
     process.exit(2);
   }
   const without = new Set(
@@ -155,7 +161,14 @@ async function main(): Promise<void> {
       return i;
     }),
   );
-  const options: FitOptions = { l2: Number(option(args, 'l2') ?? 0.001), flat: Number(option(args, 'flat') ?? 0.15), without };
+  const setWeights = new Map<string, number>();
+  for (const pair of (option(args, 'weight') ?? '').split(',').filter(Boolean)) {
+    const [name, w] = pair.split('=');
+    if (!name || !(Number(w) > 0)) throw new Error(`--weight ${pair}: expected <set>=<positive number>`);
+    setWeights.set(name, Number(w));
+  }
+  const byGenre = new Set((option(args, 'by-genre') ?? '').split(',').filter(Boolean));
+  const options: FitOptions = { l2: Number(option(args, 'l2') ?? 0.001), flat: Number(option(args, 'flat') ?? 0.15), without, setWeights };
   const cache = option(args, 'cache');
   const levelsFile = option(args, 'levels');
   if (cache) mkdirSync(cache, { recursive: true });
@@ -165,8 +178,9 @@ async function main(): Promise<void> {
     const [name, list] = (args[i + 1] ?? '').split('=');
     for (const d of (list ?? '').split(',')) if (d) groupOf.set(resolve(d), name!);
   });
-  const clips = levelsFile && existsSync(levelsFile) ? (JSON.parse(readFileSync(levelsFile, 'utf8')) as Clip[]) : await measure(dirs, groupOf, cache);
-  if (levelsFile && !existsSync(levelsFile)) writeFileSync(levelsFile, JSON.stringify(clips.map((c) => ({ ...c, levels: c.levels.map((l) => ({ ...l, beats: [] })) }))));
+  const measured = levelsFile && existsSync(levelsFile) ? (JSON.parse(readFileSync(levelsFile, 'utf8')) as Clip[]) : await measure(dirs, groupOf, cache);
+  if (levelsFile && !existsSync(levelsFile)) writeFileSync(levelsFile, JSON.stringify(measured.map((c) => ({ ...c, levels: c.levels.map((l) => ({ ...l, beats: [] })) }))));
+  const clips = measured.map((c) => (byGenre.has(c.set) ? { ...c, group: `${c.set}/${c.genre ?? '-'}` } : c));
   const groups = [...new Set(clips.map((c) => c.group))];
   const heldOut = new Map<string, number[]>();
   if (groups.length > 1) for (const g of groups) heldOut.set(g, fit(clips.filter((c) => c.group !== g), options));
@@ -176,9 +190,9 @@ async function main(): Promise<void> {
   for (const set of [...new Set(clips.map((c) => c.set))]) {
     const mine = clips.filter((c) => c.set === set);
     const present = mine.filter((c) => c.levels.some((l) => right(l, c.bpm))).length;
-    const engine = score(mine, LEVEL_WEIGHTS);
-    const all = score(mine, refit);
-    const held = heldOut.size > 0 ? score(mine, heldOut.get(mine[0]!.group)!) : undefined;
+    const engine = score(mine, () => LEVEL_WEIGHTS);
+    const all = score(mine, () => refit);
+    const held = heldOut.size > 0 ? score(mine, (c) => heldOut.get(c.group)!) : undefined;
     total.n += mine.length;
     total.present += present;
     total.engine += engine.acc1;
@@ -189,6 +203,14 @@ async function main(): Promise<void> {
     );
     if (engine.misses.length) console.log(`             engine misses: ${engine.misses.join(', ')}`);
     if (held?.misses.length) console.log(`             held-out misses: ${held.misses.join(', ')}`);
+    if (byGenre.has(set) && heldOut.size > 0) {
+      const genres = [...new Set(mine.map((c) => c.genre ?? '-'))];
+      const each = genres.map((g) => {
+        const members = mine.filter((c) => (c.genre ?? '-') === g);
+        return `${g} ${score(members, (c) => heldOut.get(c.group)!).acc1}/${members.length}`;
+      });
+      console.log(`             held out by genre: ${each.join(', ')}`);
+    }
   }
   const pct = (k: number) => `${k}/${total.n} (${((100 * k) / total.n).toFixed(1)} %)`;
   console.log(`all: true level present ${pct(total.present)}; Acc1 engine ${pct(total.engine)}, refit ${pct(total.refit)}, held out ${heldOut.size > 0 ? pct(total.held) : '-'}`);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../measure/models/test-models';
 import { RATE, encodeWav, song } from '../../measure/audio/audio-signals';
@@ -111,6 +111,19 @@ it('bench:tempo-levels gives each set its level accuracy, fitted and held out, a
   const out = ok(await npmRun('bench:tempo-levels', [corpus, second], env(), 240_000));
   expect(out).toMatch(/^set-a\s+4\s+\d+\s+\d+\s+\d+\s+\d+$/m);
   expect(out).toMatch(/^refitted weights: \[(-?[\d.]+, ){8}-?[\d.]+\]$/m);
+});
+
+it('bench:tempo-levels --by-genre holds a set out genre by genre, and --weight counts a set more', async () => {
+  const genres = path.join(scratch, 'set-g');
+  await cp(corpus, genres, { recursive: true });
+  const truth = JSON.parse(await readFile(path.join(genres, 'truth.json'), 'utf8')) as { file: string }[];
+  await writeFile(path.join(genres, 'truth.json'), JSON.stringify(truth.map((row, i) => ({ ...row, genre: i < 2 ? 'first' : 'second' }))));
+  const out = ok(await npmRun('bench:tempo-levels', [second, genres, '--by-genre', 'set-g', '--weight', 'set-g=2'], env(), 240_000));
+  expect(out).toMatch(/^set-g\s+4\s+\d+\s+\d+\s+\d+\s+\d+$/m);
+  expect(out).toMatch(/^\s+held out by genre: first [0-2]\/2, second [0-2]\/2$/m);
+  const refused = await npmRun('bench:tempo-levels', [second, '--weight', 'set-b=0'], env(), 60_000);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toContain('--weight set-b=0: expected <set>=<positive number>');
 });
 
 it('bench:analysis times the engine per clip on 1 and 2 workers', async () => {
