@@ -190,7 +190,7 @@ describe('REST fuzz: no malformed request is a server error', () => {
       { numRuns: 600 },
     );
     expect(serverErrors()).toEqual([]);
-  });
+  }, 120_000);
 
   afterAll(() => {
     // After all the above: not one line at error level (no stack), whatever was sent.
