@@ -18,13 +18,14 @@
  *
  * The fit is a softmax regression over each clip's candidates (the right ones share the
  * target), by Adam gradient descent with an L2 penalty, each set weighted equally so
- * that no one kind of music dominates (`--weight gtzan-fit=2` counts a set twice). Within a set, each clip is weighted by the inverse of how
- * many clips of all the sets have a tempo near its own (a Gaussian kernel `--flat` octaves wide
- * on log2 BPM; 0 turns it off): the sets at hand crowd some tempi (a set of fast band songs, a
- * set drawn evenly from 55-210 BPM), and unweighted the fit learns their tempo distribution as
- * if it were evidence. Flattened, the fitted terms say what the evidence tells about levels. The
- * tempo preference's width stays the fixed one of rhythm.level.ts; its linear term `x`, which
- * sets the preference's centre, is fitted with the evidence.
+ * that no one kind of music dominates (`--weight gtzan-fit=2` counts a set twice). Within a
+ * set, each clip is weighted by the inverse of how many clips of all the sets have a tempo
+ * near its own (a Gaussian kernel `--flat` octaves wide on log2 BPM; 0 turns it off): the
+ * sets at hand crowd some tempi (a set of fast band songs, a set drawn evenly from 55-210 BPM),
+ * and unweighted the fit learns their tempo distribution as if it were evidence. Flattened,
+ * the fitted terms say what the evidence tells about levels. The tempo preference's width stays
+ * the fixed one of rhythm.level.ts; its linear term `x`, which sets the preference's centre, is
+ * fitted with the evidence.
  *
  * `--without` keeps the named features' weights at 0 (what a feature is worth, left out).
  * `--levels` keeps every clip's candidates and evidence in a file, read instead of the audio
@@ -164,7 +165,10 @@ async function main(): Promise<void> {
   const setWeights = new Map<string, number>();
   for (const pair of (option(args, 'weight') ?? '').split(',').filter(Boolean)) {
     const [name, w] = pair.split('=');
-    if (!name || !(Number(w) > 0)) throw new Error(`--weight ${pair}: expected <set>=<positive number>`);
+    if (!name || !(Number(w) > 0)) {
+      console.error(`--weight ${pair}: expected <set>=<positive number>`);
+      process.exit(2);
+    }
     setWeights.set(name, Number(w));
   }
   const byGenre = new Set((option(args, 'by-genre') ?? '').split(',').filter(Boolean));

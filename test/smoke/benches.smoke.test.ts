@@ -122,7 +122,7 @@ it('bench:tempo-levels --by-genre holds a set out genre by genre, and --weight c
   expect(out).toMatch(/^set-g\s+4\s+\d+\s+\d+\s+\d+\s+\d+$/m);
   expect(out).toMatch(/^\s+held out by genre: first [0-2]\/2, second [0-2]\/2$/m);
   const refused = await npmRun('bench:tempo-levels', [second, '--weight', 'set-b=0'], env(), 60_000);
-  expect(refused.code).not.toBe(0);
+  expect(refused.code).toBe(2);
   expect(refused.stderr).toContain('--weight set-b=0: expected <set>=<positive number>');
 });
 
