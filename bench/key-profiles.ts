@@ -46,6 +46,7 @@ import {
 } from '../src/engine/tonal.key';
 import { fitLogistic, logit as logitOf } from '../measure/fit/logistic';
 import { mirexKeyScore, readTruth } from '../measure/corpora/truth';
+import { setWeightsOf } from './lib/tools';
 import { analysisWindowOf } from './lib/window-cache';
 
 interface Clip {
@@ -85,12 +86,7 @@ function parseOptions(args: string[]): Options {
   const writeArg = writeAt >= 0 ? args[writeAt + 1] : undefined;
   const write = writeAt < 0 ? undefined : writeArg && !writeArg.startsWith('--') ? writeArg : resolve(__dirname, '../src/engine/key.weights.json');
   const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? '') && !(writeAt >= 0 && i === writeAt + 1 && a === writeArg));
-  const setWeights = new Map<string, number>();
-  for (const pair of list('--weight')) {
-    const [name, w] = pair.split('=');
-    if (!name || !(Number(w) > 0)) throw new Error(`--weight ${pair}: expected <set>=<positive number>`);
-    setWeights.set(name, Number(w));
-  }
+  const setWeights = setWeightsOf(list('--weight'));
   const l2 = Number(value('--l2') ?? 0.01);
   if (!(l2 >= 0)) throw new Error('--l2: expected a number >= 0');
   const plain = args.includes('--plain');

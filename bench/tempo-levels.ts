@@ -39,6 +39,7 @@ import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
 import { Stft } from '../src/engine/signal.stft';
 import { analyseTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
+import { setWeightsOf } from './lib/tools';
 import { analysisWindowOf } from './lib/window-cache';
 import { readTruth, tempoRelation } from '../measure/corpora/truth';
 
@@ -162,14 +163,12 @@ async function main(): Promise<void> {
       return i;
     }),
   );
-  const setWeights = new Map<string, number>();
-  for (const pair of (option(args, 'weight') ?? '').split(',').filter(Boolean)) {
-    const [name, w] = pair.split('=');
-    if (!name || !(Number(w) > 0)) {
-      console.error(`--weight ${pair}: expected <set>=<positive number>`);
-      process.exit(2);
-    }
-    setWeights.set(name, Number(w));
+  let setWeights: Map<string, number>;
+  try {
+    setWeights = setWeightsOf((option(args, 'weight') ?? '').split(',').filter(Boolean));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
   }
   const byGenre = new Set((option(args, 'by-genre') ?? '').split(',').filter(Boolean));
   const options: FitOptions = { l2: Number(option(args, 'l2') ?? 0.001), flat: Number(option(args, 'flat') ?? 0.15), without, setWeights };

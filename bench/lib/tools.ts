@@ -21,3 +21,17 @@ export function soxFormatsLacking(formats: readonly string[]): string {
   const lacks = formats.filter((f) => !known.has(f.toLowerCase()));
   return lacks.length > 0 ? `; this sox has no ${lacks.join(' or ')}: apt-get install libsox-fmt-all` : '';
 }
+
+/**
+ * A fit's `--weight` pairs (`<set>=<w>`, w > 0) as each set's weight; throws naming the first bad
+ * pair. A set not named weighs 1.
+ */
+export function setWeightsOf(pairs: readonly string[]): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const pair of pairs) {
+    const [name, w] = pair.split('=');
+    if (!name || !(Number(w) > 0)) throw new Error(`--weight ${pair}: expected <set>=<positive number>`);
+    weights.set(name, Number(w));
+  }
+  return weights;
+}
