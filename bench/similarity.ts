@@ -1,7 +1,7 @@
 /**
  * The sound embeddings (src/engine/sound.embedding.ts): fitted, and judged by people's groupings.
  *
- * `npm run bench:similarity -- --dataset DIR --fit FILE [--models DIR] [--cache DIR] [--seeds 3] [--write [--weights FILE]]`
+ * `npm run bench:similarity -- --dataset DIR --fit FILE [--models DIR] [--cache DIR] [--seeds 3] [--supervector] [--write [--weights FILE]]`
  *
  *   --dataset DIR   the 4Q dataset (bench/corpora/4q.md): the annotations and metadata CSVs and Q1..Q4/<id>.mp3
  *   --fit FILE      the ids to fit on, one a line; the dataset's other songs are never read
@@ -9,6 +9,10 @@
  *                   them the models' rows are left out
  *   --cache DIR     per-quadrant JSON of each clip's measurements (default bench/.cache/similarity)
  *   --seeds N       shuffles of the artists into folds whose left-out scores are averaged (default 3)
+ *   --supervector   also judge signal/1 beside a bag-of-frames part: each song's cepstral frames
+ *                   (measure/audio/cepstral-frames.ts) as a supervector against a mixture of Gaussians
+ *                   fitted on the fit songs' frames (measure/fit/gmm.ts), reduced to its leading
+ *                   components (frames cached beside the measurements, under frames/)
  *   --write         fit both embeddings on every fit song and write src/engine/sound.weights.json (or --weights)
  *
  * Every song is measured as the engine measures it (its 255 signal statistics, `inputs.sound`;
@@ -21,7 +25,7 @@
  * four (an artist is never on both sides), averaged over the shuffles. The anchor is
  * AudioMuse-AI's method: the tagger's layer averaged, compared by cosine, no fit.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLASSIFIER_ORDER, SOUND_FEATURE_NAMES, applyBlocks, modelsEmbedding, standardise, type SoundWeights } from '../src/engine/sound.embedding';
@@ -30,7 +34,10 @@ import { ModelRunner } from '../src/engine/models/runtime';
 import { QUADRANTS, readFourQuadrants, readIdList } from '../measure/corpora/four-quadrants';
 import { TEST_MODELS_DIR } from '../measure/models/test-models';
 import { measureCorpus, type MeasuredClip } from './lib/measure-corpus';
-import { columnStats, fitModels, fitSignal, leftOutScores, neighbourScores, type Labelled, type NeighbourScores } from '../measure/fit/sound-fit';
+import { columnStats, fitModels, fitSignal, leftOutScores, neighbourScores, principalComponentsOfFewRows, projectionBlock, type Labelled, type NeighbourScores } from '../measure/fit/sound-fit';
+import { CEPSTRAL_DIMS, cepstralFrames } from '../measure/audio/cepstral-frames';
+import { fitDiagonalGmm, supervector } from '../measure/fit/gmm';
+import { decodeAnalysisWindow } from '../src/engine/decode';
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +46,7 @@ const { values } = parseArgs({
     models: { type: 'string', default: TEST_MODELS_DIR },
     cache: { type: 'string', default: path.resolve(__dirname, '.cache', 'similarity') },
     seeds: { type: 'string', default: '3' },
+    supervector: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     weights: { type: 'string', default: path.resolve(__dirname, '..', 'src', 'engine', 'sound.weights.json') },
   },
@@ -47,9 +55,16 @@ const { values } = parseArgs({
 /** The shipped recipes' settings (sound.embedding.ts says what each is). */
 const SIGNAL = { components: 64, discriminants: 20, shrinkage: 0.7, discriminantWeight: 0.5 } as const;
 const MODELS = { components: 64, power: 0.25, classifierWeight: 0.2 } as const;
+/**
+ * The bag-of-frames part --supervector judges: 32 Gaussians fitted on every sixth frame of the
+ * fit songs (12 EM steps), relevance 16, the supervectors' 128 leading components each scaled by
+ * variance^-1/4, unit length, beside signal/1 at unit length.
+ */
+const SUPERVECTOR = { components: 32, frameStride: 6, relevance: 16, projection: 128, power: 0.25 } as const;
 
 interface Song extends Labelled {
   id: string;
+  file: string;
   sound: number[];
   layer?: number[];
   classifiers?: number[];
@@ -119,6 +134,7 @@ async function measure(): Promise<Song[]> {
     return [
       {
         id: s.id,
+        file: s.file,
         quadrant: s.quadrant,
         ...labels,
         sound: m.inputs.sound,
@@ -131,6 +147,47 @@ async function measure(): Promise<Song[]> {
 }
 
 const f3 = (x: number): string => x.toFixed(3);
+
+/** Each song's cepstral frames, measured once and cached by the file's size and time (frames/<id>-<size>-<mtime>.f32). */
+async function framesOf(songs: readonly Song[]): Promise<Float32Array[]> {
+  const dir = path.join(values.cache, 'frames');
+  mkdirSync(dir, { recursive: true });
+  const out: Float32Array[] = [];
+  for (const s of songs) {
+    const { size, mtimeMs } = statSync(s.file);
+    const file = path.join(dir, `${s.id}-${size}-${Math.round(mtimeMs)}.f32`);
+    if (!existsSync(file)) {
+      const audio = await decodeAnalysisWindow(new Uint8Array(readFileSync(s.file)), 30);
+      const frames = cepstralFrames(audio.samples);
+      writeFileSync(file, new Uint8Array(frames.buffer, frames.byteOffset, frames.byteLength));
+    }
+    const bytes = readFileSync(file);
+    out.push(new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+  }
+  return out;
+}
+
+/** The supervectors of every song against a mixture fitted on the fit songs' frames, projected on their leading components (fitted on the fit songs too). */
+function supervectorVectors(frames: readonly Float32Array[], fit: readonly number[]): number[][] {
+  const sample = fit.flatMap((i) => {
+    const f = frames[i]!;
+    const rows: number[] = [];
+    for (let r = 0; r < f.length / CEPSTRAL_DIMS; r += SUPERVECTOR.frameStride) rows.push(...f.subarray(r * CEPSTRAL_DIMS, (r + 1) * CEPSTRAL_DIMS));
+    return rows;
+  });
+  const gmm = fitDiagonalGmm(Float64Array.from(sample), CEPSTRAL_DIMS, SUPERVECTOR.components);
+  const vectors = frames.map((f) => supervector(gmm, f, SUPERVECTOR.relevance));
+  const { mean } = columnStats(fit.map((i) => vectors[i]!));
+  const pca = principalComponentsOfFewRows(fit.map((i) => vectors[i]!), mean, SUPERVECTOR.projection);
+  const block = projectionBlock(pca.components, mean, 1, pca.variances.map((v) => v ** -SUPERVECTOR.power));
+  return vectors.map((v) => applyBlocks(v, [block]));
+}
+
+/** Unit length. */
+const unit = (v: readonly number[]): number[] => {
+  const norm = Math.hypot(...v);
+  return v.map((x) => (norm > 0 ? x / norm : 0));
+};
 
 function row(name: string, s: NeighbourScores, anchor?: NeighbourScores): string {
   const ratio = anchor ? `  (${(s.artist / anchor.artist).toFixed(2)}x, ${(s.genre / anchor.genre).toFixed(2)}x the anchor)` : '';
@@ -172,6 +229,14 @@ async function main(): Promise<void> {
   console.log(row('signal: the 255 statistics standardised (in-sample)', neighbourScores(songs.map((s) => standardise(s.sound, z.mean, z.std)), songs), anchor));
   console.log(row(`signal/1: ${SIGNAL.components} components + ${SIGNAL.discriminantWeight} x genre discriminant, in-sample`, neighbourScores(signalVectors(songs, all), songs), anchor));
   console.log(row(`signal/1, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => signalVectors(songs, fit), seeds), anchor));
+  if (values.supervector) {
+    const frames = await framesOf(songs);
+    const both = (fit: readonly number[]): number[][] => {
+      const sv = supervectorVectors(frames, fit);
+      return signalVectors(songs, fit).map((v, i) => [...unit(v), ...unit(sv[i]!)]);
+    };
+    console.log(row(`signal/1 + supervector (${SUPERVECTOR.components} Gaussians, ${SUPERVECTOR.projection} components), left out`, averaged(songs, both, seeds), anchor));
+  }
   if (withModels) {
     console.log(row(`musicnn/1: ${MODELS.components} half-whitened components + ${MODELS.classifierWeight} x classifiers, in-sample`, neighbourScores(modelVectors(songs, all), songs), anchor));
     console.log(row(`musicnn/1, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => modelVectors(songs, fit), seeds), anchor));

@@ -46,6 +46,25 @@ export function principalComponents(rows: readonly (readonly number[])[], centre
   return { components: Array.from({ length: n }, (_, c) => vectors.getColumn(c)), variances: values.slice(0, n).map((v) => Math.max(v, 1e-12)) };
 }
 
+/**
+ * The same for rows with more numbers than there are rows (a song's supervector has more than
+ * there are songs), at a fraction of the cost: the eigenvectors u of the rows' n × n Gram matrix
+ * X·Xᵀ/n give the covariance's, Xᵀ·u at unit length, with the same eigenvalues; at most n of
+ * them, where principalComponents would add directions of no variance up to k.
+ */
+export function principalComponentsOfFewRows(rows: readonly (readonly number[])[], centre: readonly number[], k: number): { components: number[][]; variances: number[] } {
+  const x = new Matrix(rows.map((r) => r.map((v, j) => v - centre[j]!)));
+  const { values, vectors } = eigenDescending(x.mmul(x.transpose()).div(rows.length));
+  const n = Math.min(k, values.length);
+  const xt = x.transpose();
+  const components = Array.from({ length: n }, (_, c) => {
+    const v = xt.mmul(Matrix.columnVector(vectors.getColumn(c))).getColumn(0);
+    const norm = Math.hypot(...v);
+    return v.map((a) => (norm > 0 ? a / norm : 0));
+  });
+  return { components, variances: values.slice(0, n).map((v) => Math.max(v, 1e-12)) };
+}
+
 /** A block projecting onto components (rows of d numbers) about `centre`: the matrix d × k and the offset −centre·C. */
 export function projectionBlock(components: readonly number[][], centre: readonly number[], weight: number, scale?: readonly number[]): EmbeddingBlock {
   const d = centre.length;

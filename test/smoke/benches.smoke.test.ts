@@ -422,16 +422,16 @@ withModels('bench:moods --write fits both valence models and writes the weights 
   expect(out).toContain('| `tag:happy` |');
 });
 
-it('bench:similarity judges the signal path\'s sound embedding on the fit songs, in-sample and with the artists left out, and writes the weights where asked', async () => {
+it('bench:similarity judges the signal path\'s sound embedding on the fit songs, in-sample and with the artists left out, beside a bag-of-frames supervector, and writes the weights where asked', async () => {
   const dir = path.join(scratch, '4q-similarity');
   const { dataset, fit } = await makeFourQuadrants(dir);
   const weights = path.join(scratch, 'sound.weights.json');
   const signalOnly = userEnv({ LOG_LEVEL: 'warn', TRACKGRAPH_TEST_MODELS_DIR: '' });
-  const out = ok(await npmRun('bench:similarity', ['--dataset', dataset, '--fit', fit, '--cache', path.join(scratch, 'similarity-cache'), '--seeds', '1', '--write', '--weights', weights], signalOnly, 240_000));
+  const out = ok(await npmRun('bench:similarity', ['--dataset', dataset, '--fit', fit, '--cache', path.join(scratch, 'similarity-cache'), '--seeds', '1', '--supervector', '--write', '--weights', weights], signalOnly, 240_000));
   expect(out).toContain('16 songs, 8 artists (16 songs whose artist has another), 2 genres');
   expect(out).toMatch(/^chance\s+0\.467\s+0\.200$/m);
   expect(out).toContain("no models: the anchor and the models' embedding are left out");
-  for (const name of ['signal/1: 64 components \\+ 0\\.5 x genre discriminant, in-sample', 'signal/1, left out \\(artists in 5 folds, 1 shuffles\\)']) {
+  for (const name of ['signal/1: 64 components \\+ 0\\.5 x genre discriminant, in-sample', 'signal/1, left out \\(artists in 5 folds, 1 shuffles\\)', 'signal/1 \\+ supervector \\(32 Gaussians, 128 components\\), left out']) {
     expect(out).toMatch(new RegExp(`^${name}\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+$`, 'm'));
   }
   // Energetic and calm songs are two genres here: in-sample, the ten nearest mostly share the song's.
