@@ -1,7 +1,7 @@
 /**
  * The sound embeddings (src/engine/sound.embedding.ts): fitted, and judged by people's groupings.
  *
- * `npm run bench:similarity -- --dataset DIR --fit FILE [--models DIR] [--cache DIR] [--seeds 3] [--supervector] [--write [--weights FILE]]`
+ * `npm run bench:similarity -- --dataset DIR --fit FILE [--models DIR] [--cache DIR] [--seeds 3] [--write [--weights FILE]]`
  *
  *   --dataset DIR   the 4Q dataset (bench/corpora/4q.md): the annotations and metadata CSVs and Q1..Q4/<id>.mp3
  *   --fit FILE      the ids to fit on, one a line; the dataset's other songs are never read
@@ -9,13 +9,10 @@
  *                   them the models' rows are left out
  *   --cache DIR     per-quadrant JSON of each clip's measurements (default bench/.cache/similarity)
  *   --seeds N       shuffles of the artists into folds whose left-out scores are averaged (default 3)
- *   --supervector   also judge signal/1 beside a bag-of-frames part: each song's cepstral frames
- *                   (measure/audio/cepstral-frames.ts) as a supervector against a mixture of Gaussians
- *                   fitted on the fit songs' frames (measure/fit/gmm.ts), reduced to its leading
- *                   components (frames cached beside the measurements, under frames/)
  *   --write         fit both embeddings on every fit song and write src/engine/sound.weights.json (or --weights)
  *
- * Every song is measured as the engine measures it (its 255 signal statistics, `inputs.sound`;
+ * Every song is measured as the engine measures it (its 255 signal statistics, `inputs.sound`, and
+ * its cepstral frames, cached under frames/;
  * with the models, the tagger's 200-unit layer and the classifiers, averaged over the window's
  * patches). Judged as the issue that asked for similarity by sound judges it: each song's ten
  * nearest among the others (cosine); "same artist": the share of the songs whose artist has
@@ -28,15 +25,15 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CLASSIFIER_ORDER, SOUND_FEATURE_NAMES, applyBlocks, modelsEmbedding, standardise, type SoundWeights } from '../src/engine/sound.embedding';
+import { CLASSIFIER_ORDER, SOUND_FEATURE_NAMES, applyBlocks, modelsEmbedding, signalEmbedding, standardise, type SoundWeights } from '../src/engine/sound.embedding';
 import { DEFAULT_PATCHES } from '../src/engine/models/model-files';
 import { ModelRunner } from '../src/engine/models/runtime';
 import { QUADRANTS, readFourQuadrants, readIdList } from '../measure/corpora/four-quadrants';
 import { TEST_MODELS_DIR } from '../measure/models/test-models';
 import { measureCorpus, type MeasuredClip } from './lib/measure-corpus';
-import { columnStats, fitModels, fitSignal, leftOutScores, neighbourScores, principalComponentsOfFewRows, projectionBlock, type Labelled, type NeighbourScores } from '../measure/fit/sound-fit';
-import { CEPSTRAL_DIMS, cepstralFrames } from '../measure/audio/cepstral-frames';
-import { fitDiagonalGmm, supervector } from '../measure/fit/gmm';
+import { columnStats, fitModels, fitSignal, leftOutScores, neighbourScores, fitFrames, type Labelled, type NeighbourScores } from '../measure/fit/sound-fit';
+import { cepstralFrames } from '../src/engine/sound.frames';
+import { Stft } from '../src/engine/signal.stft';
 import { decodeAnalysisWindow } from '../src/engine/decode';
 
 const { values } = parseArgs({
@@ -46,7 +43,6 @@ const { values } = parseArgs({
     models: { type: 'string', default: TEST_MODELS_DIR },
     cache: { type: 'string', default: path.resolve(__dirname, '.cache', 'similarity') },
     seeds: { type: 'string', default: '3' },
-    supervector: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     weights: { type: 'string', default: path.resolve(__dirname, '..', 'src', 'engine', 'sound.weights.json') },
   },
@@ -55,12 +51,8 @@ const { values } = parseArgs({
 /** The shipped recipes' settings (sound.embedding.ts says what each is). */
 const SIGNAL = { components: 64, discriminants: 20, shrinkage: 0.7, discriminantWeight: 0.5 } as const;
 const MODELS = { components: 64, power: 0.25, classifierWeight: 0.2 } as const;
-/**
- * The bag-of-frames part --supervector judges: 32 Gaussians fitted on every sixth frame of the
- * fit songs (12 EM steps), relevance 16, the supervectors' 128 leading components each scaled by
- * variance^-1/4, unit length, beside signal/1 at unit length.
- */
-const SUPERVECTOR = { components: 32, frameStride: 6, relevance: 16, projection: 128, power: 0.25 } as const;
+/** The bag-of-frames part (src/engine/sound.frames.ts): 32 Gaussians fitted on every sixth frame of the fit songs (12 EM steps), relevance 16, the supervectors' 128 leading components each scaled by variance^-1/4, as much as the two blocks before it together. */
+const FRAMES = { components: 32, frameStride: 6, relevance: 16, projection: 128, power: 0.25, weight: Math.hypot(1, SIGNAL.discriminantWeight) } as const;
 
 interface Song extends Labelled {
   id: string;
@@ -152,13 +144,14 @@ const f3 = (x: number): string => x.toFixed(3);
 async function framesOf(songs: readonly Song[]): Promise<Float32Array[]> {
   const dir = path.join(values.cache, 'frames');
   mkdirSync(dir, { recursive: true });
+  const stft = new Stft();
   const out: Float32Array[] = [];
   for (const s of songs) {
     const { size, mtimeMs } = statSync(s.file);
     const file = path.join(dir, `${s.id}-${size}-${Math.round(mtimeMs)}.f32`);
     if (!existsSync(file)) {
       const audio = await decodeAnalysisWindow(new Uint8Array(readFileSync(s.file)), 30);
-      const frames = cepstralFrames(audio.samples);
+      const frames = cepstralFrames(stft.spectrogram(stft.halfRate(audio.samples)));
       writeFileSync(file, new Uint8Array(frames.buffer, frames.byteOffset, frames.byteLength));
     }
     const bytes = readFileSync(file);
@@ -166,28 +159,6 @@ async function framesOf(songs: readonly Song[]): Promise<Float32Array[]> {
   }
   return out;
 }
-
-/** The supervectors of every song against a mixture fitted on the fit songs' frames, projected on their leading components (fitted on the fit songs too). */
-function supervectorVectors(frames: readonly Float32Array[], fit: readonly number[]): number[][] {
-  const sample = fit.flatMap((i) => {
-    const f = frames[i]!;
-    const rows: number[] = [];
-    for (let r = 0; r < f.length / CEPSTRAL_DIMS; r += SUPERVECTOR.frameStride) rows.push(...f.subarray(r * CEPSTRAL_DIMS, (r + 1) * CEPSTRAL_DIMS));
-    return rows;
-  });
-  const gmm = fitDiagonalGmm(Float64Array.from(sample), CEPSTRAL_DIMS, SUPERVECTOR.components);
-  const vectors = frames.map((f) => supervector(gmm, f, SUPERVECTOR.relevance));
-  const { mean } = columnStats(fit.map((i) => vectors[i]!));
-  const pca = principalComponentsOfFewRows(fit.map((i) => vectors[i]!), mean, SUPERVECTOR.projection);
-  const block = projectionBlock(pca.components, mean, 1, pca.variances.map((v) => v ** -SUPERVECTOR.power));
-  return vectors.map((v) => applyBlocks(v, [block]));
-}
-
-/** Unit length. */
-const unit = (v: readonly number[]): number[] => {
-  const norm = Math.hypot(...v);
-  return v.map((x) => (norm > 0 ? x / norm : 0));
-};
 
 function row(name: string, s: NeighbourScores, anchor?: NeighbourScores): string {
   const ratio = anchor ? `  (${(s.artist / anchor.artist).toFixed(2)}x, ${(s.genre / anchor.genre).toFixed(2)}x the anchor)` : '';
@@ -201,9 +172,20 @@ function averaged(labels: readonly Labelled[], embed: (fit: readonly number[]) =
   return { artist: mean('artist'), genre: mean('genre'), quadrant: mean('quadrant'), withArtistMates: runs[0]!.withArtistMates };
 }
 
-function signalVectors(songs: readonly Song[], fit: readonly number[]): number[][] {
+/** The statistics' blocks alone (signal/1, before the frames' part). */
+function statisticsVectors(songs: readonly Song[], fit: readonly number[]): number[][] {
   const w = fitSignal(fit.map((i) => songs[i]!.sound), fit.map((i) => songs[i]!.genre), SIGNAL);
   return songs.map((s) => applyBlocks(standardise(s.sound, w.mean, w.std), w.blocks));
+}
+
+/** The signal path's weights fitted on the songs `fit`. */
+function fitSignalPath(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[]): NonNullable<SoundWeights['signal']> {
+  return { ...fitSignal(fit.map((i) => songs[i]!.sound), fit.map((i) => songs[i]!.genre), SIGNAL), frames: fitFrames(fit.map((i) => frames[i]!), FRAMES) };
+}
+
+function signalVectors(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[]): number[][] {
+  const signal = fitSignalPath(songs, frames, fit);
+  return songs.map((s, i) => signalEmbedding(s.sound, frames[i]!, { signal })!.vector);
 }
 
 function modelVectors(songs: readonly Song[], fit: readonly number[]): number[][] {
@@ -227,16 +209,10 @@ async function main(): Promise<void> {
   else console.log('(no models: the anchor and the models\' embedding are left out; give --models or TRACKGRAPH_TEST_MODELS_DIR)');
   const z = columnStats(songs.map((s) => s.sound));
   console.log(row('signal: the 255 statistics standardised (in-sample)', neighbourScores(songs.map((s) => standardise(s.sound, z.mean, z.std)), songs), anchor));
-  console.log(row(`signal/1: ${SIGNAL.components} components + ${SIGNAL.discriminantWeight} x genre discriminant, in-sample`, neighbourScores(signalVectors(songs, all), songs), anchor));
-  console.log(row(`signal/1, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => signalVectors(songs, fit), seeds), anchor));
-  if (values.supervector) {
-    const frames = await framesOf(songs);
-    const both = (fit: readonly number[]): number[][] => {
-      const sv = supervectorVectors(frames, fit);
-      return signalVectors(songs, fit).map((v, i) => [...unit(v), ...unit(sv[i]!)]);
-    };
-    console.log(row(`signal/1 + supervector (${SUPERVECTOR.components} Gaussians, ${SUPERVECTOR.projection} components), left out`, averaged(songs, both, seeds), anchor));
-  }
+  const frames = await framesOf(songs);
+  console.log(row(`signal/1 (the statistics' blocks alone), left out`, averaged(songs, (fit) => statisticsVectors(songs, fit), seeds), anchor));
+  console.log(row(`signal/2 (+ the frames' supervector), in-sample`, neighbourScores(signalVectors(songs, frames, all), songs), anchor));
+  console.log(row(`signal/2, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => signalVectors(songs, frames, fit), seeds), anchor));
   if (withModels) {
     console.log(row(`musicnn/1: ${MODELS.components} half-whitened components + ${MODELS.classifierWeight} x classifiers, in-sample`, neighbourScores(modelVectors(songs, all), songs), anchor));
     console.log(row(`musicnn/1, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => modelVectors(songs, fit), seeds), anchor));
@@ -244,10 +220,10 @@ async function main(): Promise<void> {
   if (!values.write) return;
   const round = (v: number): number => Number(v.toPrecision(6));
   const deep = <T>(x: T): T => (Array.isArray(x) ? (x.map(deep) as T) : typeof x === 'number' ? (round(x) as T) : x && typeof x === 'object' ? (Object.fromEntries(Object.entries(x).map(([k, v]) => [k, deep(v)])) as T) : x);
-  const signal = fitSignal(songs.map((s) => s.sound), songs.map((s) => s.genre), SIGNAL);
+  const signal = fitSignalPath(songs, frames, all);
   const weights: SoundWeights & { fittedOn: string; method: string; features: readonly string[] } = {
     fittedOn: `4Q audio emotion dataset (Panda, Malheiro & Paiva, IEEE TAFFC 2018): the ${songs.length} songs of the fit list; genres the first of each song's AllMusic genres`,
-    method: `signal/1: the ${SOUND_FEATURE_NAMES.length} statistics standardised, ${SIGNAL.components} principal components (unit length) and ${SIGNAL.discriminantWeight} x the ${SIGNAL.discriminants} leading directions of a linear discriminant of the genres (within-class covariance shrunk ${SIGNAL.shrinkage} of the way to its mean variance; unit length); musicnn/1: the tagger layer's ${MODELS.components} principal components each scaled by variance^-${MODELS.power}, unit length, and ${MODELS.classifierWeight} x the five classifiers centred, unit length; npm run bench:similarity -- --write`,
+    method: `signal/2: the ${SOUND_FEATURE_NAMES.length} statistics standardised, ${SIGNAL.components} principal components (unit length) and ${SIGNAL.discriminantWeight} x the ${SIGNAL.discriminants} leading directions of a linear discriminant of the genres (within-class covariance shrunk ${SIGNAL.shrinkage} of the way to its mean variance; unit length), and the cepstral frames' supervector against ${FRAMES.components} diagonal Gaussians fitted on every ${FRAMES.frameStride}th frame of the songs (relevance ${FRAMES.relevance}), its ${FRAMES.projection} principal components scaled by variance^-${FRAMES.power}, unit length times ${FRAMES.weight.toFixed(3)}; musicnn/1: the tagger layer's ${MODELS.components} principal components each scaled by variance^-${MODELS.power}, unit length, and ${MODELS.classifierWeight} x the five classifiers centred, unit length; npm run bench:similarity -- --write`,
     features: SOUND_FEATURE_NAMES,
     signal: deep(signal),
     ...(withModels ? { models: deep(fitModels(songs.map((s) => s.layer!), songs.map((s) => s.classifiers!), MODELS)) } : {}),

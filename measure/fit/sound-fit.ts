@@ -1,5 +1,7 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import type { EmbeddingBlock, ModelsEmbeddingWeights, SignalEmbeddingWeights } from '../../src/engine/sound.embedding';
+import type { EmbeddingBlock, FramesEmbeddingWeights, ModelsEmbeddingWeights, SignalEmbeddingWeights } from '../../src/engine/sound.embedding';
+import { CEPSTRAL_DIMS, supervector } from '../../src/engine/sound.frames';
+import { fitDiagonalGmm } from './gmm';
 
 /*
  * The fits behind the sound embeddings (src/engine/sound.embedding.ts): standardisation, principal
@@ -116,6 +118,22 @@ export function fitSignal(rows: readonly (readonly number[])[], genres: readonly
   const pca = principalComponents(z, zero, o.components);
   const lda = discriminant(z, genres, o.discriminants, o.shrinkage);
   return { mean, std, blocks: [projectionBlock(pca.components, zero, 1), projectionBlock(lda.components, lda.centre, o.discriminantWeight)] };
+}
+
+/**
+ * The bag-of-frames part of the signal path's weights (src/engine/sound.frames.ts): a mixture of
+ * `components` Gaussians fitted on every `frameStride`-th frame of the fit songs, their
+ * supervectors' `projection` leading components each scaled by variance^(−power), at `weight`.
+ */
+export function fitFrames(frames: readonly Float32Array[], o: { components: number; frameStride: number; relevance: number; projection: number; power: number; weight: number }): FramesEmbeddingWeights {
+  const sample: number[] = [];
+  for (const f of frames) for (let r = 0; r < f.length / CEPSTRAL_DIMS; r += o.frameStride) sample.push(...f.subarray(r * CEPSTRAL_DIMS, (r + 1) * CEPSTRAL_DIMS));
+  const fitted = fitDiagonalGmm(Float64Array.from(sample), CEPSTRAL_DIMS, o.components);
+  const gmm = { dims: CEPSTRAL_DIMS, weights: Array.from(fitted.weights), means: Array.from(fitted.means), variances: Array.from(fitted.variances) };
+  const vectors = frames.map((f) => supervector(gmm, f, o.relevance));
+  const { mean } = columnStats(vectors);
+  const pca = principalComponentsOfFewRows(vectors, mean, o.projection);
+  return { gmm, relevance: o.relevance, block: projectionBlock(pca.components, mean, o.weight, pca.variances.map((v) => v ** -o.power)) };
 }
 
 /** The models' weights: the layer's principal components scaled by variance^(−power), and the classifiers' mean. */

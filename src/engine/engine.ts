@@ -13,6 +13,7 @@ import { harmonyColour } from './tonal.colour';
 import { spectralShape } from './timbre.shape';
 import { chromaOf, type Chroma } from './tonal.chroma';
 import { ONSET_ACF_SECONDS, signalEmbedding, soundFeatures } from './sound.embedding';
+import { cepstralFrames } from './sound.frames';
 import { ENGINE_ID } from './version';
 import { ANALYSIS_RATE } from './window';
 
@@ -228,7 +229,7 @@ class AnalysisEngine implements Engine {
         descriptors.valence, descriptors.arousal, descriptors.mood.happy, descriptors.mood.sad, descriptors.mood.relaxed, descriptors.mood.aggressive,
       ],
     });
-    const embedding = signalEmbedding(inputs.sound);
+    const embedding = signalEmbedding(inputs.sound, cepstralFrames(spec));
 
     const features: AudioFeatures = {
       durationMs: Math.round(audio.durationSeconds * 1000),

@@ -1,6 +1,7 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { MODELS_EMBEDDING, SIGNAL_EMBEDDING } from '../core/sound';
 import type { SoundEmbedding } from '../core/types';
+import { supervector } from './sound.frames';
 import fitted from './sound.weights.json';
 import type { TimbreStats } from './timbre.stats';
 import { COEFFICIENTS, type SpectralShape } from './timbre.shape';
@@ -9,7 +10,7 @@ import { COEFFICIENTS, type SpectralShape } from './timbre.shape';
  * The sound embeddings: a vector per analysis placing it among others by how it sounds, compared
  * by cosine (docs/SIMILARITY.md).
  *
- * **The signal path's** (`signal/1`, every analysis): 255 statistics of the window the engine
+ * **The signal path's** (`signal/2`, every analysis): 255 statistics of the window the engine
  * measures anyway — the timbre scalars, the cepstral coefficients' means, spreads, frame-to-frame
  * changes and covariance (as its matrix logarithm, so that covariances compare as vectors), the
  * octave-band contrast, the rhythm (tempo, pulse, the onset envelopes' levels and their
@@ -17,7 +18,11 @@ import { COEFFICIENTS, type SpectralShape } from './timbre.shape';
  * sustained chroma averaged and turned so the key's tonic comes first), the loudness, the voice
  * and the descriptors — each standardised by its mean and spread over the fit songs, then two
  * blocks: the 64 leading principal components (unit length), and half as much of the 20 directions
- * that best separate the fit songs' AllMusic genres (a shrunk linear discriminant, unit length).
+ * that best separate the fit songs' AllMusic genres (a shrunk linear discriminant, unit length);
+ * then a bag-of-frames block (sound.frames.ts): the window's cepstral frames as a supervector
+ * against a mixture of 32 Gaussians fitted on the fit songs' frames, its 128 leading principal
+ * components each scaled by variance^-1/4, unit length times √1.25 (as much as the other two
+ * together).
  *
  * **The models'** (`musicnn/1`, MODELS_DIR): the MSD auto-tagger's 200-unit layer averaged over
  * the window's patches, centred, its 64 leading principal components each divided by the fourth
@@ -152,6 +157,17 @@ export interface SignalEmbeddingWeights {
   mean: number[];
   std: number[];
   blocks: EmbeddingBlock[];
+  /** The bag-of-frames part (sound.frames.ts): the frames' supervector, projected. */
+  frames?: FramesEmbeddingWeights;
+}
+
+export interface FramesEmbeddingWeights {
+  /** The mixture of Gaussians the supervector is taken against: components × CEPSTRAL_DIMS means and variances, row-major. */
+  gmm: { dims: number; weights: number[]; means: number[]; variances: number[] };
+  /** MAP adaptation's relevance factor. */
+  relevance: number;
+  /** The supervector's leading principal components, scaled: a block of the embedding. */
+  block: EmbeddingBlock;
 }
 
 export interface ModelsEmbeddingWeights {
@@ -195,11 +211,13 @@ export function applyBlocks(z: readonly number[], blocks: readonly EmbeddingBloc
   });
 }
 
-/** The signal path's embedding of a window's statistics; undefined without fitted weights. */
-export function signalEmbedding(x: readonly number[], weights: SoundWeights = FITTED_SOUND_WEIGHTS): SoundEmbedding | undefined {
+/** The signal path's embedding of a window's statistics and cepstral frames (sound.frames.ts); undefined without fitted weights. */
+export function signalEmbedding(x: readonly number[], frames: Float32Array, weights: SoundWeights = FITTED_SOUND_WEIGHTS): SoundEmbedding | undefined {
   const w = weights.signal;
-  if (!w || w.mean.length !== x.length) return undefined;
-  return { kind: SIGNAL_EMBEDDING, vector: applyBlocks(standardise(x, w.mean, w.std), w.blocks).map(round) };
+  if (!w?.frames || w.mean.length !== x.length || frames.length % w.frames.gmm.dims !== 0) return undefined;
+  const statistics = applyBlocks(standardise(x, w.mean, w.std), w.blocks);
+  const bag = applyBlocks(supervector(w.frames.gmm, frames, w.frames.relevance), [w.frames.block]);
+  return { kind: SIGNAL_EMBEDDING, vector: [...statistics, ...bag].map(round) };
 }
 
 /** The order of the classifiers in the models' embedding, each read at its positive class. */

@@ -422,25 +422,29 @@ withModels('bench:moods --write fits both valence models and writes the weights 
   expect(out).toContain('| `tag:happy` |');
 });
 
-it('bench:similarity judges the signal path\'s sound embedding on the fit songs, in-sample and with the artists left out, beside a bag-of-frames supervector, and writes the weights where asked', async () => {
+it('bench:similarity judges the signal path\'s sound embedding on the fit songs, in-sample and with the artists left out, its statistics alone and with the frames\' supervector, and writes the weights where asked', async () => {
   const dir = path.join(scratch, '4q-similarity');
   const { dataset, fit } = await makeFourQuadrants(dir);
   const weights = path.join(scratch, 'sound.weights.json');
   const signalOnly = userEnv({ LOG_LEVEL: 'warn', TRACKGRAPH_TEST_MODELS_DIR: '' });
-  const out = ok(await npmRun('bench:similarity', ['--dataset', dataset, '--fit', fit, '--cache', path.join(scratch, 'similarity-cache'), '--seeds', '1', '--supervector', '--write', '--weights', weights], signalOnly, 240_000));
+  const out = ok(await npmRun('bench:similarity', ['--dataset', dataset, '--fit', fit, '--cache', path.join(scratch, 'similarity-cache'), '--seeds', '1', '--write', '--weights', weights], signalOnly, 240_000));
   expect(out).toContain('16 songs, 8 artists (16 songs whose artist has another), 2 genres');
   expect(out).toMatch(/^chance\s+0\.467\s+0\.200$/m);
   expect(out).toContain("no models: the anchor and the models' embedding are left out");
-  for (const name of ['signal/1: 64 components \\+ 0\\.5 x genre discriminant, in-sample', 'signal/1, left out \\(artists in 5 folds, 1 shuffles\\)', 'signal/1 \\+ supervector \\(32 Gaussians, 128 components\\), left out']) {
+  for (const name of ["signal/1 \\(the statistics' blocks alone\\), left out", "signal/2 \\(\\+ the frames' supervector\\), in-sample", 'signal/2, left out \\(artists in 5 folds, 1 shuffles\\)']) {
     expect(out).toMatch(new RegExp(`^${name}\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+$`, 'm'));
   }
   // Energetic and calm songs are two genres here: in-sample, the ten nearest mostly share the song's.
-  const genre = Number(new RegExp('^signal/1: .*in-sample\\s+[\\d.]+\\s+([\\d.]+)', 'm').exec(out)![1]);
+  const genre = Number(new RegExp('^signal/2 .*in-sample\\s+[\\d.]+\\s+([\\d.]+)', 'm').exec(out)![1]);
   expect(genre).toBeGreaterThan(0.6);
-  const written = JSON.parse(await readFile(weights, 'utf8')) as { signal: { mean: number[]; blocks: { offset: number[] }[] }; models?: unknown; features: string[] };
+  const written = JSON.parse(await readFile(weights, 'utf8')) as { signal: { mean: number[]; blocks: { offset: number[] }[]; frames: { gmm: { weights: number[]; means: number[] }; block: { offset: number[] } } }; models?: unknown; features: string[] };
   expect(written.features).toHaveLength(255);
   expect(written.signal.mean).toHaveLength(255);
   expect(written.signal.blocks.map((b) => b.offset.length)).toEqual([64, 1]);
+  // The frames' part: 32 Gaussians over 40 numbers a frame; the supervectors' components, at most one a fit song (16 here, 128 wanted).
+  expect(written.signal.frames.gmm.weights).toHaveLength(32);
+  expect(written.signal.frames.gmm.means).toHaveLength(32 * 40);
+  expect(written.signal.frames.block.offset).toHaveLength(16);
   expect(written.models).toBeUndefined();
 });
 

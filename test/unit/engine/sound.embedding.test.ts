@@ -11,6 +11,8 @@ import {
   standardise,
   type SoundMeasurements,
 } from '../../../src/engine/sound.embedding';
+import { cepstralFrames, supervector } from '../../../src/engine/sound.frames';
+import { Stft } from '../../../src/engine/signal.stft';
 import { BASE_INPUTS } from '../../helpers/descriptor-inputs';
 import { denseDistorted, sinePad, sparsePiano } from '../../../measure/audio/audio-signals';
 import { analyse } from '../../helpers/engine-run';
@@ -21,6 +23,8 @@ import { analyse } from '../../helpers/engine-run';
  */
 
 const SECONDS = 12;
+const stft = new Stft();
+const spectrogramOf = (samples: Float32Array) => stft.spectrogram(stft.halfRate(samples));
 
 function measurements(patch: Partial<SoundMeasurements> = {}): SoundMeasurements {
   return {
@@ -90,19 +94,24 @@ describe('the embeddings by the shipped weights', () => {
   const signal = FITTED_SOUND_WEIGHTS.signal;
   const shipped = signal ? it : it.skip;
 
-  shipped('signal/1: two blocks, each of unit length times its weight', () => {
-    const e = signalEmbedding(soundFeatures(measurements()))!;
+  shipped('signal/2: the statistics\' two blocks and the frames\' block, each of unit length times its weight; no embedding without frames of the mixture\'s width', () => {
+    const frames = cepstralFrames(spectrogramOf(denseDistorted(4, { bpm: 150, seed: 1 })));
+    const e = signalEmbedding(soundFeatures(measurements()), frames)!;
     expect(e.kind).toBe(SIGNAL_EMBEDDING);
-    const sizes = signal!.blocks.map((b) => b.offset.length);
+    const blocks = [...signal!.blocks, signal!.frames!.block];
+    const sizes = blocks.map((b) => b.offset.length);
     expect(e.vector).toHaveLength(sizes.reduce((a, b) => a + b, 0));
     let at = 0;
-    signal!.blocks.forEach((b, i) => {
+    blocks.forEach((b, i) => {
       expect(norm(e.vector.slice(at, at + sizes[i]!))).toBeCloseTo(b.weight, 4);
       at += sizes[i]!;
     });
     // Blocks applied by hand give the same numbers.
     const z = standardise(soundFeatures(measurements()), signal!.mean, signal!.std);
-    expect(applyBlocks(z, signal!.blocks).map((v, i) => v - e.vector[i]!).every((d) => Math.abs(d) < 1e-4)).toBe(true);
+    const bag = supervector(signal!.frames!.gmm, frames, signal!.frames!.relevance);
+    expect([...applyBlocks(z, signal!.blocks), ...applyBlocks(bag, [signal!.frames!.block])].map((v, i) => v - e.vector[i]!).every((d) => Math.abs(d) < 1e-4)).toBe(true);
+    expect(signalEmbedding(soundFeatures(measurements()), frames.subarray(1))).toBeUndefined();
+    expect(signalEmbedding(soundFeatures(measurements()), frames, { signal: { ...signal!, frames: undefined } })).toBeUndefined();
   });
 
   shipped('on generated audio, two renditions of one kind of music lie nearer than music of another kind', () => {

@@ -1,7 +1,15 @@
-import { CEPSTRAL_COEFFICIENTS, CEPSTRAL_DIMS, cepstralFrames } from '../../../measure/audio/cepstral-frames';
+import { CEPSTRAL_COEFFICIENTS, CEPSTRAL_DIMS, cepstralFrames as framesOfSpectrogram, supervector } from '../../../src/engine/sound.frames';
 import { noise, rng, sinePad } from '../../../measure/audio/audio-signals';
-import { fitDiagonalGmm, supervector } from '../../../measure/fit/gmm';
-import { FRAMES_PER_SECOND } from '../../../src/engine/signal.stft';
+import { fitDiagonalGmm } from '../../../measure/fit/gmm';
+import { FRAMES_PER_SECOND, Stft } from '../../../src/engine/signal.stft';
+
+/*
+ * The signal path's bag of frames (src/engine/sound.frames.ts): the cepstral frames of a window,
+ * a mixture of Gaussians fitted on frames (measure/fit/gmm.ts), and a song's supervector against it.
+ */
+
+const stft = new Stft();
+const cepstralFrames = (samples: Float32Array): Float32Array => framesOfSpectrogram(stft.spectrogram(stft.halfRate(samples)));
 
 /** `n` frames of two dimensions around `centre`, spread `sd` (Box–Muller from a seeded generator). */
 function cluster(n: number, centre: [number, number], sd: number, seed: number): number[] {
@@ -16,7 +24,7 @@ function cluster(n: number, centre: [number, number], sd: number, seed: number):
   return out;
 }
 
-describe('a mixture of diagonal Gaussians and its supervectors (measure/fit/gmm.ts)', () => {
+describe('a mixture of diagonal Gaussians and its supervectors', () => {
   const frames = Float64Array.from([...cluster(300, [0, 0], 1, 1), ...cluster(700, [10, -5], 0.5, 2)]);
   const gmm = fitDiagonalGmm(frames, 2, 2);
   const order = gmm.means[0]! < gmm.means[2]! ? [0, 1] : [1, 0];
@@ -49,7 +57,7 @@ describe('a mixture of diagonal Gaussians and its supervectors (measure/fit/gmm.
   });
 });
 
-describe('cepstral frames (measure/audio/cepstral-frames.ts)', () => {
+describe('cepstral frames', () => {
   const pad = sinePad(4);
   const frames = cepstralFrames(pad);
   const rows = frames.length / CEPSTRAL_DIMS;
