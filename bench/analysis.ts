@@ -24,6 +24,8 @@
  */
 import { harmonyColour } from '../src/engine/tonal.colour';
 import { spectralShape } from '../src/engine/timbre.shape';
+import { cepstralFrames, supervector } from '../src/engine/sound.frames';
+import { FITTED_SOUND_WEIGHTS } from '../src/engine/sound.embedding';
 import { measureVoice } from '../src/engine/timbre.voice';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -241,6 +243,10 @@ async function stages(clips: AudioInput[]): Promise<void> {
     await time('  voice (held and sung partials)', () => measureVoice(spec));
     await time('  harmony colour (major chords, dissonance)', () => harmonyColour(chroma));
     await time('  spectral shape (MFCCs, octave contrast)', () => spectralShape(spec));
+    await time("  sound embedding's bag of frames (cepstral frames, supervector)", () => {
+      const frames = cepstralFrames(spec);
+      return FITTED_SOUND_WEIGHTS.signal?.frames ? supervector(FITTED_SOUND_WEIGHTS.signal.frames.gmm, frames, FITTED_SOUND_WEIGHTS.signal.frames.relevance) : frames;
+    });
     await time('  segments (onsets, loudness, pitches, timbre)', () => segmentsOf({ spec, chroma, allFlux: envelopes.all, fps: envelopes.fps, offsetSeconds: 0 }));
     await time('  all analysis after decoding', () => engine.analyseWindow(audio));
     if (runner) {

@@ -236,6 +236,8 @@ withModels('bench:models compares the models fed by our input with essentia.js\'
   // The known tool's row: essentia.js's own pipeline, clip by clip beside the engine's model path.
   const beside = ok(await npmRun('bench:analysis', ['--stages', '--essentia', '--models', modelsDir, '--clips', '2', '--workers', '1', ...files.slice(0, 2)], env(), 280_000));
   expect(beside).toMatch(/^ {2}essentia\.js: 5 classifiers as trained, demo layout +first +\d+ +median +\d+ CPU/m);
+  // Every stage of the signal path has its row, the sound embedding's bag of frames among them.
+  expect(beside).toMatch(/^ {4}sound embedding's bag of frames \(cepstral frames, supervector\) +first +\d+ +median +\d+ CPU/m);
   const shares = /^the model descriptors' CPU as a share of essentia\.js's.*: ([\d.]+) of its 5 classifiers, ([\d.]+) of its frames \+ 5 classifiers, ([\d.]+) of its frames \+ the same 6 models$/m.exec(beside);
   expect(shares).not.toBeNull();
   const [classifiers, five, six] = shares!.slice(1).map(Number) as [number, number, number];
