@@ -35,6 +35,7 @@ import { columnStats, fitModels, fitSignal, leftOutScores, neighbourScores, fitF
 import { cepstralFrames } from '../src/engine/sound.frames';
 import { Stft } from '../src/engine/signal.stft';
 import { decodeAnalysisWindow } from '../src/engine/decode';
+import { ALGORITHM_VERSION } from '../src/engine/version';
 
 const { values } = parseArgs({
   options: {
@@ -140,7 +141,7 @@ async function measure(): Promise<Song[]> {
 
 const f3 = (x: number): string => x.toFixed(3);
 
-/** Each song's cepstral frames, measured once and cached by the file's size and time (frames/<id>-<size>-<mtime>.f32). */
+/** Each song's cepstral frames, measured once and cached by the file's size and time and the engine (frames/<id>-<size>-<mtime>-<engine>.f32). */
 async function framesOf(songs: readonly Song[]): Promise<Float32Array[]> {
   const dir = path.join(values.cache, 'frames');
   mkdirSync(dir, { recursive: true });
@@ -148,7 +149,7 @@ async function framesOf(songs: readonly Song[]): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
   for (const s of songs) {
     const { size, mtimeMs } = statSync(s.file);
-    const file = path.join(dir, `${s.id}-${size}-${Math.round(mtimeMs)}.f32`);
+    const file = path.join(dir, `${s.id}-${size}-${Math.round(mtimeMs)}-${ALGORITHM_VERSION}.f32`);
     if (!existsSync(file)) {
       const audio = await decodeAnalysisWindow(new Uint8Array(readFileSync(s.file)), 30);
       const frames = cepstralFrames(stft.spectrogram(stft.halfRate(audio.samples)));
