@@ -54,6 +54,17 @@ export function melPowers(fb: MelFilterbank, power: Float64Array, out: Float64Ar
   }
 }
 
+/** The log10 band powers of spectrogram frame `frame` (magnitudes `mags`, BINS a frame), each band's power plus `floor`: `power` is scratch, `out` is overwritten. */
+export function frameLogMel(fb: MelFilterbank, mags: Float32Array, frame: number, power: Float64Array, out: Float64Array, floor: number): void {
+  const row = frame * BINS;
+  for (let k = fb.firstBin; k <= fb.lastBin; k++) {
+    const m = mags[row + k]!;
+    power[k] = m * m;
+  }
+  melPowers(fb, power, out);
+  for (let b = 0; b < fb.bands; b++) out[b] = Math.log10(out[b]! + floor);
+}
+
 /** The DCT-II basis: coefficient c's row holds cos(πc(b + ½)/bands) for each band b. */
 export function dctBasis(coefficients: number, bands: number): Float64Array[] {
   return Array.from({ length: coefficients }, (_, c) => Float64Array.from({ length: bands }, (_, b) => Math.cos((Math.PI * c * (b + 0.5)) / bands)));

@@ -1,4 +1,4 @@
-import { dctBasis, melFilterbank, melPowers } from './signal.mel';
+import { dctBasis, frameLogMel, melFilterbank } from './signal.mel';
 import { BINS, type Spectrogram } from './signal.stft';
 
 /**
@@ -6,7 +6,7 @@ import { BINS, type Spectrogram } from './signal.stft';
  *
  * **The frames**: for every second frame of the engine's spectrogram (93 ms frames every 46 ms at
  * 22.05 kHz), 20 mel-frequency cepstral coefficients (40 mel bands from 30 Hz to 8 kHz, log10
- * power, DCT-II) and their change across the frame (the frame after's less the frame before's):
+ * power, DCT-II) and their change (the next frame read less the one before, 92 ms apart):
  * 40 numbers a frame. The window's own statistics (timbre.shape.ts) sum 13 coefficients up at
  * once; here the frames are kept, so that how a song's sounds are spread can be compared.
  *
@@ -32,10 +32,7 @@ export function cepstralFrames(spec: Spectrogram): Float32Array {
   const power = new Float64Array(BINS);
   const bands = new Float64Array(BANDS);
   for (let r = 0; r < rows; r++) {
-    const at = r * STEP * BINS;
-    for (let k = MEL.firstBin; k <= MEL.lastBin; k++) power[k] = spec.mags[at + k]! ** 2;
-    melPowers(MEL, power, bands);
-    for (let b = 0; b < BANDS; b++) bands[b] = Math.log10(bands[b]! + FLOOR);
+    frameLogMel(MEL, spec.mags, r * STEP, power, bands, FLOOR);
     for (let c = 0; c < CEPSTRAL_COEFFICIENTS; c++) {
       let v = 0;
       for (let b = 0; b < BANDS; b++) v += DCT[c]![b]! * bands[b]!;

@@ -1,4 +1,4 @@
-import { dctBasis, melFilterbank, melPowers } from './signal.mel';
+import { dctBasis, frameLogMel, melFilterbank } from './signal.mel';
 import { BINS, BIN_HZ, type Spectrogram } from './signal.stft';
 
 /**
@@ -121,12 +121,7 @@ export function spectralShape(spec: Spectrogram): SpectralShape {
   let n = 0;
   for (let f = 0; f < spec.frames; f += FRAME_STEP) {
     const row = f * BINS;
-    for (let k = MEL.firstBin; k <= MEL.lastBin; k++) {
-      const m = spec.mags[row + k]!;
-      power[k] = m * m;
-    }
-    melPowers(MEL, power, melPower);
-    for (let b = 0; b < MEL_BANDS; b++) melPower[b] = Math.log10(melPower[b]! + FLOOR);
+    frameLogMel(MEL, spec.mags, f, power, melPower, FLOOR);
     for (let c = 0; c < COEFFICIENTS; c++) {
       const basis = DCT[c]!;
       let v = 0;
