@@ -50,10 +50,13 @@ const { values } = parseArgs({
 });
 
 /** The shipped recipes' settings (sound.embedding.ts says what each is). */
-const SIGNAL = { components: 64, discriminants: 20, shrinkage: 0.7, discriminantWeight: 0.5 } as const;
+const SIGNAL = { components: 64, discriminants: 10, shrinkage: 0.7, discriminantWeight: 1 } as const;
+/** The statistics' blocks of signal/1 and signal/2 (engines 25–27): twice the discriminant's directions at half the weight; their rows are printed beside. */
+const SIGNAL_BEFORE = { ...SIGNAL, discriminants: 20, discriminantWeight: 0.5 } as const;
+type SignalRecipe = typeof SIGNAL | typeof SIGNAL_BEFORE;
 const MODELS = { components: 64, power: 0.25, classifierWeight: 0.2 } as const;
-/** The bag-of-frames part (src/engine/sound.frames.ts): 32 Gaussians fitted on every sixth frame of the fit songs (12 EM steps), relevance 16, the supervectors' 128 leading components each scaled by variance^-1/4, as much as the two blocks before it together. */
-const FRAMES = { components: 32, frameStride: 6, relevance: 16, projection: 128, power: 0.25, weight: Math.hypot(1, SIGNAL.discriminantWeight) } as const;
+/** The bag-of-frames part (src/engine/sound.frames.ts): 32 Gaussians fitted on every sixth frame of the fit songs (12 EM steps), relevance 16, the supervectors' 128 leading components each scaled by variance^-1/4, at √1.25 (signal/2's two blocks together; signal/3 read the same at 1.118 and 1.414, less at 1.6). */
+const FRAMES = { components: 32, frameStride: 6, relevance: 16, projection: 128, power: 0.25, weight: Math.sqrt(1.25) } as const;
 
 interface Song extends Labelled {
   id: string;
@@ -175,17 +178,17 @@ function averaged(labels: readonly Labelled[], embed: (fit: readonly number[]) =
 
 /** The statistics' blocks alone (signal/1, before the frames' part). */
 function statisticsVectors(songs: readonly Song[], fit: readonly number[]): number[][] {
-  const w = fitSignal(fit.map((i) => songs[i]!.sound), fit.map((i) => songs[i]!.genre), SIGNAL);
+  const w = fitSignal(fit.map((i) => songs[i]!.sound), fit.map((i) => songs[i]!.genre), SIGNAL_BEFORE);
   return songs.map((s) => applyBlocks(standardise(s.sound, w.mean, w.std), w.blocks));
 }
 
 /** The signal path's weights fitted on the songs `fit`. */
-function fitSignalPath(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[]): NonNullable<SoundWeights['signal']> {
-  return { ...fitSignal(fit.map((i) => songs[i]!.sound), fit.map((i) => songs[i]!.genre), SIGNAL), frames: fitFrames(fit.map((i) => frames[i]!), FRAMES) };
+function fitSignalPath(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[], recipe: SignalRecipe = SIGNAL): NonNullable<SoundWeights['signal']> {
+  return { ...fitSignal(fit.map((i) => songs[i]!.sound), fit.map((i) => songs[i]!.genre), recipe), frames: fitFrames(fit.map((i) => frames[i]!), FRAMES) };
 }
 
-function signalVectors(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[]): number[][] {
-  const signal = fitSignalPath(songs, frames, fit);
+function signalVectors(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[], recipe: SignalRecipe = SIGNAL): number[][] {
+  const signal = fitSignalPath(songs, frames, fit, recipe);
   return songs.map((s, i) => signalEmbedding(s.sound, frames[i]!, { signal })!.vector);
 }
 
@@ -212,8 +215,9 @@ async function main(): Promise<void> {
   console.log(row('signal: the 255 statistics standardised (in-sample)', neighbourScores(songs.map((s) => standardise(s.sound, z.mean, z.std)), songs), anchor));
   const frames = await framesOf(songs);
   console.log(row(`signal/1 (the statistics' blocks alone), left out`, averaged(songs, (fit) => statisticsVectors(songs, fit), seeds), anchor));
-  console.log(row(`signal/2 (+ the frames' supervector), in-sample`, neighbourScores(signalVectors(songs, frames, all), songs), anchor));
-  console.log(row(`signal/2, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => signalVectors(songs, frames, fit), seeds), anchor));
+  console.log(row(`signal/2 (+ the frames' supervector), left out`, averaged(songs, (fit) => signalVectors(songs, frames, fit, SIGNAL_BEFORE), seeds), anchor));
+  console.log(row(`signal/3 (${SIGNAL.discriminants} discriminants at ${SIGNAL.discriminantWeight}), in-sample`, neighbourScores(signalVectors(songs, frames, all), songs), anchor));
+  console.log(row(`signal/3, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => signalVectors(songs, frames, fit), seeds), anchor));
   if (withModels) {
     console.log(row(`musicnn/1: ${MODELS.components} half-whitened components + ${MODELS.classifierWeight} x classifiers, in-sample`, neighbourScores(modelVectors(songs, all), songs), anchor));
     console.log(row(`musicnn/1, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => modelVectors(songs, fit), seeds), anchor));
@@ -228,7 +232,7 @@ async function main(): Promise<void> {
   const signal = { ...fittedSignal, frames: { ...fittedSignal.frames!, block: { ...block, matrix: block.matrix.map((r) => r.map((v) => Number(v.toPrecision(4)))) } } };
   const weights: SoundWeights & { fittedOn: string; method: string; features: readonly string[] } = {
     fittedOn: `4Q audio emotion dataset (Panda, Malheiro & Paiva, IEEE TAFFC 2018): the ${songs.length} songs of the fit list; genres the first of each song's AllMusic genres`,
-    method: `signal/2: the ${SOUND_FEATURE_NAMES.length} statistics standardised, ${SIGNAL.components} principal components (unit length) and ${SIGNAL.discriminantWeight} x the ${SIGNAL.discriminants} leading directions of a linear discriminant of the genres (within-class covariance shrunk ${SIGNAL.shrinkage} of the way to its mean variance; unit length), and the cepstral frames' supervector against ${FRAMES.components} diagonal Gaussians fitted on every ${FRAMES.frameStride}th frame of the songs (relevance ${FRAMES.relevance}), its ${FRAMES.projection} principal components scaled by variance^-${FRAMES.power}, unit length times ${FRAMES.weight.toFixed(3)}; musicnn/1: the tagger layer's ${MODELS.components} principal components each scaled by variance^-${MODELS.power}, unit length, and ${MODELS.classifierWeight} x the five classifiers centred, unit length; npm run bench:similarity -- --write`,
+    method: `signal/3: the ${SOUND_FEATURE_NAMES.length} statistics standardised, ${SIGNAL.components} principal components (unit length) and ${SIGNAL.discriminantWeight} x the ${SIGNAL.discriminants} leading directions of a linear discriminant of the genres (within-class covariance shrunk ${SIGNAL.shrinkage} of the way to its mean variance; unit length), and the cepstral frames' supervector against ${FRAMES.components} diagonal Gaussians fitted on every ${FRAMES.frameStride}th frame of the songs (relevance ${FRAMES.relevance}), its ${FRAMES.projection} principal components scaled by variance^-${FRAMES.power}, unit length times ${FRAMES.weight.toFixed(3)}; musicnn/1: the tagger layer's ${MODELS.components} principal components each scaled by variance^-${MODELS.power}, unit length, and ${MODELS.classifierWeight} x the five classifiers centred, unit length; npm run bench:similarity -- --write`,
     features: SOUND_FEATURE_NAMES,
     signal: deep(signal),
     ...(withModels ? { models: deep(fitModels(songs.map((s) => s.layer!), songs.map((s) => s.classifiers!), MODELS)) } : {}),

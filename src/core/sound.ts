@@ -7,7 +7,7 @@ import { SIGNAL_METHOD } from './analysis-method';
  */
 
 /** The signal path's embedding: timbre, rhythm, tonal colour and loudness statistics, standardised and weighted, and the cepstral frames' supervector (src/engine/sound.embedding.ts). */
-export const SIGNAL_EMBEDDING = 'signal/2';
+export const SIGNAL_EMBEDDING = 'signal/3';
 
 /** The prefix of the models' embeddings (MODELS_DIR): the MusiCNN tagger's penultimate layer, pooled over patches. */
 export const MODELS_EMBEDDING_PREFIX = 'musicnn/';

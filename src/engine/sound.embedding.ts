@@ -10,19 +10,18 @@ import { COEFFICIENTS, type SpectralShape } from './timbre.shape';
  * The sound embeddings: a vector per analysis placing it among others by how it sounds, compared
  * by cosine (docs/SIMILARITY.md).
  *
- * **The signal path's** (`signal/2`, every analysis): 255 statistics of the window the engine
+ * **The signal path's** (`signal/3`, every analysis): 255 statistics of the window the engine
  * measures anyway — the timbre scalars, the cepstral coefficients' means, spreads, frame-to-frame
  * changes and covariance (as its matrix logarithm, so that covariances compare as vectors), the
  * octave-band contrast, the rhythm (tempo, pulse, the onset envelopes' levels and their
  * autocorrelation from 0.15 to 3 s), the harmony (its mode and colour, the chroma, bass line and
  * sustained chroma averaged and turned so the key's tonic comes first), the loudness, the voice
  * and the descriptors — each standardised by its mean and spread over the fit songs, then two
- * blocks: the 64 leading principal components (unit length), and half as much of the 20 directions
+ * blocks: the 64 leading principal components (unit length), and as much of the 10 directions
  * that best separate the fit songs' AllMusic genres (a shrunk linear discriminant, unit length);
  * then a bag-of-frames block (sound.frames.ts): the window's cepstral frames as a supervector
  * against a mixture of 32 Gaussians fitted on the fit songs' frames, its 128 leading principal
- * components each scaled by variance^-1/4, unit length times √1.25 (as much as the other two
- * together).
+ * components each scaled by variance^-1/4, unit length times √1.25. 202 numbers.
  *
  * **The models'** (`musicnn/1`, MODELS_DIR): the MSD auto-tagger's 200-unit layer averaged over
  * the window's patches, centred, its 64 leading principal components each divided by the fourth

@@ -2,7 +2,7 @@ import { dctBasis, frameLogMel, melFilterbank } from './signal.mel';
 import { BINS, type Spectrogram } from './signal.stft';
 
 /**
- * The bag-of-frames part of the signal path's sound embedding (sound.embedding.ts, `signal/2`).
+ * The bag-of-frames part of the signal path's sound embedding (sound.embedding.ts, `signal/2` on).
  *
  * **The frames**: for every second frame of the engine's spectrogram (93 ms frames every 46 ms at
  * 22.05 kHz), 20 mel-frequency cepstral coefficients (40 mel bands from 30 Hz to 8 kHz, log10

@@ -433,11 +433,11 @@ it('bench:similarity judges the signal path\'s sound embedding on the fit songs,
   expect(out).toContain('16 songs, 8 artists (16 songs whose artist has another), 2 genres');
   expect(out).toMatch(/^chance\s+0\.467\s+0\.200$/m);
   expect(out).toContain("no models: the anchor and the models' embedding are left out");
-  for (const name of ["signal/1 \\(the statistics' blocks alone\\), left out", "signal/2 \\(\\+ the frames' supervector\\), in-sample", 'signal/2, left out \\(artists in 5 folds, 1 shuffles\\)']) {
+  for (const name of ["signal/1 \\(the statistics' blocks alone\\), left out", "signal/2 \\(\\+ the frames' supervector\\), left out", 'signal/3 \\(10 discriminants at 1\\), in-sample', 'signal/3, left out \\(artists in 5 folds, 1 shuffles\\)']) {
     expect(out).toMatch(new RegExp(`^${name}\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+$`, 'm'));
   }
   // Energetic and calm songs are two genres here: in-sample, the ten nearest mostly share the song's.
-  const genre = Number(new RegExp('^signal/2 .*in-sample\\s+[\\d.]+\\s+([\\d.]+)', 'm').exec(out)![1]);
+  const genre = Number(new RegExp('^signal/3 .*in-sample\\s+[\\d.]+\\s+([\\d.]+)', 'm').exec(out)![1]);
   expect(genre).toBeGreaterThan(0.6);
   const written = JSON.parse(await readFile(weights, 'utf8')) as { signal: { mean: number[]; blocks: { offset: number[] }[]; frames: { gmm: { weights: number[]; means: number[] }; block: { offset: number[] } } }; models?: unknown; features: string[] };
   expect(written.features).toHaveLength(255);

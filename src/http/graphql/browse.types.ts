@@ -174,7 +174,7 @@ registerEnumType(SimilarityBasis, {
   description: 'What makes two tracks near (docs/SIMILARITY.md).',
   valuesConfig: {
     DESCRIPTORS: { description: 'A weighted distance over tempo, key, mode, the descriptors and moods (docs/API.md, "Similarity").' },
-    SOUND: { description: 'How they sound: the cosine distance of their sound embeddings (timbre, rhythm, tonal colour; the tagger’s layer with MODELS_DIR). Needs analyses of trackgraph-engine/27 on (25 on with MODELS_DIR).' },
+    SOUND: { description: 'How they sound: the cosine distance of their sound embeddings (timbre, rhythm, tonal colour; the tagger’s layer with MODELS_DIR). Needs analyses of trackgraph-engine/28 on (25 on with MODELS_DIR).' },
   },
 });
 

@@ -52,7 +52,7 @@ export class SoundMapPoint {
     'Every analysed track (a sample of them in a large library) as a point of a 2-D projection (UMAP) of their sound embeddings: tracks that sound alike lie close. Computed by the server and kept; recomputed in the background as analyses arrive.',
 })
 export class SoundMap {
-  @Field(() => String, { description: 'The kind of sound embedding the map was made from (`musicnn/1` with the trained models, else `signal/2`).' })
+  @Field(() => String, { description: 'The kind of sound embedding the map was made from (`musicnn/1` with the trained models, else `signal/3`).' })
   kind!: string;
 
   @Field(() => Int, { description: 'Points on the map.' })

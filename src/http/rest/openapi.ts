@@ -330,7 +330,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           tags: ['audio'],
           summary: 'The stored tracks nearest to a stored track, nearest first: by descriptors (the default) or by sound. Starts no analysis.',
           description:
-            'by=descriptors: a weighted distance over tempo, key, mode, descriptors and moods (docs/API.md, "Similarity"). by=sound: the cosine distance of the tracks’ sound embeddings (docs/SIMILARITY.md); 404 NOT_FOUND when the track’s analysis has none of this server’s kinds (the signal path’s `signal/2` from trackgraph-engine/27 on; the models’ `musicnn/1` from 25 on).',
+            'by=descriptors: a weighted distance over tempo, key, mode, descriptors and moods (docs/API.md, "Similarity"). by=sound: the cosine distance of the tracks’ sound embeddings (docs/SIMILARITY.md); 404 NOT_FOUND when the track’s analysis has none of this server’s kinds (the signal path’s `signal/3` from trackgraph-engine/28 on; the models’ `musicnn/1` from 25 on).',
           requestParams: { path: trackKeyPath, query: similarParams },
           responses: {
             '200': { description: 'The nearest tracks, or their playlist.', content: { 'application/json': { schema: nearSchema('SimilarResponse') }, ...m3uAnswer }, headers: skippedHeader },

@@ -94,7 +94,7 @@ describe('the embeddings by the shipped weights', () => {
   const signal = FITTED_SOUND_WEIGHTS.signal;
   const shipped = signal ? it : it.skip;
 
-  shipped('signal/2: the statistics\' two blocks and the frames\' block, each of unit length times its weight; no embedding without frames of the mixture\'s width', () => {
+  shipped('signal/3: the statistics\' two blocks and the frames\' block, each of unit length times its weight; no embedding without frames of the mixture\'s width', () => {
     const frames = cepstralFrames(spectrogramOf(denseDistorted(4, { bpm: 150, seed: 1 })));
     const e = signalEmbedding(soundFeatures(measurements()), frames)!;
     expect(e.kind).toBe(SIGNAL_EMBEDDING);
