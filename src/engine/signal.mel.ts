@@ -65,6 +65,16 @@ export function frameLogMel(fb: MelFilterbank, mags: Float32Array, frame: number
   for (let b = 0; b < fb.bands; b++) out[b] = Math.log10(out[b]! + floor);
 }
 
+/** The cepstrum of a frame's log band powers: out[at + c] = Σ_b basis[c][b] · bands[b], one number per row of the DCT basis. */
+export function cepstrumInto(basis: readonly Float64Array[], bands: Float64Array, out: Float64Array, at = 0): void {
+  for (let c = 0; c < basis.length; c++) {
+    const row = basis[c]!;
+    let v = 0;
+    for (let b = 0; b < row.length; b++) v += row[b]! * bands[b]!;
+    out[at + c] = v;
+  }
+}
+
 /** The DCT-II basis: coefficient c's row holds cos(πc(b + ½)/bands) for each band b. */
 export function dctBasis(coefficients: number, bands: number): Float64Array[] {
   return Array.from({ length: coefficients }, (_, c) => Float64Array.from({ length: bands }, (_, b) => Math.cos((Math.PI * c * (b + 0.5)) / bands)));

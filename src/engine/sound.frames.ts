@@ -1,4 +1,4 @@
-import { dctBasis, frameLogMel, melFilterbank } from './signal.mel';
+import { cepstrumInto, dctBasis, frameLogMel, melFilterbank } from './signal.mel';
 import { BINS, type Spectrogram } from './signal.stft';
 
 /**
@@ -33,11 +33,7 @@ export function cepstralFrames(spec: Spectrogram): Float32Array {
   const bands = new Float64Array(BANDS);
   for (let r = 0; r < rows; r++) {
     frameLogMel(MEL, spec.mags, r * STEP, power, bands, FLOOR);
-    for (let c = 0; c < CEPSTRAL_COEFFICIENTS; c++) {
-      let v = 0;
-      for (let b = 0; b < BANDS; b++) v += DCT[c]![b]! * bands[b]!;
-      coefficients[r * CEPSTRAL_COEFFICIENTS + c] = v;
-    }
+    cepstrumInto(DCT, bands, coefficients, r * CEPSTRAL_COEFFICIENTS);
   }
   const out = new Float32Array(rows * CEPSTRAL_DIMS);
   for (let r = 0; r < rows; r++) {

@@ -1,4 +1,4 @@
-import { dctBasis, frameLogMel, melFilterbank } from './signal.mel';
+import { cepstrumInto, dctBasis, frameLogMel, melFilterbank } from './signal.mel';
 import { BINS, BIN_HZ, type Spectrogram } from './signal.stft';
 
 /**
@@ -122,13 +122,11 @@ export function spectralShape(spec: Spectrogram): SpectralShape {
   for (let f = 0; f < spec.frames; f += FRAME_STEP) {
     const row = f * BINS;
     frameLogMel(MEL, spec.mags, f, power, melPower, FLOOR);
+    cepstrumInto(DCT, melPower, coefficients);
     for (let c = 0; c < COEFFICIENTS; c++) {
-      const basis = DCT[c]!;
-      let v = 0;
-      for (let b = 0; b < MEL_BANDS; b++) v += basis[b]! * melPower[b]!;
+      const v = coefficients[c]!;
       sum[c]! += v;
       squares[c]! += v * v;
-      coefficients[c] = v;
     }
     for (let i = 0; i < COEFFICIENTS; i++) {
       for (let j = i; j < COEFFICIENTS; j++) products[i * COEFFICIENTS + j]! += coefficients[i]! * coefficients[j]!;
