@@ -31,6 +31,12 @@ on_error() {
   local code=$?
   trap - ERR
   log "$STEP: FAILED (exit $code, line ${BASH_LINENO[0]})"
+  # Each of the run's trackgraph containers says what it last did, so that a failure says why.
+  local c
+  for c in $(command podman ps -a --format '{{.Names}}' 2>/dev/null | grep "^${RUN:-none}" | grep -Ev '_(postgres|redis|proxy)_' || true); do
+    log "$c, last lines:"
+    command podman logs --tail 25 "$c" 2>&1 | cut -c1-400 || true
+  done
   exit "$code"
 }
 trap on_error ERR
@@ -180,11 +186,15 @@ wait_ready() { # url, seconds
 }
 # Each API node's own /readyz, from inside its container: the proxy answers as soon as one node
 # does, and podman-compose 1.0 starts the proxy without waiting for the nodes' health.
-wait_nodes_ready() { # seconds
+wait_nodes_ready() { # seconds: every check of each API node "ok" (a degraded node answers 200 too)
   local deadline=$((SECONDS + $1)) c
   for c in api1 api2; do
-    until podman exec "${RUN}_${c}_1" node -e 'fetch("http://127.0.0.1:4000/readyz").then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))' 2>/dev/null; do
-      [ $SECONDS -lt $deadline ] || { podman logs --tail 20 "${RUN}_${c}_1" 2>&1; fail "$c's /readyz did not answer 200 within $1 s"; }
+    until podman exec "${RUN}_${c}_1" node -e 'fetch("http://127.0.0.1:4000/readyz").then((r) => r.json()).then((b) => process.exit(b.status === "ready" ? 0 : 1), () => process.exit(1))' 2>/dev/null; do
+      [ $SECONDS -lt $deadline ] || {
+        podman exec "${RUN}_${c}_1" node -e 'fetch("http://127.0.0.1:4000/readyz").then((r) => r.text()).then(console.log, console.log)' 2>&1 || true
+        podman logs --tail 20 "${RUN}_${c}_1" 2>&1
+        fail "$c's /readyz did not report every check ok within $1 s"
+      }
       sleep 1
     done
   done
