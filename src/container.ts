@@ -52,7 +52,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const hooks = composeWebhooks(config, deployment, { database, events, logger, ...(overrides.now ? { now: overrides.now } : {}) });
   const { webhooks, dispatcher } = hooks;
   // A request for an analysis not stored yet is counted as usage and remembered for the key's webhooks.
-  const analysis = new AnalysisService(store, caches.metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS, requestListeners: [usage, webhooks] });
+  const analysis = new AnalysisService(store, caches.metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS, requestListeners: [usage, webhooks], catalogue: registry.catalogSources() });
   const uploads = composeUploads(config, { analysis, store, metadata: caches.metadata, engine, source: uploadSource, usage, shared: deployment.queue !== undefined, logger, ...(overrides.now ? { now: overrides.now } : {}) });
   const urlUploads = composeUploadFetcher(config, uploads);
   const readiness = readinessChecks(config, deployment, { store, cache: caches.backend, registry, engine, jobs, ...(worker ? { worker } : {}) });

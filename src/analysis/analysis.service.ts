@@ -1,7 +1,7 @@
 import { AppError, invalidArgument } from '../core/errors';
 import type { AnalysisRequestListener } from '../core/observers';
 import { checkedTrackKey, trackKey as computeTrackKey } from '../core/track-key';
-import type { StoredAnalysis, TrackMetadata } from '../core/types';
+import type { StoredAnalysis, TrackLookup, TrackMetadata } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
 import type { AnalysisJobs } from './jobs/jobs';
 import type { AnalysisStore } from './store/store';
@@ -29,11 +29,16 @@ export interface AnalysisServiceOptions {
   waitMs: number;
   /** Told of every request that needs an analysis not stored yet, with the requester's id. */
   requestListeners?: readonly AnalysisRequestListener[];
+  /**
+   * Sources that know their own tracks by key (the library): asked when search's metadata of a
+   * key is missing (expired, the cache unreachable, or written by a node whose write was lost).
+   */
+  catalogue?: readonly TrackLookup[];
 }
 
 /**
- * What does it sound like? Looks in order: the store; the search metadata cache (analyse,
- * persist, answer); the artist and title the caller gave, resolved like a search; otherwise
+ * What does it sound like? Looks in order: the store; the search metadata cache, else a source
+ * that knows the key itself (analyse, persist, answer); the artist and title the caller gave, resolved like a search; otherwise
  * the key is unknown. Analyses of one key are shared by every caller (the jobs coalesce).
  */
 export class AnalysisService {
@@ -108,8 +113,8 @@ export class AnalysisService {
   }
 
   private async locate(trackKey: string, hint?: { artist?: string; track?: string }): Promise<TrackMetadata> {
-    const cached = await this.metadata.get(trackKey);
-    if (cached) return cached;
+    const known = (await this.metadata.get(trackKey)) ?? this.options.catalogue?.map((c) => c.lookup(trackKey)).find(Boolean);
+    if (known) return known;
     const artist = hint?.artist?.trim();
     const track = hint?.track?.trim();
     if (artist && track) {

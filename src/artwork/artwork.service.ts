@@ -2,7 +2,7 @@ import type { ArtworkUrls } from './artwork.urls';
 import { LRUCache } from 'lru-cache';
 import { silentLogger, type Logger } from '../core/logger';
 import { checkedTrackKey } from '../core/track-key';
-import type { TrackMetadata } from '../core/types';
+import type { TrackLookup } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
 import type { SourceRegistry } from '../sources/registry';
 import { SERVED_IMAGE_FORMATS, sniffImage, type ImageType } from './image.sniff';
@@ -14,11 +14,6 @@ export interface Artwork {
   data: Uint8Array;
   /** True for the generated picture of a track without one of its own (placeholder.ts). */
   placeholder: boolean;
-}
-
-/** Finds a track's metadata without a search (the library knows its own files). */
-export interface TrackLookup {
-  lookup(trackKey: string): TrackMetadata | undefined;
 }
 
 /** Placeholders kept in memory (about 4 KB each). */

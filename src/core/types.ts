@@ -38,6 +38,11 @@ export interface TrackMetadata extends TrackCandidate {
   trackKey: string;
 }
 
+/** Finds a track's metadata by key without a search (the library knows its own files). */
+export interface TrackLookup {
+  lookup(trackKey: string): TrackMetadata | undefined;
+}
+
 /** An element of the contract's search response. */
 export interface SearchResult {
   trackName: string;

@@ -1360,7 +1360,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description TRACK_NOT_FOUND: the key is unknown; search first or pass artist and track. NOT_FOUND: no such key or webhook. */
+        /** @description TRACK_NOT_FOUND: no search found the key and no source knows it; search first or pass artist and track. NOT_FOUND: no such key or webhook. */
         Error404: {
             headers: {
                 [name: string]: unknown;

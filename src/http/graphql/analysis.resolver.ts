@@ -14,7 +14,7 @@ export class AnalysisResolver {
   @Query(() => TrackAnalysis, {
     nullable: true,
     description:
-      'The analysis of a key: from the store, else analysed from the audio that search (or artist and track) found. ' +
+      'The analysis of a key: from the store, else analysed from the audio that search, the library (which knows its own tracks by key) or artist and track found. ' +
       'null while it is still being computed: ask analysisStatus for its progress.',
     complexity: ({ childComplexity }) => ANALYSIS_COST + childComplexity,
   })

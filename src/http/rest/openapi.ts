@@ -36,7 +36,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   400: 'INVALID_ARGUMENT: a parameter is missing or invalid.',
   401: 'UNAUTHENTICATED: missing, unknown, revoked or expired API key (WWW-Authenticate: Bearer).',
   403: 'FORBIDDEN: the key’s scope does not allow this (managing keys needs an admin key).',
-  404: 'TRACK_NOT_FOUND: the key is unknown; search first or pass artist and track. NOT_FOUND: no such key or webhook.',
+  404: 'TRACK_NOT_FOUND: no search found the key and no source knows it; search first or pass artist and track. NOT_FOUND: no such key or webhook.',
   422: 'AUDIO_UNDECODABLE or NO_AUDIO_SOURCE.',
   429: 'RATE_LIMITED, or UPLOAD_QUOTA_EXCEEDED for an upload (Retry-After).',
   500: 'INTERNAL.',

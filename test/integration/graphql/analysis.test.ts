@@ -123,8 +123,8 @@ describe('GraphQL analysis', () => {
     expect(res.body.data!.analysis!.trackKey).toBe(MONEY);
   });
 
-  it('when the key is unknown and nothing was searched, then TRACK_NOT_FOUND telling to search first', async () => {
-    const res = await graphql(t, AnalysisDocument, { trackKey: MONEY });
+  it('when no source knows the key and nothing was searched, then TRACK_NOT_FOUND telling to search first', async () => {
+    const res = await graphql(t, AnalysisDocument, { trackKey: trackKey('Nobody', 'Nothing') });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ analysis: null });
     expect(onlyError(res)).toEqual({
@@ -132,6 +132,12 @@ describe('GraphQL analysis', () => {
       message: expect.stringMatching(/search for the track first.*or pass artist and track/),
       path: ['analysis'],
     });
+  });
+
+  it("when the library knows the key, it is analysed without a search (another node's, or an expired one)", async () => {
+    const res = await graphql(t, AnalysisDocument, { trackKey: MONEY });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data).toMatchObject({ analysis: { trackKey: MONEY, artist: 'Pink Floyd', trackName: 'Money' } });
   });
 
   it.each(['bc24aaa5a97c70e', 'bc24aaa5a97c70edd', 'zz24aaa5a97c70ed', 'money'])(
@@ -144,7 +150,7 @@ describe('GraphQL analysis', () => {
   );
 
   it('when artist and track do not hash to the key, then INVALID_ARGUMENT', async () => {
-    const res = await graphql(t, AnalysisDocument, { trackKey: 'f63116f780b3b1eb', artist: 'Pink Floyd', track: 'Money' });
+    const res = await graphql(t, AnalysisDocument, { trackKey: trackKey('Nobody', 'Nothing'), artist: 'Pink Floyd', track: 'Money' });
     expect(onlyError(res)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/do not match trackKey/) });
   });
 

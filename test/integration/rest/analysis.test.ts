@@ -35,13 +35,19 @@ describe('GET /api/audio/analysis/:trackKey', () => {
   const analysis = (key: string, query = '') => request(t.app).get(`/api/audio/analysis/${key}${query}`).set(t.auth);
   const search = (query: string) => request(t.app).get(`/api/audio/search?${query}`).set(t.auth);
 
-  it('when the key is unknown and nothing was searched, then 404 TRACK_NOT_FOUND telling to search first', async () => {
-    const res = await analysis('bc24aaa5a97c70ed').expect(404);
+  it('when no source knows the key and nothing was searched, then 404 TRACK_NOT_FOUND telling to search first', async () => {
+    const res = await analysis(trackKey('Nobody', 'Nothing')).expect(404);
     expect(res.body).toEqual({
       success: false,
       error: { code: 'TRACK_NOT_FOUND', message: expect.stringMatching(/search for the track first.*or pass artist and track/) },
     });
     expect(engine.analyseCalls).toBe(0);
+  });
+
+  it("when the library knows the key, it is analysed without a search (another node's, or an expired one)", async () => {
+    const res = await analysis(trackKey('Pink Floyd', 'Money')).expect(200);
+    expect(res.body.data).toMatchObject({ artist: 'Pink Floyd', trackName: 'Money', duration_ms: 1000 + 'bytes of money'.length });
+    expect(engine.analyseCalls).toBe(1);
   });
 
   it.each(['bc24aaa5a97c70e', 'bc24aaa5a97c70edd', 'zz24aaa5a97c70ed', 'money'])(
@@ -126,7 +132,7 @@ describe('GET /api/audio/analysis/:trackKey', () => {
   });
 
   it('when artist and track do not hash to the key, then 400 INVALID_ARGUMENT', async () => {
-    const res = await analysis('f63116f780b3b1eb', '?artist=Pink+Floyd&track=Money').expect(400);
+    const res = await analysis(trackKey('Nobody', 'Nothing'), '?artist=Pink+Floyd&track=Money').expect(400);
     expect(res.body.error.message).toMatch(/do not match trackKey/);
   });
 

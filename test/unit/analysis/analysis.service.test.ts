@@ -177,3 +177,52 @@ describe('request listeners: told who asked for an analysis that has to be compu
     expect(emptyTold).toEqual([]);
   });
 });
+
+describe("a key search's cache does not hold (expired, unreachable, or another node's lost write)", () => {
+  const inLibrary: TrackMetadata = { trackKey: MONEY, artist: 'Pink Floyd', trackName: 'Money', source: 'library', audio: { source: 'library', locator: 'Money.flac' } };
+
+  function withCatalogue(cached: TrackMetadata | undefined): { service: AnalysisService; submitted: TrackMetadata[]; looked: string[] } {
+    const submitted: TrackMetadata[] = [];
+    const looked: string[] = [];
+    const metadata = { get: async (key: string) => (cached && key === cached.trackKey ? cached : undefined) } as unknown as MetadataCache;
+    const jobs: AnalysisJobs = {
+      submit: async (track) => {
+        submitted.push(track);
+        return stored(track.artist, track.trackName);
+      },
+      status: async () => undefined,
+      counts: async () => ({ waiting: 0, active: 0 }),
+      ping: async () => undefined,
+      close: async () => undefined,
+    };
+    const library = {
+      lookup: (key: string) => {
+        looked.push(key);
+        return key === inLibrary.trackKey ? inLibrary : undefined;
+      },
+    };
+    const s = new AnalysisService(recordingStore([]), metadata, { resolve: async () => undefined }, jobs, { waitMs: 1000, catalogue: [library] });
+    return { service: s, submitted, looked };
+  }
+
+  it('a source that knows the key itself (the library) supplies the track, and it is analysed', async () => {
+    const { service: s, submitted, looked } = withCatalogue(undefined);
+    await expect(s.analysis(MONEY.toUpperCase())).resolves.toMatchObject({ status: 'done', analysis: { trackKey: MONEY } });
+    expect(submitted).toEqual([inLibrary]);
+    expect(looked).toEqual([MONEY]);
+  });
+
+  it("search's metadata wins when it is there; the catalogue is not asked", async () => {
+    const found: TrackMetadata = { ...inLibrary, source: 'deezer', audio: { source: 'deezer', locator: 'preview' } };
+    const { service: s, submitted, looked } = withCatalogue(found);
+    await s.analysis(MONEY);
+    expect(submitted).toEqual([found]);
+    expect(looked).toEqual([]);
+  });
+
+  it('a key no source knows is still TRACK_NOT_FOUND', async () => {
+    const { service: s, submitted } = withCatalogue(undefined);
+    await expect(s.analysis('0000000000000000')).rejects.toMatchObject({ code: 'TRACK_NOT_FOUND' });
+    expect(submitted).toEqual([]);
+  });
+});
