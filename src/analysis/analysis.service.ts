@@ -4,7 +4,7 @@ import { checkedTrackKey, trackKey as computeTrackKey } from '../core/track-key'
 import type { StoredAnalysis, TrackLookup, TrackMetadata } from '../core/types';
 import type { MetadataCache } from '../search/metadata-cache';
 import type { AnalysisJobs } from './jobs/jobs';
-import type { AnalysisStore } from './store/store';
+import type { AnalysisStore, ReadOptions } from './store/store';
 
 /** The most keys one batch read may ask for. */
 export const MAX_BATCH_KEYS = 100;
@@ -80,13 +80,16 @@ export class AnalysisService {
     }
   }
 
-  /** Stored analyses only, positional: null where a key has none. One store read. */
-  async storedMany(keys: readonly string[]): Promise<(StoredAnalysis | null)[]> {
+  /**
+   * Stored analyses only, positional: null where a key has none. One store read; `options` as
+   * the store's (`{ segments: false }` for a reader that only asks what is stored).
+   */
+  async storedMany(keys: readonly string[], options?: ReadOptions): Promise<(StoredAnalysis | null)[]> {
     if (keys.length > MAX_BATCH_KEYS) {
       throw invalidArgument(`at most ${MAX_BATCH_KEYS} track keys per request (got ${keys.length})`);
     }
     const trackKeys = keys.map(checkedTrackKey);
-    const found = await this.store.getMany(trackKeys);
+    const found = await this.store.getMany(trackKeys, options);
     return trackKeys.map((k) => found.get(k) ?? null);
   }
 

@@ -53,11 +53,11 @@ export class ServerIndex {
         this.followers.get(key)?.push(song);
         continue;
       }
-      const analysis = stored.get(key);
+      const analysedFrom = stored.get(key);
       const known = kept.get(song.track.sourceId!);
       const changed =
-        analysis !== undefined && analysis.source === this.server.name && known?.trackKey === key && typeof known.version === 'string' && known.version !== song.version;
-      if (analysis === undefined || changed) {
+        analysedFrom === this.server.name && known?.trackKey === key && typeof known.version === 'string' && known.version !== song.version;
+      if (analysedFrom === undefined || changed) {
         planned.add(key);
         this.followers.set(key, []);
         (changed ? plan.changed : plan.todo).push(song);
@@ -97,11 +97,12 @@ export class ServerIndex {
     return { source: this.server.name, sourceId: song.track.sourceId!, trackKey: song.track.trackKey, version: song.version };
   }
 
-  private async storedOf(keys: readonly string[]): Promise<Map<string, StoredAnalysis>> {
-    const out = new Map<string, StoredAnalysis>();
+  /** The source each stored key was analysed from (all a plan needs: a whole server's analyses are not held). */
+  private async storedOf(keys: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
     for (let i = 0; i < keys.length; i += MAX_BATCH_KEYS) {
       const batch = keys.slice(i, i + MAX_BATCH_KEYS);
-      (await this.analysis.storedMany(batch)).forEach((a, j) => a && out.set(batch[j]!, a));
+      (await this.analysis.storedMany(batch, { segments: false })).forEach((a, j) => a && out.set(batch[j]!, a.source));
     }
     return out;
   }

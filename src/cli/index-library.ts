@@ -243,7 +243,7 @@ async function indexTracks(
   const todo: TrackMetadata[] = [];
   for (let i = 0; i < tracks.length; i += STORE_BATCH) {
     const batch = tracks.slice(i, i + STORE_BATCH);
-    const stored = await analysis.storedMany(batch.map((t) => t.trackKey));
+    const stored = await analysis.storedMany(batch.map((t) => t.trackKey), { segments: false });
     todo.push(...batch.filter((_, j) => stored[j] === null));
   }
   const summary: IndexSummary = { total: tracks.length, stored: tracks.length - todo.length, analysed: 0, failed: [] };
