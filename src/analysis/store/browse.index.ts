@@ -3,14 +3,11 @@ import { TAGGER_TAGS } from '../../core/tags';
 import type { Database } from '../../db/database';
 import { DESCRIPTOR_COLUMNS } from '../../db/columns';
 import { tagId } from '../../db/tag-rows';
-import { RevisionCursor } from './revisions';
+import { LOAD_CHUNK, RevisionedIndex } from './revisioned.index';
 import type { BrowseIndex as PageIndex, CandidatesRequest, IndexedPageRow, PageOrder, RangeColumn, RankRow, TagCondition, TracksFilter, TracksPageRequest } from './tracks.query';
 
 /** Every column a range filter tests or a page is ordered by (besides seq). */
 const RANGE_COLUMNS: readonly RangeColumn[] = ['tempo', 'duration_ms', 'loudness', ...DESCRIPTOR_COLUMNS];
-
-/** Rows read per statement while the index loads (SQLite holds the event loop for each: about 20 ms). */
-const LOAD_CHUNK = 10_000;
 
 /** A small whole-number column's NULL (key, mode, time signature). */
 const NONE = -32768;
@@ -35,7 +32,7 @@ const HEX16 = /^[0-9a-f]{16}$/;
  * The first load reads the table in chunks by seq, in the background: until it is done, callers
  * are told the index is not ready and use the database's own paths.
  */
-export class BrowseIndex implements PageIndex {
+export class BrowseIndex extends RevisionedIndex implements PageIndex {
   private n = 0;
   private capacity = 0;
   private seqs = new Float64Array(0);
@@ -57,43 +54,22 @@ export class BrowseIndex implements PageIndex {
 
   private readonly tagLoaded: boolean[] = new Array<boolean>(TAGGER_TAGS).fill(false);
   private readonly tagLoading = new Map<number, Promise<void>>();
-  private loaded = false;
-  private loading: Promise<void> | undefined;
-  private readonly cursor: RevisionCursor;
-  private queued: Promise<void> | undefined;
-  private tail: Promise<void> = Promise.resolve();
 
   /**
    * `onError`: told of each failed load, of the index or of a tag (the next call tries again). `wait`: a call before the load
    * waits for it rather than letting the database answer (tests, and one-off readers).
    */
   constructor(
-    private readonly database: Database,
-    private readonly onError: (error: unknown) => void = () => {},
+    database: Database,
+    onError: (error: unknown) => void = () => {},
     private readonly options: { wait?: boolean } = {},
   ) {
-    this.cursor = new RevisionCursor(database);
+    super(database, onError);
   }
 
   /** Analyses held. */
   get size(): number {
     return this.n;
-  }
-
-  /** Loads the index (once; later calls share the load); a failed load may be tried again. */
-  load(): Promise<void> {
-    if (this.loaded) return Promise.resolve();
-    this.loading ??= this.loadAll().then(
-      () => {
-        this.loaded = true;
-      },
-      (error: unknown) => {
-        this.loading = undefined;
-        this.onError(error);
-        throw error;
-      },
-    );
-    return this.loading;
   }
 
   /**
@@ -145,20 +121,6 @@ export class BrowseIndex implements PageIndex {
       this.tagLoading.set(id, loading);
     }
     return loading;
-  }
-
-  /** Applies the changes since the last call; calls made while one runs share the next one. */
-  sync(): Promise<void> {
-    if (this.queued) return this.queued;
-    const next = this.tail
-      .catch(() => {})
-      .then(() => {
-        this.queued = undefined;
-        return this.syncOnce();
-      });
-    this.queued = next;
-    this.tail = next;
-    return next;
   }
 
   /** A page's seqs and order values; undefined when the filter has a text condition (the database answers those). */
@@ -403,36 +365,12 @@ export class BrowseIndex implements PageIndex {
     };
   }
 
-  private async loadAll(): Promise<void> {
-    const started = await this.cursor.mark();
-    let after = 0;
-    for (;;) {
-      const rows = await this.readRows(sql`seq > ${after} order by seq limit ${LOAD_CHUNK}`);
-      if (rows.length === 0) break;
-      const last = Number(rows[rows.length - 1]!.seq);
-      await this.apply(rows);
-      after = last;
-      // Let requests through between chunks (SQLite reads synchronously).
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    started();
-  }
-
-  private async syncOnce(): Promise<void> {
-    const rows = await this.cursor.changed((where) => this.rowsSelect(where));
-    if (rows.length > 0) await this.apply(rows);
-  }
-
-  private rowsSelect(where: ReturnType<typeof sql>): ReturnType<typeof sql> {
+  protected rowsSelect(where: ReturnType<typeof sql>): ReturnType<typeof sql> {
     return sql`select seq, track_key, key, mode, time_signature, ${sql.join(RANGE_COLUMNS.map((c) => sql.ref(c)))} from analyses where ${where}`;
   }
 
-  private async readRows(where: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
-    return (await sql<Record<string, unknown>>`${this.rowsSelect(where)}`.execute(this.database.db)).rows;
-  }
-
   /** Applies rows read (a new seq appended, a known one overwritten), then their tags of the tags loaded. */
-  private async apply(rows: Record<string, unknown>[]): Promise<void> {
+  protected async apply(rows: Record<string, unknown>[]): Promise<void> {
     const touched: number[] = [];
     for (const row of rows) {
       const seq = Number(row.seq);

@@ -3,13 +3,11 @@ import type { HierarchicalNSW } from 'hnswlib-node';
 import { lazily } from '../../core/lazy';
 import { decodeVector, unitVector as unit } from '../../core/vectors';
 import type { Database } from '../../db/database';
-import { RevisionCursor } from './revisions';
+import { RevisionedIndex } from './revisioned.index';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use (src/core/lazy.ts)
 const hnswlib = lazily(() => require('hnswlib-node') as typeof import('hnswlib-node'));
 
-/** Embeddings read per statement while the index loads. */
-const LOAD_CHUNK = 10_000;
 /** Points added to the graph between two turns of the event loop while it is built (about 0.2 s). */
 const BUILD_CHUNK = 1_000;
 
@@ -46,7 +44,7 @@ export const GRAPH_FROM = 20_000;
  * (revisions.ts), and their embeddings of this kind: a new analysis is found by the next call on
  * any node; a re-analysed one's vector replaces its old one, in the graph too.
  */
-export class SoundIndex {
+export class SoundIndex extends RevisionedIndex {
   private n = 0;
   private dims = 0;
   private vectors = new Float32Array(0);
@@ -60,19 +58,14 @@ export class SoundIndex {
   /** Slots added to the graph so far (the graph answers once it holds every slot). */
   private inGraph = 0;
   private building: Promise<void> | undefined;
-  private readonly cursor: RevisionCursor;
-  private loaded = false;
-  private loading: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
-  private tail: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly database: Database,
+    database: Database,
     readonly kind: string,
-    private readonly onError: (error: unknown) => void = () => {},
+    onError: (error: unknown) => void = () => {},
     private readonly options: SoundIndexOptions = {},
   ) {
-    this.cursor = new RevisionCursor(database);
+    super(database, onError);
   }
 
   /** Vectors held. */
@@ -83,22 +76,6 @@ export class SoundIndex {
   /** Whether searches go through the graph (else an exact scan). */
   get graphReady(): boolean {
     return this.graph !== undefined && this.inGraph === this.n;
-  }
-
-  /** Loads the index (once; later calls share the load); a failed load may be tried again. */
-  load(): Promise<void> {
-    if (this.loaded) return Promise.resolve();
-    this.loading ??= this.loadAll().then(
-      () => {
-        this.loaded = true;
-      },
-      (error: unknown) => {
-        this.loading = undefined;
-        this.onError(error);
-        throw error;
-      },
-    );
-    return this.loading;
   }
 
   /** True once loaded, after applying what changed since the last call; false before (the load started in the background). */
@@ -113,20 +90,6 @@ export class SoundIndex {
     }
     await this.sync();
     return true;
-  }
-
-  /** Applies the changes since the last call; calls made while one runs share the next one. */
-  sync(): Promise<void> {
-    if (this.queued) return this.queued;
-    const next = this.tail
-      .catch(() => {})
-      .then(() => {
-        this.queued = undefined;
-        return this.syncOnce();
-      });
-    this.queued = next;
-    this.tail = next;
-    return next;
   }
 
   /** The unit vector of a track, or undefined. */
@@ -203,38 +166,19 @@ export class SoundIndex {
       .sort((a, b) => a.distance - b.distance || this.seqs[a.slot]! - this.seqs[b.slot]!);
   }
 
-  private async loadAll(): Promise<void> {
-    const started = await this.cursor.mark();
-    let after = 0;
-    for (;;) {
-      const rows = await this.readRows(sql`seq > ${after} order by seq limit ${LOAD_CHUNK}`);
-      if (rows.length === 0) break;
-      after = Number(rows[rows.length - 1]!.seq);
-      this.apply(rows);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    started();
-    this.maybeBuild();
-  }
-
-  private async syncOnce(): Promise<void> {
-    const rows = await this.cursor.changed((where) => this.rowsSelect(where));
-    if (rows.length > 0) this.apply(rows);
+  /** The graph grows (or is first built) after each load and sync. */
+  protected override afterRead(): void {
     this.maybeBuild();
   }
 
   /** The analyses `where` selects, each with its vector of this kind (null: none). */
-  private rowsSelect(where: ReturnType<typeof sql>): ReturnType<typeof sql> {
+  protected rowsSelect(where: ReturnType<typeof sql>): ReturnType<typeof sql> {
     // The vector by a lookup of the embeddings' key per row (never a join the planner might answer by reading the whole table).
     return sql`select a.seq as seq, a.track_key as track_key, (select e.vector from analysis_embeddings e where e.seq = a.seq and e.kind = ${this.kind}) as vector from (select seq, track_key from analyses where ${where}) as a`;
   }
 
-  private async readRows(where: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
-    return (await sql<Record<string, unknown>>`${this.rowsSelect(where)}`.execute(this.database.db)).rows;
-  }
-
   /** Applies rows read: a new seq appended, a known one's vector replaced (or gone, without one). */
-  private apply(rows: Record<string, unknown>[]): void {
+  protected apply(rows: Record<string, unknown>[]): void {
     for (const row of rows) {
       const seq = Number(row.seq);
       this.cursor.saw(seq);
