@@ -1,13 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { BrowseIndex } from '../../../src/analysis/store/browse.index';
 import { SqlAnalysisStore, toRow } from '../../../src/analysis/store/sql.store';
 import { SqlTracksQuery, type TracksPageRequest } from '../../../src/analysis/store/tracks.query';
-import { openDatabase, type Database } from '../../../src/db/database';
-import { migrateToLatest } from '../../../src/db/migrations';
-import { POSTGRES_URL, dropSchema, uniqueName } from '../../../measure/store/infra';
-import { describeWith } from '../../helpers/describe-with';
+import type { Database } from '../../../src/db/database';
+import { onBothDatabases, type DatabasePair } from '../../helpers/database-pair';
 import { analysisOf } from './browse.suite';
 
 /*
@@ -17,20 +12,13 @@ import { analysisOf } from './browse.suite';
  * through the index (browse.*.test.ts).
  */
 
-interface Pair {
-  /** The connection the index reads through. */
-  reader: Database;
-  /** Another connection, writing. */
-  writer: Database;
-  close(): Promise<void>;
-}
 
 const byTempo = (min: number, max: number): TracksPageRequest => ({ filter: { ranges: { tempo: { min, max } } }, order: { column: 'tempo', direction: 'asc' }, limit: 50 });
 const keysOf = async (query: SqlTracksQuery, request: TracksPageRequest): Promise<string[]> => (await query.page(request)).map((r) => r.analysis.trackKey);
 
-function describeIndex(name: string, open: () => Promise<Pair>): void {
+function describeIndex(name: string, open: () => Promise<DatabasePair>): void {
   describe(`the browse index on ${name}`, () => {
-    let pair: Pair;
+    let pair: DatabasePair;
     let index: BrowseIndex;
     let query: SqlTracksQuery;
     let writes: SqlAnalysisStore;
@@ -135,36 +123,4 @@ function describeIndex(name: string, open: () => Promise<Pair>): void {
   });
 }
 
-/** Two connections opened by `open` on one database, migrated through the first; `cleanup` after both close. */
-async function pairOn(open: () => Database, cleanup: () => Promise<void>): Promise<Pair> {
-  const writer = open();
-  await migrateToLatest(writer);
-  const reader = open();
-  return {
-    reader,
-    writer,
-    async close() {
-      await reader.close();
-      await writer.close();
-      await cleanup();
-    },
-  };
-}
-
-describeIndex('SQLite', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-browse-index-'));
-  return pairOn(
-    () => openDatabase(path.join(dir, 'browse.sqlite'), dir),
-    () => rm(dir, { recursive: true, force: true }),
-  );
-});
-
-describeWith({ postgres: true })('on the real Postgres', () => {
-  describeIndex('Postgres', async () => {
-    const schema = uniqueName('browse_index');
-    return pairOn(
-      () => openDatabase(POSTGRES_URL, '/nonexistent', schema),
-      () => dropSchema(schema),
-    );
-  });
-});
+onBothDatabases('browse-index', describeIndex);

@@ -1,15 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { SoundService } from '../../../src/analysis/sound.service';
 import { SoundIndex } from '../../../src/analysis/store/sound.index';
 import { SqlAnalysisStore } from '../../../src/analysis/store/sql.store';
 import { SIGNAL_EMBEDDING } from '../../../src/core/sound';
 import type { StoredAnalysis } from '../../../src/core/types';
-import { openDatabase, type Database } from '../../../src/db/database';
-import { migrateToLatest } from '../../../src/db/migrations';
-import { POSTGRES_URL, dropSchema, uniqueName } from '../../../measure/store/infra';
-import { describeWith } from '../../helpers/describe-with';
+import { onBothDatabases, type DatabasePair } from '../../helpers/database-pair';
 import { analysisOf } from './browse.suite';
 
 /*
@@ -45,15 +39,10 @@ function exactNearest(query: number[], among: Map<string, number[]>, k: number, 
     .map((x) => x.key);
 }
 
-interface Pair {
-  reader: Database;
-  writer: Database;
-  close(): Promise<void>;
-}
 
-function describeSound(name: string, open: () => Promise<Pair>): void {
+function describeSound(name: string, open: () => Promise<DatabasePair>): void {
   describe(`the sound index on ${name}`, () => {
-    let pair: Pair;
+    let pair: DatabasePair;
     let writes: SqlAnalysisStore;
     const vectors = new Map<string, number[]>();
 
@@ -162,35 +151,4 @@ function describeSound(name: string, open: () => Promise<Pair>): void {
   });
 }
 
-async function pairOn(open: () => Database, cleanup: () => Promise<void>): Promise<Pair> {
-  const writer = open();
-  await migrateToLatest(writer);
-  const reader = open();
-  return {
-    reader,
-    writer,
-    async close() {
-      await reader.close();
-      await writer.close();
-      await cleanup();
-    },
-  };
-}
-
-describeSound('SQLite', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'trackgraph-sound-index-'));
-  return pairOn(
-    () => openDatabase(path.join(dir, 'sound.sqlite'), dir),
-    () => rm(dir, { recursive: true, force: true }),
-  );
-});
-
-describeWith({ postgres: true })('on the real Postgres', () => {
-  describeSound('Postgres', async () => {
-    const schema = uniqueName('sound_index');
-    return pairOn(
-      () => openDatabase(POSTGRES_URL, '/nonexistent', schema),
-      () => dropSchema(schema),
-    );
-  });
-});
+onBothDatabases('sound-index', describeSound);
