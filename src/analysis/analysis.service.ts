@@ -38,8 +38,9 @@ export interface AnalysisServiceOptions {
 
 /**
  * What does it sound like? Looks in order: the store; the search metadata cache, else a source
- * that knows the key itself (analyse, persist, answer); the artist and title the caller gave, resolved like a search; otherwise
- * the key is unknown. Analyses of one key are shared by every caller (the jobs coalesce).
+ * that knows the key itself (analyse, persist, answer); the artist and title the caller gave,
+ * resolved like a search; otherwise the key is unknown. Analyses of one key are shared by every
+ * caller (the jobs coalesce).
  */
 export class AnalysisService {
   constructor(
