@@ -77,7 +77,7 @@ const isTunable = (name: string): boolean => TUNABLE.some((t) => t.name === name
  * near by that tag's probability. The seed tracks themselves are never recommended. Reads only
  * the store.
  *
- * Seeded by tracks that have sound embeddings (`sound`: the signal path's from engine 28 on, the models' from 25 on), the candidates are instead
+ * Seeded by tracks that have sound embeddings (`sound`: core/sound.ts's EMBEDDINGS_SINCE), the candidates are instead
  * the stored tracks nearest by sound to the seeds' mean embedding (SoundService.nearestToSeeds),
  * kept where every min_/max_ and genre seed holds, and ranked by their sound distance plus their
  * distance to the target_ values given (none: by sound alone).

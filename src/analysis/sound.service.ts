@@ -1,5 +1,5 @@
 import { AppError, invalidArgument } from '../core/errors';
-import { SIGNAL_EMBEDDING, modelsEmbeddingKind } from '../core/sound';
+import { EMBEDDINGS_SINCE, SIGNAL_EMBEDDING, modelsEmbeddingKind } from '../core/sound';
 import { checkedTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
 import { unitVector } from '../core/vectors';
@@ -36,7 +36,7 @@ export type SoundIndexes = (kind: string) => SoundIndex;
  * recommendations seeded by tracks). Reads the sound index and the store; starts no analysis.
  *
  * Which embedding: the models' (MODELS_DIR) where the server makes them and the seed has one,
- * else the signal path's, which every analysis of engine 28 on has (`signal/3`; engines 25–27 made `signal/1` and `signal/2`, which no longer compare). Tracks are only ever
+ * else the signal path's, which every analysis from SIGNAL_EMBEDDING_SINCE on has (older engines' `signal/1` and `signal/2` no longer compare). Tracks are only ever
  * compared within one kind.
  */
 export class SoundService {
@@ -65,7 +65,7 @@ export class SoundService {
     if (!stored) throw new AppError('TRACK_NOT_FOUND', `no stored analysis for ${trackKey}: analyse it first`);
     throw new AppError(
       'NOT_FOUND',
-      `the analysis of ${trackKey} (${stored.features.engine}) has no sound embedding of this server's kinds (${this.kinds.join(', ')}): analyses made before trackgraph-engine/28 (25 with the models), and another server's, have none (npm run index -- --reanalyse makes them)`,
+      `the analysis of ${trackKey} (${stored.features.engine}) has no sound embedding of this server's kinds (${this.kinds.join(', ')}): analyses made before them (${EMBEDDINGS_SINCE}), and another server's, have none (npm run index -- --reanalyse makes them)`,
     );
   }
 

@@ -11,6 +11,7 @@ import {
 } from '../../analysis/browse.service';
 import type { TracksFilter } from '../../analysis/store/tracks.query';
 import { DESCRIPTORS, orderNameOf, pathOf } from '../../core/descriptors';
+import { EMBEDDINGS_SINCE } from '../../core/sound';
 import { TAGGER_TAGS } from '../../core/tags';
 import { TrackAnalysis } from './analysis.types';
 
@@ -174,7 +175,7 @@ registerEnumType(SimilarityBasis, {
   description: 'What makes two tracks near (docs/SIMILARITY.md).',
   valuesConfig: {
     DESCRIPTORS: { description: 'A weighted distance over tempo, key, mode, the descriptors and moods (docs/API.md, "Similarity").' },
-    SOUND: { description: 'How they sound: the cosine distance of their sound embeddings (timbre, rhythm, tonal colour; the tagger’s layer with MODELS_DIR). Needs analyses of trackgraph-engine/28 on (25 on with MODELS_DIR).' },
+    SOUND: { description: `How they sound: the cosine distance of their sound embeddings (timbre, rhythm, tonal colour; the tagger’s layer with MODELS_DIR). Needs analyses that have them (${EMBEDDINGS_SINCE}).` },
   },
 });
 

@@ -1,4 +1,5 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { MODELS_EMBEDDING, SIGNAL_EMBEDDING } from '../../core/sound';
 
 /* The map of the library as GraphQL types: every point with what the dashboard colours it by. */
 
@@ -52,7 +53,7 @@ export class SoundMapPoint {
     'Every analysed track (a sample of them in a large library) as a point of a 2-D projection (UMAP) of their sound embeddings: tracks that sound alike lie close. Computed by the server and kept; recomputed in the background as analyses arrive.',
 })
 export class SoundMap {
-  @Field(() => String, { description: 'The kind of sound embedding the map was made from (`musicnn/1` with the trained models, else `signal/3`).' })
+  @Field(() => String, { description: `The kind of sound embedding the map was made from (\`${MODELS_EMBEDDING}\` with the trained models, else \`${SIGNAL_EMBEDDING}\`).` })
   kind!: string;
 
   @Field(() => Int, { description: 'Points on the map.' })

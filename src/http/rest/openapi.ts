@@ -5,6 +5,7 @@ import { createDocument, type ZodOpenApiResponseObject, type ZodOpenApiResponses
 import { MAX_BATCH_KEYS } from '../../analysis/analysis.service';
 import { SERVED_IMAGE_FORMATS, SERVED_IMAGE_TYPES } from '../../artwork/image.sniff';
 import { trackKeySchema } from '../../core/contract.schema';
+import { EMBEDDINGS_SINCE } from '../../core/sound';
 import { analysisParams, batchQuery, createKeyBody, createWebhookBody, deliveriesQuery, keyIdPath, m3uParams, pathParams, reanalyseBody, reanalyseJobPath, savePlaylistBody, searchParams, similarParams, usageParams } from './rest.params';
 import { SPOTIFY_TAG, spotifyPaths } from './spotify.openapi';
 import {
@@ -330,7 +331,7 @@ export function openApiDocument(options: { version: string; serverUrl: string })
           tags: ['audio'],
           summary: 'The stored tracks nearest to a stored track, nearest first: by descriptors (the default) or by sound. Starts no analysis.',
           description:
-            'by=descriptors: a weighted distance over tempo, key, mode, descriptors and moods (docs/API.md, "Similarity"). by=sound: the cosine distance of the tracks’ sound embeddings (docs/SIMILARITY.md); 404 NOT_FOUND when the track’s analysis has none of this server’s kinds (the signal path’s `signal/3` from trackgraph-engine/28 on; the models’ `musicnn/1` from 25 on).',
+            `by=descriptors: a weighted distance over tempo, key, mode, descriptors and moods (docs/API.md, "Similarity"). by=sound: the cosine distance of the tracks’ sound embeddings (docs/SIMILARITY.md); 404 NOT_FOUND when the track’s analysis has none of this server’s kinds (${EMBEDDINGS_SINCE}).`,
           requestParams: { path: trackKeyPath, query: similarParams },
           responses: {
             '200': { description: 'The nearest tracks, or their playlist.', content: { 'application/json': { schema: nearSchema('SimilarResponse') }, ...m3uAnswer }, headers: skippedHeader },
