@@ -117,7 +117,7 @@ export class AnalysisService {
   }
 
   private async locate(trackKey: string, hint?: { artist?: string; track?: string }): Promise<TrackMetadata> {
-    const known = (await this.metadata.get(trackKey)) ?? this.options.catalogue?.map((c) => c.lookup(trackKey)).find(Boolean);
+    const known = await this.metadata.find(trackKey, this.options.catalogue);
     if (known) return known;
     const artist = hint?.artist?.trim();
     const track = hint?.track?.trim();

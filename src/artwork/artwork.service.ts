@@ -76,7 +76,7 @@ export class ArtworkService {
 
   /** The picture a source holds for a key, if any; a source failing to read it counts as none. */
   private async stored(trackKey: string): Promise<{ mime: string; data: Uint8Array } | undefined> {
-    const track = (await this.metadata.get(trackKey)) ?? this.lookups.map((l) => l.lookup(trackKey)).find(Boolean);
+    const track = await this.metadata.find(trackKey, this.lookups);
     const source = track && this.registry.artworkSource(track.source);
     if (!track || !source) return undefined;
     try {

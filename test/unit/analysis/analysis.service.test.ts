@@ -6,10 +6,14 @@ import type { AnalysisStore } from '../../../src/analysis/store/store';
 import type { TracksQuery } from '../../../src/analysis/store/tracks.query';
 import { trackKey } from '../../../src/core/track-key';
 import type { StoredAnalysis, TrackMetadata } from '../../../src/core/types';
-import type { MetadataCache } from '../../../src/search/metadata-cache';
+import type { BestEffortCache } from '../../../src/search/keyv-store';
+import { MetadataCache } from '../../../src/search/metadata-cache';
 import { storedAnalysis as stored } from '../../integration/graphql/graphql.helpers';
 
 const MONEY = trackKey('Pink Floyd', 'Money');
+
+/** Search's metadata cache over a stand-in for its Keyv namespace that answers reads only. */
+const cacheOf = (reads: { get(key: string): Promise<TrackMetadata | undefined> }): MetadataCache => new MetadataCache(reads as unknown as BestEffortCache<TrackMetadata>);
 
 /** A store over a map that records every key it is asked for. */
 function recordingStore(analyses: StoredAnalysis[]): AnalysisStore & { asked: string[] } {
@@ -40,12 +44,12 @@ function service(
   submit: AnalysisJobs['submit'] = () => Promise.reject(new Error('not in this test')),
 ): { service: AnalysisService; metadataAsked: string[] } {
   const metadataAsked: string[] = [];
-  const metadata = {
+  const metadata = cacheOf({
     get: async (key: string): Promise<TrackMetadata | undefined> => {
       metadataAsked.push(key);
       return undefined;
     },
-  } as unknown as MetadataCache;
+  });
   const jobs: AnalysisJobs = {
     submit,
     status: async (key) => pending.get(key),
@@ -148,7 +152,7 @@ describe('request listeners: told who asked for an analysis that has to be compu
 
   function listening(analyses: StoredAnalysis[]): { service: AnalysisService; told: [string, string][] } {
     const told: [string, string][] = [];
-    const metadata = { get: async (key: string) => (key === MONEY ? track : undefined) } as unknown as MetadataCache;
+    const metadata = cacheOf({ get: async (key: string) => (key === MONEY ? track : undefined) });
     const jobs: AnalysisJobs = {
       submit: async () => stored('Pink Floyd', 'Money'),
       status: async () => undefined,
@@ -184,7 +188,7 @@ describe("a key search's cache does not hold (expired, unreachable, or another n
   function withCatalogue(cached: TrackMetadata | undefined): { service: AnalysisService; submitted: TrackMetadata[]; looked: string[] } {
     const submitted: TrackMetadata[] = [];
     const looked: string[] = [];
-    const metadata = { get: async (key: string) => (cached && key === cached.trackKey ? cached : undefined) } as unknown as MetadataCache;
+    const metadata = cacheOf({ get: async (key: string) => (cached && key === cached.trackKey ? cached : undefined) });
     const jobs: AnalysisJobs = {
       submit: async (track) => {
         submitted.push(track);
