@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfigOrExit, type Config } from './config';
 import { buildHttpApp, createContainer, type Container, type ContainerOverrides, type HttpAppOptions } from './container';
 import { createHttpServer, httpTimeouts } from './http/http-server';
+import { retryOnConnectionLoss } from './db/database';
 
 /** A started API server. */
 export interface RunningServer {
@@ -81,7 +82,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   logger.info({ url, host: config.HOST, port, sources: container.registry.names, store: container.database.description }, 'trackgraph listening');
   logger.info({ url }, `open ${url}/ for the web dashboard, ${url}/graphiql to explore the GraphQL API; searching ${container.registry.names.join(', ')}`);
 
-  const first = await container.apiKeys.createFirstKey();
+  // Every node of a deployment starts at once: a connection slow to come then must not stop a
+  // node that already answers.
+  const first = await retryOnConnectionLoss(() => container.apiKeys.createFirstKey());
   if (first) {
     const notice = firstKeyNotice(first.key, url);
     if (options.terminal ?? process.stdout.isTTY === true) {

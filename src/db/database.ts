@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { lazily } from '../core/lazy';
 import { CurrentSchemaPostgresDialect } from './schema.introspector';
@@ -304,6 +305,20 @@ export async function guardConnection<T>(run: () => Promise<T>): Promise<T> {
     }
     throw error;
   }
+}
+
+/**
+ * Runs a database call again while it fails on a lost connection (a database still starting, a
+ * pool slow to connect while every process of a deployment starts at once): `attempts` tries in
+ * all, waiting from `initialDelayMs` and doubling (4 tries: about 3.5 s); any other failure, and
+ * the last, is thrown. For start-up work a running process must not die of (the first key).
+ */
+export function retryOnConnectionLoss<T>(run: () => Promise<T>, options: { attempts?: number; initialDelayMs?: number } = {}): Promise<T> {
+  const policy = retry(handleWhen(isConnectionError), {
+    maxAttempts: (options.attempts ?? 4) - 1,
+    backoff: new ExponentialBackoff({ initialDelay: options.initialDelayMs ?? 500, maxDelay: 4000 }),
+  });
+  return policy.execute(run);
 }
 
 const CONNECTION_CODES = new Set([
