@@ -9,7 +9,8 @@
  *                   them the models' rows are left out
  *   --cache DIR     per-quadrant JSON of each clip's measurements (default bench/.cache/similarity)
  *   --seeds N       shuffles of the artists into folds whose left-out scores are averaged (default 3)
- *   --write         fit both embeddings on every fit song and write src/engine/sound.weights.json (or --weights)
+ *   --write         fit both embeddings on every fit song and write src/engine/sound.weights.json (or --weights);
+ *                   without models, the models' part the file already has is kept
  *
  * Every song is measured as the engine measures it (its 255 signal statistics, `inputs.sound`, and
  * its cepstral frames, cached under frames/;
@@ -25,7 +26,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CLASSIFIER_ORDER, SOUND_FEATURE_NAMES, applyBlocks, modelsEmbedding, signalEmbedding, standardise, type SoundWeights } from '../src/engine/sound.embedding';
+import { CLASSIFIER_ORDER, SOUND_FEATURE_NAMES, applyBlocks, modelsEmbedding, signalEmbedding, standardise, type EmbeddingBlock, type SoundWeights } from '../src/engine/sound.embedding';
 import { DEFAULT_PATCHES } from '../src/engine/models/model-files';
 import { ModelRunner } from '../src/engine/models/runtime';
 import { QUADRANTS, readFourQuadrants, readIdList } from '../measure/corpora/four-quadrants';
@@ -49,17 +50,34 @@ const { values } = parseArgs({
   },
 });
 
-/** The shipped recipes' settings (sound.embedding.ts says what each is). */
-const SIGNAL = { components: 64, discriminants: 10, shrinkage: 0.7, discriminantWeight: 1 } as const;
-/** The statistics' blocks of signal/1 and signal/2 (engines 25–27): twice the discriminant's directions at half the weight; their rows are printed beside. */
-const SIGNAL_BEFORE = { ...SIGNAL, discriminants: 20, discriminantWeight: 0.5 } as const;
+/**
+ * The signal path's recipes (sound.embedding.ts says what each part is): the statistics' blocks
+ * (principal components, and a shrunk discriminant of the genres at its weight: of each song's
+ * first genre, or of all its genres) and the bag of frames (32 Gaussians fitted on every sixth
+ * frame of the fit songs, 12 EM steps; MAP adaptation at `relevance`; the supervectors' 128
+ * leading components each scaled by variance^-1/4, unit length times √1.25; from signal/4 on, a
+ * discriminant of all the genres over those components whitened). The shipped one is SIGNAL;
+ * engine 28's is printed beside it.
+ */
+const SIGNAL = {
+  name: 'signal/4',
+  statistics: { components: 64, discriminants: 10, shrinkage: 0.7, discriminantWeight: 1 },
+  allGenres: true,
+  frames: { components: 32, frameStride: 6, relevance: 1, projection: 128, power: 0.25, weight: Math.sqrt(1.25), discriminant: { directions: 10, shrinkage: 0.7, weight: 0.7 } },
+} as const;
+const SIGNAL_BEFORE = {
+  name: 'signal/3',
+  statistics: SIGNAL.statistics,
+  allGenres: false,
+  frames: { components: 32, frameStride: 6, relevance: 16, projection: 128, power: 0.25, weight: Math.sqrt(1.25) },
+} as const;
 type SignalRecipe = typeof SIGNAL | typeof SIGNAL_BEFORE;
 const MODELS = { components: 64, power: 0.25, classifierWeight: 0.2 } as const;
-/** The bag-of-frames part (src/engine/sound.frames.ts): 32 Gaussians fitted on every sixth frame of the fit songs (12 EM steps), relevance 16, the supervectors' 128 leading components each scaled by variance^-1/4, at √1.25 (signal/2's two blocks together; signal/3 read the same at 1.118 and 1.414, less at 1.6). */
-const FRAMES = { components: 32, frameStride: 6, relevance: 16, projection: 128, power: 0.25, weight: Math.sqrt(1.25) } as const;
 
 interface Song extends Labelled {
   id: string;
+  /** All of the song's AllMusic genres (`genre` is the first). */
+  genres: string[];
   file: string;
   sound: number[];
   layer?: number[];
@@ -97,7 +115,7 @@ function csvRows(text: string): string[][] {
 }
 
 /** Artist and first genre of each song id, from the dataset's metadata. */
-function metadata(dir: string): Map<string, { artist: string; genre: string }> {
+function metadata(dir: string): Map<string, { artist: string; genre: string; genres: string[] }> {
   const [header, ...rows] = csvRows(readFileSync(path.join(dir, 'panda_dataset_taffc_metadata.csv'), 'utf8'));
   const at = (name: string): number => {
     const i = header!.indexOf(name);
@@ -105,7 +123,12 @@ function metadata(dir: string): Map<string, { artist: string; genre: string }> {
     return i;
   };
   const [song, artist, genres] = [at('Song'), at('Artist'), at('GenresStr')];
-  return new Map(rows.map((r) => [r[song]!, { artist: r[artist]!.trim().toLowerCase(), genre: (r[genres] ?? '').split(';')[0]!.trim() }]));
+  return new Map(
+    rows.map((r) => {
+      const all = (r[genres] ?? '').split(';').map((g) => g.trim());
+      return [r[song]!, { artist: r[artist]!.trim().toLowerCase(), genre: all[0]!, genres: all.filter((g) => g.length > 0) }];
+    }),
+  );
 }
 
 async function measure(): Promise<Song[]> {
@@ -176,15 +199,19 @@ function averaged(labels: readonly Labelled[], embed: (fit: readonly number[]) =
   return { artist: mean('artist'), genre: mean('genre'), quadrant: mean('quadrant'), withArtistMates: runs[0]!.withArtistMates };
 }
 
-/** The statistics' blocks alone (signal/1, before the frames' part). */
+/** The genres a recipe's discriminants are fitted on: each song's first, or all of them. */
+const genresOf = (songs: readonly Song[], fit: readonly number[], recipe: SignalRecipe): (string | string[])[] => fit.map((i) => (recipe.allGenres ? songs[i]!.genres : songs[i]!.genre));
+
+/** The statistics' blocks alone (the shipped recipe's, without the frames' part). */
 function statisticsVectors(songs: readonly Song[], fit: readonly number[]): number[][] {
-  const w = fitSignal(fit.map((i) => songs[i]!.sound), fit.map((i) => songs[i]!.genre), SIGNAL_BEFORE);
+  const w = fitSignal(fit.map((i) => songs[i]!.sound), genresOf(songs, fit, SIGNAL), SIGNAL.statistics);
   return songs.map((s) => applyBlocks(standardise(s.sound, w.mean, w.std), w.blocks));
 }
 
 /** The signal path's weights fitted on the songs `fit`. */
 function fitSignalPath(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[], recipe: SignalRecipe = SIGNAL): NonNullable<SoundWeights['signal']> {
-  return { ...fitSignal(fit.map((i) => songs[i]!.sound), fit.map((i) => songs[i]!.genre), recipe), frames: fitFrames(fit.map((i) => frames[i]!), FRAMES) };
+  const genres = genresOf(songs, fit, recipe);
+  return { ...fitSignal(fit.map((i) => songs[i]!.sound), genres, recipe.statistics), frames: fitFrames(fit.map((i) => frames[i]!), recipe.frames, genres) };
 }
 
 function signalVectors(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[], recipe: SignalRecipe = SIGNAL): number[][] {
@@ -214,31 +241,36 @@ async function main(): Promise<void> {
   const z = columnStats(songs.map((s) => s.sound));
   console.log(row('signal: the 255 statistics standardised (in-sample)', neighbourScores(songs.map((s) => standardise(s.sound, z.mean, z.std)), songs), anchor));
   const frames = await framesOf(songs);
-  console.log(row(`signal/1 (the statistics' blocks alone), left out`, averaged(songs, (fit) => statisticsVectors(songs, fit), seeds), anchor));
-  console.log(row(`signal/2 (+ the frames' supervector), left out`, averaged(songs, (fit) => signalVectors(songs, frames, fit, SIGNAL_BEFORE), seeds), anchor));
-  console.log(row(`signal/3 (${SIGNAL.discriminants} discriminants at ${SIGNAL.discriminantWeight}), in-sample`, neighbourScores(signalVectors(songs, frames, all), songs), anchor));
-  console.log(row(`signal/3, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => signalVectors(songs, frames, fit), seeds), anchor));
+  const leftOut = `left out (artists in 5 folds, ${seeds} shuffles)`;
+  console.log(row(`the statistics' blocks alone, ${leftOut}`, averaged(songs, (fit) => statisticsVectors(songs, fit), seeds), anchor));
+  console.log(row(`${SIGNAL_BEFORE.name} (engine 28), ${leftOut}`, averaged(songs, (fit) => signalVectors(songs, frames, fit, SIGNAL_BEFORE), seeds), anchor));
+  console.log(row(`${SIGNAL.name}, in-sample`, neighbourScores(signalVectors(songs, frames, all), songs), anchor));
+  console.log(row(`${SIGNAL.name}, ${leftOut}`, averaged(songs, (fit) => signalVectors(songs, frames, fit), seeds), anchor));
   if (withModels) {
     console.log(row(`musicnn/1: ${MODELS.components} half-whitened components + ${MODELS.classifierWeight} x classifiers, in-sample`, neighbourScores(modelVectors(songs, all), songs), anchor));
-    console.log(row(`musicnn/1, left out (artists in 5 folds, ${seeds} shuffles)`, averaged(songs, (fit) => modelVectors(songs, fit), seeds), anchor));
+    console.log(row(`musicnn/1, ${leftOut}`, averaged(songs, (fit) => modelVectors(songs, fit), seeds), anchor));
   }
   if (!values.write) return;
   const round = (v: number): number => Number(v.toPrecision(6));
   const deep = <T>(x: T): T => (Array.isArray(x) ? (x.map(deep) as T) : typeof x === 'number' ? (round(x) as T) : x && typeof x === 'object' ? (Object.fromEntries(Object.entries(x).map(([k, v]) => [k, deep(v)])) as T) : x);
   const fittedSignal = fitSignalPath(songs, frames, all);
-  // The frames' block (1,280 × 128 numbers) at four significant digits: the file stays under 2 MB,
-  // and a projection's relative error of ~5e-5 is far below what a cosine of 212 numbers tells apart.
-  const block = fittedSignal.frames!.block;
-  const signal = { ...fittedSignal, frames: { ...fittedSignal.frames!, block: { ...block, matrix: block.matrix.map((r) => r.map((v) => Number(v.toPrecision(4)))) } } };
+  // Without the models, a file's own models' part stays: refitting the signal path needs no models.
+  const kept = withModels || !existsSync(values.weights) ? undefined : (JSON.parse(readFileSync(values.weights, 'utf8')) as SoundWeights).models;
+  // The frames' blocks (1,280 × 128 and 1,280 × 10 numbers) at four significant digits: the file
+  // stays under 2 MB, and a projection's relative error of ~5e-5 is far below what a cosine of 212 numbers tells apart.
+  const fourDigits = (b: EmbeddingBlock): EmbeddingBlock => ({ ...b, matrix: b.matrix.map((r) => r.map((v) => Number(v.toPrecision(4)))) });
+  const { block, discriminant } = fittedSignal.frames!;
+  const signal = { ...fittedSignal, frames: { ...fittedSignal.frames!, block: fourDigits(block), ...(discriminant ? { discriminant: fourDigits(discriminant) } : {}) } };
+  const { statistics: st, frames: fr } = SIGNAL;
   const weights: SoundWeights & { fittedOn: string; method: string; features: readonly string[] } = {
-    fittedOn: `4Q audio emotion dataset (Panda, Malheiro & Paiva, IEEE TAFFC 2018): the ${songs.length} songs of the fit list; genres the first of each song's AllMusic genres`,
-    method: `signal/3: the ${SOUND_FEATURE_NAMES.length} statistics standardised, ${SIGNAL.components} principal components (unit length) and ${SIGNAL.discriminantWeight} x the ${SIGNAL.discriminants} leading directions of a linear discriminant of the genres (within-class covariance shrunk ${SIGNAL.shrinkage} of the way to its mean variance; unit length), and the cepstral frames' supervector against ${FRAMES.components} diagonal Gaussians fitted on every ${FRAMES.frameStride}th frame of the songs (relevance ${FRAMES.relevance}), its ${FRAMES.projection} principal components scaled by variance^-${FRAMES.power}, unit length times ${FRAMES.weight.toFixed(3)}; musicnn/1: the tagger layer's ${MODELS.components} principal components each scaled by variance^-${MODELS.power}, unit length, and ${MODELS.classifierWeight} x the five classifiers centred, unit length; npm run bench:similarity -- --write`,
+    fittedOn: `4Q audio emotion dataset (Panda, Malheiro & Paiva, IEEE TAFFC 2018): the ${songs.length} songs of the fit list; genres each song's AllMusic genres (GenresStr)`,
+    method: `${SIGNAL.name}: the ${SOUND_FEATURE_NAMES.length} statistics standardised, ${st.components} principal components (unit length) and ${st.discriminantWeight} x the ${st.discriminants} leading directions of a linear discriminant of the songs' genres (all of each song's, each at 1 / their number; within-class covariance shrunk ${st.shrinkage} of the way to its mean variance; unit length), and the cepstral frames' supervector against ${fr.components} diagonal Gaussians fitted on every ${fr.frameStride}th frame of the songs (relevance ${fr.relevance}), its ${fr.projection} principal components scaled by variance^-${fr.power}, unit length times ${fr.weight.toFixed(3)}, and ${fr.discriminant.weight} x the ${fr.discriminant.directions} leading directions of a discriminant of the genres over those components whitened (shrunk ${fr.discriminant.shrinkage}; unit length); musicnn/1: the tagger layer's ${MODELS.components} principal components each scaled by variance^-${MODELS.power}, unit length, and ${MODELS.classifierWeight} x the five classifiers centred, unit length; npm run bench:similarity -- --write`,
     features: SOUND_FEATURE_NAMES,
     signal: deep(signal),
-    ...(withModels ? { models: deep(fitModels(songs.map((s) => s.layer!), songs.map((s) => s.classifiers!), MODELS)) } : {}),
+    ...(withModels ? { models: deep(fitModels(songs.map((s) => s.layer!), songs.map((s) => s.classifiers!), MODELS)) } : kept ? { models: kept } : {}),
   };
   writeFileSync(values.weights, `${JSON.stringify(weights)}\n`);
-  console.log(`\nwrote ${values.weights}${withModels ? '' : ' (the signal path only: no models)'}`);
+  console.log(`\nwrote ${values.weights}${withModels ? '' : kept ? " (the signal path; the models' part kept from the file: no models to fit it)" : ' (the signal path only: no models)'}`);
 }
 
 void main().catch((error: unknown) => {

@@ -27,7 +27,7 @@ import { percentile } from '../measure/stats';
  * p50/p99 over random seeds, and recall@10 against the exact nearest (an exact scan of every
  * vector).
  *
- *   npm run bench:sound -- [--rows 1000000] [--dims 202] [--queries 300] [--recall 50] [--only sqlite|postgres] [--graph-from 20000]
+ *   npm run bench:sound -- [--rows 1000000] [--dims 212] [--queries 300] [--recall 50] [--only sqlite|postgres] [--graph-from 20000]
  */
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -35,7 +35,7 @@ const opt = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const ROWS = Number(opt('rows') ?? 1_000_000);
-const DIMS = Number(opt('dims') ?? 202); // the signal path's embedding (signal/3); musicnn/1 has 69
+const DIMS = Number(opt('dims') ?? 212); // the signal path's embedding (signal/4); musicnn/1 has 69
 const QUERIES = Number(opt('queries') ?? 300);
 const RECALL_QUERIES = Number(opt('recall') ?? 50);
 const ONLY = opt('only');

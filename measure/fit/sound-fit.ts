@@ -77,27 +77,34 @@ export function projectionBlock(components: readonly number[][], centre: readonl
 
 /**
  * A linear discriminant of the rows' classes: the directions along which the classes' means lie
- * farthest apart against the spread within them. The within-class covariance is shrunk towards
- * its mean variance (`shrinkage` of the way: a few hundred songs cannot estimate a 255-dimensional
- * covariance), then the generalised eigenproblem Sb·v = λ·Sw·v is solved through Sw^(−½); the
- * `k` leading directions, each with vᵀ·Sw·v = 1. Classes with a single row are left out.
+ * farthest apart against the spread within them. A row may belong to several classes (a song's
+ * AllMusic genres): it then counts in each with weight 1 / its number of classes. The within-class
+ * covariance is shrunk towards its mean variance (`shrinkage` of the way: a few hundred songs
+ * cannot estimate a 255-dimensional covariance), then the generalised eigenproblem Sb·v = λ·Sw·v
+ * is solved through Sw^(−½); the `k` leading directions, each with vᵀ·Sw·v = 1. Classes with a
+ * single row are left out.
  */
-export function discriminant(rows: readonly (readonly number[])[], classes: readonly string[], k: number, shrinkage: number): { components: number[][]; centre: number[] } {
-  const byClass = new Map<string, number[]>();
-  classes.forEach((c, i) => byClass.set(c, [...(byClass.get(c) ?? []), i]));
+export function discriminant(rows: readonly (readonly number[])[], classes: readonly (string | readonly string[])[], k: number, shrinkage: number): { components: number[][]; centre: number[] } {
+  const byClass = new Map<string, { row: number; weight: number }[]>();
+  classes.forEach((c, row) => {
+    const names = typeof c === 'string' ? [c] : [...new Set(c)];
+    for (const name of names) byClass.set(name, [...(byClass.get(name) ?? []), { row, weight: 1 / names.length }]);
+  });
   const kept = [...byClass.values()].filter((members) => members.length > 1);
-  const used = kept.flat();
+  const total = kept.flat().reduce((s, m) => s + m.weight, 0);
   const d = rows[0]!.length;
   const centre = new Array<number>(d).fill(0);
-  for (const i of used) rows[i]!.forEach((v, j) => (centre[j]! += v / used.length));
+  for (const { row, weight } of kept.flat()) rows[row]!.forEach((v, j) => (centre[j]! += (v * weight) / total));
   let within = Matrix.zeros(d, d);
   let between = Matrix.zeros(d, d);
   for (const members of kept) {
+    const mass = members.reduce((s, m) => s + m.weight, 0);
     const mean = new Array<number>(d).fill(0);
-    for (const i of members) rows[i]!.forEach((v, j) => (mean[j]! += v / members.length));
-    within = within.add(covariance(members.map((i) => rows[i]!), mean).mul(members.length / used.length));
+    for (const { row, weight } of members) rows[row]!.forEach((v, j) => (mean[j]! += (v * weight) / mass));
+    const x = new Matrix(members.map(({ row, weight }) => rows[row]!.map((v, j) => (v - mean[j]!) * Math.sqrt(weight / total))));
+    within = within.add(x.transpose().mmul(x));
     const m = Matrix.columnVector(mean.map((v, j) => v - centre[j]!));
-    between = between.add(m.mmul(m.transpose()).mul(members.length / used.length));
+    between = between.add(m.mmul(m.transpose()).mul(mass / total));
   }
   const meanVariance = within.trace() / d;
   const shrunk = within.mul(1 - shrinkage).add(Matrix.eye(d, d).mul(shrinkage * meanVariance));
@@ -111,7 +118,7 @@ export function discriminant(rows: readonly (readonly number[])[], classes: read
 }
 
 /** The signal path's weights fitted on standardised-by-themselves rows: z, then principal components and a discriminant. */
-export function fitSignal(rows: readonly (readonly number[])[], genres: readonly string[], o: { components: number; discriminants: number; shrinkage: number; discriminantWeight: number }): SignalEmbeddingWeights {
+export function fitSignal(rows: readonly (readonly number[])[], genres: readonly (string | readonly string[])[], o: { components: number; discriminants: number; shrinkage: number; discriminantWeight: number }): SignalEmbeddingWeights {
   const { mean, std } = columnStats(rows);
   const z = rows.map((r) => r.map((v, j) => (Number.isFinite(v) ? (v - mean[j]!) / std[j]! : 0)));
   const zero = new Array<number>(mean.length).fill(0);
@@ -123,9 +130,15 @@ export function fitSignal(rows: readonly (readonly number[])[], genres: readonly
 /**
  * The bag-of-frames part of the signal path's weights (src/engine/sound.frames.ts): a mixture of
  * `components` Gaussians fitted on every `frameStride`-th frame of the fit songs, their
- * supervectors' `projection` leading components each scaled by variance^(−power), at `weight`.
+ * supervectors' `projection` leading components each scaled by variance^(−power), at `weight`;
+ * with `discriminant` and the songs' genres, also a linear discriminant of the genres over the
+ * same components whitened, folded into one block over the supervector.
  */
-export function fitFrames(frames: readonly Float32Array[], o: { components: number; frameStride: number; relevance: number; projection: number; power: number; weight: number }): FramesEmbeddingWeights {
+export function fitFrames(
+  frames: readonly Float32Array[],
+  o: { components: number; frameStride: number; relevance: number; projection: number; power: number; weight: number; discriminant?: { directions: number; shrinkage: number; weight: number } },
+  genres?: readonly (string | readonly string[])[],
+): FramesEmbeddingWeights {
   const sample: number[] = [];
   for (const f of frames) for (let r = 0; r < f.length / CEPSTRAL_DIMS; r += o.frameStride) sample.push(...f.subarray(r * CEPSTRAL_DIMS, (r + 1) * CEPSTRAL_DIMS));
   const fitted = fitDiagonalGmm(Float64Array.from(sample), CEPSTRAL_DIMS, o.components);
@@ -133,7 +146,19 @@ export function fitFrames(frames: readonly Float32Array[], o: { components: numb
   const vectors = frames.map((f) => supervector(gmm, f, o.relevance));
   const { mean } = columnStats(vectors);
   const pca = principalComponentsOfFewRows(vectors, mean, o.projection);
-  return { gmm, relevance: o.relevance, block: projectionBlock(pca.components, mean, o.weight, pca.variances.map((v) => v ** -o.power)) };
+  const block = projectionBlock(pca.components, mean, o.weight, pca.variances.map((v) => v ** -o.power));
+  if (!o.discriminant || !genres) return { gmm, relevance: o.relevance, block };
+  // The discriminant is fitted on the whitened components, z = (x − mean)·C·diag(λ^−½); its
+  // directions w become directions of the supervector, u = C·diag(λ^−½)·w, about the same centre.
+  // Only the components the songs spread along: as many rows as components leave the last without
+  // variance, which whitening would blow up.
+  const spread = pca.variances.filter((v) => v > 1e-9 * pca.variances[0]!).length;
+  const whitened = projectionBlock(pca.components.slice(0, spread), mean, 1, pca.variances.slice(0, spread).map((v) => v ** -0.5));
+  const z = vectors.map((x) => whitened.offset.map((b, k) => x.reduce((s, v, i) => s + v * whitened.matrix[i]![k]!, b)));
+  const lda = discriminant(z, genres, o.discriminant.directions, o.discriminant.shrinkage);
+  const matrix = whitened.matrix.map((row) => lda.components.map((w) => row.reduce((s, v, k) => s + v * w[k]!, 0)));
+  const offset = lda.components.map((w) => whitened.offset.reduce((s, b, k) => s + (b - lda.centre[k]!) * w[k]!, 0));
+  return { gmm, relevance: o.relevance, block, discriminant: { matrix, offset, weight: o.discriminant.weight } };
 }
 
 /** The models' weights: the layer's principal components scaled by variance^(−power), and the classifiers' mean. */

@@ -36,7 +36,7 @@ export type SoundIndexes = (kind: string) => SoundIndex;
  * recommendations seeded by tracks). Reads the sound index and the store; starts no analysis.
  *
  * Which embedding: the models' (MODELS_DIR) where the server makes them and the seed has one,
- * else the signal path's, which every analysis from SIGNAL_EMBEDDING_SINCE on has (older engines' `signal/1` and `signal/2` no longer compare). Tracks are only ever
+ * else the signal path's, which every analysis from SIGNAL_EMBEDDING_SINCE on has (older engines' `signal/1` to `signal/3` no longer compare). Tracks are only ever
  * compared within one kind.
  */
 export class SoundService {

@@ -128,7 +128,7 @@ export interface TagScore {
 /**
  * A sound embedding: a vector placing the track among others by how it sounds, so that tracks
  * whose vectors point alike sound alike (cosine similarity; docs/SIMILARITY.md). `kind` names the
- * method and its version (`signal/3`, `musicnn/1`): vectors of different kinds are never compared.
+ * method and its version (`signal/4`, `musicnn/1`): vectors of different kinds are never compared.
  */
 export interface SoundEmbedding {
   kind: string;
@@ -183,7 +183,7 @@ interface MeasuredFeatures {
   tags?: TagScore[];
   /**
    * The track's sound embeddings (the signal path's always; the models' with MODELS_DIR), stored
-   * beside the analysis for similarity by sound; absent from analyses made before engine 25 (engines 25–27 made the signal path's `signal/1` and `signal/2`), from
+   * beside the analysis for similarity by sound; absent from analyses made before engine 25 (engines 25–28 made the signal path's `signal/1` to `signal/3`), from
    * upstream servers, and from analyses read back from the store (the vectors stay in their table).
    */
   embeddings?: SoundEmbedding[];

@@ -10,7 +10,7 @@ import { COEFFICIENTS, type SpectralShape } from './timbre.shape';
  * The sound embeddings: a vector per analysis placing it among others by how it sounds, compared
  * by cosine (docs/SIMILARITY.md).
  *
- * **The signal path's** (`signal/3`, every analysis): 255 statistics of the window the engine
+ * **The signal path's** (`signal/4`, every analysis): 255 statistics of the window the engine
  * measures anyway — the timbre scalars, the cepstral coefficients' means, spreads, frame-to-frame
  * changes and covariance (as its matrix logarithm, so that covariances compare as vectors), the
  * octave-band contrast, the rhythm (tempo, pulse, the onset envelopes' levels and their
@@ -18,10 +18,11 @@ import { COEFFICIENTS, type SpectralShape } from './timbre.shape';
  * sustained chroma averaged and turned so the key's tonic comes first), the loudness, the voice
  * and the descriptors — each standardised by its mean and spread over the fit songs, then two
  * blocks: the 64 leading principal components (unit length), and as much of the 10 directions
- * that best separate the fit songs' AllMusic genres (a shrunk linear discriminant, unit length);
- * then a bag-of-frames block (sound.frames.ts): the window's cepstral frames as a supervector
- * against a mixture of 32 Gaussians fitted on the fit songs' frames, its 128 leading principal
- * components each scaled by variance^-1/4, unit length times √1.25. 202 numbers.
+ * that best separate the fit songs' AllMusic genres (a shrunk linear discriminant of all of each
+ * song's genres, unit length); then the bag of frames (sound.frames.ts): the window's cepstral
+ * frames as a supervector against a mixture of 32 Gaussians fitted on the fit songs' frames, its
+ * 128 leading principal components each scaled by variance^-1/4, unit length times √1.25, and 0.7
+ * as much of the 10 directions of the supervector that best separate the genres. 212 numbers.
  *
  * **The models'** (`musicnn/1`, MODELS_DIR): the MSD auto-tagger's 200-unit layer averaged over
  * the window's patches, centred, its 64 leading principal components each divided by the fourth
@@ -167,6 +168,8 @@ export interface FramesEmbeddingWeights {
   relevance: number;
   /** The supervector's leading principal components, scaled: a block of the embedding. */
   block: EmbeddingBlock;
+  /** The directions of the supervector that best separate the fit songs' genres (`signal/4` on): the last block. */
+  discriminant?: EmbeddingBlock;
 }
 
 export interface ModelsEmbeddingWeights {
@@ -215,7 +218,7 @@ export function signalEmbedding(x: readonly number[], frames: Float32Array, weig
   const w = weights.signal;
   if (!w?.frames || w.mean.length !== x.length || frames.length % w.frames.gmm.dims !== 0) return undefined;
   const statistics = applyBlocks(standardise(x, w.mean, w.std), w.blocks);
-  const bag = applyBlocks(supervector(w.frames.gmm, frames, w.frames.relevance), [w.frames.block]);
+  const bag = applyBlocks(supervector(w.frames.gmm, frames, w.frames.relevance), w.frames.discriminant ? [w.frames.block, w.frames.discriminant] : [w.frames.block]);
   return { kind: SIGNAL_EMBEDDING, vector: [...statistics, ...bag].map(round) };
 }
 

@@ -433,22 +433,35 @@ it('bench:similarity judges the signal path\'s sound embedding on the fit songs,
   expect(out).toContain('16 songs, 8 artists (16 songs whose artist has another), 2 genres');
   expect(out).toMatch(/^chance\s+0\.467\s+0\.200$/m);
   expect(out).toContain("no models: the anchor and the models' embedding are left out");
-  for (const name of ["signal/1 \\(the statistics' blocks alone\\), left out", "signal/2 \\(\\+ the frames' supervector\\), left out", 'signal/3 \\(10 discriminants at 1\\), in-sample', 'signal/3, left out \\(artists in 5 folds, 1 shuffles\\)']) {
+  for (const name of ["the statistics' blocks alone, left out \\(artists in 5 folds, 1 shuffles\\)", 'signal/3 \\(engine 28\\), left out \\(artists in 5 folds, 1 shuffles\\)', 'signal/4, in-sample', 'signal/4, left out \\(artists in 5 folds, 1 shuffles\\)']) {
     expect(out).toMatch(new RegExp(`^${name}\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+$`, 'm'));
   }
   // Energetic and calm songs are two genres here: in-sample, the ten nearest mostly share the song's.
-  const genre = Number(new RegExp('^signal/3 .*in-sample\\s+[\\d.]+\\s+([\\d.]+)', 'm').exec(out)![1]);
+  const genre = Number(new RegExp('^signal/4, in-sample\\s+[\\d.]+\\s+([\\d.]+)', 'm').exec(out)![1]);
   expect(genre).toBeGreaterThan(0.6);
-  const written = JSON.parse(await readFile(weights, 'utf8')) as { signal: { mean: number[]; blocks: { offset: number[] }[]; frames: { gmm: { weights: number[]; means: number[] }; block: { offset: number[] } } }; models?: unknown; features: string[] };
+  const written = JSON.parse(await readFile(weights, 'utf8')) as { signal: { mean: number[]; blocks: { offset: number[] }[]; frames: { gmm: { weights: number[]; means: number[] }; relevance: number; block: { offset: number[] }; discriminant: { offset: number[]; weight: number } } }; models?: unknown; features: string[] };
   expect(written.features).toHaveLength(255);
   expect(written.signal.mean).toHaveLength(255);
-  expect(written.signal.blocks.map((b) => b.offset.length)).toEqual([64, 1]);
+  // Each song's genres: Pop/Rock, or Jazz and Vocal: three genres, two discriminant directions.
+  expect(written.signal.blocks.map((b) => b.offset.length)).toEqual([64, 2]);
   // The frames' part: 32 Gaussians over 40 numbers a frame; the supervectors' components, at most one a fit song (16 here, 128 wanted).
   expect(written.signal.frames.gmm.weights).toHaveLength(32);
   expect(written.signal.frames.gmm.means).toHaveLength(32 * 40);
   expect(written.signal.frames.block.offset).toHaveLength(16);
+  // Their genres' discriminant: two directions again, at 0.7; MAP adaptation at relevance 1.
+  expect(written.signal.frames.discriminant.offset).toHaveLength(2);
+  expect(written.signal.frames.discriminant.weight).toBe(0.7);
+  expect(written.signal.frames.relevance).toBe(1);
   expect(written.models).toBeUndefined();
-});
+  // Refitted without models, a file that has the models' part keeps it.
+  const models = { mean: [0.5], components: [[1]], scale: [1], classifiers: { mean: [0.1, 0.2, 0.3, 0.4, 0.5], weight: 0.2 } };
+  await writeFile(weights, JSON.stringify({ ...written, models }));
+  const again = ok(await npmRun('bench:similarity', ['--dataset', dataset, '--fit', fit, '--cache', path.join(scratch, 'similarity-cache'), '--seeds', '1', '--write', '--weights', weights], signalOnly, 240_000));
+  expect(again).toContain("the models' part kept from the file");
+  const rewritten = JSON.parse(await readFile(weights, 'utf8')) as typeof written;
+  expect(rewritten.models).toEqual(models);
+  expect(rewritten.signal.frames.discriminant).toEqual(written.signal.frames.discriminant);
+}, 480_000);
 
 it('bench:sound seeds a store with embeddings, loads the sound index, builds its graph and times similar by sound, recommendations seeded by a track and the recall', async () => {
   const out = ok(await npmRun('bench:sound', ['--rows', '3000', '--dims', '16', '--queries', '30', '--recall', '10', '--graph-from', '1000', '--only', 'sqlite'], env(), 240_000));

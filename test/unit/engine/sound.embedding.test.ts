@@ -94,11 +94,13 @@ describe('the embeddings by the shipped weights', () => {
   const signal = FITTED_SOUND_WEIGHTS.signal;
   const shipped = signal ? it : it.skip;
 
-  shipped('signal/3: the statistics\' two blocks and the frames\' block, each of unit length times its weight; no embedding without frames of the mixture\'s width', () => {
+  shipped('signal/4: the statistics\' two blocks and the frames\' two, each of unit length times its weight; no embedding without frames of the mixture\'s width', () => {
     const frames = cepstralFrames(spectrogramOf(denseDistorted(4, { bpm: 150, seed: 1 })));
     const e = signalEmbedding(soundFeatures(measurements()), frames)!;
     expect(e.kind).toBe(SIGNAL_EMBEDDING);
-    const blocks = [...signal!.blocks, signal!.frames!.block];
+    const framesBlocks = [signal!.frames!.block, signal!.frames!.discriminant!];
+    const blocks = [...signal!.blocks, ...framesBlocks];
+    expect(blocks.map((b) => b.offset.length)).toEqual([64, 10, 128, 10]);
     const sizes = blocks.map((b) => b.offset.length);
     expect(e.vector).toHaveLength(sizes.reduce((a, b) => a + b, 0));
     let at = 0;
@@ -109,7 +111,7 @@ describe('the embeddings by the shipped weights', () => {
     // Blocks applied by hand give the same numbers.
     const z = standardise(soundFeatures(measurements()), signal!.mean, signal!.std);
     const bag = supervector(signal!.frames!.gmm, frames, signal!.frames!.relevance);
-    expect([...applyBlocks(z, signal!.blocks), ...applyBlocks(bag, [signal!.frames!.block])].map((v, i) => v - e.vector[i]!).every((d) => Math.abs(d) < 1e-4)).toBe(true);
+    expect([...applyBlocks(z, signal!.blocks), ...applyBlocks(bag, framesBlocks)].map((v, i) => v - e.vector[i]!).every((d) => Math.abs(d) < 1e-4)).toBe(true);
     expect(signalEmbedding(soundFeatures(measurements()), frames.subarray(1))).toBeUndefined();
     expect(signalEmbedding(soundFeatures(measurements()), frames, { signal: { ...signal!, frames: undefined } })).toBeUndefined();
   });
