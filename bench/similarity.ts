@@ -114,7 +114,7 @@ function csvRows(text: string): string[][] {
   return rows;
 }
 
-/** Artist and first genre of each song id, from the dataset's metadata. */
+/** Artist, first genre and every genre of each song id, from the dataset's metadata. */
 function metadata(dir: string): Map<string, { artist: string; genre: string; genres: string[] }> {
   const [header, ...rows] = csvRows(readFileSync(path.join(dir, 'panda_dataset_taffc_metadata.csv'), 'utf8'));
   const at = (name: string): number => {
