@@ -214,9 +214,13 @@ function fitSignalPath(songs: readonly Song[], frames: readonly Float32Array[], 
   return { ...fitSignal(fit.map((i) => songs[i]!.sound), genres, recipe.statistics), frames: fitFrames(fit.map((i) => frames[i]!), recipe.frames, genres) };
 }
 
-function signalVectors(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[], recipe: SignalRecipe = SIGNAL): number[][] {
-  const signal = fitSignalPath(songs, frames, fit, recipe);
+/** Every song's signal embedding by the given weights. */
+function embedSignal(songs: readonly Song[], frames: readonly Float32Array[], signal: NonNullable<SoundWeights['signal']>): number[][] {
   return songs.map((s, i) => signalEmbedding(s.sound, frames[i]!, { signal })!.vector);
+}
+
+function signalVectors(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[], recipe: SignalRecipe = SIGNAL): number[][] {
+  return embedSignal(songs, frames, fitSignalPath(songs, frames, fit, recipe));
 }
 
 function modelVectors(songs: readonly Song[], fit: readonly number[]): number[][] {
@@ -244,7 +248,9 @@ async function main(): Promise<void> {
   const leftOut = `left out (artists in 5 folds, ${seeds} shuffles)`;
   console.log(row(`the statistics' blocks alone, ${leftOut}`, averaged(songs, (fit) => statisticsVectors(songs, fit), seeds), anchor));
   console.log(row(`${SIGNAL_BEFORE.name} (engine 28), ${leftOut}`, averaged(songs, (fit) => signalVectors(songs, frames, fit, SIGNAL_BEFORE), seeds), anchor));
-  console.log(row(`${SIGNAL.name}, in-sample`, neighbourScores(signalVectors(songs, frames, all), songs), anchor));
+  // Fitted on every song: the in-sample row, and the weights --write writes.
+  const fittedSignal = fitSignalPath(songs, frames, all);
+  console.log(row(`${SIGNAL.name}, in-sample`, neighbourScores(embedSignal(songs, frames, fittedSignal), songs), anchor));
   console.log(row(`${SIGNAL.name}, ${leftOut}`, averaged(songs, (fit) => signalVectors(songs, frames, fit), seeds), anchor));
   if (withModels) {
     console.log(row(`musicnn/1: ${MODELS.components} half-whitened components + ${MODELS.classifierWeight} x classifiers, in-sample`, neighbourScores(modelVectors(songs, all), songs), anchor));
@@ -253,7 +259,6 @@ async function main(): Promise<void> {
   if (!values.write) return;
   const round = (v: number): number => Number(v.toPrecision(6));
   const deep = <T>(x: T): T => (Array.isArray(x) ? (x.map(deep) as T) : typeof x === 'number' ? (round(x) as T) : x && typeof x === 'object' ? (Object.fromEntries(Object.entries(x).map(([k, v]) => [k, deep(v)])) as T) : x);
-  const fittedSignal = fitSignalPath(songs, frames, all);
   // Without the models, a file's own models' part stays: refitting the signal path needs no models.
   const kept = withModels || !existsSync(values.weights) ? undefined : (JSON.parse(readFileSync(values.weights, 'utf8')) as SoundWeights).models;
   // The frames' blocks (1,280 × 128 and 1,280 × 10 numbers) at four significant digits: the file

@@ -154,11 +154,14 @@ export function fitFrames(
   // variance, which whitening would blow up.
   const spread = pca.variances.filter((v) => v > 1e-9 * pca.variances[0]!).length;
   const whitened = projectionBlock(pca.components.slice(0, spread), mean, 1, pca.variances.slice(0, spread).map((v) => v ** -0.5));
-  const z = vectors.map((x) => whitened.offset.map((b, k) => x.reduce((s, v, i) => s + v * whitened.matrix[i]![k]!, b)));
+  const toWhitened = new Matrix(whitened.matrix);
+  const z = new Matrix(vectors).mmul(toWhitened).addRowVector(whitened.offset).to2DArray();
   const lda = discriminant(z, genres, o.discriminant.directions, o.discriminant.shrinkage);
-  const matrix = whitened.matrix.map((row) => lda.components.map((w) => row.reduce((s, v, k) => s + v * w[k]!, 0)));
-  const offset = lda.components.map((w) => whitened.offset.reduce((s, b, k) => s + (b - lda.centre[k]!) * w[k]!, 0));
-  return { gmm, relevance: o.relevance, block, discriminant: { matrix, offset, weight: o.discriminant.weight } };
+  // Fewer than two genres with two songs each: no direction to keep.
+  if (lda.components.length === 0) return { gmm, relevance: o.relevance, block };
+  const directions = new Matrix(lda.components).transpose();
+  const offset = Matrix.rowVector(whitened.offset.map((b, k) => b - lda.centre[k]!)).mmul(directions).getRow(0);
+  return { gmm, relevance: o.relevance, block, discriminant: { matrix: toWhitened.mmul(directions).to2DArray(), offset, weight: o.discriminant.weight } };
 }
 
 /** The models' weights: the layer's principal components scaled by variance^(−power), and the classifiers' mean. */
