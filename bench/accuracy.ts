@@ -26,6 +26,7 @@ import { decodeAnalysisWindow } from '../src/engine/decode';
 import { createEngine } from '../src/engine/engine';
 import { ENGINE_ID } from '../src/engine/version';
 import { PEER_NAME, Peer, type PeerResult } from './lib/peer';
+import { printReliability } from './lib/reliability';
 import { QM_NAME, type QmKey, qmKeyPeer } from './lib/qm-peer';
 import { median } from '../measure/stats';
 import { type TempoRelation, type TruthRow, mirexKeyScore, readTruth, tempoRelation } from '../measure/corpora/truth';
@@ -242,26 +243,6 @@ async function main(): Promise<void> {
   }
 }
 
-/** The confidences' bands, low edges: [0, 0.3), [0.3, 0.5), [0.5, 0.7), [0.7, 0.85), [0.85, 1]. */
-export const CONFIDENCE_BANDS = [0, 0.3, 0.5, 0.7, 0.85] as const;
-
-/** One table of a confidence's bands: how many clips each holds and how many of them are right. */
-function bandTable(title: string, rows: Row[], confidence: (r: Row) => number, right: (r: Row) => boolean, score?: (r: Row) => number): void {
-  console.log(`\n${title.padEnd(16)}  clips  ${'right'.padStart(13)}${score ? '  MIREX' : ''}`);
-  CONFIDENCE_BANDS.forEach((low, i) => {
-    const high = CONFIDENCE_BANDS[i + 1] ?? Infinity;
-    const band = rows.filter((r) => confidence(r) >= low && confidence(r) < high);
-    const n = band.filter(right).length;
-    const label = high === Infinity ? `${low.toFixed(2)}–1` : `${low.toFixed(2)}–${high.toFixed(2)}`;
-    const share = band.length > 0 ? `${((100 * n) / band.length).toFixed(0)} %` : '-';
-    const mirex = score ? `  ${band.length > 0 ? (band.reduce((s, r) => s + score(r), 0) / band.length).toFixed(3) : '-'}` : '';
-    console.log(`${label.padEnd(16)} ${String(band.length).padStart(6)}  ${`${n} (${share})`.padStart(13)}${mirex}`);
-  });
-  const sure = rows.filter((r) => confidence(r) >= 0.7);
-  const n = sure.filter(right).length;
-  console.log(`at ≥ 0.7: ${sure.length} of ${rows.length} clips, ${sure.length > 0 ? `${((100 * n) / sure.length).toFixed(0)} %` : '-'} right`);
-}
-
 /**
  * How often the engine is right in each band of its confidences: the key exactly (what a key
  * confidence of 0.7 is worth on this set; the `--min-key-confidence` of `npm run index --
@@ -270,16 +251,16 @@ function bandTable(title: string, rows: Row[], confidence: (r: Row) => number, r
 function reliability(rows: Row[]): void {
   const keyed = rows.filter((r) => r.truth.tonic !== undefined && r.truth.modeBinary !== undefined && r.ours.keyConfidence !== undefined);
   if (keyed.length > 0) {
-    bandTable(
+    printReliability(
       'key confidence',
       keyed,
       (r) => r.ours.keyConfidence!,
       (r) => r.ours.key === r.truth.tonic && r.ours.mode === r.truth.modeBinary,
-      (r) => mirexKeyScore(r.ours.key, r.ours.mode, r.truth.tonic!, r.truth.modeBinary!),
+      { name: 'MIREX', of: (r) => mirexKeyScore(r.ours.key, r.ours.mode, r.truth.tonic!, r.truth.modeBinary!) },
     );
   }
   const timed = rows.filter((r) => r.truth.bpm !== undefined && r.ours.tempoConfidence !== undefined);
-  if (timed.length > 0) bandTable('tempo confidence', timed, (r) => r.ours.tempoConfidence!, (r) => tempoRelation(r.ours.tempo, r.truth.bpm!) === 'right');
+  if (timed.length > 0) printReliability('tempo confidence', timed, (r) => r.ours.tempoConfidence!, (r) => tempoRelation(r.ours.tempo, r.truth.bpm!) === 'right');
 }
 
 /** Per kind of music (the truth's `genre` or `kind`), where the set names more than one: tempo and key, the engine beside the peers. */

@@ -83,7 +83,7 @@ it('bench:accuracy reads the set with the engine and prints its tempo, key and m
     const bands = [...table.matchAll(/^\d\.\d\d–[\d.]+\s+(\d+)\s+\d+ \(/gm)].map((m) => Number(m[1]));
     expect(bands).toHaveLength(5);
     expect(bands.reduce((a, b) => a + b, 0)).toBe(4);
-    expect(table).toMatch(/^at ≥ 0\.7: \d of 4 clips, (\d+ %|-) right$/m);
+    expect(table).toMatch(/^at ≥ 0\.7: \d of 4 clips \((\d+ %|-)\), (\d+ %|-) right$/m);
   }
 });
 
