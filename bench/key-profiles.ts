@@ -19,8 +19,9 @@
  * (spread over its genres). Reported per set: the MIREX score and exact share with the shipped
  * weights, refitted on all sets, and left out (fitted on every other group: the figure to trust).
  *
- * The confidence: a logistic calibration of the winner's probability and its lead over the
- * runner-up, fitted on the left-out predictions of every set but those named `--rendered`
+ * The confidence: a logistic calibration of tonal.key.ts's CALIBRATION_INPUTS (the winner's
+ * probability, its lead over the runner-up and over its relative key, the profile reading's
+ * strength), fitted on the left-out predictions of every set but those named `--rendered`
  * (songs rendered from MIDI are far easier than recordings and would make it overconfident);
  * the reliability table (calibrated confidence band → share exactly right) is itself left out
  * by group. `--write` writes the weights refitted on all sets and that calibration to
@@ -34,6 +35,7 @@ import { basename, resolve } from 'node:path';
 import { Stft } from '../src/engine/signal.stft';
 import { chromaOf, chromaSum } from '../src/engine/tonal.chroma';
 import {
+  CALIBRATION_INPUTS,
   DEGREE_SCALE,
   FITTED_KEY_MODEL,
   KEY_FEATURES,
@@ -46,6 +48,7 @@ import {
 } from '../src/engine/tonal.key';
 import { fitLogistic, logit as logitOf } from '../measure/fit/logistic';
 import { mirexKeyScore, readTruth } from '../measure/corpora/truth';
+import { printReliability } from './lib/reliability';
 import { setWeightsOf } from './lib/tools';
 import { analysisWindowOf } from './lib/window-cache';
 
@@ -125,6 +128,8 @@ async function measure(opts: Options): Promise<Clip[]> {
 
 interface Prepared {
   clip: Clip;
+  /** The chroma the features were read from (sustained, or plain with --plain). */
+  chroma: number[];
   features: Float64Array[];
   weight: number;
 }
@@ -139,7 +144,8 @@ function prepare(clips: Clip[], opts: Options): Prepared[] {
     const members = groups.get(clip.group)!.length;
     const setWeight = opts.setWeights.get(clip.set);
     const groupWeight = setWeight === undefined ? 1 : setWeight / groupsOfSet.get(clip.set)!;
-    return { clip, features: keyFeatures(opts.plain ? clip.plain : clip.sustained, clip.bass), weight: groupWeight / members };
+    const chroma = opts.plain ? clip.plain : clip.sustained;
+    return { clip, chroma, features: keyFeatures(chroma, clip.bass), weight: groupWeight / members };
   });
 }
 
@@ -172,14 +178,16 @@ interface Prediction {
   clip: Clip;
   probabilities: Float64Array;
   best: number;
+  /** What the confidence's calibration reads of this prediction. */
+  inputs: Record<string, number>;
 }
 
 function predict(rows: Prepared[], w: ArrayLike<number>): Prediction[] {
-  return rows.map(({ clip, features }) => {
+  return rows.map(({ clip, chroma, features }) => {
     const probabilities = keyProbabilities(features, w);
     let best = 0;
     for (let k = 1; k < 24; k++) if (probabilities[k]! > probabilities[best]!) best = k;
-    return { clip, probabilities, best };
+    return { clip, probabilities, best, inputs: calibrationInputs(probabilities, chroma, clip.bass) };
   });
 }
 
@@ -195,10 +203,8 @@ function leftOut(rows: Prepared[], l2: number): Prediction[] {
   return out;
 }
 
-const CALIBRATION_INPUTS = ['logit', 'margin'] as const;
-
 function calibrationRows(predictions: Prediction[]): { rows: Record<string, number>[]; right: boolean[] } {
-  return { rows: predictions.map((p) => ({ ...calibrationInputs(p.probabilities) })), right: predictions.map((p) => p.best === p.clip.target) };
+  return { rows: predictions.map((p) => p.inputs), right: predictions.map((p) => p.best === p.clip.target) };
 }
 
 /** Calibrated confidence of each recorded clip's left-out prediction, the calibration itself fitted without the clip's group. */
@@ -207,7 +213,7 @@ function leftOutConfidences(predictions: Prediction[]): Map<Prediction, number> 
   for (const group of new Set(predictions.map((p) => p.clip.group))) {
     const { rows, right } = calibrationRows(predictions.filter((p) => p.clip.group !== group));
     const fit = fitLogistic(rows, right, CALIBRATION_INPUTS, 0.1);
-    for (const p of predictions.filter((q) => q.clip.group === group)) out.set(p, 1 / (1 + Math.exp(-logitOf(fit, calibrationInputs(p.probabilities)))));
+    for (const p of predictions.filter((q) => q.clip.group === group)) out.set(p, 1 / (1 + Math.exp(-logitOf(fit, p.inputs))));
   }
   return out;
 }
@@ -256,16 +262,13 @@ async function main(): Promise<void> {
     return;
   }
   const confidences = leftOutConfidences(recorded);
-  console.log(`\nkey confidence, left out (calibrated on the other groups' left-out predictions; ${recorded.length} clips not rendered)`);
-  console.log(`${'confidence'.padEnd(12)}${'clips'.padStart(6)}${'exactly right'.padStart(16)}${'MIREX'.padStart(8)}`);
-  const bands: [number, number][] = [[0, 0.3], [0.3, 0.5], [0.5, 0.7], [0.7, 0.85], [0.85, 1.0001]];
-  for (const [lo, hi] of bands) {
-    const inBand = recorded.filter((p) => confidences.get(p)! >= lo && confidences.get(p)! < hi);
-    const right = inBand.filter((p) => p.best === p.clip.target).length;
-    console.log(`${`${lo.toFixed(2)}–${Math.min(hi, 1).toFixed(2)}`.padEnd(12)}${String(inBand.length).padStart(6)}${(inBand.length ? `${right} (${pct(right / inBand.length)})` : '-').padStart(16)}${(inBand.length ? mean(inBand.map(mirexOf)).toFixed(3) : '-').padStart(8)}`);
-  }
-  const sure = recorded.filter((p) => confidences.get(p)! >= 0.7);
-  console.log(`at ≥ 0.7: ${sure.length} of ${recorded.length} clips (${pct(sure.length / recorded.length)}), ${pct(mean(sure.map((p) => (p.best === p.clip.target ? 1 : 0))))} exactly right`);
+  printReliability(
+    `key confidence, left out (calibrated on the other groups' left-out predictions; ${recorded.length} clips not rendered)`,
+    recorded,
+    (p) => confidences.get(p)!,
+    (p) => p.best === p.clip.target,
+    { name: 'MIREX', of: mirexOf },
+  );
 
   if (opts.write) {
     const { rows: calRows, right } = calibrationRows(recorded);
@@ -279,7 +282,7 @@ async function main(): Promise<void> {
       bass: refitted.bass.map(round),
       minor: round(refitted.minor),
       degrees: { major: refitted.degrees.major.map(round), minor: refitted.degrees.minor.map(round) },
-      calibration: { bias: round(calibration.bias), logit: round(calibration.weights.logit!), margin: round(calibration.weights.margin!) },
+      calibration: { bias: round(calibration.bias), ...Object.fromEntries(CALIBRATION_INPUTS.map((k) => [k, round(calibration.weights[k]!)])) },
     };
     writeFileSync(opts.write, `${JSON.stringify(file, null, 2)}\n`);
     console.log(`\nwrote ${opts.write}`);

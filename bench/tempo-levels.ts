@@ -4,7 +4,7 @@
  *
  *   npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--flat 0.15] [--cache <dir>]
  *     [--group <name>=<dir>,<dir>] [--by-genre <set>,...] [--weight <set>=<w>,...]
- *     [--without <feature>,...] [--levels <file>]
+ *     [--without <feature>,...] [--levels <file>] [--rendered <set>,...] [--write [<file>]]
  *
  * Each `<dir>` holds audio and a truth.json with `bpm`. Every clip is decoded by the engine's
  * decode path and its candidate levels, with their evidence, come from the engine's own rhythm
@@ -30,15 +30,35 @@
  * `--without` keeps the named features' weights at 0 (what a feature is worth, left out).
  * `--levels` keeps every clip's candidates and evidence in a file, read instead of the audio
  * when it exists (delete it after changing the engine).
+ *
+ * The tempo confidence: a ridge logistic regression (λ 0.1) of whether the choice is right
+ * (Acc1) on rhythm.level.ts's TEMPO_CALIBRATION_INPUTS, fitted on the left-out choices of every
+ * set but those named `--rendered` (rendered songs are read right far more often than
+ * recordings and would make it overconfident), with the engine's level weights. Its reliability
+ * table (calibrated confidence band → share right) is itself left out by group: each group's
+ * clips are given the confidence of a calibration fitted without that group. `--write` writes
+ * the calibration fitted on every such set to src/engine/tempo.calibration.json (or the file
+ * given).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { analyseRhythm } from '../src/engine/rhythm';
-import { LEVEL_FEATURES, LEVEL_WEIGHTS, type Level, chooseLevel, levelScore } from '../src/engine/rhythm.level';
+import {
+  LEVEL_FEATURES,
+  LEVEL_WEIGHTS,
+  type Level,
+  TEMPO_CALIBRATION_INPUTS,
+  chooseLevel,
+  levelScore,
+  rankLevels,
+  tempoCalibrationInputs,
+} from '../src/engine/rhythm.level';
 import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
 import { Stft } from '../src/engine/signal.stft';
 import { analyseTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
+import { fitLogistic, logit as logitOf } from '../measure/fit/logistic';
+import { printReliability } from './lib/reliability';
 import { setWeightsOf } from './lib/tools';
 import { analysisWindowOf } from './lib/window-cache';
 import { readTruth, tempoRelation } from '../measure/corpora/truth';
@@ -130,6 +150,60 @@ function score(clips: Clip[], weightsOf: (clip: Clip) => readonly number[]): { a
   return { acc1, misses };
 }
 
+/** A clip's level choice: its calibration inputs and whether it is right. */
+interface Choice {
+  clip: Clip;
+  inputs: Record<string, number>;
+  right: boolean;
+}
+
+function choiceOf(clip: Clip, weights: readonly number[]): Choice {
+  const ranked = rankLevels(clip.levels, weights);
+  return { clip, inputs: tempoCalibrationInputs(ranked), right: ranked[0] !== undefined && right(ranked[0].level, clip.bpm) };
+}
+
+const CALIBRATION_L2 = 0.1;
+const calibrate = (choices: Choice[]) => fitLogistic(choices.map((c) => c.inputs), choices.map((c) => c.right), TEMPO_CALIBRATION_INPUTS, CALIBRATION_L2);
+
+/**
+ * The tempo confidence, fitted on the left-out choices (each group's clips chosen by the level
+ * weights fitted without it, `weightsOf`) and its reliability, left out twice: each group's
+ * clips calibrated by a fit on the other groups' choices; then, with `write`, the calibration
+ * fitted on them all written there.
+ */
+function calibration(clips: Clip[], weightsOf: (clip: Clip) => readonly number[], rendered: ReadonlySet<string>, write: string | undefined): void {
+  const choices = clips.filter((c) => !rendered.has(c.set)).map((c) => choiceOf(c, weightsOf(c)));
+  const groups = [...new Set(choices.map((c) => c.clip.group))];
+  if (groups.length < 2) {
+    console.log('\n(tempo confidence: needs the choices of at least two groups not named --rendered)');
+    return;
+  }
+  const confidence = new Map<Choice, number>();
+  for (const g of groups) {
+    const fit = calibrate(choices.filter((c) => c.clip.group !== g));
+    for (const c of choices.filter((c) => c.clip.group === g)) confidence.set(c, 1 / (1 + Math.exp(-logitOf(fit, c.inputs))));
+  }
+  const shown = [...new Set(choices.map((c) => c.clip.set))];
+  printReliability(`tempo confidence, left out (levels and calibration fitted without each group; ${choices.length} clips not rendered)`, choices, (c) => confidence.get(c)!, (c) => c.right);
+  for (const set of shown) {
+    const mine = choices.filter((c) => c.clip.set === set);
+    const sure = mine.filter((c) => confidence.get(c)! >= 0.7);
+    console.log(`  ${set}: ${mine.filter((c) => c.right).length}/${mine.length} right; at ≥ 0.7 ${sure.length} clips, ${sure.filter((c) => c.right).length} right`);
+  }
+  if (!write) return;
+  const fit = calibrate(choices);
+  const round = (x: number) => Math.round(x * 1e4) / 1e4;
+  const counts = shown.map((s) => `${s} ${choices.filter((c) => c.clip.set === s).length}`);
+  const file = {
+    fittedOn: counts.join(', '),
+    method: `ridge logistic regression (λ ${CALIBRATION_L2}) of the level choice being right (Acc1) on the left-out choices (level weights fitted without each clip's group) of the sets not rendered; npm run bench:tempo-levels -- --write`,
+    bias: round(fit.bias),
+    weights: Object.fromEntries(TEMPO_CALIBRATION_INPUTS.map((k) => [k, round(fit.weights[k]!)])),
+  };
+  writeFileSync(write, `${JSON.stringify(file, null, 2)}\n`);
+  console.log(`\nwrote ${write}`);
+}
+
 /** Every clip's candidate levels with their evidence, by the engine's own stages. */
 async function measure(dirs: string[], groupOf: Map<string, string>, cache: string | undefined): Promise<Clip[]> {
   const stft = new Stft();
@@ -150,10 +224,13 @@ async function measure(dirs: string[], groupOf: Map<string, string>, cache: stri
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const valued = new Set(['--l2', '--flat', '--cache', '--group', '--by-genre', '--weight', '--without', '--levels']);
-  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
+  const valued = new Set(['--l2', '--flat', '--cache', '--group', '--by-genre', '--weight', '--without', '--levels', '--rendered']);
+  const writeAt = args.indexOf('--write');
+  const writeArg = writeAt >= 0 ? args[writeAt + 1] : undefined;
+  const write = writeAt < 0 ? undefined : writeArg && !writeArg.startsWith('--') ? writeArg : resolve(__dirname, '../src/engine/tempo.calibration.json');
+  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? '') && !(writeAt >= 0 && i === writeAt + 1 && a === writeArg));
   if (dirs.length === 0) {
-    console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--flat 0.15] [--cache <dir>] [--group <name>=<dir>,<dir>] [--by-genre <set>,...] [--weight <set>=<w>,...] [--without <feature>,...] [--levels <file>]');
+    console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--flat 0.15] [--cache <dir>] [--group <name>=<dir>,<dir>] [--by-genre <set>,...] [--weight <set>=<w>,...] [--without <feature>,...] [--levels <file>] [--rendered <set>,...] [--write [<file>]]');
     process.exit(2);
   }
   const without = new Set(
@@ -219,6 +296,8 @@ async function main(): Promise<void> {
   console.log(`all: true level present ${pct(total.present)}; Acc1 engine ${pct(total.engine)}, refit ${pct(total.refit)}, held out ${heldOut.size > 0 ? pct(total.held) : '-'}`);
   console.log(`features: ${LEVEL_FEATURES.join(', ')}`);
   console.log(`refitted weights: [${refit.map((w) => w.toFixed(2)).join(', ')}]`);
+  const rendered = new Set((option(args, 'rendered') ?? '').split(',').filter(Boolean));
+  calibration(clips, (c) => heldOut.get(c.group) ?? LEVEL_WEIGHTS, rendered, write);
 }
 
 void main();

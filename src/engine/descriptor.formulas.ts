@@ -21,6 +21,7 @@ export interface DescriptorInputs {
   loudnessRange: number;
   timbre: Omit<TimbreStats, 'blockDb'>;
   tempo: number;
+  /** The level choice's own probability (RhythmResult.levelProbability), not the calibrated tempo confidence. */
   tempoConfidence: number;
   /** Onsets per second. */
   onsetRate: number;

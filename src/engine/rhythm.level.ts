@@ -1,5 +1,6 @@
 import { TIGHTNESS, trackBeats } from './rhythm.beats';
 import { sampleAt } from './rhythm.periods';
+import calibration from './tempo.calibration.json';
 
 // Local bindings: under Jest's vm sandbox a global lookup per bin is several times slower.
 const { exp, log, log2 } = Math;
@@ -185,4 +186,47 @@ export function rankLevels(levels: readonly Level[], weights: readonly number[] 
 /** The best-scoring level and its softmax probability among the candidates. */
 export function chooseLevel(levels: readonly Level[], weights: readonly number[] = LEVEL_WEIGHTS): { level: Level; probability: number } | undefined {
   return rankLevels(levels, weights)[0];
+}
+
+/**
+ * The numbers the tempo confidence is calibrated on, of the levels ranked by rankLevels: the log
+ * odds of the chosen level's probability, its lead over the runner-up (ln p₁ / p₂), and how far
+ * the chosen tempo lies from 120 BPM in octaves (a fast or a slow reading is the one listeners
+ * most often tap at another level).
+ */
+export function tempoCalibrationInputs(ranked: readonly { level: Level; probability: number }[]): Record<TempoCalibrationInput, number> {
+  const eps = 1e-9;
+  const p1 = ranked[0]?.probability ?? 0;
+  const p2 = ranked[1]?.probability ?? 0;
+  const bpm = ranked[0]?.level.bpm ?? PREFERRED_BPM;
+  return {
+    logit: log((p1 + eps) / (1 - p1 + eps)),
+    margin: log((p1 + eps) / (p2 + eps)),
+    distance: Math.abs(log2(bpm / PREFERRED_BPM)),
+  };
+}
+
+export const TEMPO_CALIBRATION_INPUTS = ['logit', 'margin', 'distance'] as const;
+export type TempoCalibrationInput = (typeof TEMPO_CALIBRATION_INPUTS)[number];
+
+/** P(right) = σ(bias + Σ weight · input) over TEMPO_CALIBRATION_INPUTS. */
+export interface TempoCalibration {
+  bias: number;
+  weights: Record<TempoCalibrationInput, number>;
+}
+
+/** The calibration `npm run bench:tempo-levels -- --write` fitted (tempo.calibration.json). */
+export const TEMPO_CALIBRATION: TempoCalibration = { bias: calibration.bias, weights: calibration.weights };
+
+/**
+ * The tempo confidence: the calibrated probability that the chosen level is the one listeners tap
+ * (within 4 % of their tempo), a ridge logistic regression of the level choice's own probability,
+ * its lead and the tempo's distance from 120 BPM, fitted on the left-out choices of recorded and
+ * produced music (bench:tempo-levels). 0 with no level.
+ */
+export function tempoConfidence(ranked: readonly { level: Level; probability: number }[], cal: TempoCalibration = TEMPO_CALIBRATION): number {
+  if (ranked.length === 0) return 0;
+  const inputs = tempoCalibrationInputs(ranked);
+  const z = TEMPO_CALIBRATION_INPUTS.reduce((s, k) => s + cal.weights[k] * inputs[k], cal.bias);
+  return 1 / (1 + exp(-z));
 }

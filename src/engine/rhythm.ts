@@ -1,5 +1,5 @@
 import { trackBeats } from './rhythm.beats';
-import { type Level, describeLevels, rankLevels } from './rhythm.level';
+import { type Level, describeLevels, rankLevels, tempoConfidence } from './rhythm.level';
 import { measureMeter } from './rhythm.meter';
 import { type OnsetEnvelopes, chordChange, detrend, onsetRate } from './rhythm.onsets';
 import { autocorrelation, candidatePeriods, sampleAt } from './rhythm.periods';
@@ -14,11 +14,17 @@ import { type Chroma } from './tonal.chroma';
  */
 export interface RhythmResult {
   tempo: number;
+  /** The calibrated probability that the tempo is the one listeners tap (rhythm.level.ts, tempoConfidence). */
   tempoConfidence: number;
   /**
+   * The chosen level's probability among the candidates, uncalibrated (the softmax over the level
+   * scores): what the descriptor formulas and the sound embedding were fitted on.
+   */
+  levelProbability: number;
+  /**
    * The runner-up levels (at most MAX_ALTERNATIVES, each at least MIN_ALTERNATIVE_PROBABILITY
-   * likely), most probable first, each with its probability: the same softmax over the level
-   * scores that gives tempoConfidence.
+   * likely), most probable first, each with its probability of being the tapped level: what the
+   * calibrated tempoConfidence leaves, shared in the proportions of the level choice's softmax.
    */
   tempoAlternatives: { tempo: number; confidence: number }[];
   /** Beat times, seconds from the window's start. */
@@ -42,6 +48,16 @@ export interface RhythmResult {
 const MAX_ALTERNATIVES = 2;
 /** A runner-up less likely than this is no alternative a listener would tap. */
 const MIN_ALTERNATIVE_PROBABILITY = 0.01;
+
+/**
+ * A runner-up's probability of being the tapped level: the calibrated confidence takes the
+ * winner's share, and the runner-ups share what is left in the proportions of the level choice's
+ * own probabilities, so that the tempo and its alternatives sum to at most 1 as before.
+ */
+function alternativeConfidence(probability: number, winner: number, confidence: number): number {
+  const rest = 1 - winner;
+  return rest > 0 ? Math.round(((1 - confidence) * probability * 1000) / rest) / 1000 : 0;
+}
 
 /** Radius of the moving mean taken off the onset envelopes: 0.25 s, slower than any beat. */
 const DETREND_SECONDS = 0.25;
@@ -90,22 +106,24 @@ export function analyseRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonalit
   const tracked = choice ? trackBeats(onset, choice.level.period) : [];
   if (!choice || tracked.length < 2) {
     return {
-      tempo: 0, tempoConfidence: 0, tempoAlternatives: [], beats: [], beatConfidences: [], downbeats: [], timeSignature: 4,
+      tempo: 0, tempoConfidence: 0, levelProbability: 0, tempoAlternatives: [], beats: [], beatConfidences: [], downbeats: [], timeSignature: 4,
       timeSignatureConfidence: 0, onsetRate: rate, pulseClarity: 0, levels,
     };
   }
   const { level } = choice;
+  const confidence = tempoConfidence(ranked);
   const meter = measureMeter({ period: level.period, beats: tracked, r, rLow, rChords, low, chordChange: change });
   const strengths = tracked.map((b) => Math.max(onset[b - 1] ?? 0, onset[b]!, onset[b + 1] ?? 0));
   const reference = [...strengths].sort((a, b) => a - b)[Math.floor(strengths.length * 0.9)] || 1;
   const beats = tracked.map((b) => b / fps);
   return {
     tempo: Math.round(level.bpm * 10) / 10,
-    tempoConfidence: choice.probability,
+    tempoConfidence: confidence,
+    levelProbability: choice.probability,
     tempoAlternatives: ranked
       .slice(1, 1 + MAX_ALTERNATIVES)
-      .filter((r) => r.probability >= MIN_ALTERNATIVE_PROBABILITY)
-      .map((r) => ({ tempo: Math.round(r.level.bpm * 10) / 10, confidence: Math.round(r.probability * 1000) / 1000 })),
+      .map((r) => ({ tempo: Math.round(r.level.bpm * 10) / 10, confidence: alternativeConfidence(r.probability, choice.probability, confidence) }))
+      .filter((a) => a.confidence >= MIN_ALTERNATIVE_PROBABILITY),
     beats,
     beatConfidences: strengths.map((s) => Math.min(1, s / reference)),
     downbeats: beats.filter((_, i) => i >= meter.phase && (i - meter.phase) % meter.beatsPerBar === 0),

@@ -24,9 +24,10 @@ import fitted from './key.weights.json';
  * profile's symmetry assumes.
  *
  * The key's confidence is a probability that it is exactly right: a logistic calibration of the
- * winner's probability and its lead over the runner-up, fitted on the left-out predictions of the
- * recorded sets (never the rendered ones), so that a confidence of 0.8 is right about 8 times in 10
- * on music like those sets.
+ * winner's probability, its lead over the runner-up and over its relative key (the commonest
+ * confusion), and how clearly the chroma names a key at all (the profile reading's correlation),
+ * fitted on the left-out predictions of the recorded sets (never the rendered ones), so that a
+ * confidence of 0.8 is right about 8 times in 10 on music like those sets.
  */
 export interface KeyEstimate {
   /** Pitch class of the tonic, C = 0. */
@@ -70,8 +71,12 @@ export interface KeyModel {
   minor: number;
   /** Weights of the chroma's twelve degrees from the key's tonic (DEGREE_SCALE × the max-normalised chroma less its mean), per mode. */
   degrees: { major: number[]; minor: number[] };
-  /** P(right) = σ(bias + logit · logit(p₁) + margin · ln(p₁ / p₂)) of the winner p₁ and runner-up p₂. */
-  calibration: { bias: number; logit: number; margin: number };
+  /**
+   * P(right) = σ(bias + Σ weight · input) of the inputs CALIBRATION_INPUTS names
+   * (calibrationInputs): logit(p₁), ln(p₁ / p₂) and ln(p₁ / p_relative) of the winner p₁, the
+   * runner-up p₂ and the winner's relative key, and the profile reading's strength.
+   */
+  calibration: { bias: number } & Record<CalibrationInput, number>;
 }
 
 /** Where a key's features start: chroma correlations, bass correlations, minor, then the degrees. */
@@ -205,8 +210,22 @@ export function keyProbabilities(features: readonly Float64Array[], weights: Arr
 
 const logistic = (x: number): number => 1 / (1 + Math.exp(-x));
 
-/** The winner's and the runner-up's probabilities, as the calibration reads them. */
-export function calibrationInputs(probabilities: ArrayLike<number>): { logit: number; margin: number } {
+/** The key confidence's inputs, in the calibration's order. */
+export const CALIBRATION_INPUTS = ['logit', 'margin', 'relative', 'strength'] as const;
+export type CalibrationInput = (typeof CALIBRATION_INPUTS)[number];
+
+/** The index (tonic for major, 12 + tonic for minor) of a key's relative: A minor for C major, C major for A minor. */
+export function relativeKeyIndex(index: number): number {
+  return index < 12 ? 12 + ((index + 9) % 12) : (index - 12 + 3) % 12;
+}
+
+/**
+ * What the calibration reads of a decision: the winner's log odds, its lead over the runner-up
+ * and over its own relative key (each a log ratio of probabilities), and the strength of the
+ * profile reading of the same chroma and bass line (how clearly they name any key, 0 … 1).
+ */
+export function calibrationInputs(probabilities: ArrayLike<number>, chroma: ArrayLike<number>, bass: ArrayLike<number>): Record<CalibrationInput, number> {
+  let best = 0;
   let p1 = 0;
   let p2 = 0;
   for (let i = 0; i < probabilities.length; i++) {
@@ -214,16 +233,22 @@ export function calibrationInputs(probabilities: ArrayLike<number>): { logit: nu
     if (p > p1) {
       p2 = p1;
       p1 = p;
+      best = i;
     } else if (p > p2) p2 = p;
   }
   const eps = 1e-9;
-  return { logit: Math.log((p1 + eps) / (1 - p1 + eps)), margin: Math.log((p1 + eps) / (p2 + eps)) };
+  const relative = probabilities[relativeKeyIndex(best)] ?? 0;
+  return {
+    logit: Math.log((p1 + eps) / (1 - p1 + eps)),
+    margin: Math.log((p1 + eps) / (p2 + eps)),
+    relative: Math.log((p1 + eps) / (relative + eps)),
+    strength: profileReading(chroma, bass).strength,
+  };
 }
 
 /** The calibrated probability that the most probable key is right. */
-export function calibratedConfidence(probabilities: ArrayLike<number>, calibration: KeyModel['calibration']): number {
-  const { logit, margin } = calibrationInputs(probabilities);
-  return logistic(calibration.bias + calibration.logit * logit + calibration.margin * margin);
+export function calibratedConfidence(inputs: Record<CalibrationInput, number>, calibration: KeyModel['calibration']): number {
+  return logistic(CALIBRATION_INPUTS.reduce((z, k) => z + calibration[k] * inputs[k], calibration.bias));
 }
 
 /**
@@ -240,7 +265,8 @@ export function estimateKey(chroma: ArrayLike<number>, bass: ArrayLike<number>, 
   const mode: 0 | 1 = best < 12 ? 1 : 0;
   let modeProbability = 0;
   for (let i = mode === 1 ? 0 : 12, end = i + 12; i < end; i++) modeProbability += probabilities[i]!;
-  return { key: best % 12, mode, probabilities, confidence: calibratedConfidence(probabilities, model.calibration), modeProbability };
+  const confidence = calibratedConfidence(calibrationInputs(probabilities, chroma, bass), model.calibration);
+  return { key: best % 12, mode, probabilities, confidence, modeProbability };
 }
 
 /**

@@ -1186,12 +1186,12 @@ export interface components {
                 /** @description Integrated loudness, LUFS. */
                 loudness: number;
                 tempo: number;
-                /** @description The chosen level’s probability (docs/FEATURES.md). */
+                /** @description A calibrated probability that the tempo is the beat listeners tap (docs/FEATURES.md, "Confidences"). */
                 tempo_confidence: number;
                 /** @description Not Spotify’s (additive): the runner-up tempi, most probable first; empty for analyses older than engine 11. */
                 tempo_alternatives: {
                     tempo: number;
-                    /** @description The level’s probability. */
+                    /** @description Its probability of being the tapped level (docs/FEATURES.md, "Tempo alternatives"). */
                     confidence: number;
                 }[];
                 time_signature: number;

@@ -100,17 +100,31 @@ it('bench:key-profiles fits the key model on the sets, scores each shipped, refi
   expect(written.chroma).toHaveLength(3);
   expect(written.bass).toHaveLength(3);
   expect(Number.isFinite(written.minor)).toBe(true);
-  expect(Object.keys(written.calibration).sort()).toEqual(['bias', 'logit', 'margin']);
+  expect(Object.keys(written.calibration).sort()).toEqual(['bias', 'logit', 'margin', 'relative', 'strength']);
   expect(written.fittedOn).toBe('set-a 4, set-b 4');
   // The shipped file is never touched by a run that names another.
   const shipped = JSON.parse(await readFile(path.resolve(__dirname, '../../src/engine/key.weights.json'), 'utf8')) as { fittedOn: string };
   expect(shipped.fittedOn).not.toBe('set-a 4, set-b 4');
 });
 
-it('bench:tempo-levels gives each set its level accuracy, fitted and held out, and the refitted weights', async () => {
-  const out = ok(await npmRun('bench:tempo-levels', [corpus, second], env(), 240_000));
+it('bench:tempo-levels gives each set its level accuracy, fitted and held out, the refitted weights, the tempo confidence\'s left-out reliability, and writes its calibration where asked', async () => {
+  const calibration = path.join(scratch, 'tempo.calibration.json');
+  const out = ok(await npmRun('bench:tempo-levels', [corpus, second, '--write', calibration], env(), 240_000));
   expect(out).toMatch(/^set-a\s+4\s+\d+\s+\d+\s+\d+\s+\d+$/m);
   expect(out).toMatch(/^refitted weights: \[(-?[\d.]+, ){8}-?[\d.]+\]$/m);
+  // The reliability table of the left-out confidences: five bands holding the eight clips.
+  const table = out.slice(out.indexOf('\ntempo confidence, left out')).split('\n\n')[0]!;
+  const bands = [...table.matchAll(/^\d\.\d\d–[\d.]+\s+(\d+)\s+/gm)].map((m) => Number(m[1]));
+  expect(bands).toHaveLength(5);
+  expect(bands.reduce((a, b) => a + b, 0)).toBe(8);
+  expect(table).toMatch(/^at ≥ 0\.7: \d of 8 clips \((\d+ %|-)\), (\d+ %|-) right$/m);
+  const written = JSON.parse(await readFile(calibration, 'utf8')) as { fittedOn: string; bias: number; weights: Record<string, number> };
+  expect(written.fittedOn).toBe('set-a 4, set-b 4');
+  expect(Number.isFinite(written.bias)).toBe(true);
+  expect(Object.keys(written.weights).sort()).toEqual(['distance', 'logit', 'margin']);
+  // The shipped file is never touched by a run that names another.
+  const shipped = JSON.parse(await readFile(path.resolve(__dirname, '../../src/engine/tempo.calibration.json'), 'utf8')) as { fittedOn: string };
+  expect(shipped.fittedOn).not.toBe('set-a 4, set-b 4');
 });
 
 it('bench:tempo-levels --by-genre holds a set out genre by genre, and --weight counts a set more', async () => {

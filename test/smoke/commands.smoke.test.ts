@@ -170,7 +170,7 @@ describe('npm run index, npm run analyse', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`tags: 0 written, ${files.length} unchanged, 0 skipped, 0 failed`);
     // The default threshold: a key left out keeps the one the file has; the count is said.
-    expect(again.stdout).toMatch(/^keys left out \(key confidence under 0\.7, --min-key-confidence\): \d+$/m);
+    expect(again.stdout).toMatch(/^keys left out \(key confidence under 0\.85, --min-key-confidence\): \d+$/m);
   });
 
   it('npm run analyse -- --json <files> prints one contract analysis per file, and a clear error for a file that is not audio', async () => {

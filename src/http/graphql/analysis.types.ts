@@ -29,10 +29,10 @@ export class TrackMeta {
 
 @ObjectType({ description: 'How sure the engine is of each musical estimate, in [0, 1].' })
 export class Confidence {
-  @Field(() => Float, { description: 'Of the tempo (how clearly one metrical level stands out).' })
+  @Field(() => Float, { description: 'Of the tempo: a calibrated probability that it is the beat listeners tap, within 4 % (docs/FEATURES.md, "Confidences").' })
   tempo!: number;
 
-  @Field(() => Float, { description: 'Of the key (how far the best key profile leads the next).' })
+  @Field(() => Float, { description: 'Of the key: a calibrated probability that key and mode are both right (docs/FEATURES.md, "Confidences").' })
   key!: number;
 
   @Field(() => Float, { description: 'Of the mode (major against minor).' })
@@ -122,7 +122,7 @@ export class TempoAlternative {
   @Field(() => Float, { description: 'Beats per minute.' })
   tempo!: number;
 
-  @Field(() => Float, { description: 'Its probability among the candidate levels, from the same level scores as confidence.tempo, in [0, 1].' })
+  @Field(() => Float, { description: 'Its probability of being the tapped level: what confidence.tempo leaves, shared in the proportions of the candidates\' scores (docs/FEATURES.md, "Tempo alternatives"), in [0, 1].' })
   confidence!: number;
 }
 

@@ -114,9 +114,9 @@ export const spotifyAudioAnalysisSchema = z
       start_of_fade_out: z.number().describe('Not measured: the duration.'),
       loudness: z.number().describe('Integrated loudness, LUFS.'),
       tempo: z.number().min(0),
-      tempo_confidence: unit('The chosen level’s probability (docs/FEATURES.md).'),
+      tempo_confidence: unit('A calibrated probability that the tempo is the beat listeners tap (docs/FEATURES.md, "Confidences").'),
       tempo_alternatives: z
-        .array(z.object({ tempo: z.number().min(0), confidence: unit('The level’s probability.') }))
+        .array(z.object({ tempo: z.number().min(0), confidence: unit('Its probability of being the tapped level (docs/FEATURES.md, "Tempo alternatives").') }))
         .describe('Not Spotify’s (additive): the runner-up tempi, most probable first; empty for analyses older than engine 11.'),
       time_signature: z.int().min(1),
       time_signature_confidence: unit(''),

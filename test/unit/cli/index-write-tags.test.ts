@@ -82,7 +82,7 @@ describe('npm run index -- --write-tags [--dry-run] <dir>', () => {
     expect(again.lines[1]).toBe('tags: 0 written, 3 unchanged, 1 skipped, 1 failed');
   });
 
-  it('leaves the key out where its confidence is under --min-key-confidence (default 0.7), writes the rest, and counts the keys left out', async () => {
+  it('leaves the key out where its confidence is under --min-key-confidence (default 0.85), writes the rest, and counts the keys left out', async () => {
     const original = await bytesOf();
     // The three files whose tags are written (One, Two, Three) and their key confidences.
     const confidences = original.slice(0, 3).map((b) => featuresFromBytes(b).confidence.key);
@@ -99,8 +99,8 @@ describe('npm run index -- --write-tags [--dry-run] <dir>', () => {
 
     // The default threshold, and the refusals of a threshold that is no confidence.
     const byDefault = await run(['--write-tags', '--dry-run']);
-    const underDefault = confidences.filter((c) => c < 0.7).length;
-    expect(byDefault.lines).toContain(`keys left out (key confidence under 0.7, --min-key-confidence): ${underDefault}`);
+    const underDefault = confidences.filter((c) => c < 0.85).length;
+    expect(byDefault.lines).toContain(`keys left out (key confidence under 0.85, --min-key-confidence): ${underDefault}`);
     for (const wrong of ['1.5', '-0.1', 'high', '']) {
       const refused = await run(['--write-tags', `--min-key-confidence=${wrong}`]);
       expect(refused.status).toBe(2);

@@ -1,6 +1,6 @@
 import type { RhythmResult } from '../../../src/engine/rhythm';
 import { trackBeats } from '../../../src/engine/rhythm.beats';
-import { LEVEL_FEATURES, describeLevel } from '../../../src/engine/rhythm.level';
+import { LEVEL_FEATURES, type Level, TEMPO_CALIBRATION, describeLevel, rankLevels, tempoCalibrationInputs, tempoConfidence } from '../../../src/engine/rhythm.level';
 import { MAX_BPM, MIN_BPM, autocorrelation, candidatePeriods, refinePeak } from '../../../src/engine/rhythm.periods';
 import { rhythmOf } from '../../helpers/engine-run';
 import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from '../../../measure/audio/signals';
@@ -180,6 +180,52 @@ describe('analyseRhythm', () => {
     expect(result.pulseClarity).toBe(0);
   });
 
+});
+
+describe('the tempo confidence (a calibrated probability that the tempo is the tapped one)', () => {
+  const level = (bpm: number): Level => ({ bpm, period: 60, beats: [], preference: 0, features: [] });
+  const ranked = (bpm: number, p1: number, p2: number) => [
+    { level: level(bpm), probability: p1 },
+    { level: level(bpm / 2), probability: p2 },
+  ];
+
+  it('when the levels are ranked, then the calibration reads the winner\'s log odds, its lead and its distance from 120 BPM', () => {
+    const inputs = tempoCalibrationInputs(ranked(240, 0.8, 0.2));
+    expect(inputs.logit).toBeCloseTo(Math.log(4), 6);
+    expect(inputs.margin).toBeCloseTo(Math.log(4), 6);
+    expect(inputs.distance).toBeCloseTo(1, 9);
+    expect(tempoCalibrationInputs(ranked(60, 0.8, 0.2)).distance).toBeCloseTo(1, 9);
+  });
+
+  it('when the calibration is the identity on the log odds, then the confidence is the level\'s own probability', () => {
+    const identity = { bias: 0, weights: { logit: 1, margin: 0, distance: 0 } };
+    expect(tempoConfidence(ranked(120, 0.73, 0.2), identity)).toBeCloseTo(0.73, 6);
+    expect(tempoConfidence([], identity)).toBe(0);
+  });
+
+  it('with the fitted calibration, a sure choice near 120 BPM is more likely right than a narrow one, and every confidence lies in (0, 1)', () => {
+    const sure = tempoConfidence(ranked(120, 0.95, 0.03));
+    const narrow = tempoConfidence(ranked(120, 0.45, 0.4));
+    expect(sure).toBeGreaterThan(narrow);
+    for (const c of [sure, narrow, tempoConfidence(ranked(200, 0.6, 0.3))]) {
+      expect(c).toBeGreaterThan(0);
+      expect(c).toBeLessThan(1);
+    }
+    expect(TEMPO_CALIBRATION.weights.logit + TEMPO_CALIBRATION.weights.margin).toBeGreaterThan(0);
+  });
+
+  it('when a groove is analysed, then its tempo confidence is the calibration of its ranked levels and its level probability their softmax winner', () => {
+    const result = analyseRhythm(drumPattern({ bpm: 120, seconds: 12, beatsPerBar: 4, seed: 7 }));
+    const levels = rankLevels(result.levels);
+    expect(result.levelProbability).toBe(levels[0]!.probability);
+    expect(result.tempoConfidence).toBe(tempoConfidence(levels));
+    // The runner-ups share what the calibrated confidence leaves, in the softmax's proportions.
+    for (const [i, alternative] of result.tempoAlternatives.entries()) {
+      const share = ((1 - result.tempoConfidence) * levels[i + 1]!.probability) / (1 - levels[0]!.probability);
+      expect(alternative.confidence).toBeCloseTo(share, 3);
+    }
+    expect(result.tempoConfidence + result.tempoAlternatives.reduce((s, a) => s + a.confidence, 0)).toBeLessThanOrEqual(1.001);
+  });
 });
 
 describe('candidate periods', () => {

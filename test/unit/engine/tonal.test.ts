@@ -6,6 +6,7 @@ import {
   PROFILE_NAMES,
   bassConcentration,
   calibratedConfidence,
+  calibrationInputs,
   estimateKey,
   keyCorrelation,
   keyFeatures,
@@ -13,6 +14,7 @@ import {
   type KeyModel,
   modeByThird,
   profileReading,
+  relativeKeyIndex,
   weightVector,
 } from '../../../src/engine/tonal.key';
 import { tuningHz } from '../../../src/engine/engine';
@@ -155,17 +157,34 @@ describe('key model', () => {
     expect(estimateKey(rotated(major, 4), new Array(12).fill(1)).probabilities).toEqual(estimateKey(rotated(major, 4), silentBass).probabilities);
   });
 
+  it('the calibration reads the winner\'s log odds, its lead over the runner-up and over its relative key, and the profile reading\'s strength', () => {
+    const chroma = rotated(major, 0);
+    // C major first, A minor (its relative, index 21) third, D minor runner-up.
+    const p = Float64Array.from({ length: 24 }, (_, i) => (i === 0 ? 0.6 : i === 14 ? 0.2 : i === 21 ? 0.1 : 0.1 / 21));
+    const inputs = calibrationInputs(p, chroma, silentBass);
+    expect(inputs.logit).toBeCloseTo(Math.log(0.6 / 0.4), 6);
+    expect(inputs.margin).toBeCloseTo(Math.log(3), 6);
+    expect(inputs.relative).toBeCloseTo(Math.log(6), 6);
+    expect(inputs.strength).toBe(profileReading(chroma, silentBass).strength);
+    expect(relativeKeyIndex(0)).toBe(21);
+    expect(relativeKeyIndex(21)).toBe(0);
+    expect(relativeKeyIndex(12 + 4)).toBe(7); // E minor's relative: G major
+  });
+
   it('the confidence rises with the winner\'s probability and its lead, and lies in (0, 1)', () => {
     const calibration = FITTED_KEY_MODEL.calibration;
+    const chroma = rotated(major, 0);
     const spread = Float64Array.from({ length: 24 }, (_, i) => (i === 0 ? 0.3 : 0.7 / 23));
     const sure = Float64Array.from({ length: 24 }, (_, i) => (i === 0 ? 0.9 : 0.1 / 23));
     const tied = Float64Array.from({ length: 24 }, (_, i) => (i < 2 ? 0.45 : 0.1 / 22));
-    expect(calibratedConfidence(sure, calibration)).toBeGreaterThan(calibratedConfidence(spread, calibration));
-    expect(calibratedConfidence(sure, calibration)).toBeGreaterThan(calibratedConfidence(tied, calibration));
+    const confidence = (p: Float64Array) => calibratedConfidence(calibrationInputs(p, chroma, silentBass), calibration);
+    expect(confidence(sure)).toBeGreaterThan(confidence(spread));
+    expect(confidence(sure)).toBeGreaterThan(confidence(tied));
     for (const p of [spread, sure, tied]) {
-      expect(calibratedConfidence(p, calibration)).toBeGreaterThan(0);
-      expect(calibratedConfidence(p, calibration)).toBeLessThan(1);
+      expect(confidence(p)).toBeGreaterThan(0);
+      expect(confidence(p)).toBeLessThan(1);
     }
+    expect(estimateKey(chroma, silentBass).confidence).toBe(confidence(estimateKey(chroma, silentBass).probabilities));
   });
 
   it('when the chroma is silent, then no key is claimed', () => {
@@ -194,7 +213,9 @@ describe('key model', () => {
     expect(FITTED_KEY_MODEL.degrees.major).toHaveLength(12);
     expect(FITTED_KEY_MODEL.degrees.minor).toHaveLength(12);
     const { calibration, ...weights } = FITTED_KEY_MODEL;
-    expect(calibration.logit).toBeGreaterThan(0);
+    // A surer decision (a larger lead) and a chroma naming a key more clearly both count for the key.
+    expect(calibration.margin + calibration.relative).toBeGreaterThan(0);
+    expect(calibration.strength).toBeGreaterThan(0);
     expect(modelOfWeights(weightVector(FITTED_KEY_MODEL))).toEqual(weights);
   });
 
