@@ -48,7 +48,7 @@ import {
 } from '../src/engine/tonal.key';
 import { fitLogistic, logit as logitOf } from '../measure/fit/logistic';
 import { mirexKeyScore, readTruth } from '../measure/corpora/truth';
-import { printReliability } from './lib/reliability';
+import { printReliability, printReliabilityBySet } from './lib/reliability';
 import { setWeightsOf } from './lib/tools';
 import { analysisWindowOf } from './lib/window-cache';
 
@@ -269,6 +269,7 @@ async function main(): Promise<void> {
     (p) => p.best === p.clip.target,
     { name: 'MIREX', of: mirexOf },
   );
+  printReliabilityBySet(recorded, (p) => p.clip.set, (p) => confidences.get(p)!, (p) => p.best === p.clip.target);
 
   if (opts.write) {
     const { rows: calRows, right } = calibrationRows(recorded);

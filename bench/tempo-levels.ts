@@ -58,7 +58,7 @@ import { Stft } from '../src/engine/signal.stft';
 import { analyseTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
 import { fitLogistic, logit as logitOf } from '../measure/fit/logistic';
-import { printReliability } from './lib/reliability';
+import { printReliability, printReliabilityBySet } from './lib/reliability';
 import { setWeightsOf } from './lib/tools';
 import { analysisWindowOf } from './lib/window-cache';
 import { readTruth, tempoRelation } from '../measure/corpora/truth';
@@ -185,11 +185,7 @@ function calibration(clips: Clip[], weightsOf: (clip: Clip) => readonly number[]
   }
   const shown = [...new Set(choices.map((c) => c.clip.set))];
   printReliability(`tempo confidence, left out (levels and calibration fitted without each group; ${choices.length} clips not rendered)`, choices, (c) => confidence.get(c)!, (c) => c.right);
-  for (const set of shown) {
-    const mine = choices.filter((c) => c.clip.set === set);
-    const sure = mine.filter((c) => confidence.get(c)! >= 0.7);
-    console.log(`  ${set}: ${mine.filter((c) => c.right).length}/${mine.length} right; at ≥ 0.7 ${sure.length} clips, ${sure.filter((c) => c.right).length} right`);
-  }
+  printReliabilityBySet(choices, (c) => c.clip.set, (c) => confidence.get(c)!, (c) => c.right);
   if (!write) return;
   const fit = calibrate(choices);
   const round = (x: number) => Math.round(x * 1e4) / 1e4;

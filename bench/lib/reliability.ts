@@ -38,3 +38,20 @@ export function printReliability<T>(
   const n = sure.filter(right).length;
   console.log(`at ≥ ${SURE}: ${sure.length} of ${rows.length} clips (${pct(sure.length, rows.length)}), ${pct(n, sure.length)} right`);
 }
+
+/**
+ * Prints, set by set, how many rows are right, and how many are at SURE and at the top band's
+ * edge (0.85) and how many of those are right: a confidence pooled over sets can be honest on
+ * the whole and over- or under-confident on one kind of music.
+ */
+export function printReliabilityBySet<T>(rows: readonly T[], setOf: (r: T) => string, confidence: (r: T) => number, right: (r: T) => boolean): void {
+  const top = CONFIDENCE_BANDS[CONFIDENCE_BANDS.length - 1]!;
+  for (const set of new Set(rows.map(setOf))) {
+    const mine = rows.filter((r) => setOf(r) === set);
+    const at = (edge: number) => {
+      const sure = mine.filter((r) => confidence(r) >= edge);
+      return `at ≥ ${edge} ${sure.length} clips, ${sure.filter(right).length} right`;
+    };
+    console.log(`  ${set}: ${mine.filter(right).length}/${mine.length} right; ${at(SURE)}; ${at(top)}`);
+  }
+}
