@@ -46,10 +46,10 @@ import {
   modelOfWeights,
   weightVector,
 } from '../src/engine/tonal.key';
-import { fitLogistic, logit as logitOf } from '../measure/fit/logistic';
+import { fitLogistic, leftOutByGroup } from '../measure/fit/logistic';
 import { mirexKeyScore, readTruth } from '../measure/corpora/truth';
 import { printReliability, printReliabilityBySet } from './lib/reliability';
-import { setWeightsOf } from './lib/tools';
+import { optionalFileFlag, setWeightsOf } from './lib/tools';
 import { analysisWindowOf } from './lib/window-cache';
 
 interface Clip {
@@ -85,10 +85,8 @@ function parseOptions(args: string[]): Options {
     return i >= 0 ? args[i + 1] : undefined;
   };
   const list = (name: string): string[] => (value(name) ?? '').split(',').filter(Boolean);
-  const writeAt = args.indexOf('--write');
-  const writeArg = writeAt >= 0 ? args[writeAt + 1] : undefined;
-  const write = writeAt < 0 ? undefined : writeArg && !writeArg.startsWith('--') ? writeArg : resolve(__dirname, '../src/engine/key.weights.json');
-  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? '') && !(writeAt >= 0 && i === writeAt + 1 && a === writeArg));
+  const { file: write, at: writeAt } = optionalFileFlag(args, '--write', resolve(__dirname, '../src/engine/key.weights.json'));
+  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? '') && i !== writeAt);
   const setWeights = setWeightsOf(list('--weight'));
   const l2 = Number(value('--l2') ?? 0.01);
   if (!(l2 >= 0)) throw new Error('--l2: expected a number >= 0');
@@ -207,17 +205,6 @@ function calibrationRows(predictions: Prediction[]): { rows: Record<string, numb
   return { rows: predictions.map((p) => p.inputs), right: predictions.map((p) => p.best === p.clip.target) };
 }
 
-/** Calibrated confidence of each recorded clip's left-out prediction, the calibration itself fitted without the clip's group. */
-function leftOutConfidences(predictions: Prediction[]): Map<Prediction, number> {
-  const out = new Map<Prediction, number>();
-  for (const group of new Set(predictions.map((p) => p.clip.group))) {
-    const { rows, right } = calibrationRows(predictions.filter((p) => p.clip.group !== group));
-    const fit = fitLogistic(rows, right, CALIBRATION_INPUTS, 0.1);
-    for (const p of predictions.filter((q) => q.clip.group === group)) out.set(p, 1 / (1 + Math.exp(-logitOf(fit, p.inputs))));
-  }
-  return out;
-}
-
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
 const mean = (x: number[]): number => (x.length ? x.reduce((a, b) => a + b, 0) / x.length : NaN);
 
@@ -261,7 +248,8 @@ async function main(): Promise<void> {
     console.log('\n(calibration: needs left-out predictions of at least two groups not named --rendered)');
     return;
   }
-  const confidences = leftOutConfidences(recorded);
+  // Calibrated confidence of each recorded clip's left-out prediction, the calibration itself fitted without the clip's group.
+  const confidences = leftOutByGroup(recorded, (p) => p.clip.group, (p) => p.inputs, (p) => p.best === p.clip.target, CALIBRATION_INPUTS, 0.1);
   printReliability(
     `key confidence, left out (calibrated on the other groups' left-out predictions; ${recorded.length} clips not rendered)`,
     recorded,

@@ -34,7 +34,8 @@
  * The tempo confidence: a ridge logistic regression (λ 0.1) of whether the choice is right
  * (Acc1) on rhythm.level.ts's TEMPO_CALIBRATION_INPUTS, fitted on the left-out choices of every
  * set but those named `--rendered` (rendered songs are read right far more often than
- * recordings and would make it overconfident), with the engine's level weights. Its reliability
+ * recordings and would make it overconfident), each clip chosen by the level weights fitted
+ * without its group. Its reliability
  * table (calibrated confidence band → share right) is itself left out by group: each group's
  * clips are given the confidence of a calibration fitted without that group. `--write` writes
  * the calibration fitted on every such set to src/engine/tempo.calibration.json (or the file
@@ -57,9 +58,9 @@ import { onsetEnvelopes } from '../src/engine/rhythm.onsets';
 import { Stft } from '../src/engine/signal.stft';
 import { analyseTonal } from '../src/engine/tonal';
 import { chromaOf } from '../src/engine/tonal.chroma';
-import { fitLogistic, logit as logitOf } from '../measure/fit/logistic';
+import { fitLogistic, leftOutByGroup } from '../measure/fit/logistic';
 import { printReliability, printReliabilityBySet } from './lib/reliability';
-import { setWeightsOf } from './lib/tools';
+import { optionalFileFlag, setWeightsOf } from './lib/tools';
 import { analysisWindowOf } from './lib/window-cache';
 import { readTruth, tempoRelation } from '../measure/corpora/truth';
 
@@ -163,7 +164,6 @@ function choiceOf(clip: Clip, weights: readonly number[]): Choice {
 }
 
 const CALIBRATION_L2 = 0.1;
-const calibrate = (choices: Choice[]) => fitLogistic(choices.map((c) => c.inputs), choices.map((c) => c.right), TEMPO_CALIBRATION_INPUTS, CALIBRATION_L2);
 
 /**
  * The tempo confidence, fitted on the left-out choices (each group's clips chosen by the level
@@ -178,16 +178,12 @@ function calibration(clips: Clip[], weightsOf: (clip: Clip) => readonly number[]
     console.log('\n(tempo confidence: needs the choices of at least two groups not named --rendered)');
     return;
   }
-  const confidence = new Map<Choice, number>();
-  for (const g of groups) {
-    const fit = calibrate(choices.filter((c) => c.clip.group !== g));
-    for (const c of choices.filter((c) => c.clip.group === g)) confidence.set(c, 1 / (1 + Math.exp(-logitOf(fit, c.inputs))));
-  }
+  const confidence = leftOutByGroup(choices, (c) => c.clip.group, (c) => c.inputs, (c) => c.right, TEMPO_CALIBRATION_INPUTS, CALIBRATION_L2);
   const shown = [...new Set(choices.map((c) => c.clip.set))];
   printReliability(`tempo confidence, left out (levels and calibration fitted without each group; ${choices.length} clips not rendered)`, choices, (c) => confidence.get(c)!, (c) => c.right);
   printReliabilityBySet(choices, (c) => c.clip.set, (c) => confidence.get(c)!, (c) => c.right);
   if (!write) return;
-  const fit = calibrate(choices);
+  const fit = fitLogistic(choices.map((c) => c.inputs), choices.map((c) => c.right), TEMPO_CALIBRATION_INPUTS, CALIBRATION_L2);
   const round = (x: number) => Math.round(x * 1e4) / 1e4;
   const counts = shown.map((s) => `${s} ${choices.filter((c) => c.clip.set === s).length}`);
   const file = {
@@ -221,10 +217,8 @@ async function measure(dirs: string[], groupOf: Map<string, string>, cache: stri
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const valued = new Set(['--l2', '--flat', '--cache', '--group', '--by-genre', '--weight', '--without', '--levels', '--rendered']);
-  const writeAt = args.indexOf('--write');
-  const writeArg = writeAt >= 0 ? args[writeAt + 1] : undefined;
-  const write = writeAt < 0 ? undefined : writeArg && !writeArg.startsWith('--') ? writeArg : resolve(__dirname, '../src/engine/tempo.calibration.json');
-  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? '') && !(writeAt >= 0 && i === writeAt + 1 && a === writeArg));
+  const { file: write, at: writeAt } = optionalFileFlag(args, '--write', resolve(__dirname, '../src/engine/tempo.calibration.json'));
+  const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? '') && i !== writeAt);
   if (dirs.length === 0) {
     console.error('usage: npm run bench:tempo-levels -- <dir> [<dir>...] [--l2 0.001] [--flat 0.15] [--cache <dir>] [--group <name>=<dir>,<dir>] [--by-genre <set>,...] [--weight <set>=<w>,...] [--without <feature>,...] [--levels <file>] [--rendered <set>,...] [--write [<file>]]');
     process.exit(2);

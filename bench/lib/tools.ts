@@ -35,3 +35,15 @@ export function setWeightsOf(pairs: readonly string[]): Map<string, number> {
   }
   return weights;
 }
+
+/**
+ * A flag whose file is optional (`--write [<file>]`): absent, undefined; given without a file (the
+ * next argument missing or another flag), `fallback`. `at` is the file's index in `args` when one
+ * was given, so that the caller leaves it out of its positional arguments.
+ */
+export function optionalFileFlag(args: readonly string[], flag: string, fallback: string): { file?: string; at?: number } {
+  const i = args.indexOf(flag);
+  if (i < 0) return {};
+  const next = args[i + 1];
+  return next !== undefined && !next.startsWith('--') ? { file: next, at: i + 1 } : { file: fallback };
+}

@@ -68,6 +68,32 @@ export function logit(fit: LogisticFit, row: Readonly<Record<string, number>>): 
   return z;
 }
 
+/** The fitted model's probability for one row: the logistic function of its log-odds. */
+export function probability(fit: LogisticFit, row: Readonly<Record<string, number>>): number {
+  return 1 / (1 + Math.exp(-logit(fit, row)));
+}
+
+/**
+ * Each item's probability by a ridge logistic regression (`names`, λ `lambda`) fitted on the
+ * items of every other group: a calibration judged on groups it never saw.
+ */
+export function leftOutByGroup<T>(
+  items: readonly T[],
+  groupOf: (t: T) => string,
+  rowOf: (t: T) => Readonly<Record<string, number>>,
+  rightOf: (t: T) => boolean,
+  names: readonly string[],
+  lambda: number,
+): Map<T, number> {
+  const out = new Map<T, number>();
+  for (const group of new Set(items.map(groupOf))) {
+    const train = items.filter((t) => groupOf(t) !== group);
+    const fit = fitLogistic(train.map(rowOf), train.map(rightOf), names, lambda);
+    for (const t of items.filter((u) => groupOf(u) === group)) out.set(t, probability(fit, rowOf(t)));
+  }
+  return out;
+}
+
 /**
  * The area under the ROC curve of scores for a split: the chance that a random positive scores
  * above a random negative, ties counting half (the Mann-Whitney U over the product of the counts).

@@ -1,3 +1,4 @@
+import { type LogisticFormula, logistic, winnerLead } from './logistic';
 import { TIGHTNESS, trackBeats } from './rhythm.beats';
 import { sampleAt } from './rhythm.periods';
 import calibration from './tempo.calibration.json';
@@ -195,28 +196,15 @@ export function chooseLevel(levels: readonly Level[], weights: readonly number[]
  * most often tap at another level).
  */
 export function tempoCalibrationInputs(ranked: readonly { level: Level; probability: number }[]): Record<TempoCalibrationInput, number> {
-  const eps = 1e-9;
-  const p1 = ranked[0]?.probability ?? 0;
-  const p2 = ranked[1]?.probability ?? 0;
   const bpm = ranked[0]?.level.bpm ?? PREFERRED_BPM;
-  return {
-    logit: log((p1 + eps) / (1 - p1 + eps)),
-    margin: log((p1 + eps) / (p2 + eps)),
-    distance: Math.abs(log2(bpm / PREFERRED_BPM)),
-  };
+  return { ...winnerLead(ranked[0]?.probability ?? 0, ranked[1]?.probability ?? 0), distance: Math.abs(log2(bpm / PREFERRED_BPM)) };
 }
 
 export const TEMPO_CALIBRATION_INPUTS = ['logit', 'margin', 'distance'] as const;
 export type TempoCalibrationInput = (typeof TEMPO_CALIBRATION_INPUTS)[number];
 
-/** P(right) = σ(bias + Σ weight · input) over TEMPO_CALIBRATION_INPUTS. */
-export interface TempoCalibration {
-  bias: number;
-  weights: Record<TempoCalibrationInput, number>;
-}
-
-/** The calibration `npm run bench:tempo-levels -- --write` fitted (tempo.calibration.json). */
-export const TEMPO_CALIBRATION: TempoCalibration = { bias: calibration.bias, weights: calibration.weights };
+/** The calibration `npm run bench:tempo-levels -- --write` fitted (tempo.calibration.json): P(right) = σ(bias + Σ weight · input). */
+export const TEMPO_CALIBRATION: LogisticFormula & { weights: Record<TempoCalibrationInput, number> } = { bias: calibration.bias, weights: calibration.weights };
 
 /**
  * The tempo confidence: the calibrated probability that the chosen level is the one listeners tap
@@ -224,9 +212,6 @@ export const TEMPO_CALIBRATION: TempoCalibration = { bias: calibration.bias, wei
  * its lead and the tempo's distance from 120 BPM, fitted on the left-out choices of recorded and
  * produced music (bench:tempo-levels). 0 with no level.
  */
-export function tempoConfidence(ranked: readonly { level: Level; probability: number }[], cal: TempoCalibration = TEMPO_CALIBRATION): number {
-  if (ranked.length === 0) return 0;
-  const inputs = tempoCalibrationInputs(ranked);
-  const z = TEMPO_CALIBRATION_INPUTS.reduce((s, k) => s + cal.weights[k] * inputs[k], cal.bias);
-  return 1 / (1 + exp(-z));
+export function tempoConfidence(ranked: readonly { level: Level; probability: number }[], cal: LogisticFormula = TEMPO_CALIBRATION): number {
+  return ranked.length === 0 ? 0 : logistic(cal, tempoCalibrationInputs(ranked));
 }

@@ -1,4 +1,5 @@
 import fitted from './key.weights.json';
+import { logRatio, logistic, winnerLead } from './logistic';
 
 /**
  * Key and mode of a pitch-class profile: a small learned decision over the 24 keys.
@@ -208,8 +209,6 @@ export function keyProbabilities(features: readonly Float64Array[], weights: Arr
   return Float64Array.from(e, (v) => v / z);
 }
 
-const logistic = (x: number): number => 1 / (1 + Math.exp(-x));
-
 /** The key confidence's inputs, in the calibration's order. */
 export const CALIBRATION_INPUTS = ['logit', 'margin', 'relative', 'strength'] as const;
 export type CalibrationInput = (typeof CALIBRATION_INPUTS)[number];
@@ -236,19 +235,17 @@ export function calibrationInputs(probabilities: ArrayLike<number>, chroma: Arra
       best = i;
     } else if (p > p2) p2 = p;
   }
-  const eps = 1e-9;
-  const relative = probabilities[relativeKeyIndex(best)] ?? 0;
   return {
-    logit: Math.log((p1 + eps) / (1 - p1 + eps)),
-    margin: Math.log((p1 + eps) / (p2 + eps)),
-    relative: Math.log((p1 + eps) / (relative + eps)),
+    ...winnerLead(p1, p2),
+    relative: logRatio(p1, probabilities[relativeKeyIndex(best)] ?? 0),
     strength: profileReading(chroma, bass).strength,
   };
 }
 
 /** The calibrated probability that the most probable key is right. */
 export function calibratedConfidence(inputs: Record<CalibrationInput, number>, calibration: KeyModel['calibration']): number {
-  return logistic(CALIBRATION_INPUTS.reduce((z, k) => z + calibration[k] * inputs[k], calibration.bias));
+  const { bias, ...weights } = calibration;
+  return logistic({ bias, weights }, inputs);
 }
 
 /**

@@ -1,6 +1,9 @@
 import { CLASSIFIERS, type ClassifierName, MSD_TAGS, type MsdTag } from './models/model-files';
 import type { SpectralShape } from './timbre.shape';
+import { type LogisticFormula, logistic } from './logistic';
 import fitted from './valence.weights.json';
+
+export { type LogisticFormula, logistic };
 
 /**
  * Valence: how positive a track sounds, as people judge it (Russell's pleasant–unpleasant
@@ -18,24 +21,9 @@ import fitted from './valence.weights.json';
  * The models' path weighs what Essentia's models say: the five classifiers and the MSD
  * auto-tagger's 50 tags.
  */
-export interface LogisticFormula {
-  bias: number;
-  weights: Readonly<Record<string, number>>;
-}
-
 /** The shipped fits (valence.weights.json). */
 export const VALENCE_SIGNAL: LogisticFormula = fitted.signal;
 export const VALENCE_MODELS: LogisticFormula = fitted.models;
-
-/** bias + Σ weight · input, then the logistic function; an input the row lacks counts 0. */
-export function logistic(f: LogisticFormula, row: Readonly<Record<string, number>>): number {
-  let z = f.bias;
-  for (const [name, w] of Object.entries(f.weights)) {
-    const v = row[name];
-    if (v !== undefined && Number.isFinite(v)) z += w * v;
-  }
-  return 1 / (1 + Math.exp(-z));
-}
 
 /** The name of a signal input's interaction with arousal. */
 export const byArousal = (name: string): string => `${name}×arousal`;
