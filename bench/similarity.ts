@@ -26,7 +26,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CLASSIFIER_ORDER, SOUND_FEATURE_NAMES, applyBlocks, modelsEmbedding, signalEmbedding, standardise, type EmbeddingBlock, type SoundWeights } from '../src/engine/sound.embedding';
+import { CLASSIFIER_ORDER, SOUND_FEATURE_NAMES, applyBlocks, modelsEmbedding, signalEmbedding, standardise, type EmbeddingBlock, type ModelsEmbeddingWeights, type SoundWeights } from '../src/engine/sound.embedding';
 import { DEFAULT_PATCHES } from '../src/engine/models/model-files';
 import { ModelRunner } from '../src/engine/models/runtime';
 import { QUADRANTS, readFourQuadrants, readIdList } from '../measure/corpora/four-quadrants';
@@ -72,7 +72,15 @@ const SIGNAL_BEFORE = {
   frames: { components: 32, frameStride: 6, relevance: 16, projection: 128, power: 0.25, weight: Math.sqrt(1.25) },
 } as const;
 type SignalRecipe = typeof SIGNAL | typeof SIGNAL_BEFORE;
-const MODELS = { components: 64, power: 0.25, classifierWeight: 0.2 } as const;
+/**
+ * The models' recipes: the tagger layer's principal components scaled by variance^-1/4 (unit
+ * length) and a fifth as much of the classifiers; from musicnn/2 on, 0.7 as much of the 15
+ * directions of those components (whitened) that best separate all of the songs' genres, and the
+ * signal path's embedding, fitted on the same songs, beside. The shipped one is MODELS.
+ */
+const MODELS = { name: 'musicnn/2', components: 128, power: 0.25, classifierWeight: 0.2, discriminant: { directions: 15, shrinkage: 0.7, weight: 0.7 }, signalWeight: 1 } as const;
+const MODELS_BEFORE = { name: 'musicnn/1', components: 64, power: 0.25, classifierWeight: 0.2 } as const;
+type ModelsRecipe = typeof MODELS | typeof MODELS_BEFORE;
 
 interface Song extends Labelled {
   id: string;
@@ -208,10 +216,16 @@ function statisticsVectors(songs: readonly Song[], fit: readonly number[]): numb
   return songs.map((s) => applyBlocks(standardise(s.sound, w.mean, w.std), w.blocks));
 }
 
-/** The signal path's weights fitted on the songs `fit`. */
+/** The signal path's weights fitted on the songs `fit` (the shipped recipe's remembered: musicnn/2 embeds with them again). */
+const fittedSignalPaths = new Map<string, NonNullable<SoundWeights['signal']>>();
 function fitSignalPath(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[], recipe: SignalRecipe = SIGNAL): NonNullable<SoundWeights['signal']> {
+  const key = recipe === SIGNAL ? fit.join(',') : undefined;
+  const known = key === undefined ? undefined : fittedSignalPaths.get(key);
+  if (known) return known;
   const genres = genresOf(songs, fit, recipe);
-  return { ...fitSignal(fit.map((i) => songs[i]!.sound), genres, recipe.statistics), frames: fitFrames(fit.map((i) => frames[i]!), recipe.frames, genres) };
+  const fitted = { ...fitSignal(fit.map((i) => songs[i]!.sound), genres, recipe.statistics), frames: fitFrames(fit.map((i) => frames[i]!), recipe.frames, genres) };
+  if (key !== undefined) fittedSignalPaths.set(key, fitted);
+  return fitted;
 }
 
 /** Every song's signal embedding by the given weights. */
@@ -223,9 +237,16 @@ function signalVectors(songs: readonly Song[], frames: readonly Float32Array[], 
   return embedSignal(songs, frames, fitSignalPath(songs, frames, fit, recipe));
 }
 
-function modelVectors(songs: readonly Song[], fit: readonly number[]): number[][] {
-  const w = fitModels(fit.map((i) => songs[i]!.layer!), fit.map((i) => songs[i]!.classifiers!), MODELS);
-  return songs.map((s) => modelsEmbedding(s.layer!, Object.fromEntries(CLASSIFIER_ORDER.map((n, i) => [n, s.classifiers![i]!])) as Parameters<typeof modelsEmbedding>[1], { models: w })!.vector);
+/** The models' weights fitted on the songs `fit` (all of each song's genres for the discriminant). */
+function fitModelsOn(songs: readonly Song[], fit: readonly number[], recipe: ModelsRecipe): ModelsEmbeddingWeights {
+  return fitModels(fit.map((i) => songs[i]!.layer!), fit.map((i) => songs[i]!.classifiers!), recipe, fit.map((i) => songs[i]!.genres));
+}
+
+/** Every song's models' embedding by weights fitted on the songs `fit` (and, where the recipe wants it, the signal path's fitted on them too). */
+function modelVectors(songs: readonly Song[], frames: readonly Float32Array[], fit: readonly number[], recipe: ModelsRecipe = MODELS): number[][] {
+  const w = fitModelsOn(songs, fit, recipe);
+  const signal = w.signal ? embedSignal(songs, frames, fitSignalPath(songs, frames, fit)) : undefined;
+  return songs.map((s, i) => modelsEmbedding(s.layer!, Object.fromEntries(CLASSIFIER_ORDER.map((n, c) => [n, s.classifiers![c]!])) as Parameters<typeof modelsEmbedding>[1], signal?.[i], { models: w })!.vector);
 }
 
 async function main(): Promise<void> {
@@ -253,8 +274,9 @@ async function main(): Promise<void> {
   console.log(row(`${SIGNAL.name}, in-sample`, neighbourScores(embedSignal(songs, frames, fittedSignal), songs), anchor));
   console.log(row(`${SIGNAL.name}, ${leftOut}`, averaged(songs, (fit) => signalVectors(songs, frames, fit), seeds), anchor));
   if (withModels) {
-    console.log(row(`musicnn/1: ${MODELS.components} half-whitened components + ${MODELS.classifierWeight} x classifiers, in-sample`, neighbourScores(modelVectors(songs, all), songs), anchor));
-    console.log(row(`musicnn/1, ${leftOut}`, averaged(songs, (fit) => modelVectors(songs, fit), seeds), anchor));
+    console.log(row(`${MODELS_BEFORE.name} (engines 25–30), ${leftOut}`, averaged(songs, (fit) => modelVectors(songs, frames, fit, MODELS_BEFORE), seeds), anchor));
+    console.log(row(`${MODELS.name}, in-sample`, neighbourScores(modelVectors(songs, frames, all), songs), anchor));
+    console.log(row(`${MODELS.name}, ${leftOut}`, averaged(songs, (fit) => modelVectors(songs, frames, fit), seeds), anchor));
   }
   if (!values.write) return;
   const round = (v: number): number => Number(v.toPrecision(6));
@@ -262,17 +284,23 @@ async function main(): Promise<void> {
   // Without the models, a file's own models' part stays: refitting the signal path needs no models.
   const kept = withModels || !existsSync(values.weights) ? undefined : (JSON.parse(readFileSync(values.weights, 'utf8')) as SoundWeights).models;
   // The frames' blocks (1,280 × 128 and 1,280 × 10 numbers) at four significant digits: the file
-  // stays under 2 MB, and a projection's relative error of ~5e-5 is far below what a cosine of 212 numbers tells apart.
-  const fourDigits = (b: EmbeddingBlock): EmbeddingBlock => ({ ...b, matrix: b.matrix.map((r) => r.map((v) => Number(v.toPrecision(4)))) });
+  // stays under 2 MB, and a projection's relative error of ~5e-5 is far below what a cosine of hundreds of numbers tells apart.
+  const fourDigitRows = (m: number[][]): number[][] => m.map((r) => r.map((v) => Number(v.toPrecision(4))));
+  const fourDigits = (b: EmbeddingBlock): EmbeddingBlock => ({ ...b, matrix: fourDigitRows(b.matrix) });
   const { block, discriminant } = fittedSignal.frames!;
   const signal = { ...fittedSignal, frames: { ...fittedSignal.frames!, block: fourDigits(block), ...(discriminant ? { discriminant: fourDigits(discriminant) } : {}) } };
+  // So too the models' components (128 × 200) and genre directions (200 × 15).
+  const fittedModels = (fitted: ModelsEmbeddingWeights): ModelsEmbeddingWeights => {
+    const m = deep(fitted);
+    return { ...m, components: fourDigitRows(m.components), ...(m.discriminant ? { discriminant: fourDigits(m.discriminant) } : {}) };
+  };
   const { statistics: st, frames: fr } = SIGNAL;
   const weights: SoundWeights & { fittedOn: string; method: string; features: readonly string[] } = {
     fittedOn: `4Q audio emotion dataset (Panda, Malheiro & Paiva, IEEE TAFFC 2018): the ${songs.length} songs of the fit list; genres each song's AllMusic genres (GenresStr)`,
-    method: `${SIGNAL.name}: the ${SOUND_FEATURE_NAMES.length} statistics standardised, ${st.components} principal components (unit length) and ${st.discriminantWeight} x the ${st.discriminants} leading directions of a linear discriminant of the songs' genres (all of each song's, each at 1 / their number; within-class covariance shrunk ${st.shrinkage} of the way to its mean variance; unit length), and the cepstral frames' supervector against ${fr.components} diagonal Gaussians fitted on every ${fr.frameStride}th frame of the songs (relevance ${fr.relevance}), its ${fr.projection} principal components scaled by variance^-${fr.power}, unit length times ${fr.weight.toFixed(3)}, and ${fr.discriminant.weight} x the ${fr.discriminant.directions} leading directions of a discriminant of the genres over those components whitened (shrunk ${fr.discriminant.shrinkage}; unit length); musicnn/1: the tagger layer's ${MODELS.components} principal components each scaled by variance^-${MODELS.power}, unit length, and ${MODELS.classifierWeight} x the five classifiers centred, unit length; npm run bench:similarity -- --write`,
+    method: `${SIGNAL.name}: the ${SOUND_FEATURE_NAMES.length} statistics standardised, ${st.components} principal components (unit length) and ${st.discriminantWeight} x the ${st.discriminants} leading directions of a linear discriminant of the songs' genres (all of each song's, each at 1 / their number; within-class covariance shrunk ${st.shrinkage} of the way to its mean variance; unit length), and the cepstral frames' supervector against ${fr.components} diagonal Gaussians fitted on every ${fr.frameStride}th frame of the songs (relevance ${fr.relevance}), its ${fr.projection} principal components scaled by variance^-${fr.power}, unit length times ${fr.weight.toFixed(3)}, and ${fr.discriminant.weight} x the ${fr.discriminant.directions} leading directions of a discriminant of the genres over those components whitened (shrunk ${fr.discriminant.shrinkage}; unit length); ${MODELS.name}: the tagger layer's ${MODELS.components} principal components each scaled by variance^-${MODELS.power}, unit length, ${MODELS.classifierWeight} x the five classifiers centred, unit length, ${MODELS.discriminant.weight} x the ${MODELS.discriminant.directions} leading directions of a discriminant of the songs' genres over those components whitened (shrunk ${MODELS.discriminant.shrinkage}; unit length), and the signal path's embedding times ${MODELS.signalWeight}; npm run bench:similarity -- --write`,
     features: SOUND_FEATURE_NAMES,
     signal: deep(signal),
-    ...(withModels ? { models: deep(fitModels(songs.map((s) => s.layer!), songs.map((s) => s.classifiers!), MODELS)) } : kept ? { models: kept } : {}),
+    ...(withModels ? { models: fittedModels(fitModelsOn(songs, all, MODELS)) } : kept ? { models: kept } : {}),
   };
   writeFileSync(values.weights, `${JSON.stringify(weights)}\n`);
   console.log(`\nwrote ${values.weights}${withModels ? '' : kept ? " (the signal path; the models' part kept from the file: no models to fit it)" : ' (the signal path only: no models)'}`);

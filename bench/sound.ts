@@ -27,7 +27,10 @@ import { percentile } from '../measure/stats';
  * p50/p99 over random seeds, and recall@10 against the exact nearest (an exact scan of every
  * vector).
  *
- *   npm run bench:sound -- [--rows 1000000] [--dims 212] [--queries 300] [--recall 50] [--only sqlite|postgres] [--graph-from 20000]
+ * `--ef 80,160` also measures the search alone and its recall at each of these beams (HNSW's
+ * ef) on the same graph.
+ *
+ *   npm run bench:sound -- [--rows 1000000] [--dims 212] [--queries 300] [--recall 50] [--only sqlite|postgres] [--graph-from 20000] [--ef 80,160]
  */
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -35,11 +38,13 @@ const opt = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const ROWS = Number(opt('rows') ?? 1_000_000);
-const DIMS = Number(opt('dims') ?? 212); // the signal path's embedding (signal/4); musicnn/1 has 69
+const DIMS = Number(opt('dims') ?? 212); // the signal path's embedding (signal/4); musicnn/2 has 360
 const QUERIES = Number(opt('queries') ?? 300);
 const RECALL_QUERIES = Number(opt('recall') ?? 50);
 const ONLY = opt('only');
 const GRAPH_FROM = opt('graph-from') === undefined ? undefined : Number(opt('graph-from'));
+const BEAMS = (opt('ef') ?? '').split(',').filter((x) => x !== '').map(Number);
+if (BEAMS.some((ef) => !Number.isInteger(ef) || ef < 10)) throw new Error('--ef takes whole numbers of at least 10, comma-separated');
 for (const [name, v] of [['rows', ROWS], ['dims', DIMS], ['queries', QUERIES], ['recall', RECALL_QUERIES]] as const) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a whole number of at least 1`);
 }
@@ -110,7 +115,7 @@ async function measure(label: string, database: Database): Promise<void> {
   const vectorsHeld = loaded.arrayBuffers + loaded.heapUsed - before.arrayBuffers - before.heapUsed;
   console.log(`${label}: ${index.size} embeddings of ${DIMS} numbers`);
   console.log(`  load: ${seconds(loadMs)} (${cpuSeconds(loadCpu)}), holding ${mib(vectorsHeld)} (vectors, keys, seqs)`);
-  console.log(`  HNSW graph (M 16, ef 200 building, 80 searching): built in ${seconds(buildMs)} (${cpuSeconds(buildCpu)})${index.graphReady ? '' : ' — not built: fewer than its threshold'}, resident memory +${mib(after.rss - loaded.rss)}`);
+  console.log(`  HNSW graph (M 16, ef 200 building, ${index.efSearch} searching): built in ${seconds(buildMs)} (${cpuSeconds(buildCpu)})${index.graphReady ? '' : ' — not built: fewer than its threshold'}, resident memory +${mib(after.rss - loaded.rss)}`);
 
   const store = new SqlAnalysisStore(database);
   const service = new SoundService(() => index, store, 'signal');
@@ -142,17 +147,34 @@ async function measure(label: string, database: Database): Promise<void> {
   }
   console.log(`  recommendations(seed, limit 20) by sound, ${QUERIES} seeds: p50 ${p(recommend_ms, 50)} ms, p99 ${p(recommend_ms, 99)} ms`);
 
-  let hits = 0;
-  const exactMs: number[] = [];
-  for (const key of seeds.slice(0, RECALL_QUERIES)) {
+  const exact = seeds.slice(0, RECALL_QUERIES).map((key) => {
     const vector = index.vectorOf(key)!;
-    const found = new Set(index.nearest(vector, 10, new Set([key])).map((f) => f.trackKey));
     const t = process.hrtime.bigint();
-    const exact = index.nearestExact(vector, 10, new Set([key]));
-    exactMs.push(Number(process.hrtime.bigint() - t) / 1e6);
-    hits += exact.filter((e) => found.has(e.trackKey)).length;
+    const nearest = index.nearestExact(vector, 10, new Set([key]));
+    return { key, vector, ms: Number(process.hrtime.bigint() - t) / 1e6, keys: nearest.map((e) => e.trackKey) };
+  });
+  const recall = (): number => {
+    let hits = 0;
+    for (const e of exact) {
+      const found = new Set(index.nearest(e.vector, 10, new Set([e.key])).map((f) => f.trackKey));
+      hits += e.keys.filter((k) => found.has(k)).length;
+    }
+    return hits / (exact.length * 10);
+  };
+  console.log(`  recall@10 against the exact nearest (${RECALL_QUERIES} seeds): ${recall().toFixed(3)} (an exact scan: p50 ${p(exact.map((e) => e.ms), 50)} ms)`);
+  const shipped = index.efSearch;
+  for (const ef of BEAMS) {
+    index.efSearch = ef;
+    const ms = seeds.map((key) => {
+      const vector = index.vectorOf(key)!;
+      const t = process.hrtime.bigint();
+      index.nearest(vector, 10, new Set([key]));
+      return Number(process.hrtime.bigint() - t) / 1e6;
+    });
+    console.log(`  ef ${ef}: the search alone p50 ${p(ms, 50)} ms, p99 ${p(ms, 99)} ms; recall@10 ${recall().toFixed(3)}`);
   }
-  console.log(`  recall@10 against the exact nearest (${RECALL_QUERIES} seeds): ${(hits / (RECALL_QUERIES * 10)).toFixed(3)} (an exact scan: p50 ${p(exactMs, 50)} ms)\n`);
+  index.efSearch = shipped;
+  console.log('');
 }
 
 async function main(): Promise<void> {

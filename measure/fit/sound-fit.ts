@@ -148,31 +148,56 @@ export function fitFrames(
   const pca = principalComponentsOfFewRows(vectors, mean, o.projection);
   const block = projectionBlock(pca.components, mean, o.weight, pca.variances.map((v) => v ** -o.power));
   if (!o.discriminant || !genres) return { gmm, relevance: o.relevance, block };
-  // The discriminant is fitted on the whitened components, z = (x − mean)·C·diag(λ^−½); its
-  // directions w become directions of the supervector, u = C·diag(λ^−½)·w, about the same centre.
-  // Only the components the songs spread along: as many rows as components leave the last without
-  // variance, which whitening would blow up.
+  const discriminantBlock = discriminantOverComponents(vectors, mean, pca, genres, o.discriminant);
+  return { gmm, relevance: o.relevance, block, ...(discriminantBlock ? { discriminant: discriminantBlock } : {}) };
+}
+
+/**
+ * A linear discriminant of the genres over the rows' principal components whitened, folded into
+ * one block over the rows themselves. The discriminant is fitted on z = (x − mean)·C·diag(λ^−½);
+ * its directions w become directions of x, u = C·diag(λ^−½)·w, about the same centre. Only the
+ * components the rows spread along: as many rows as components leave the last without variance,
+ * which whitening would blow up. Undefined when fewer than two genres have two rows each.
+ */
+export function discriminantOverComponents(
+  rows: readonly (readonly number[])[],
+  mean: readonly number[],
+  pca: { components: number[][]; variances: number[] },
+  genres: readonly (string | readonly string[])[],
+  o: { directions: number; shrinkage: number; weight: number },
+): EmbeddingBlock | undefined {
   const spread = pca.variances.filter((v) => v > 1e-9 * pca.variances[0]!).length;
   const whitened = projectionBlock(pca.components.slice(0, spread), mean, 1, pca.variances.slice(0, spread).map((v) => v ** -0.5));
   const toWhitened = new Matrix(whitened.matrix);
-  const z = new Matrix(vectors).mmul(toWhitened).addRowVector(whitened.offset).to2DArray();
-  const lda = discriminant(z, genres, o.discriminant.directions, o.discriminant.shrinkage);
-  // Fewer than two genres with two songs each: no direction to keep.
-  if (lda.components.length === 0) return { gmm, relevance: o.relevance, block };
+  const z = new Matrix(rows.map((r) => [...r])).mmul(toWhitened).addRowVector(whitened.offset).to2DArray();
+  const lda = discriminant(z, genres, o.directions, o.shrinkage);
+  if (lda.components.length === 0) return undefined;
   const directions = new Matrix(lda.components).transpose();
   const offset = Matrix.rowVector(whitened.offset.map((b, k) => b - lda.centre[k]!)).mmul(directions).getRow(0);
-  return { gmm, relevance: o.relevance, block, discriminant: { matrix: toWhitened.mmul(directions).to2DArray(), offset, weight: o.discriminant.weight } };
+  return { matrix: toWhitened.mmul(directions).to2DArray(), offset, weight: o.weight };
 }
 
-/** The models' weights: the layer's principal components scaled by variance^(−power), and the classifiers' mean. */
-export function fitModels(layers: readonly (readonly number[])[], classifiers: readonly (readonly number[])[], o: { components: number; power: number; classifierWeight: number }): ModelsEmbeddingWeights {
+/**
+ * The models' weights: the layer's principal components scaled by variance^(−power), and the
+ * classifiers' mean; from `musicnn/2` on (with `discriminant` and the songs' genres), a discriminant
+ * of the genres over those components whitened, and the signal path's embedding beside at `signalWeight`.
+ */
+export function fitModels(
+  layers: readonly (readonly number[])[],
+  classifiers: readonly (readonly number[])[],
+  o: { components: number; power: number; classifierWeight: number; discriminant?: { directions: number; shrinkage: number; weight: number }; signalWeight?: number },
+  genres?: readonly (string | readonly string[])[],
+): ModelsEmbeddingWeights {
   const mean = columnStats(layers).mean;
-  const { components, variances } = principalComponents(layers, mean, o.components);
+  const pca = principalComponents(layers, mean, o.components);
+  const discriminantBlock = o.discriminant && genres ? discriminantOverComponents(layers, mean, pca, genres, o.discriminant) : undefined;
   return {
     mean,
-    components,
-    scale: variances.map((v) => v ** -o.power),
+    components: pca.components,
+    scale: pca.variances.map((v) => v ** -o.power),
     classifiers: { mean: columnStats(classifiers).mean, weight: o.classifierWeight },
+    ...(discriminantBlock ? { discriminant: discriminantBlock } : {}),
+    ...(o.signalWeight !== undefined ? { signal: { weight: o.signalWeight } } : {}),
   };
 }
 

@@ -128,7 +128,7 @@ export interface TagScore {
 /**
  * A sound embedding: a vector placing the track among others by how it sounds, so that tracks
  * whose vectors point alike sound alike (cosine similarity; docs/SIMILARITY.md). `kind` names the
- * method and its version (`signal/4`, `musicnn/1`): vectors of different kinds are never compared.
+ * method and its version (`signal/4`, `musicnn/2`): vectors of different kinds are never compared.
  */
 export interface SoundEmbedding {
   kind: string;

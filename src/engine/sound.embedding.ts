@@ -24,11 +24,13 @@ import { COEFFICIENTS, type SpectralShape } from './timbre.shape';
  * 128 leading principal components each scaled by variance^-1/4, unit length times √1.25, and 0.7
  * as much of the 10 directions of the supervector that best separate the genres. 212 numbers.
  *
- * **The models'** (`musicnn/1`, MODELS_DIR): the MSD auto-tagger's 200-unit layer averaged over
- * the window's patches, centred, its 64 leading principal components each divided by the fourth
+ * **The models'** (`musicnn/2`, MODELS_DIR): the MSD auto-tagger's 200-unit layer averaged over
+ * the window's patches, centred, its 128 leading principal components each divided by the fourth
  * root of its variance (half-way to whitening: the leading directions, which hold the loudness and
- * production every song has, count less), unit length; and a fifth as much of the five
- * classifiers' outputs, centred, unit length.
+ * production every song has, count less), unit length; a fifth as much of the five classifiers'
+ * outputs, centred, unit length; the 15 directions of the layer that best separate the fit songs'
+ * genres (a shrunk discriminant of the components whitened), unit length, at 0.7; and the signal
+ * path's own embedding of the window beside.
  *
  * Both are fitted on the 448 fit songs of the 4Q dataset, and nothing else of it, by
  * `npm run bench:similarity -- --write` (sound.weights.json), and judged there with the artists
@@ -179,6 +181,10 @@ export interface ModelsEmbeddingWeights {
   scale: number[];
   /** The five classifiers (CLASSIFIER_ORDER) centred on their fit means, unit length, times weight. */
   classifiers: { mean: number[]; weight: number };
+  /** The directions of the layer that best separate the fit songs' genres, over the layer itself (`musicnn/2` on). */
+  discriminant?: EmbeddingBlock;
+  /** The signal path's embedding of the same window beside, unit length, times weight (`musicnn/2` on). */
+  signal?: { weight: number };
 }
 
 export interface SoundWeights {
@@ -225,14 +231,26 @@ export function signalEmbedding(x: readonly number[], frames: Float32Array, weig
 /** The order of the classifiers in the models' embedding, each read at its positive class. */
 export const CLASSIFIER_ORDER = ['mood_happy', 'mood_sad', 'mood_relaxed', 'mood_aggressive', 'danceability'] as const;
 
-/** The models' embedding of the tagger layer's mean and the classifiers' outputs; undefined without fitted weights. */
-export function modelsEmbedding(layer: readonly number[], classes: Readonly<Record<(typeof CLASSIFIER_ORDER)[number], number>>, weights: SoundWeights = FITTED_SOUND_WEIGHTS): SoundEmbedding | undefined {
+/**
+ * The models' embedding of the tagger layer's mean, the classifiers' outputs and (`musicnn/2` on)
+ * the signal path's embedding of the same window; undefined without fitted weights, or without
+ * the signal path's vector where the weights want it.
+ */
+export function modelsEmbedding(
+  layer: readonly number[],
+  classes: Readonly<Record<(typeof CLASSIFIER_ORDER)[number], number>>,
+  signal: readonly number[] | undefined,
+  weights: SoundWeights = FITTED_SOUND_WEIGHTS,
+): SoundEmbedding | undefined {
   const w = weights.models;
-  if (!w || w.mean.length !== layer.length) return undefined;
+  if (!w || w.mean.length !== layer.length || (w.signal && !signal)) return undefined;
   const centred = layer.map((v, i) => v - w.mean[i]!);
   const y = w.components.map((c, k) => c.reduce((s, v, i) => s + v * centred[i]!, 0) * w.scale[k]!);
   const c = CLASSIFIER_ORDER.map((name, i) => classes[name] - w.classifiers.mean[i]!);
-  return { kind: MODELS_EMBEDDING, vector: [...unitScaled(y, 1), ...unitScaled(c, w.classifiers.weight)].map(round) };
+  const vector = [...unitScaled(y, 1), ...unitScaled(c, w.classifiers.weight)];
+  if (w.discriminant) vector.push(...applyBlocks(layer, [w.discriminant]));
+  if (w.signal && signal) vector.push(...unitScaled([...signal], w.signal.weight));
+  return { kind: MODELS_EMBEDDING, vector: vector.map(round) };
 }
 
 /** Six significant digits: the vectors are stored as 32-bit floats anyway. */

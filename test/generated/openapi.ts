@@ -103,7 +103,7 @@ export interface paths {
         };
         /**
          * The stored tracks nearest to a stored track, nearest first: by descriptors (the default) or by sound. Starts no analysis.
-         * @description by=descriptors: a weighted distance over tempo, key, mode, descriptors and moods (docs/API.md, "Similarity"). by=sound: the cosine distance of the tracks’ sound embeddings (docs/SIMILARITY.md); 404 NOT_FOUND when the track’s analysis has none of this server’s kinds (`signal/4` from trackgraph-engine/29 on; `musicnn/1` (MODELS_DIR) from 25 on).
+         * @description by=descriptors: a weighted distance over tempo, key, mode, descriptors and moods (docs/API.md, "Similarity"). by=sound: the cosine distance of the tracks’ sound embeddings (docs/SIMILARITY.md); 404 NOT_FOUND when the track’s analysis has none of this server’s kinds (`signal/4` from trackgraph-engine/29 on; `musicnn/2` (MODELS_DIR) from 31 on).
          */
         get: operations["similar"];
         put?: never;

@@ -1,4 +1,5 @@
 import { engineWithMethod } from '../../core/analysis-method';
+import { SIGNAL_EMBEDDING } from '../../core/sound';
 import type { AudioFeatures } from '../../core/types';
 import { modelDescriptors, tagScores } from './model-descriptors';
 import { modelsEmbedding } from '../sound.embedding';
@@ -49,7 +50,8 @@ export class ThreadModels {
     const frames = runner.frames(samples, sampleRate);
     const out = runner.run(frames, choosePatches(frames, this.patches));
     const d = modelDescriptors(out);
-    const embedding = modelsEmbedding(out.embedding, out.classes);
+    const signal = features.embeddings?.find((e) => e.kind === SIGNAL_EMBEDDING)?.vector;
+    const embedding = modelsEmbedding(out.embedding, out.classes, signal);
     return {
       ...features,
       ...(embedding ? { embeddings: [...(features.embeddings ?? []), embedding] } : {}),

@@ -317,7 +317,7 @@ withModels('the models', () => {
       expect(withModels.embeddings!.map((e) => e.kind)).toEqual([SIGNAL_EMBEDDING, MODELS_EMBEDDING]);
       expect(withoutModels.embeddings!.map((e) => e.kind)).toEqual([SIGNAL_EMBEDDING]);
       expect(withModels.embeddings![0]!.vector).toEqual(withoutModels.embeddings![0]!.vector);
-      const expected = modelsEmbedding(direct.embedding, direct.classes)!.vector;
+      const expected = modelsEmbedding(direct.embedding, direct.classes, withModels.embeddings![0]!.vector)!.vector;
       const got = withModels.embeddings![1]!.vector;
       expect(got).toHaveLength(expected.length);
       got.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 2));

@@ -126,16 +126,24 @@ describe('the embeddings by the shipped weights', () => {
     expect(cosine(pads[0]!, pads[1]!)).toBeGreaterThan(cosine(pads[0]!, rock[1]!));
   });
 
-  (FITTED_SOUND_WEIGHTS.models ? it : it.skip)('musicnn/1: the layer’s components (unit length) and the classifiers (their weight); without weights, none', () => {
+  (FITTED_SOUND_WEIGHTS.models ? it : it.skip)('musicnn/2: the layer’s components (unit length), the classifiers and the genre directions (their weights), then the signal path’s vector; without weights or the signal path’s vector, none', () => {
     const w = FITTED_SOUND_WEIGHTS.models!;
     const layer = w.mean.map((v, i) => v + (i % 7) * 0.1);
     const classes = Object.fromEntries(CLASSIFIER_ORDER.map((c, i) => [c, 0.2 + 0.1 * i])) as Parameters<typeof modelsEmbedding>[1];
-    const e = modelsEmbedding(layer, classes)!;
+    const signal = Array.from({ length: 12 }, (_, i) => (i % 3) - 1);
+    const e = modelsEmbedding(layer, classes, signal)!;
     expect(e.kind).toBe(MODELS_EMBEDDING);
-    expect(e.vector).toHaveLength(w.components.length + CLASSIFIER_ORDER.length);
-    expect(norm(e.vector.slice(0, w.components.length))).toBeCloseTo(1, 4);
-    expect(norm(e.vector.slice(w.components.length))).toBeCloseTo(w.classifiers.weight, 4);
-    expect(modelsEmbedding(layer, classes, {})).toBeUndefined();
-    expect(modelsEmbedding(layer.slice(1), classes)).toBeUndefined();
+    const parts = [w.components.length, CLASSIFIER_ORDER.length, w.discriminant?.offset.length ?? 0];
+    expect(e.vector).toHaveLength(parts[0]! + parts[1]! + parts[2]! + (w.signal ? signal.length : 0));
+    expect(norm(e.vector.slice(0, parts[0]))).toBeCloseTo(1, 4);
+    expect(norm(e.vector.slice(parts[0], parts[0]! + parts[1]!))).toBeCloseTo(w.classifiers.weight, 4);
+    if (w.discriminant) expect(norm(e.vector.slice(parts[0]! + parts[1]!, parts[0]! + parts[1]! + parts[2]!))).toBeCloseTo(w.discriminant.weight, 4);
+    if (w.signal) {
+      const signalNorm = norm(signal);
+      e.vector.slice(-signal.length).forEach((v, i) => expect(v).toBeCloseTo((signal[i]! / signalNorm) * w.signal!.weight, 5));
+      expect(modelsEmbedding(layer, classes, undefined)).toBeUndefined();
+    }
+    expect(modelsEmbedding(layer, classes, signal, {})).toBeUndefined();
+    expect(modelsEmbedding(layer.slice(1), classes, signal)).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
-import { columnStats, discriminant, fitFrames, principalComponents, principalComponentsOfFewRows } from '../../../measure/fit/sound-fit';
+import { columnStats, discriminant, fitFrames, fitModels, principalComponents, principalComponentsOfFewRows } from '../../../measure/fit/sound-fit';
+import { CLASSIFIER_ORDER, modelsEmbedding } from '../../../src/engine/sound.embedding';
 import { rng } from '../../../measure/audio/audio-signals';
 import { CEPSTRAL_DIMS, supervector } from '../../../src/engine/sound.frames';
 
@@ -113,5 +114,40 @@ describe('the genres\' discriminant (measure/fit/sound-fit.ts)', () => {
     expect(Math.min(...loudAll) > Math.max(...softAll) || Math.max(...loudAll) < Math.min(...softAll)).toBe(true);
     // Without genres, or without the recipe's discriminant, no such block.
     expect(fitFrames(frames, recipe).discriminant).toBeUndefined();
+  });
+
+  it('over the tagger\'s layer (musicnn/2): genre directions among the layer\'s components, and the models\' embedding with the signal path\'s vector beside', () => {
+    const random = rng(8);
+    // Twenty layers of 12 numbers: two genres apart along the 4th number, a wide spread along the 1st.
+    const genres = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? ['rock'] : ['jazz', 'vocal']));
+    const layers = genres.map((g) => Array.from({ length: 12 }, (_, j) => (j === 0 ? (random() - 0.5) * 8 : j === 3 ? (g[0] === 'rock' ? 1 : -1) : 0) + (random() - 0.5) * 0.3));
+    const classifiers = layers.map(() => CLASSIFIER_ORDER.map(() => random()));
+    const recipe = { components: 6, power: 0.25, classifierWeight: 0.2, discriminant: { directions: 4, shrinkage: 0.5, weight: 0.7 }, signalWeight: 1 };
+    const w = fitModels(layers, classifiers, recipe, genres);
+    expect(w.components).toHaveLength(6);
+    expect(w.signal).toEqual({ weight: 1 });
+    // Two genres (jazz and vocal always together count as two classes with the same rows): their directions over the layer.
+    const block = w.discriminant!;
+    expect(block.weight).toBe(0.7);
+    expect(block.matrix).toHaveLength(12);
+    const first = block.matrix.map((row) => row[0]!);
+    expect(Math.abs(first[3]!) / Math.hypot(...first)).toBeGreaterThan(0.9);
+    // The embedding: components, classifiers, directions, then the signal path's vector at unit length times its weight.
+    const signal = [3, 0, 4];
+    const classes = Object.fromEntries(CLASSIFIER_ORDER.map((c, i) => [c, classifiers[0]![i]!])) as Parameters<typeof modelsEmbedding>[1];
+    const e = modelsEmbedding(layers[0]!, classes, signal, { models: w })!;
+    expect(e.vector).toHaveLength(6 + CLASSIFIER_ORDER.length + block.offset.length + 3);
+    expect(e.vector.slice(-3)).toEqual([0.6, 0, 0.8]);
+    const directions = e.vector.slice(6 + CLASSIFIER_ORDER.length, 6 + CLASSIFIER_ORDER.length + block.offset.length);
+    expect(Math.hypot(...directions)).toBeCloseTo(0.7, 5);
+    // Rock and jazz fall on either side along the first direction.
+    const side = layers.map((l) => block.offset[0]! + l.reduce((s, v, i) => s + v * block.matrix[i]![0]!, 0));
+    const rock = side.filter((_, i) => genres[i]![0] === 'rock');
+    const jazz = side.filter((_, i) => genres[i]![0] === 'jazz');
+    expect(Math.min(...rock) > Math.max(...jazz) || Math.max(...rock) < Math.min(...jazz)).toBe(true);
+    // musicnn/1's recipe: neither.
+    const before = fitModels(layers, classifiers, { components: 6, power: 0.25, classifierWeight: 0.2 }, genres);
+    expect(before.discriminant).toBeUndefined();
+    expect(modelsEmbedding(layers[0]!, classes, undefined, { models: before })!.vector).toHaveLength(6 + CLASSIFIER_ORDER.length);
   });
 });
