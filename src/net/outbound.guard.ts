@@ -121,6 +121,11 @@ export class OutboundGuard {
     return (this.agent ??= this.checkedAgent());
   }
 
+  /** Makes the dispatcher now, if it is to be made (a caller about to wait for a rate limit's turn). */
+  prepare(): void {
+    if (!this.allowPrivate) this.agent ??= this.checkedAgent();
+  }
+
   private checkedAgent(): Agent {
     const { Agent, buildConnector } = undici();
     const trusted = this.trusted;

@@ -267,6 +267,10 @@ export class HttpClient {
   }
 
   private async run<T>(callerSignal: AbortSignal | undefined, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    // The guarded dispatcher is made on first use, loading undici (0.1–0.5 s): before the request
+    // waits for its turn, so that one the rate limit or shared quota lets through is sent at once,
+    // inside its window, not after the load (two windows' requests would reach the source together).
+    this.outbound.prepare();
     try {
       return await this.policy.execute(({ signal }) => this.limited(signal, () => attempt(signal)), callerSignal);
     } catch (error) {
