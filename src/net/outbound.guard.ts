@@ -117,8 +117,8 @@ export class OutboundGuard {
    * Made on first use, with undici itself (a server that never fetches never loads it).
    */
   get dispatcher(): Dispatcher | undefined {
-    if (this.allowPrivate) return undefined;
-    return (this.agent ??= this.checkedAgent());
+    this.prepare();
+    return this.agent;
   }
 
   /** Makes the dispatcher now, if it is to be made (a caller about to wait for a rate limit's turn). */
