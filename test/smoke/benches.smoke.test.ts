@@ -478,12 +478,16 @@ it('bench:similarity judges the signal path\'s sound embedding on the fit songs,
 }, 480_000);
 
 it('bench:sound seeds a store with embeddings, loads the sound index, builds its graph and times similar by sound, recommendations seeded by a track and the recall', async () => {
-  const out = ok(await npmRun('bench:sound', ['--rows', '3000', '--dims', '16', '--queries', '30', '--recall', '10', '--graph-from', '1000', '--only', 'sqlite'], env(), 240_000));
+  const out = ok(await npmRun('bench:sound', ['--rows', '3000', '--dims', '16', '--queries', '30', '--recall', '10', '--graph-from', '1000', '--only', 'sqlite', '--ef', '20,80'], env(), 240_000));
   expect(out).toContain('bench:sound: 3000 analyses, embeddings of 16 numbers around 6 centres');
   expect(out).toMatch(/^SQLite: 3000 embeddings of 16 numbers$/m);
-  expect(out).toMatch(/^ {2}HNSW graph \(M 16, ef 200 building, 80 searching\): built in [\d.]+ s/m);
+  expect(out).toMatch(/^ {2}HNSW graph \(M 16, ef 200 building, 160 searching\): built in [\d.]+ s/m);
   expect(out).toMatch(/^ {2}similar\(by: SOUND\), first 10, 30 seeds: p50 [\d.]+ ms, p99 [\d.]+ ms/m);
   expect(out).toMatch(/^ {2}recommendations\(seed, limit 20\) by sound, 30 seeds: p50 [\d.]+ ms, p99 [\d.]+ ms$/m);
   const recall = Number(/recall@10 against the exact nearest \(10 seeds\): ([\d.]+)/.exec(out)![1]);
   expect(recall).toBeGreaterThan(0.9);
+  // --ef: the same graph searched again at each beam, with its recall.
+  const beams = [...out.matchAll(/^ {2}ef (\d+): the search alone p50 [\d.]+ ms, p99 [\d.]+ ms; recall@10 ([\d.]+)$/gm)].map((m) => [Number(m[1]), Number(m[2])]);
+  expect(beams.map(([ef]) => ef)).toEqual([20, 80]);
+  for (const [, r] of beams) expect(r).toBeGreaterThan(0.5);
 });
