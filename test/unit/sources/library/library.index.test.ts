@@ -64,7 +64,7 @@ describe('library index snapshot writes', () => {
     writes.mockRestore();
     asked.mockRestore();
     expect(changed.every(Boolean)).toBe(true);
-    // The one under way when the burst began, and one more for every change after it.
+    // The burst's first write (held), and one more after it for every change that came meanwhile.
     expect(writesOfSnapshot() - 1).toBe(2);
     expect(await snapshotPaths()).toEqual([...names(0, 3), ...burst].sort());
     // Every write renamed its own temporary file: none is left behind.
