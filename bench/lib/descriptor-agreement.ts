@@ -1,4 +1,5 @@
-import { VALENCE_MODELS, logistic, modelValenceInputs } from '../../src/engine/valence';
+import { logistic } from '../../src/engine/logistic';
+import { VALENCE_MODELS, modelValenceInputs } from '../../src/engine/valence';
 import {
   type DescriptorInputs,
   type Descriptors,

@@ -1,4 +1,5 @@
-import { type LogisticFormula, byArousal } from '../../src/engine/valence';
+import type { LogisticFormula } from '../../src/engine/logistic';
+import { byArousal } from '../../src/engine/valence';
 
 const w = (x: number | undefined): string => (x === undefined ? '' : String(x));
 

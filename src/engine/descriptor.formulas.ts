@@ -3,7 +3,8 @@ import type { HarmonyColour } from './tonal.colour';
 import type { SpectralShape } from './timbre.shape';
 import type { TimbreStats } from './timbre.stats';
 import type { VoiceStats } from './timbre.voice';
-import { VALENCE_SIGNAL, logistic, signalValenceInputs } from './valence';
+import { logistic } from './logistic';
+import { VALENCE_SIGNAL, signalValenceInputs } from './valence';
 
 /**
  * The 0–1 descriptors and moods, each a documented formula over measurements (docs/FEATURES.md

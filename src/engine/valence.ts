@@ -1,11 +1,9 @@
 import { CLASSIFIERS, type ClassifierName, MSD_TAGS, type MsdTag } from './models/model-files';
 import type { SpectralShape } from './timbre.shape';
-import { type LogisticFormula, logistic } from './logistic';
+import { type LogisticFormula } from './logistic';
 import fitted from './valence.weights.json';
 
-export { type LogisticFormula, logistic };
-
-/**
+/*
  * Valence: how positive a track sounds, as people judge it (Russell's pleasant–unpleasant
  * axis), 0–1: the probability a logistic model gives that listeners would place the track in a
  * positive quadrant (happy, excited, content, serene) rather than a negative one (angry, tense,

@@ -1,7 +1,8 @@
 import type { TagScore } from '../../core/types';
 import type { MsdTag } from './model-files';
 import type { ModelOutputs } from './runtime';
-import { VALENCE_MODELS, logistic, modelValenceInputs } from '../valence';
+import { logistic } from '../logistic';
+import { VALENCE_MODELS, modelValenceInputs } from '../valence';
 
 /** The tagger's tags that say a voice sings. */
 const VOCAL_TAGS: readonly MsdTag[] = ['female vocalists', 'female vocalist', 'male vocalists'];

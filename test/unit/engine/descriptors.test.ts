@@ -1,6 +1,7 @@
 import type { AudioFeatures } from '../../../src/core/types';
 import { type DescriptorInputs, computeDescriptors, ramp, softClamp, valenceInputs } from '../../../src/engine/descriptor.formulas';
-import { VALENCE_SIGNAL, logistic } from '../../../src/engine/valence';
+import { logistic } from '../../../src/engine/logistic';
+import { VALENCE_SIGNAL } from '../../../src/engine/valence';
 import { BASE_INPUTS } from '../../helpers/descriptor-inputs';
 import { RATE, denseDistorted, liveVersion, mixIn, normalise, quieterDarker, roughen, sinePad, song, sparsePiano, speechLike, sungVowels } from '../../../measure/audio/audio-signals';
 import { analyse } from '../../helpers/engine-run';

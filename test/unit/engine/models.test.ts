@@ -17,7 +17,8 @@ import { classifierWindows, factoriseMusicnn } from '../../../src/engine/models/
 import { MUSICNN_BANDS, MUSICNN_MIN_TAIL, MUSICNN_PATCH, MusicnnInput, paddedPatchCount, patchCount } from '../../../src/engine/models/musicnn.input';
 import { DEFAULT_PATCHES, ModelRunError, ModelRunner, choosePatches } from '../../../src/engine/models/runtime';
 import { modelsEmbedding } from '../../../src/engine/sound.embedding';
-import { VALENCE_MODELS, logistic, modelValenceInputs } from '../../../src/engine/valence';
+import { logistic } from '../../../src/engine/logistic';
+import { VALENCE_MODELS, modelValenceInputs } from '../../../src/engine/valence';
 
 // Six models of ~1.3 GMAC per 3 s patch each: seconds per clip on a shared core.
 jest.setTimeout(300_000);
