@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -28,9 +29,10 @@ import { percentile } from '../measure/stats';
  * vector).
  *
  * `--ef 80,160` also measures the search alone and its recall at each of these beams (HNSW's
- * ef) on the same graph.
+ * ef) on the same graph. `--keep` leaves the Postgres schema, which `--schema <name>` (with the
+ * same --rows and --dims) measures again without seeding, and drops unless `--keep` is given again.
  *
- *   npm run bench:sound -- [--rows 1000000] [--dims 212] [--queries 300] [--recall 50] [--only sqlite|postgres] [--graph-from 20000] [--ef 80,160]
+ *   npm run bench:sound -- [--rows 1000000] [--dims 212] [--queries 300] [--recall 50] [--only sqlite|postgres] [--graph-from 20000] [--ef 80,160] [--keep] [--schema <name>]
  */
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -43,6 +45,9 @@ const QUERIES = Number(opt('queries') ?? 300);
 const RECALL_QUERIES = Number(opt('recall') ?? 50);
 const ONLY = opt('only');
 const GRAPH_FROM = opt('graph-from') === undefined ? undefined : Number(opt('graph-from'));
+const KEEP = args.includes('--keep');
+const SCHEMA = opt('schema');
+if (SCHEMA !== undefined && !/^[a-z_][a-z0-9_]*$/.test(SCHEMA)) throw new Error('--schema takes a schema name a bench kept (letters, digits, _)');
 const BEAMS = (opt('ef') ?? '').split(',').filter((x) => x !== '').map(Number);
 if (BEAMS.some((ef) => !Number.isInteger(ef) || ef < 10)) throw new Error('--ef takes whole numbers of at least 10, comma-separated');
 for (const [name, v] of [['rows', ROWS], ['dims', DIMS], ['queries', QUERIES], ['recall', RECALL_QUERIES]] as const) {
@@ -87,6 +92,22 @@ function collector(): () => void {
   return vm.runInNewContext('gc') as () => void;
 }
 
+/** The garbage collector's pauses from now until stop(): how many, their total, the longest, how many were full (mark-compact) collections. */
+function gcPauses(): { stop: () => { count: number; total: number; longest: number; major: number } } {
+  const entries: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      entries.push(...observer.takeRecords());
+      observer.disconnect();
+      const durations = entries.map((e) => e.duration);
+      const major = entries.filter((e) => (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR).length;
+      return { count: entries.length, total: durations.reduce((a, b) => a + b, 0), longest: Math.max(0, ...durations), major };
+    },
+  };
+}
+
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const cpuSeconds = (u: NodeJS.CpuUsage): string => `${((u.user + u.system) / 1e6).toFixed(1)} s of CPU`;
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
@@ -124,17 +145,30 @@ async function measure(label: string, database: Database): Promise<void> {
   for (const key of seeds.slice(0, 20)) await service.similar(key, 10);
   const service_ms: number[] = [];
   const index_ms: number[] = [];
+  const sync_ms: number[] = [];
+  const read_ms: number[] = [];
+  const pauses = gcPauses();
   for (const key of seeds) {
     let t = process.hrtime.bigint();
     await service.similar(key, 10);
     service_ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+    // The parts of the same answer, each again on its own: the index's catching up with the store, the search, the read of the ten found.
+    t = process.hrtime.bigint();
+    await index.fresh();
+    sync_ms.push(Number(process.hrtime.bigint() - t) / 1e6);
     const vector = index.vectorOf(key)!;
     t = process.hrtime.bigint();
-    index.nearest(vector, 10, new Set([key]));
+    const found = index.nearest(vector, 10, new Set([key]));
     index_ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+    t = process.hrtime.bigint();
+    await store.getMany(found.map((f) => f.trackKey), { segments: false });
+    read_ms.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
+  const collected = pauses.stop();
   const p = (xs: number[], q: number) => percentile(xs, q).toFixed(2);
   console.log(`  similar(by: SOUND), first 10, ${QUERIES} seeds: p50 ${p(service_ms, 50)} ms, p99 ${p(service_ms, 99)} ms (the index's search alone: p50 ${p(index_ms, 50)}, p99 ${p(index_ms, 99)} ms)`);
+  console.log(`    its parts, each again alone: catching up with the store p50 ${p(sync_ms, 50)}, p99 ${p(sync_ms, 99)} ms; reading the ten found p50 ${p(read_ms, 50)}, p99 ${p(read_ms, 99)} ms`);
+  console.log(`    garbage collection meanwhile: ${collected.count} pauses, ${collected.total.toFixed(0)} ms in all, the longest ${collected.longest.toFixed(1)} ms (${collected.major} major)`);
 
   // Spotify's /v1/recommendations seeded by a track, as the service answers it when embeddings exist: by sound.
   const recommendations = new RecommendationsService(new SqlTracksQuery(database), store, service);
@@ -204,17 +238,20 @@ async function main(): Promise<void> {
       console.log('Postgres: left out (no server at 127.0.0.1:5432, database test)');
       return;
     }
-    const schema = uniqueName('bench_sound');
+    const schema = SCHEMA ?? uniqueName('bench_sound');
     const database = openDatabase(POSTGRES_URL, '/nonexistent', schema);
     try {
-      await migrateToLatest(database);
-      const started = Date.now();
-      await bulkLoadPostgres(POSTGRES_URL, schema, source);
-      console.log(`Postgres seeded in ${seconds(Date.now() - started)}`);
+      if (SCHEMA === undefined) {
+        await migrateToLatest(database);
+        const started = Date.now();
+        await bulkLoadPostgres(POSTGRES_URL, schema, source);
+        console.log(`Postgres seeded in ${seconds(Date.now() - started)}`);
+      }
       await measure('Postgres', database);
     } finally {
       await database.close();
-      await dropSchema(schema);
+      if (KEEP) console.log(`Postgres: kept as the schema ${schema} (--schema ${schema} measures it again)`);
+      else await dropSchema(schema);
     }
   }
 }

@@ -4,6 +4,9 @@ import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HAVE_TEST_MODELS, TEST_MODELS_DIR } from '../../measure/models/test-models';
 import { RATE, encodeWav, song } from '../../measure/audio/audio-signals';
+import { Client } from 'pg';
+import { POSTGRES_URL, dropSchema } from '../../measure/store/infra';
+import { describeWith } from '../helpers/describe-with';
 import { npmRun, tempDir, userEnv, type Ran } from './smoke.helpers';
 
 /*
@@ -49,6 +52,17 @@ beforeAll(async () => {
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 const env = () => userEnv({ LOG_LEVEL: 'warn' });
+
+/** Whether the test database has a schema of this name. */
+async function schemaExists(schema: string): Promise<boolean> {
+  const c = new Client({ connectionString: POSTGRES_URL });
+  await c.connect();
+  try {
+    return (await c.query('select 1 from information_schema.schemata where schema_name = $1', [schema])).rowCount === 1;
+  } finally {
+    await c.end();
+  }
+}
 
 function ok(ran: Ran): string {
   if (ran.code !== 0) throw new Error(`exit ${ran.code}:\n${ran.stdout}\n${ran.stderr}`);
@@ -483,6 +497,9 @@ it('bench:sound seeds a store with embeddings, loads the sound index, builds its
   expect(out).toMatch(/^SQLite: 3000 embeddings of 16 numbers$/m);
   expect(out).toMatch(/^ {2}HNSW graph \(M 16, ef 200 building, 160 searching\): built in [\d.]+ s/m);
   expect(out).toMatch(/^ {2}similar\(by: SOUND\), first 10, 30 seeds: p50 [\d.]+ ms, p99 [\d.]+ ms/m);
+  // The answer's parts timed alone, and the collector's pauses over the same queries.
+  expect(out).toMatch(/^ {4}its parts, each again alone: catching up with the store p50 [\d.]+, p99 [\d.]+ ms; reading the ten found p50 [\d.]+, p99 [\d.]+ ms$/m);
+  expect(out).toMatch(/^ {4}garbage collection meanwhile: \d+ pauses, \d+ ms in all, the longest [\d.]+ ms \(\d+ major\)$/m);
   expect(out).toMatch(/^ {2}recommendations\(seed, limit 20\) by sound, 30 seeds: p50 [\d.]+ ms, p99 [\d.]+ ms$/m);
   const recall = Number(/recall@10 against the exact nearest \(10 seeds\): ([\d.]+)/.exec(out)![1]);
   expect(recall).toBeGreaterThan(0.9);
@@ -490,4 +507,23 @@ it('bench:sound seeds a store with embeddings, loads the sound index, builds its
   const beams = [...out.matchAll(/^ {2}ef (\d+): the search alone p50 [\d.]+ ms, p99 [\d.]+ ms; recall@10 ([\d.]+)$/gm)].map((m) => [Number(m[1]), Number(m[2])]);
   expect(beams.map(([ef]) => ef)).toEqual([20, 80]);
   for (const [, r] of beams) expect(r).toBeGreaterThan(0.5);
+});
+
+describeWith({ postgres: true })('bench:sound on Postgres', () => {
+  it('keeps its schema with --keep, measures it again with --schema without seeding, then drops it', async () => {
+    const args = ['--rows', '2000', '--dims', '8', '--queries', '20', '--recall', '5', '--graph-from', '500', '--only', 'postgres'];
+    const first = ok(await npmRun('bench:sound', [...args, '--keep'], env(), 240_000));
+    expect(first).toMatch(/^Postgres seeded in [\d.]+ s$/m);
+    const schema = /^Postgres: kept as the schema (\w+) \(--schema \1 measures it again\)$/m.exec(first)![1]!;
+    try {
+      expect(await schemaExists(schema)).toBe(true);
+      const again = ok(await npmRun('bench:sound', [...args, '--schema', schema], env(), 240_000));
+      expect(again).not.toContain('Postgres seeded');
+      expect(again).toMatch(/^Postgres: 2000 embeddings of 8 numbers$/m);
+      expect(again).not.toContain('kept as the schema');
+      expect(await schemaExists(schema)).toBe(false);
+    } finally {
+      await dropSchema(schema);
+    }
+  }, 480_000);
 });
