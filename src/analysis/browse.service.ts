@@ -6,6 +6,7 @@ import { nameProblem, tidyName } from '../core/name';
 import { TAGGER_TAGS, taggerTag } from '../core/tags';
 import { checkedTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
+import { readRanked, type SimilarOptions } from './similar.read';
 import type { AnalysisStore } from './store/store';
 import type {
   ColumnRange,
@@ -247,9 +248,10 @@ export class BrowseService {
    * The stored tracks nearest to the track of `key` (hex, either case) by `featureDistance`, nearest first. Candidates are
    * read in widening tempo bands around the track and around half and double its tempo, limited to its key neighbourhood (the same or
    * an adjacent place on the circle of fifths, either mode), and ranked here; see docs/API.md,
-   * "Similarity", for the distance and what this prefilter can miss.
+   * "Similarity", for the distance and what this prefilter can miss. With `otherArtists`, the
+   * seed's own artist's tracks are passed over (among the candidates ranked).
    */
-  async similar(key: string, first?: number | null): Promise<SimilarTrack[]> {
+  async similar(key: string, first?: number | null, options: SimilarOptions = {}): Promise<SimilarTrack[]> {
     const trackKey = checkedTrackKey(key);
     const limit = first ?? DEFAULT_SIMILAR;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIMILAR) {
@@ -277,14 +279,10 @@ export class BrowseService {
     }
     const ranked = candidates
       .map((c) => ({ trackKey: c.trackKey, distance: featureDistance(origin, c) }))
-      .sort((a, b) => a.distance - b.distance || (a.trackKey < b.trackKey ? -1 : 1))
-      .slice(0, limit);
+      .sort((a, b) => a.distance - b.distance || (a.trackKey < b.trackKey ? -1 : 1));
     // Without their segments, as a page's (each reads them when asked: GraphQL's timeline.segments).
-    const found = await this.store.getMany(ranked.map((r) => r.trackKey), { segments: false });
-    return ranked.flatMap((r) => {
-      const analysis = found.get(r.trackKey);
-      return analysis ? [{ analysis, distance: round(r.distance) }] : [];
-    });
+    const found = await readRanked(this.store, ranked, limit, options.otherArtists ? foldForSearch(seed.artist) : undefined);
+    return found.map((f) => ({ analysis: f.analysis, distance: round(f.distance) }));
   }
 }
 

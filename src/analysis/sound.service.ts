@@ -1,14 +1,18 @@
 import { AppError, invalidArgument } from '../core/errors';
 import { EMBEDDINGS_SINCE, SIGNAL_EMBEDDING, modelsEmbeddingKind } from '../core/sound';
+import { foldForSearch } from '../core/fold';
 import { checkedTrackKey } from '../core/track-key';
 import type { StoredAnalysis } from '../core/types';
 import { unitVector } from '../core/vectors';
+import { readRanked, type FoundAnalysis, type SimilarOptions } from './similar.read';
 import type { SoundIndex, SoundNeighbour } from './store/sound.index';
 import type { AnalysisStore } from './store/store';
 
 /** Default and largest answer of similar by sound (as similar by descriptors: browse.service.ts). */
 export const DEFAULT_SOUND_SIMILAR = 10;
 export const MAX_SOUND_SIMILAR = 50;
+/** The most neighbours similar() by sound weighs to find tracks of other artists than the seed's. */
+export const MAX_OTHER_ARTISTS_CANDIDATES = 1000;
 /** Default and largest number of steps of a path between two tracks. */
 export const DEFAULT_PATH_STEPS = 8;
 export const MAX_PATH_STEPS = 50;
@@ -75,12 +79,25 @@ export class SoundService {
     await index.fresh();
   }
 
-  /** The `first` stored tracks nearest by sound to the track of `key`, nearest first. */
-  async similar(key: string, first?: number | null): Promise<SoundMatch[]> {
+  /**
+   * The `first` stored tracks nearest by sound to the track of `key`, nearest first. With
+   * `otherArtists`, the seed's own artist's tracks are passed over: the search asks for more
+   * neighbours (4x at a time, up to MAX_OTHER_ARTISTS_CANDIDATES) while the answer is short.
+   */
+  async similar(key: string, first?: number | null, options: SimilarOptions = {}): Promise<SoundMatch[]> {
     const trackKey = checkedTrackKey(key);
     const limit = checkedCount('first', first, DEFAULT_SOUND_SIMILAR, MAX_SOUND_SIMILAR);
     const { index, vector } = await this.seed(trackKey);
-    return this.found(index.nearest(vector, limit, new Set([trackKey])), limit);
+    const exclude = new Set([trackKey]);
+    if (!options.otherArtists) return this.found(index.nearest(vector, limit, exclude), limit);
+    const seed = (await this.store.getMany([trackKey], { segments: false })).get(trackKey);
+    if (!seed) throw new AppError('TRACK_NOT_FOUND', `no stored analysis for ${trackKey}: analyse it first`);
+    const artist = foldForSearch(seed.artist);
+    for (let k = 4 * limit; ; k = Math.min(4 * k, MAX_OTHER_ARTISTS_CANDIDATES)) {
+      const neighbours = index.nearest(vector, k, exclude);
+      const found = await readRanked(this.store, neighbours, limit, artist);
+      if (found.length === limit || neighbours.length < k || k === MAX_OTHER_ARTISTS_CANDIDATES) return found.map(rounded);
+    }
   }
 
   /**
@@ -151,12 +168,12 @@ export class SoundService {
 
   /** The analyses of neighbours found, from the store (any it no longer holds left out), at most `limit`. */
   private async found(neighbours: readonly SoundNeighbour[], limit: number): Promise<SoundMatch[]> {
-    const analyses = await this.store.getMany(neighbours.map((n) => n.trackKey), { segments: false });
-    return neighbours.flatMap((n) => {
-      const analysis = analyses.get(n.trackKey);
-      return analysis ? [{ analysis, distance: round(n.distance) }] : [];
-    }).slice(0, limit);
+    return (await readRanked(this.store, neighbours, limit)).map(rounded);
   }
+}
+
+function rounded(found: FoundAnalysis): SoundMatch {
+  return { analysis: found.analysis, distance: round(found.distance) };
 }
 
 /** 1 − the cosine of two unit vectors. */

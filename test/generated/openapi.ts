@@ -1807,6 +1807,8 @@ export interface operations {
                 by?: "descriptors" | "sound";
                 /** @description How many: 1–50, default 10. */
                 limit?: number;
+                /** @description true: leave out the tracks of the asked track's own artist (names compared without case, accents or spacing); false (the default): every artist. */
+                otherArtists?: "true" | "false";
                 /** @description json (the default), or m3u: an M3U8 playlist of the tracks that are files of the music folder (also asked by Accept: audio/x-mpegurl). */
                 format?: "json" | "m3u";
             };

@@ -56,7 +56,8 @@ export class BrowseResolver {
     complexity: ({ args, childComplexity }) => SIMILAR_COST + (typeof args.first === 'number' ? args.first : DEFAULT_SIMILAR) * childComplexity,
   })
   async similar(@Args(() => SimilarArgs) args: SimilarArgs): Promise<SimilarTrack[]> {
-    const found = args.by === SimilarityBasis.SOUND ? await this.soundService().similar(args.trackKey, args.first) : await this.browse.similar(args.trackKey, args.first);
+    const options = { otherArtists: args.otherArtists };
+    const found = args.by === SimilarityBasis.SOUND ? await this.soundService().similar(args.trackKey, args.first, options) : await this.browse.similar(args.trackKey, args.first, options);
     return found.map((s) => ({ distance: s.distance, track: trackAnalysisOf(s.analysis) }));
   }
 

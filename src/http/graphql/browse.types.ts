@@ -189,6 +189,9 @@ export class SimilarArgs {
 
   @Field(() => SimilarityBasis, { defaultValue: SimilarityBasis.DESCRIPTORS, description: 'What makes tracks near: DESCRIPTORS (the default) or SOUND.' })
   by!: SimilarityBasis;
+
+  @Field(() => Boolean, { defaultValue: false, description: "Leave out the tracks of the asked track's own artist (names compared without case, accents or spacing)." })
+  otherArtists!: boolean;
 }
 
 @ArgsType()

@@ -175,6 +175,11 @@ export const similarParams = z.object({
     .default('descriptors')
     .meta({ description: 'What makes tracks near: descriptors (the default; tempo, key, mode, descriptors, moods) or sound (their sound embeddings; docs/SIMILARITY.md).' }),
   limit: countOf('limit', 1, MAX_SOUND_SIMILAR, DEFAULT_SOUND_SIMILAR, `How many: 1–${MAX_SOUND_SIMILAR}, default ${DEFAULT_SOUND_SIMILAR}.`),
+  otherArtists: z
+    .enum(['true', 'false'], { error: 'otherArtists must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true')
+    .meta({ description: "true: leave out the tracks of the asked track's own artist (names compared without case, accents or spacing); false (the default): every artist." }),
   format,
 });
 

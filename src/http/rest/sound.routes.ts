@@ -47,7 +47,8 @@ export function soundRoutes(services: SoundRouteServices, gate: RequestHandler):
 
   router.get('/api/audio/similar/:trackKey', gate, async (req: Request<{ trackKey: string }>, res) => {
     const q = parse(similarParams, req.query);
-    const found = q.by === 'sound' ? await services.sound.similar(req.params.trackKey, q.limit) : await services.browse.similar(req.params.trackKey, q.limit);
+    const options = { otherArtists: q.otherArtists };
+    const found = q.by === 'sound' ? await services.sound.similar(req.params.trackKey, q.limit, options) : await services.browse.similar(req.params.trackKey, q.limit, options);
     answerList(req, res, services.playlists, q.format, found, `similar-${req.params.trackKey.toLowerCase()}`);
   });
 

@@ -148,6 +148,23 @@ function describeSound(name: string, open: () => Promise<DatabasePair>): void {
       await expect(service.path(from, from)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       await expect(service.path(from, to, 51)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     });
+
+    it('similar by sound with otherArtists passes over the seed\'s artist however many of its songs lie nearest (the search asked again for more)', async () => {
+      const index = new SoundIndex(pair.reader, SIGNAL_EMBEDDING, undefined, { wait: true });
+      const service = new SoundService(() => index, new SqlAnalysisStore(pair.reader), 'signal');
+      const seed = withEmbedding(8).trackKey;
+      // Twelve more songs of the seed's artist, spelt as people do, each nearer the seed than any other artist's.
+      for (let j = 0; j < 12; j++) {
+        const vector = vectorOf(8).map((x, d) => x + (d === 7 ? 0.001 * (j + 1) : 0));
+        await writes.save(analysisOf(j % 2 === 0 ? 'ARTIST  8' : 'Ártist 8', `More ${j}`, { embeddings: [{ kind: SIGNAL_EMBEDDING, vector }] }, 300 + j));
+      }
+      expect((await service.similar(seed, 2)).map((s) => s.analysis.artist)).toEqual(['ARTIST  8', 'Ártist 8']);
+      // More than the first search's 4 x 2 neighbours are the artist's: a second search, wider, finds the others.
+      const others = await service.similar(seed, 2, { otherArtists: true });
+      expect(others.map((s) => s.analysis.trackKey)).toEqual(exactNearest(vectorOf(8), vectors, 2, seed));
+      for (let j = 1; j < others.length; j++) expect(others[j]!.distance).toBeGreaterThanOrEqual(others[j - 1]!.distance);
+      await expect(service.similar('00000000000000aa', 2, { otherArtists: true })).rejects.toMatchObject({ code: 'TRACK_NOT_FOUND' });
+    });
   });
 }
 

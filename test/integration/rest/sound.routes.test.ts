@@ -165,4 +165,41 @@ describe('similar by sound, paths and playlists (REST and GraphQL)', () => {
     expect((res.body.tracks as { name: string }[]).map((x) => x.name)).toEqual(expected);
     expect((res.body.tracks as { id: string }[]).every((x) => x.id !== song(seed).trackKey)).toBe(true);
   });
+
+  // Last: it stores more songs, which the answers above do not expect.
+  it('similar with otherArtists: the asked track\'s own artist left out (names folded), by sound and by descriptors, REST and GraphQL', async () => {
+    // A fifth direction of its own: the seed, two more songs of its artist spelt otherwise, and two other artists.
+    const near = (x: number): number[] => [0, 1, 0, x];
+    const seed = analysisOf('Solo Act', 'Seed', { embeddings: [{ kind: SIGNAL_EMBEDDING, vector: near(0) }] }, 201);
+    const same = [analysisOf('SOLO  ACT', 'Twin', { embeddings: [{ kind: SIGNAL_EMBEDDING, vector: near(0.01) }] }, 202), analysisOf('Sólo Act', 'Echo', { embeddings: [{ kind: SIGNAL_EMBEDDING, vector: near(0.02) }] }, 203)];
+    const others = [analysisOf('Duo', 'Next', { embeddings: [{ kind: SIGNAL_EMBEDDING, vector: near(0.05) }] }, 204), analysisOf('Trio', 'After', { embeddings: [{ kind: SIGNAL_EMBEDDING, vector: near(0.08) }] }, 205)];
+    for (const a of [seed, ...same, ...others]) await t.container.store.save(a);
+    const names = (res: request.Response) => (res.body.data as { trackName: string }[]).map((d) => d.trackName);
+
+    const all = await request(t.app).get(`/api/audio/similar/${seed.trackKey}?by=sound&limit=4`).set(t.auth).expect(200);
+    expect(names(all)).toEqual(['Twin', 'Echo', 'Next', 'After']);
+    const otherArtists = await request(t.app).get(`/api/audio/similar/${seed.trackKey}?by=sound&limit=3&otherArtists=true`).set(t.auth).expect(200);
+    expect(names(otherArtists).slice(0, 2)).toEqual(['Next', 'After']);
+    expect(names(otherArtists)).toHaveLength(3);
+    expect((otherArtists.body.data as { artist: string }[]).every((d) => !/^s[oó]lo\s+act$/i.test(d.artist))).toBe(true);
+    const stated = await request(t.app).get(`/api/audio/similar/${seed.trackKey}?by=sound&limit=4&otherArtists=false`).set(t.auth).expect(200);
+    expect(names(stated)).toEqual(names(all));
+
+    // By descriptors: the same ranking with the artist's songs taken out.
+    const everyone = await request(t.app).get(`/api/audio/similar/${seed.trackKey}?limit=50`).set(t.auth).expect(200);
+    const byDescriptors = await request(t.app).get(`/api/audio/similar/${seed.trackKey}?limit=50&otherArtists=true`).set(t.auth).expect(200);
+    expect(names(everyone)).toEqual(expect.arrayContaining(['Twin', 'Echo']));
+    expect(names(byDescriptors)).toEqual(names(everyone).filter((n) => n !== 'Twin' && n !== 'Echo'));
+
+    const refused = await request(t.app).get(`/api/audio/similar/${seed.trackKey}?by=sound&otherArtists=yes`).set(t.auth).expect(400);
+    expect(refused.body).toEqual({ success: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/otherArtists must be true or false/) as unknown } });
+
+    const res = await post<{ sound: { track: { trackName: string } }[]; descriptors: { track: { trackName: string } }[] }>(t, {
+      query: 'query($k: String!) { sound: similar(trackKey: $k, first: 2, by: SOUND, otherArtists: true) { track { trackName } } descriptors: similar(trackKey: $k, first: 50, otherArtists: true) { track { trackName } } }',
+      variables: { k: seed.trackKey },
+    });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.sound.map((s) => s.track.trackName)).toEqual(['Next', 'After']);
+    expect(res.body.data!.descriptors.map((s) => s.track.trackName)).toEqual(names(byDescriptors));
+  });
 });
