@@ -676,6 +676,35 @@ describeInBrowser(title, () => {
     expectNoProblems();
   }, 60_000);
 
+  it('lists similar tracks of other artists only when asked: the track\'s own artist, however spelt, left out', async () => {
+    // A song of the opened track's artist, spelt otherwise, with the opened track's own features: among the nearest.
+    const made = (await t.container.store.get(trackKey(OPENED.artist, OPENED.title)))!;
+    const twinArtist = OPENED.artist.toUpperCase();
+    await t.container.store.save({ ...made, trackKey: trackKey(twinArtist, 'Twin Take'), artist: twinArtist, trackName: 'Twin Take' });
+    await page.goto(`${origin}/track/${made.trackKey}`);
+    const panel = page.getByRole('region', { name: 'Similar tracks' });
+    const links = panel.getByRole('link');
+    await panel.getByRole('link', { name: /Twin Take/ }).waitFor();
+    const everyone = await links.allInnerTexts();
+
+    await panel.getByRole('checkbox', { name: 'Other artists only' }).check();
+    await panel.getByRole('link', { name: /Twin Take/ }).waitFor({ state: 'detached' });
+    const others = await links.allInnerTexts();
+    // The same ranking with the artist's songs taken out: the twin, and any other song of the artist the library holds.
+    const byArtist = (text: string) => text.trim().toLowerCase().endsWith(OPENED.artist.toLowerCase());
+    const kept = everyone.filter((text) => !byArtist(text));
+    expect(kept.length).toBeLessThan(everyone.length);
+    // As many as before (the library has enough), those kept first in their order, then the next of other artists.
+    expect(others).toHaveLength(everyone.length);
+    expect(others.slice(0, kept.length)).toEqual(kept);
+    expect(others.filter(byArtist)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await panel.getByRole('checkbox', { name: 'Other artists only' }).uncheck();
+    await panel.getByRole('link', { name: /Twin Take/ }).waitFor();
+    expectNoProblems();
+  }, 60_000);
+
   it('shows a read key its own webhooks and usage but not the key pages', async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Usage' }).waitFor();

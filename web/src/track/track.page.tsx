@@ -1,5 +1,5 @@
 import { useQuery } from '@apollo/client/react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { usePageTitle } from '../app/page';
 import { BarChart } from '../charts/bar.chart';
@@ -28,10 +28,16 @@ function Stat({ label, value, confidence }: { label: string; value: string; conf
 }
 
 function Similar({ trackKey }: { trackKey: string }) {
-  const { data, loading, error } = useQuery(SimilarTracksDocument, { variables: { trackKey, first: 8 } });
+  // Off: every artist, as the API answers by default; on: "more like this, by someone else".
+  const [otherArtists, setOtherArtists] = useState(false);
+  const { data, loading, error } = useQuery(SimilarTracksDocument, { variables: { trackKey, first: 8, otherArtists } });
   return (
     <section className="panel" aria-labelledby="similar-title">
       <h2 id="similar-title">Similar tracks</h2>
+      <label className="check">
+        <input type="checkbox" checked={otherArtists} onChange={(e) => setOtherArtists(e.target.checked)} />
+        Other artists only
+      </label>
       {loading && <p role="status">Finding similar tracks…</p>}
       {error && <p className="error">Similar tracks are not available: {problemOf(error).message}</p>}
       {data && data.similar.length === 0 && <p>No other analysed track yet.</p>}
