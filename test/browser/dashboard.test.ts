@@ -688,7 +688,9 @@ describeInBrowser(title, () => {
     const everyone = await links.allInnerTexts();
 
     await panel.getByRole('checkbox', { name: 'Other artists only' }).check();
+    // The list goes while the new one is asked for, and comes back whole.
     await panel.getByRole('link', { name: /Twin Take/ }).waitFor({ state: 'detached' });
+    await links.nth(everyone.length - 1).waitFor();
     const others = await links.allInnerTexts();
     // The same ranking with the artist's songs taken out: the twin, and any other song of the artist the library holds.
     const byArtist = (text: string) => text.trim().toLowerCase().endsWith(OPENED.artist.toLowerCase());

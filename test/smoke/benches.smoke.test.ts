@@ -7,7 +7,7 @@ import { RATE, encodeWav, song } from '../../measure/audio/audio-signals';
 import { Client } from 'pg';
 import { POSTGRES_URL, dropSchema } from '../../measure/store/infra';
 import { describeWith } from '../helpers/describe-with';
-import { npmRun, tempDir, userEnv, type Ran } from './smoke.helpers';
+import { npmRun, ok, tempDir, userEnv } from './smoke.helpers';
 
 /*
  * Every `bench:*` script with its smallest arguments, on a small corpus made here (songs of known
@@ -64,10 +64,6 @@ async function schemaExists(schema: string): Promise<boolean> {
   }
 }
 
-function ok(ran: Ran): string {
-  if (ran.code !== 0) throw new Error(`exit ${ran.code}:\n${ran.stdout}\n${ran.stderr}`);
-  return ran.stdout;
-}
 
 function installed(command: string): boolean {
   try {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { readdir, rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { hasChromium } from '../helpers/browser';
-import { ROOT, npmRun, run, tempDir, userEnv } from './smoke.helpers';
+import { ROOT, npmRun, ok, run, tempDir, userEnv } from './smoke.helpers';
 
 /*
  * The commands the documents name, against what the smoke suite and CI run: a script README,
@@ -95,8 +95,7 @@ withChromium('npm run screenshots drives the dashboard in Chromium and saves eve
   const dir = await tempDir('screenshots');
   await mkdir(dir, { recursive: true });
   try {
-    const ran = await npmRun('screenshots', [], userEnv({ SCREENSHOTS_DIR: dir }), 280_000);
-    expect(ran.code).toBe(0);
+    ok(await npmRun('screenshots', [], userEnv({ SCREENSHOTS_DIR: dir }), 280_000));
     const pngs = (await readdir(dir)).filter((f) => f.endsWith('.png'));
     // The screenshots README shows: desktop and phone views of the sign-in, search, track and browse pages.
     const committed = readdirSync(path.join(ROOT, 'docs', 'screenshots')).filter((f) => f.endsWith('.png'));

@@ -46,6 +46,12 @@ export function run(command: string, args: readonly string[], env: NodeJS.Proces
 }
 
 /** `npm run <script> -- <args>`, as README writes it. */
+/** The command's stdout when it exited 0; else an error holding its exit code and output (a failing suite's report is in the stderr's end). */
+export function ok(ran: Ran): string {
+  if (ran.code !== 0) throw new Error(`exit ${ran.code}:\n${ran.stdout.slice(-4000)}\n${ran.stderr.slice(-8000)}`);
+  return ran.stdout;
+}
+
 export function npmRun(script: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Ran> {
   return run('npm', ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], env, timeoutMs);
 }
