@@ -81,8 +81,9 @@ export class SoundService {
 
   /**
    * The `first` stored tracks nearest by sound to the track of `key`, nearest first. With
-   * `otherArtists`, the seed's own artist's tracks are passed over: the search asks for more
-   * neighbours (4x at a time, up to MAX_OTHER_ARTISTS_CANDIDATES) while the answer is short.
+   * `otherArtists`, the seed's own artist's tracks are passed over: the search asks for 4x the
+   * answer's neighbours, then, while the answer is short, for the next ones past those read (4x
+   * as many each time), up to MAX_OTHER_ARTISTS_CANDIDATES weighed in all.
    */
   async similar(key: string, first?: number | null, options: SimilarOptions = {}): Promise<SoundMatch[]> {
     const trackKey = checkedTrackKey(key);
@@ -93,11 +94,17 @@ export class SoundService {
     const seed = (await this.store.getMany([trackKey], { segments: false })).get(trackKey);
     if (!seed) throw new AppError('TRACK_NOT_FOUND', `no stored analysis for ${trackKey}: analyse it first`);
     const artist = foldForSearch(seed.artist);
-    for (let k = 4 * limit; ; k = Math.min(4 * k, MAX_OTHER_ARTISTS_CANDIDATES)) {
+    const kept: FoundAnalysis[] = [];
+    let weighed = 0;
+    for (let k = 4 * limit; kept.length < limit && k > 0; k = Math.min(4 * k, MAX_OTHER_ARTISTS_CANDIDATES - weighed)) {
       const neighbours = index.nearest(vector, k, exclude);
-      const found = await readRanked(this.store, neighbours, limit, artist);
-      if (found.length === limit || neighbours.length < k || k === MAX_OTHER_ARTISTS_CANDIDATES) return found.map(rounded);
+      kept.push(...(await readRanked(this.store, neighbours, limit - kept.length, artist)));
+      if (neighbours.length < k) break;
+      // A short answer read every one of them: the next search starts past them.
+      for (const n of neighbours) exclude.add(n.trackKey);
+      weighed += neighbours.length;
     }
+    return kept.map(rounded);
   }
 
   /**
