@@ -6,17 +6,21 @@ import { toContractAnalysis } from '../analysis/contract';
 import { ConfigError, loadConfig } from '../config';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { keyString } from '../core/music';
+import { type TempoRange, parseTempoRange, withTempoRange } from '../core/tempo-range';
 import { trackKey } from '../core/track-key';
 import type { AnalysisEngine, AudioFeatures, AudioProbe, TrackAnalysis } from '../core/types';
 import { createEnginePool } from '../engine/engine.pool';
 import { nameFromPath } from '../sources/library/library.index';
 
-const USAGE = `usage: npm run analyse -- [--json] <file...>
+const USAGE = `usage: npm run analyse -- [--json] [--bpm-range <min>-<max>] <file...>
   Analyses local audio files (MP3, AAC/ALAC in M4A, Ogg Vorbis/Opus, FLAC, WAV, AIFF, WMA, WavPack,
   TTA, CAF, Matroska/WebM, AC-3, DTS: docs/FEATURES.md, "Audio formats") on the service's engine pool.
   --json   one line per file: {"file", "data": <contract analysis>, "estimates": {keyConfidence,
            modeConfidence, tempoConfidence, timeSignatureConfidence, tuningHz}} or
            {"file", "error": {code, message}}
+  --bpm-range  the tempo counted within this range, as 70-140 (a DJ's crate: drum and bass
+           160-180, hip-hop 80-100): the most probable beat grid at its octave inside it; its
+           tempoConfidence is that grid's probability (docs/FEATURES.md, "A BPM range")
   Environment: ANALYSIS_WORKERS, ANALYSIS_TIMEOUT_MS, ANALYSIS_WINDOW_S (as for the server).
   Exit status 1 if any file failed.`;
 
@@ -55,8 +59,8 @@ export function identify(file: string, probe: AudioProbe | undefined): { artist:
   return { artist: probe?.artist ?? fromName.artist, trackName: probe?.title ?? fromName.trackName };
 }
 
-/** Analyses one file: tags and audio in parallel on the pool, shaped as the contract's object. */
-export async function analyseFile(engine: AnalysisEngine, file: string): Promise<FileOutcome> {
+/** Analyses one file: tags and audio in parallel on the pool, shaped as the contract's object (its tempo within `range` when given). */
+export async function analyseFile(engine: AnalysisEngine, file: string, range?: TempoRange): Promise<FileOutcome> {
   const input = { path: path.resolve(file) };
   const [probe, features] = await Promise.allSettled([engine.probe(input), engine.analyse(input)]);
   if (features.status === 'rejected') {
@@ -65,15 +69,16 @@ export async function analyseFile(engine: AnalysisEngine, file: string): Promise
     return { file, error };
   }
   const { artist, trackName } = identify(file, probe.status === 'fulfilled' ? probe.value : undefined);
+  const measured = range ? withTempoRange(features.value, range) : features.value;
   const data = toContractAnalysis({
     trackKey: trackKey(artist, trackName),
     artist,
     trackName,
-    features: features.value,
+    features: measured,
     analysedAt: new Date().toISOString(),
     source: 'file',
   });
-  return { file, data, estimates: estimatesOf(features.value) };
+  return { file, data, estimates: estimatesOf(measured) };
 }
 
 function pad(value: string, width: number): string {
@@ -116,20 +121,35 @@ export async function runAnalyseCli(
   out: (line: string) => void,
   makeEngine: (files: number) => AnalysisEngine,
 ): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, 'bpm-range': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    // An unknown option, or one without its value: said, with the usage, never a stack trace.
+    out(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  const { positionals, values } = parsed;
   if (values.help || positionals.length === 0) {
     out(USAGE);
     return values.help ? 0 : 2;
+  }
+  let range: TempoRange | undefined;
+  try {
+    range = values['bpm-range'] === undefined ? undefined : parseTempoRange(values['bpm-range']);
+  } catch (error) {
+    out(`--bpm-range: ${(error as Error).message}\n${USAGE}`);
+    return 2;
   }
   const engine = makeEngine(positionals.length);
   try {
     // Every file is submitted at once: the pool runs as many as it has threads and queues the rest.
     const pending = positionals.map(async (file) => {
-      const outcome = await analyseFile(engine, file);
+      const outcome = await analyseFile(engine, file, range);
       if (values.json) out(JSON.stringify(outcome));
       return outcome;
     });

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { createLogger } from '../core/logger';
+import { type TempoRange, parseTempoRange, withTempoRange } from '../core/tempo-range';
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
 import { ServerIndex, type ServerIndexPlan } from '../analysis/server-index.service';
 import { LibrarySource } from '../sources/library/library.source';
@@ -22,7 +23,7 @@ import { KEY_FIELDS, TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '.
  */
 export const DEFAULT_MIN_KEY_CONFIDENCE = 0.85;
 
-const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>] [--dry-run]] [dir]
+const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>] [--bpm-range <min>-<max>] [--dry-run]] [dir]
        npm run index -- --source subsonic
        npm run index -- --reanalyse [--older-than <engine>] [--dry-run]
   Analyses every audio file of a folder (default LIBRARY_DIR) into the analysis store, in
@@ -39,6 +40,9 @@ const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>
   --min-key-confidence  with --write-tags: the key is written only where the analysis's key
                 confidence is at least this (default ${DEFAULT_MIN_KEY_CONFIDENCE}; 0 writes every key); the
                 other fields are written all the same, and a key already in the file is kept.
+  --bpm-range   with --write-tags: the BPM written is the tempo counted within this range, as
+                70-140 (a crate of drum and bass: 160-180): the most probable beat grid at its
+                octave inside it (docs/TAGS.md). The stored analyses are not changed.
   --dry-run     with --write-tags: lists what would change (old -> new), writes nothing.
   --reanalyse   analyses again every stored analysis an older engine version (or another
                 method) made, from the audio source it came from, and replaces it; every
@@ -81,6 +85,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   'write-tags': { type: 'boolean' },
   'min-key-confidence': { type: 'string' },
+  'bpm-range': { type: 'string' },
   'dry-run': { type: 'boolean' },
   reanalyse: { type: 'boolean' },
   'older-than': { type: 'string' },
@@ -111,7 +116,7 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
       io.out('--write-tags does not apply to --source subsonic: the files are the Subsonic server\'s, and trackgraph does not write into them; nothing was done');
       return 2;
     }
-    if (positionals.length > 0 || reanalysing || values['dry-run'] || values['older-than'] !== undefined || values['min-key-confidence'] !== undefined || values.help) {
+    if (positionals.length > 0 || reanalysing || values['dry-run'] || values['older-than'] !== undefined || values['min-key-confidence'] !== undefined || values['bpm-range'] !== undefined || values.help) {
       io.out(USAGE);
       return values.help ? 0 : 2;
     }
@@ -122,7 +127,8 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     (values['dry-run'] && !values['write-tags'] && !reanalysing) ||
     (reanalysing && (values['write-tags'] || positionals.length > 0)) ||
     (values['older-than'] !== undefined && !reanalysing) ||
-    (values['min-key-confidence'] !== undefined && !values['write-tags']);
+    (values['min-key-confidence'] !== undefined && !values['write-tags']) ||
+    (values['bpm-range'] !== undefined && !values['write-tags']);
   if (values.help || misused) {
     io.out(USAGE);
     return values.help ? 0 : 2;
@@ -130,6 +136,13 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
   const minKeyConfidence = values['min-key-confidence'] === undefined ? DEFAULT_MIN_KEY_CONFIDENCE : Number(values['min-key-confidence']);
   if (!(minKeyConfidence >= 0 && minKeyConfidence <= 1) || values['min-key-confidence']?.trim() === '') {
     io.out(`--min-key-confidence must be a number from 0 to 1, not "${values['min-key-confidence']}"\n${USAGE}`);
+    return 2;
+  }
+  let range: TempoRange | undefined;
+  try {
+    range = values['bpm-range'] === undefined ? undefined : parseTempoRange(values['bpm-range']);
+  } catch (error) {
+    io.out(`--bpm-range: ${(error as Error).message}\n${USAGE}`);
     return 2;
   }
   if (reanalysing) {
@@ -164,7 +177,7 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     let tagsFailed = 0;
     if (values['write-tags']) {
       if (!(library instanceof LibrarySource)) throw new Error('the library source cannot write tags');
-      tagsFailed = await writeTagsBack(library, container.analysis, { dryRun: values['dry-run'] === true, minKeyConfidence }, io);
+      tagsFailed = await writeTagsBack(library, container.analysis, { dryRun: values['dry-run'] === true, minKeyConfidence, ...(range ? { range } : {}) }, io);
     }
     return summary.failed.length > 0 || tagsFailed > 0 ? 1 : 0;
   } finally {
@@ -302,14 +315,15 @@ async function withProgress<T>(
 
 /**
  * `--write-tags`: each library file whose track has a stored analysis gets it in its tags (the
- * key only where its confidence reaches `minKeyConfidence`); the rest are skipped and said so.
+ * key only where its confidence reaches `minKeyConfidence`; the BPM counted within `range` when
+ * given); the rest are skipped and said so.
  * One line per file that changes, is skipped or fails, then the summary and how many keys were
  * left out. Returns how many failed.
  */
 async function writeTagsBack(
   library: LibrarySource,
   analysis: Pick<AnalysisService, 'storedMany'>,
-  options: { dryRun: boolean; minKeyConfidence: number },
+  options: { dryRun: boolean; minKeyConfidence: number; range?: TempoRange },
   io: Pick<IndexCliIo, 'out'>,
 ): Promise<number> {
   const files = library.files();
@@ -329,7 +343,7 @@ async function writeTagsBack(
       lines.push(`  skipped: ${file.relPath}: no stored analysis`);
       continue;
     }
-    const values = new Map(tagValuesOf(found.features));
+    const values = new Map(tagValuesOf(options.range ? withTempoRange(found.features, options.range) : found.features));
     const keyLeftOut = found.features.confidence.key < options.minKeyConfidence;
     if (keyLeftOut) for (const field of KEY_FIELDS) values.delete(field);
     const outcome = await library.writeTags(file.relPath, values, options);

@@ -171,6 +171,13 @@ describe('npm run index, npm run analyse', () => {
     expect(again.stdout).toContain(`tags: 0 written, ${files.length} unchanged, 0 skipped, 0 failed`);
     // The default threshold: a key left out keeps the one the file has; the count is said.
     expect(again.stdout).toMatch(/^keys left out \(key confidence under 0\.85, --min-key-confidence\): \d+$/m);
+    // --bpm-range: the BPM each file would get counted in the octave above 200 (every tempo the engine reads lies under it).
+    const ranged = await npmRun('index', ['--write-tags', '--bpm-range', '200-400', '--dry-run', path.join(dir, 'music')], env, 240_000);
+    expect(ranged.code).toBe(0);
+    const bpmChange = /would write: money\.mp3: BPM (\d+) → (\d+)/.exec(ranged.stdout);
+    expect(Number(bpmChange?.[2])).toBeGreaterThanOrEqual(200);
+    expect(Number(bpmChange?.[2])).toBeLessThanOrEqual(400);
+    expect(Number(bpmChange?.[1])).toBe(money.bpm);
   });
 
   it('npm run analyse -- --json <files> prints one contract analysis per file, and a clear error for a file that is not audio', async () => {
@@ -191,6 +198,12 @@ describe('npm run index, npm run analyse', () => {
     expect(lines.find((l) => l.file.endsWith('notes.mp3'))?.error?.code).toBe('AUDIO_UNDECODABLE');
     // Some file failed: the exit status says so.
     expect(ran.code).toBe(1);
+    // --bpm-range: every tempo counted within the range.
+    const ranged = await npmRun('analyse', ['--json', '--bpm-range', '100-199', ...files], userEnv({ LOG_LEVEL: 'warn' }), 240_000);
+    expect(ranged.code).toBe(0);
+    const tempi = ranged.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { data: { tempo: number } }).data.tempo);
+    expect(tempi).toHaveLength(files.length);
+    for (const t of tempi) expect(t >= 100 && t <= 199).toBe(true);
     // The compiled code from the commands before (npm start's build) is run as it is.
     expect(ran.stderr).not.toContain('compiling the TypeScript sources');
   });

@@ -67,6 +67,40 @@ describe('analyse CLI', () => {
     expect(lines[1]).toMatch(/tagged\.mp3\s+30\.0s\s+120\.0\s+A minor\s+4\/4/);
   });
 
+  it('when --bpm-range is given, then the tempo is counted within it: the grid\'s level inside the range, its confidence the grid\'s', async () => {
+    // The engine reads 120 BPM (0.9); its half, 60 BPM, the runner-up.
+    const halfOnSide: AnalysisEngine = { ...fakeEngine([]), analyse: async () => ({ ...features, tempoAlternatives: [{ tempo: 60, confidence: 0.05 }] }) };
+    const lines: string[] = [];
+    expect(await runAnalyseCli(['--json', '--bpm-range', '50-90', 'tagged.mp3'], (l) => lines.push(l), () => halfOnSide)).toBe(0);
+    const one = JSON.parse(lines[0]!) as { data: { tempo: number }; estimates: { tempoConfidence: number } };
+    expect(one.data.tempo).toBe(60);
+    expect(one.estimates.tempoConfidence).toBe(0.95);
+    // Without the range, the engine's own tempo; in the table, the range's.
+    lines.length = 0;
+    expect(await runAnalyseCli(['--json', 'tagged.mp3'], (l) => lines.push(l), () => halfOnSide)).toBe(0);
+    expect((JSON.parse(lines[0]!) as { data: { tempo: number } }).data.tempo).toBe(120);
+    lines.length = 0;
+    expect(await runAnalyseCli(['--bpm-range=160-240', 'tagged.mp3'], (l) => lines.push(l), () => halfOnSide)).toBe(0);
+    expect(lines[1]).toMatch(/tagged\.mp3\s+30\.0s\s+240\.0\s+A minor/);
+  });
+
+  it('when --bpm-range is no range, or has no value, then it is said with the usage and nothing is analysed', async () => {
+    for (const args of [['--bpm-range', '140-70', 'a.mp3'], ['--bpm-range=fast', 'a.mp3'], ['a.mp3', '--bpm-range'], ['--tempo', 'a.mp3']]) {
+      const lines: string[] = [];
+      let made = false;
+      const status = await runAnalyseCli(args, (l) => lines.push(l), () => {
+        made = true;
+        return fakeEngine([]);
+      });
+      expect(status).toBe(2);
+      expect(made).toBe(false);
+      expect(lines.join('\n')).toMatch(/usage: npm run analyse/);
+    }
+    const lines: string[] = [];
+    await runAnalyseCli(['--bpm-range', '140-70', 'a.mp3'], (l) => lines.push(l), () => fakeEngine([]));
+    expect(lines[0]).toMatch(/^--bpm-range: a BPM range is two tempi from 20 to 400, the lower first, as 70-140; not "140-70"/);
+  });
+
   it('when no file is given, then usage and exit status 2', async () => {
     const lines: string[] = [];
     expect(await runAnalyseCli([], (l) => lines.push(l), () => fakeEngine([]))).toBe(2);

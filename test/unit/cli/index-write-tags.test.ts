@@ -120,6 +120,36 @@ describe('npm run index -- --write-tags [--dry-run] <dir>', () => {
     expect(ran.lines).toContain('  skipped: Band - One.mp3: no stored analysis');
   });
 
+  it('writes the BPM counted within --bpm-range, halved or doubled into it, and leaves the stored analysis as it was', async () => {
+    const original = await bytesOf();
+    const tempi = original.slice(0, 3).map((b) => featuresFromBytes(b).tempo);
+    // A range an octave wide that holds some of the engine's tempi (60-180 BPM) and not others.
+    const range = { min: 90, max: 180 };
+    const inRange = (t: number) => (t < range.min ? 2 * t : t);
+    const ran = await run(['--write-tags', '--min-key-confidence', '0', '--bpm-range', `${range.min}-${range.max}`]);
+    expect(ran.lines).toContain('tags: 3 written, 0 unchanged, 1 skipped, 1 failed');
+    const mp3 = await readWithMusicMetadata(path.join(library, 'Band - One.mp3'));
+    expect(mp3.bpm).toBe(Math.round(inRange(tempi[0]!)));
+    const flac = await readWithMusicMetadata(path.join(library, 'Band - Two.flac'));
+    expect(flac.native.BPM).toBe(String(Math.round(inRange(tempi[1]!))));
+    // Written again without the range, every file whose tempo the range moved gets the engine's own.
+    const moved = tempi.filter((t) => Math.round(inRange(t)) !== Math.round(t)).length;
+    const again = await run(['--write-tags', '--min-key-confidence', '0']);
+    expect(again.lines).toContain(`tags: ${moved} written, ${3 - moved} unchanged, 1 skipped, 1 failed`);
+    expect((await readWithMusicMetadata(path.join(library, 'Band - One.mp3'))).bpm).toBe(Math.round(tempi[0]!));
+  });
+
+  it('refuses a --bpm-range that is no range, and one without --write-tags', async () => {
+    for (const wrong of ['180-90', 'fast', '5-50']) {
+      const refused = await run(['--write-tags', `--bpm-range=${wrong}`]);
+      expect(refused.status).toBe(2);
+      expect(refused.lines[0]).toMatch(/^--bpm-range: a BPM range is two tempi from 20 to 400/);
+    }
+    const alone = await run(['--bpm-range', '70-140']);
+    expect(alone.status).toBe(2);
+    expect(alone.lines[0]).toMatch(/^usage:/);
+  });
+
   it('refuses --dry-run without --write-tags', async () => {
     const ran = await run(['--dry-run']);
     expect(ran.status).toBe(2);
