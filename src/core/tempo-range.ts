@@ -24,12 +24,14 @@ const SAME_GRID = Math.log2(1.04);
  */
 export function parseTempoRange(text: string): TempoRange {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(?:-|\.\.)\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
-  const min = match ? Number(match[1]) : NaN;
-  const max = match ? Number(match[2]) : NaN;
+  return checkTempoRange({ min: match ? Number(match[1]) : NaN, max: match ? Number(match[2]) : NaN }, `"${text}"`);
+}
+
+/** The range itself when both ends lie within TEMPO_RANGE_LIMITS, the first under the second; an Error naming `given` otherwise. */
+export function checkTempoRange(range: TempoRange, given = `${range.min} to ${range.max}`): TempoRange {
+  const { min, max } = range;
   if (!(min >= TEMPO_RANGE_LIMITS.min && max <= TEMPO_RANGE_LIMITS.max && min < max)) {
-    throw new Error(
-      `a BPM range is two tempi from ${TEMPO_RANGE_LIMITS.min} to ${TEMPO_RANGE_LIMITS.max}, the lower first, as 70-140; not "${text}"`,
-    );
+    throw new Error(`a BPM range is two tempi from ${TEMPO_RANGE_LIMITS.min} to ${TEMPO_RANGE_LIMITS.max}, the lower first, as 70-140; not ${given}`);
   }
   return { min, max };
 }

@@ -126,6 +126,18 @@ export class TempoAlternative {
   confidence!: number;
 }
 
+@ObjectType({ description: 'The tempo counted within a BPM range: the most probable beat grid at its octave inside the range (docs/FEATURES.md, "A BPM range").' })
+export class TempoInRange {
+  @Field(() => Float, { description: 'Beats per minute, within the range (or, for a range narrower than an octave that holds none of the grid\'s octaves, the one nearest it); 0 when the analysis found no tempo.' })
+  tempo!: number;
+
+  @Field(() => Float, { description: 'The probability that the beats fall where a listener taps, at some octave: the summed probabilities of the grid\'s levels, in [0, 1].' })
+  confidence!: number;
+
+  @Field(() => [TempoAlternative], { description: 'The levels of the other beat grids (a 3:2 relative, mostly), most probable first.' })
+  alternatives!: TempoAlternative[];
+}
+
 @ObjectType({ description: 'One of the MSD auto-tagger’s tags (msd-musicnn-1) and its probability.' })
 export class TagScore {
   @Field(() => String, { description: 'The tag, as the tagger names it: a genre ("rock", "Hip-Hop"), an era ("80s"), a voice ("female vocalists"), an instrument ("guitar") or a mood ("Mellow").' })

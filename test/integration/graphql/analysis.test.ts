@@ -13,6 +13,7 @@ import {
   AnalysisDescriptorValuesDocument,
   AnalysisMethodAndTagsDocument,
   AnalysisTopTagsDocument,
+  AnalysisTempoInRangeDocument,
   AnalysisWithConfidenceDocument,
   DescriptorsDocument,
   SearchDocument,
@@ -94,6 +95,25 @@ describe('GraphQL analysis', () => {
       expect(onlyError(refused).code).toBe('INVALID_ARGUMENT');
       expect(onlyError(refused).message).toContain(message);
     }
+  });
+
+  it('answers the tempo counted within a BPM range, the stored analysis unchanged, and refuses a range that is none', async () => {
+    const made = storedAnalysis('Pink Floyd', 'Money');
+    // The engine read 87 BPM (0.55); 174 the runner-up (0.3), 130.5 (3:2) after it (0.1).
+    const features = { ...made.features, tempo: 87, confidence: { ...made.features.confidence, tempo: 0.55 }, tempoAlternatives: [{ tempo: 174, confidence: 0.3 }, { tempo: 130.5, confidence: 0.1 }] };
+    await t.container.store.save({ ...made, features });
+    const drumAndBass = await graphql(t, AnalysisTempoInRangeDocument, { trackKey: MONEY, min: 160, max: 180 });
+    expect(drumAndBass.body.errors).toBeUndefined();
+    expect(drumAndBass.body.data!.analysis).toEqual({ tempo: 87, tempoInRange: { tempo: 174, confidence: 0.85, alternatives: [{ tempo: 130.5, confidence: 0.1 }] } });
+    // A range none of the grid's levels lies in: the most probable level halved into it.
+    const slow = await graphql(t, AnalysisTempoInRangeDocument, { trackKey: MONEY, min: 40, max: 60 });
+    expect(slow.body.data!.analysis!.tempoInRange).toMatchObject({ tempo: 43.5, confidence: 0.85 });
+    for (const [min, max] of [[140, 70], [10, 100], [100, 500]] as const) {
+      const refused = await graphql(t, AnalysisTempoInRangeDocument, { trackKey: MONEY, min, max });
+      expect(onlyError(refused).code).toBe('INVALID_ARGUMENT');
+      expect(onlyError(refused).message).toContain(`a BPM range is two tempi from 20 to 400, the lower first, as 70-140; not ${min} to ${max}`);
+    }
+    expect((await t.container.store.get(MONEY))!.features.tempo).toBe(87);
   });
 
   it('answers the engine’s confidences of tempo, key, mode and time signature', async () => {
