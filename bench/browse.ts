@@ -1,8 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
+import { collector } from './lib/gc';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { BrowseService, type TracksRequest } from '../src/analysis/browse.service';
@@ -199,12 +198,6 @@ const RANGES = { target: { energy: 0.8 }, min: { danceability: 0.3 }, max: { dan
 /** The plans of the statements a recommendation reads its pool with, as the tracks() cases' plans are printed. */
 async function recommendationsPlan(service: RecommendationsService, request: RecommendationsRequest): Promise<string> {
   return `pool of ≤ 1,500 ranked in JS: ${(await service.explain(request)).map((l) => l.trim()).filter((l) => !/^(Planning|JIT)/.test(l)).join('; ')}`;
-}
-
-/** V8's garbage collection, to weigh what stays held. */
-function collector(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
 }
 
 /** The browse index loaded, with the load's wall time, CPU (this process's) and the memory it holds, printed. */

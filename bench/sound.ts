@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
+import { collector } from './lib/gc';
 import { RecommendationsService } from '../src/analysis/recommendations.service';
 import { SoundService } from '../src/analysis/sound.service';
 import { SoundIndex } from '../src/analysis/store/sound.index';
@@ -86,11 +85,6 @@ function analysisAt(i: number): StoredAnalysis {
 }
 
 const source: BulkSource = { count: ROWS, analysisAt, tagRowsAt: () => [] };
-
-function collector(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
-}
 
 /** The garbage collector's pauses from now until stop(): how many, their total, the longest, how many were full (mark-compact) collections. */
 function gcPauses(): { stop: () => { count: number; total: number; longest: number; major: number } } {
