@@ -12,7 +12,7 @@ import { type TempoRange, parseTempoRange, withTempoRange } from '../core/tempo-
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
 import { ServerIndex, type ServerIndexPlan } from '../analysis/server-index.service';
 import { LibrarySource } from '../sources/library/library.source';
-import { KEY_FIELDS, TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '../sources/library/library.tags';
+import { KEY_FIELDS, KEY_NOTATIONS, TAG_WRITE_EXTENSIONS, tagValuesOf, type KeyNotation, type TagChange } from '../sources/library/library.tags';
 
 /**
  * The key confidence under which --write-tags leaves the key out: the confidence is a calibrated
@@ -23,7 +23,7 @@ import { KEY_FIELDS, TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '.
  */
 export const DEFAULT_MIN_KEY_CONFIDENCE = 0.85;
 
-const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>] [--bpm-range <min>-<max>] [--dry-run]] [dir]
+const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>] [--bpm-range <min>-<max>] [--key-notation <name>] [--dry-run]] [dir]
        npm run index -- --source subsonic
        npm run index -- --reanalyse [--older-than <engine>] [--dry-run]
   Analyses every audio file of a folder (default LIBRARY_DIR) into the analysis store, in
@@ -43,6 +43,9 @@ const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>
   --bpm-range   with --write-tags: the BPM written is the tempo counted within this range, as
                 70-140 (a crate of drum and bass: 160-180): the most probable beat grid at its
                 octave inside it (docs/TAGS.md). The stored analyses are not changed.
+  --key-notation  with --write-tags: what the initial-key field (TKEY, INITIALKEY) holds:
+                standard (Am, F#; the default, as ID3 defines TKEY), open-key (1m, 7d: Traktor)
+                or camelot (8A, 2B: Mixed In Key, rekordbox); INITIALKEY_OPENKEY stays Open Key.
   --dry-run     with --write-tags: lists what would change (old -> new), writes nothing.
   --reanalyse   analyses again every stored analysis an older engine version (or another
                 method) made, from the audio source it came from, and replaces it; every
@@ -86,6 +89,7 @@ const OPTIONS = {
   'write-tags': { type: 'boolean' },
   'min-key-confidence': { type: 'string' },
   'bpm-range': { type: 'string' },
+  'key-notation': { type: 'string' },
   'dry-run': { type: 'boolean' },
   reanalyse: { type: 'boolean' },
   'older-than': { type: 'string' },
@@ -116,7 +120,7 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
       io.out('--write-tags does not apply to --source subsonic: the files are the Subsonic server\'s, and trackgraph does not write into them; nothing was done');
       return 2;
     }
-    if (positionals.length > 0 || reanalysing || values['dry-run'] || values['older-than'] !== undefined || values['min-key-confidence'] !== undefined || values['bpm-range'] !== undefined || values.help) {
+    if (positionals.length > 0 || reanalysing || values['dry-run'] || values['older-than'] !== undefined || values['min-key-confidence'] !== undefined || values['bpm-range'] !== undefined || values['key-notation'] !== undefined || values.help) {
       io.out(USAGE);
       return values.help ? 0 : 2;
     }
@@ -128,7 +132,8 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     (reanalysing && (values['write-tags'] || positionals.length > 0)) ||
     (values['older-than'] !== undefined && !reanalysing) ||
     (values['min-key-confidence'] !== undefined && !values['write-tags']) ||
-    (values['bpm-range'] !== undefined && !values['write-tags']);
+    (values['bpm-range'] !== undefined && !values['write-tags']) ||
+    (values['key-notation'] !== undefined && !values['write-tags']);
   if (values.help || misused) {
     io.out(USAGE);
     return values.help ? 0 : 2;
@@ -143,6 +148,11 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     range = values['bpm-range'] === undefined ? undefined : parseTempoRange(values['bpm-range']);
   } catch (error) {
     io.out(`--bpm-range: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const keyNotation = values['key-notation'] ?? 'standard';
+  if (!Object.hasOwn(KEY_NOTATIONS, keyNotation)) {
+    io.out(`--key-notation must be ${Object.keys(KEY_NOTATIONS).join(', ')}, not "${keyNotation}"\n${USAGE}`);
     return 2;
   }
   if (reanalysing) {
@@ -177,7 +187,7 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     let tagsFailed = 0;
     if (values['write-tags']) {
       if (!(library instanceof LibrarySource)) throw new Error('the library source cannot write tags');
-      tagsFailed = await writeTagsBack(library, container.analysis, { dryRun: values['dry-run'] === true, minKeyConfidence, ...(range ? { range } : {}) }, io);
+      tagsFailed = await writeTagsBack(library, container.analysis, { dryRun: values['dry-run'] === true, minKeyConfidence, keyNotation: keyNotation as KeyNotation, ...(range ? { range } : {}) }, io);
     }
     return summary.failed.length > 0 || tagsFailed > 0 ? 1 : 0;
   } finally {
@@ -323,7 +333,7 @@ async function withProgress<T>(
 async function writeTagsBack(
   library: LibrarySource,
   analysis: Pick<AnalysisService, 'storedMany'>,
-  options: { dryRun: boolean; minKeyConfidence: number; range?: TempoRange },
+  options: { dryRun: boolean; minKeyConfidence: number; keyNotation: KeyNotation; range?: TempoRange },
   io: Pick<IndexCliIo, 'out'>,
 ): Promise<number> {
   const files = library.files();
@@ -343,7 +353,7 @@ async function writeTagsBack(
       lines.push(`  skipped: ${file.relPath}: no stored analysis`);
       continue;
     }
-    const values = new Map(tagValuesOf(options.range ? withTempoRange(found.features, options.range) : found.features));
+    const values = new Map(tagValuesOf(options.range ? withTempoRange(found.features, options.range) : found.features, options.keyNotation));
     const keyLeftOut = found.features.confidence.key < options.minKeyConfidence;
     if (keyLeftOut) for (const field of KEY_FIELDS) values.delete(field);
     const outcome = await library.writeTags(file.relPath, values, options);

@@ -171,9 +171,11 @@ describe('npm run index, npm run analyse', () => {
     expect(again.stdout).toContain(`tags: 0 written, ${files.length} unchanged, 0 skipped, 0 failed`);
     // The default threshold: a key left out keeps the one the file has; the count is said.
     expect(again.stdout).toMatch(/^keys left out \(key confidence under 0\.85, --min-key-confidence\): \d+$/m);
-    // --bpm-range: the BPM each file would get counted in the octave above 200 (every tempo the engine reads lies under it).
-    const ranged = await npmRun('index', ['--write-tags', '--bpm-range', '200-400', '--dry-run', path.join(dir, 'music')], env, 240_000);
+    // --bpm-range: the BPM each file would get counted in the octave above 200 (every tempo the engine reads lies under it);
+    // --key-notation camelot: the initial key in Camelot's notation.
+    const ranged = await npmRun('index', ['--write-tags', '--bpm-range', '200-400', '--key-notation', 'camelot', '--min-key-confidence', '0', '--dry-run', path.join(dir, 'music')], env, 240_000);
     expect(ranged.code).toBe(0);
+    expect(ranged.stdout).toMatch(/would write: money\.mp3: BPM \d+ → \d+, INITIALKEY [A-G]#?m? → \d{1,2}[AB]$/m);
     const bpmChange = /would write: money\.mp3: BPM (\d+) → (\d+)/.exec(ranged.stdout);
     expect(Number(bpmChange?.[2])).toBeGreaterThanOrEqual(200);
     expect(Number(bpmChange?.[2])).toBeLessThanOrEqual(400);

@@ -15,7 +15,7 @@ import { PITCH_CLASSES } from '../../core/music';
 import type { AudioFeatures, AudioProbe } from '../../core/types';
 
 /*
- * Tags written back: BPM, initial key (standard and Open Key notation) and moods from a stored
+ * Tags written back: BPM, initial key (standard, Open Key or Camelot notation, and Open Key) and moods from a stored
  * analysis, written into the file's own tags with node-taglib-sharp. A file is changed only
  * through a copy in its folder that is written, re-read (tags and audio) and renamed over it,
  * so a failure at any step leaves the original byte for byte as it was.
@@ -51,15 +51,37 @@ export function openKey(key: number, mode: number): string | undefined {
   return `${((major * 7) % 12) + 1}${mode === 1 ? 'd' : 'm'}`;
 }
 
-/** What a stored analysis says to write: BPM (rounded tempo), key in both notations, each mood with two decimals. */
-export function tagValuesOf(features: Pick<AudioFeatures, 'tempo' | 'key' | 'mode' | 'mood'>): TagValues {
+/**
+ * Camelot notation (Mixed In Key's; rekordbox's "alphanumeric"): the Open Key wheel turned by
+ * seven, "B" for major and "A" for minor: C major is "8B", A minor "8A".
+ */
+export function camelotKey(key: number, mode: number): string | undefined {
+  const open = openKey(key, mode);
+  if (!open) return undefined;
+  const n = ((Number.parseInt(open, 10) + 6) % 12) + 1;
+  return `${n}${mode === 1 ? 'B' : 'A'}`;
+}
+
+/** What the initial-key field (TKEY, INITIALKEY, initialkey) may hold: the notation the DJ's software shows. */
+export const KEY_NOTATIONS = {
+  standard: standardKey,
+  'open-key': openKey,
+  camelot: camelotKey,
+} as const;
+export type KeyNotation = keyof typeof KEY_NOTATIONS;
+
+/**
+ * What a stored analysis says to write: BPM (rounded tempo), the initial key in `keyNotation`
+ * (standard by default, as ID3 defines TKEY) and in Open Key, each mood with two decimals.
+ */
+export function tagValuesOf(features: Pick<AudioFeatures, 'tempo' | 'key' | 'mode' | 'mood'>, keyNotation: KeyNotation = 'standard'): TagValues {
   const values = new Map<TagField, string>();
   const bpm = Math.round(features.tempo);
   if (Number.isFinite(bpm) && bpm > 0) values.set(BPM_FIELD, String(bpm));
-  const standard = standardKey(features.key, features.mode);
+  const initial = KEY_NOTATIONS[keyNotation](features.key, features.mode);
   const open = openKey(features.key, features.mode);
-  if (standard && open) {
-    values.set(KEY_FIELD, standard);
+  if (initial && open) {
+    values.set(KEY_FIELD, initial);
     values.set(OPEN_KEY_FIELD, open);
   }
   for (const mood of MOODS) {

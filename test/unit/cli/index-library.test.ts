@@ -107,6 +107,6 @@ describe('npm run index -- [dir]', () => {
   it('prints its usage with --help', async () => {
     const help = await run(['--help']);
     expect(help.status).toBe(0);
-    expect(help.lines[0]).toMatch(/^usage: npm run index -- \[--write-tags \[--min-key-confidence <0-1>\] \[--bpm-range <min>-<max>\] \[--dry-run\]\] \[dir\]/);
+    expect(help.lines[0]).toMatch(/^usage: npm run index -- \[--write-tags \[--min-key-confidence <0-1>\] \[--bpm-range <min>-<max>\] \[--key-notation <name>\] \[--dry-run\]\] \[dir\]/);
   });
 });

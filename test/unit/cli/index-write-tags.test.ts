@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { runIndexCli } from '../../../src/cli/index-library';
 import { AppError } from '../../../src/core/errors';
-import { openKey, standardKey } from '../../../src/sources/library/library.tags';
+import { camelotKey, openKey, standardKey } from '../../../src/sources/library/library.tags';
 import { textSink } from '../../helpers/log-capture';
 import { FakeEngine, featuresFromBytes } from '../../../measure/http/fake-engine';
 import { readWithMusicMetadata } from '../../helpers/music-metadata';
@@ -137,6 +137,27 @@ describe('npm run index -- --write-tags [--dry-run] <dir>', () => {
     const again = await run(['--write-tags', '--min-key-confidence', '0']);
     expect(again.lines).toContain(`tags: ${moved} written, ${3 - moved} unchanged, 1 skipped, 1 failed`);
     expect((await readWithMusicMetadata(path.join(library, 'Band - One.mp3'))).bpm).toBe(Math.round(tempi[0]!));
+  });
+
+  it('writes the initial key in the notation --key-notation names, Open Key beside it, and refuses a notation it does not know', async () => {
+    const original = await bytesOf();
+    const one = featuresFromBytes(original[0]!);
+    const ran = await run(['--write-tags', '--min-key-confidence', '0', '--key-notation', 'camelot']);
+    expect(ran.lines).toContain('tags: 3 written, 0 unchanged, 1 skipped, 1 failed');
+    const mp3 = await readWithMusicMetadata(path.join(library, 'Band - One.mp3'));
+    expect(mp3.native).toMatchObject({ TKEY: camelotKey(one.key, one.mode), 'TXXX:INITIALKEY_OPENKEY': openKey(one.key, one.mode) });
+    const flac = await readWithMusicMetadata(path.join(library, 'Band - Two.flac'));
+    const two = featuresFromBytes(original[1]!);
+    expect(flac.native).toMatchObject({ INITIALKEY: camelotKey(two.key, two.mode) });
+    // Back to the standard notation: the key fields change again.
+    const standard = await run(['--write-tags', '--min-key-confidence', '0', '--dry-run']);
+    expect(standard.lines).toContain(`  would write: Band - One.mp3: INITIALKEY ${camelotKey(one.key, one.mode)} → ${standardKey(one.key, one.mode)}`);
+    for (const args of [['--write-tags', '--key-notation', 'lancelot'], ['--write-tags', '--key-notation=']]) {
+      const refused = await run(args);
+      expect(refused.status).toBe(2);
+      expect(refused.lines[0]).toMatch(/^--key-notation must be standard, open-key, camelot, not "/);
+    }
+    expect((await run(['--key-notation', 'camelot'])).status).toBe(2);
   });
 
   it('refuses a --bpm-range that is no range, and one without --write-tags', async () => {

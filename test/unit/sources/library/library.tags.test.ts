@@ -4,7 +4,7 @@ import path from 'node:path';
 import { File as TagFile, Id3v2FrameClassType, Id3v2Tag, Id3v2UserTextInformationFrame, TagTypes, XiphComment, Mpeg4AppleTag } from 'node-taglib-sharp';
 import { MOODS, type MoodValues } from '../../../../src/core/descriptors';
 import { PITCH_CLASSES } from '../../../../src/core/music';
-import { openKey, standardKey, tagValuesOf, writeTags as writeTagsWith, type TagValues } from '../../../../src/sources/library/library.tags';
+import { camelotKey, openKey, standardKey, tagValuesOf, writeTags as writeTagsWith, type TagValues } from '../../../../src/sources/library/library.tags';
 
 const FIXTURES = path.join(__dirname, '..', '..', '..', 'fixtures', 'audio');
 import { readWithMusicMetadata } from '../../../helpers/music-metadata';
@@ -28,6 +28,22 @@ describe('key notations', () => {
     expect(openKey(pc, 0)).toBe(OPEN_KEY_MINOR[note]);
     expect(standardKey(pc, 1)).toBe(note);
     expect(standardKey(pc, 0)).toBe(`${note}m`);
+  });
+
+  // The Camelot wheel as Mixed In Key prints it: 8B = C major, 8A = A minor.
+  const CAMELOT_MAJOR: Record<string, string> = { B: '1B', 'F#': '2B', 'C#': '3B', 'G#': '4B', 'D#': '5B', 'A#': '6B', F: '7B', C: '8B', G: '9B', D: '10B', A: '11B', E: '12B' };
+  const CAMELOT_MINOR: Record<string, string> = { 'G#': '1A', 'D#': '2A', 'A#': '3A', F: '4A', C: '5A', G: '6A', D: '7A', A: '8A', E: '9A', B: '10A', 'F#': '11A', 'C#': '12A' };
+
+  it.each(PITCH_CLASSES.map((note, pc) => [note, pc] as const))('%s major and minor map to Camelot', (note, pc) => {
+    expect(camelotKey(pc, 1)).toBe(CAMELOT_MAJOR[note]);
+    expect(camelotKey(pc, 0)).toBe(CAMELOT_MINOR[note]);
+  });
+
+  it('writes the initial key in the notation asked, Open Key beside it in every case', () => {
+    expect(Object.fromEntries(tagValuesOf(FEATURES, 'camelot'))).toMatchObject({ INITIALKEY: '3A', INITIALKEY_OPENKEY: '8m' });
+    expect(Object.fromEntries(tagValuesOf(FEATURES, 'open-key'))).toMatchObject({ INITIALKEY: '8m', INITIALKEY_OPENKEY: '8m' });
+    expect(camelotKey(12, 1)).toBeUndefined();
+    expect(tagValuesOf({ ...FEATURES, key: -1 }, 'camelot').has('INITIALKEY')).toBe(false);
   });
 
   it('gives all 24 keys distinct Open Key names, and none for a key outside 0–11', () => {
