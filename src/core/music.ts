@@ -16,3 +16,39 @@ export function keyString(key: number, mode: number): string {
   const note = PITCH_CLASSES[((key % 12) + 12) % 12];
   return `${note} ${mode === 1 ? 'major' : 'minor'}`;
 }
+
+/** Standard notation, as beets writes initial_key and ID3's TKEY asks: "C", "F#", "Am", "C#m". */
+export function standardKey(key: number, mode: number): string | undefined {
+  if (!Number.isInteger(key) || key < 0 || key > 11) return undefined;
+  return `${PITCH_CLASSES[key]}${mode === 1 ? '' : 'm'}`;
+}
+
+/**
+ * Open Key notation (Traktor's, Mixxx's "OpenKey"): the circle of fifths numbered 1–12 from
+ * C major ("1d") and A minor ("1m"), "d" for major, "m" for minor. A major key's number is
+ * 7·pitch class mod 12, plus 1; a minor key has its relative major's number (pitch class + 3).
+ */
+export function openKey(key: number, mode: number): string | undefined {
+  if (!Number.isInteger(key) || key < 0 || key > 11) return undefined;
+  const major = mode === 1 ? key : (key + 3) % 12;
+  return `${((major * 7) % 12) + 1}${mode === 1 ? 'd' : 'm'}`;
+}
+
+/**
+ * Camelot notation (Mixed In Key's; rekordbox's "alphanumeric"): the Open Key wheel turned by
+ * seven, "B" for major and "A" for minor: C major is "8B", A minor "8A".
+ */
+export function camelotKey(key: number, mode: number): string | undefined {
+  const open = openKey(key, mode);
+  if (!open) return undefined;
+  const n = ((Number.parseInt(open, 10) + 6) % 12) + 1;
+  return `${n}${mode === 1 ? 'B' : 'A'}`;
+}
+
+/** The key notations DJ software shows: what the initial-key tag holds (docs/TAGS.md, --key-notation) and GraphQL's keyName names. */
+export const KEY_NOTATIONS = {
+  standard: standardKey,
+  'open-key': openKey,
+  camelot: camelotKey,
+} as const;
+export type KeyNotation = keyof typeof KEY_NOTATIONS;

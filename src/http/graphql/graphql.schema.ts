@@ -21,7 +21,7 @@ import { KeysResolver } from './keys.resolver';
 import { PlaylistResolver } from './playlist.resolver';
 import type { PlaylistService } from '../../analysis/playlists.service';
 import { SoundMapResolver } from './map.resolver';
-import { TempoRangeResolver } from './tempo-range.resolver';
+import { CrateResolver } from './crate.resolver';
 import { TrackResolver } from './track.resolver';
 import { UploadResolver } from './upload.resolver';
 import type { UploadFetcher } from '../../uploads/upload.fetcher';
@@ -74,7 +74,7 @@ export function resolverInstances(services: ResolverServices): ContainerType {
   resolvers.set(TrackResolver, new TrackResolver(services.search));
   resolvers.set(AnalysisResolver, new AnalysisResolver());
   resolvers.set(DescriptorsResolver, new DescriptorsResolver());
-  resolvers.set(TempoRangeResolver, new TempoRangeResolver());
+  resolvers.set(CrateResolver, new CrateResolver());
   if (services.browse) resolvers.set(BrowseResolver, new BrowseResolver(services.browse, services.sound));
   resolvers.set(SoundMapResolver, new SoundMapResolver(services.soundMap));
   if (services.recommendations) resolvers.set(RecommendationsResolver, new RecommendationsResolver(services.recommendations));
@@ -100,7 +100,7 @@ export function resolverInstances(services: ResolverServices): ContainerType {
  */
 export const graphQLSchema = lazily((): GraphQLSchema => {
   const schema = buildSchemaSync({
-    resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, TempoRangeResolver, BrowseResolver, SoundMapResolver, RecommendationsResolver, KeysResolver, WebhookResolver, UploadResolver, PlaylistResolver, AnalysisSubscriptionResolver],
+    resolvers: [TrackResolver, AnalysisResolver, DescriptorsResolver, CrateResolver, BrowseResolver, SoundMapResolver, RecommendationsResolver, KeysResolver, WebhookResolver, UploadResolver, PlaylistResolver, AnalysisSubscriptionResolver],
     validate: false,
     pubSub: NO_TOPICS,
     container: ({ context }: ResolverData<GraphQLContext>) => context.resolvers,

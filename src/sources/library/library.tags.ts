@@ -11,7 +11,7 @@ import type {
 } from 'node-taglib-sharp';
 import { lazily } from '../../core/lazy';
 import { MOODS } from '../../core/descriptors';
-import { PITCH_CLASSES } from '../../core/music';
+import { KEY_NOTATIONS, openKey, type KeyNotation } from '../../core/music';
 import type { AudioFeatures, AudioProbe } from '../../core/types';
 
 /*
@@ -34,41 +34,7 @@ export const OPEN_KEY_FIELD = 'INITIALKEY_OPENKEY';
 export const KEY_FIELDS: readonly TagField[] = [KEY_FIELD, OPEN_KEY_FIELD];
 export const moodField = (name: string): TagField => `MOOD_${name.toUpperCase()}`;
 
-/** Standard notation, as beets writes initial_key and ID3's TKEY asks: "C", "F#", "Am", "C#m". */
-export function standardKey(key: number, mode: number): string | undefined {
-  if (!Number.isInteger(key) || key < 0 || key > 11) return undefined;
-  return `${PITCH_CLASSES[key]}${mode === 1 ? '' : 'm'}`;
-}
-
-/**
- * Open Key notation (Traktor's, Mixxx's "OpenKey"): the circle of fifths numbered 1–12 from
- * C major ("1d") and A minor ("1m"), "d" for major, "m" for minor. A major key's number is
- * 7·pitch class mod 12, plus 1; a minor key has its relative major's number (pitch class + 3).
- */
-export function openKey(key: number, mode: number): string | undefined {
-  if (!Number.isInteger(key) || key < 0 || key > 11) return undefined;
-  const major = mode === 1 ? key : (key + 3) % 12;
-  return `${((major * 7) % 12) + 1}${mode === 1 ? 'd' : 'm'}`;
-}
-
-/**
- * Camelot notation (Mixed In Key's; rekordbox's "alphanumeric"): the Open Key wheel turned by
- * seven, "B" for major and "A" for minor: C major is "8B", A minor "8A".
- */
-export function camelotKey(key: number, mode: number): string | undefined {
-  const open = openKey(key, mode);
-  if (!open) return undefined;
-  const n = ((Number.parseInt(open, 10) + 6) % 12) + 1;
-  return `${n}${mode === 1 ? 'B' : 'A'}`;
-}
-
-/** What the initial-key field (TKEY, INITIALKEY, initialkey) may hold: the notation the DJ's software shows. */
-export const KEY_NOTATIONS = {
-  standard: standardKey,
-  'open-key': openKey,
-  camelot: camelotKey,
-} as const;
-export type KeyNotation = keyof typeof KEY_NOTATIONS;
+export { KEY_NOTATIONS, camelotKey, openKey, standardKey, type KeyNotation } from '../../core/music';
 
 /**
  * What a stored analysis says to write: BPM (rounded tempo), the initial key in `keyNotation`

@@ -14,6 +14,7 @@ import {
   AnalysisMethodAndTagsDocument,
   AnalysisTopTagsDocument,
   AnalysisTempoInRangeDocument,
+  AnalysisKeyNamesDocument,
   AnalysisWithConfidenceDocument,
   DescriptorsDocument,
   SearchDocument,
@@ -114,6 +115,15 @@ describe('GraphQL analysis', () => {
       expect(onlyError(refused).message).toContain(`a BPM range is two tempi from 20 to 400, the lower first, as 70-140; not ${min} to ${max}`);
     }
     expect((await t.container.store.get(MONEY))!.features.tempo).toBe(87);
+  });
+
+  it('names the key in the notations DJ software shows', async () => {
+    const made = storedAnalysis('Pink Floyd', 'Money');
+    // A# minor (B♭ minor): Open Key 8m, Camelot 3A.
+    await t.container.store.save({ ...made, features: { ...made.features, key: 10, mode: 0 } });
+    const res = await graphql(t, AnalysisKeyNamesDocument, { trackKey: MONEY });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.analysis).toEqual({ key: 10, mode: 0, keyString: 'A# minor', standard: 'A#m', openKey: '8m', camelot: '3A' });
   });
 
   it('answers the engine’s confidences of tempo, key, mode and time signature', async () => {
