@@ -46,7 +46,7 @@ export interface TempoInRange {
 }
 
 interface Grid {
-  /** The grid's levels, most probable first. */
+  /** The grid's levels, the first the one that started it (the engine's choice, or the most probable of the alternatives left). */
   levels: { tempo: number; confidence: number }[];
   probability: number;
 }
