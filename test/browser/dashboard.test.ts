@@ -8,6 +8,7 @@ import request from 'supertest';
 import type { Page } from 'playwright-core';
 import { pino } from 'pino';
 import { AppError } from '../../src/core/errors';
+import { camelotKey, openKey } from '../../src/core/music';
 import { trackKey } from '../../src/core/track-key';
 import type { MetadataSource } from '../../src/sources/source';
 import { createEnginePool } from '../../src/engine/engine.pool';
@@ -250,6 +251,9 @@ describeInBrowser(title, () => {
     const stat = (name: string) => page.locator('.stat', { has: page.locator('dt', { hasText: name }) }).locator('.stat-value').innerText();
     expect(await stat('Tempo')).toBe(`${analysis.tempo.toFixed(1)} BPM`);
     expect(await stat('Key')).toBe(analysis.keyString);
+    // Under it, the key in Camelot's and Open Key's notation, as DJ software shows it.
+    const keyNote = page.locator('.stat', { has: page.locator('dt', { hasText: 'Key' }) }).locator('.stat-note');
+    expect(await keyNote.innerText()).toBe(`Camelot ${camelotKey(analysis.key, analysis.mode)} · Open Key ${openKey(analysis.key, analysis.mode)}`);
     expect(await stat('Meter')).toBe(`${analysis.timeSignature}/4`);
     // How its moods were made, and by which engine build, as the API says.
     expect(analysis.method).toBe('signal');

@@ -15,12 +15,13 @@ import { methodLabel } from './method-label';
 /** How often the page asks how a running analysis stands (the API suggests retryAfter; a person wants sooner). */
 const POLL_MS = 1000;
 
-function Stat({ label, value, confidence }: { label: string; value: string; confidence?: number }) {
+function Stat({ label, value, note, confidence }: { label: string; value: string; note?: string; confidence?: number }) {
   return (
     <div className="stat">
       <dt>{label}</dt>
       <dd>
         <span className="stat-value">{value}</span>
+        {note && <span className="stat-note">{note}</span>}
         {confidence !== undefined && <span className="stat-confidence">confidence {percent(confidence)}</span>}
       </dd>
     </div>
@@ -111,13 +112,18 @@ function DescriptorCharts({ analysis, vocabulary }: { analysis: TrackDetailFragm
   );
 }
 
+/** The key as DJ software writes it: Camelot and Open Key ("Camelot 8A · Open Key 1m"), where the analysis has one. */
+function keyNames(analysis: TrackDetailFragment): string | undefined {
+  return analysis.camelot && analysis.openKey ? `Camelot ${analysis.camelot} · Open Key ${analysis.openKey}` : undefined;
+}
+
 function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
   const { vocabulary, error } = useVocabulary();
   return (
     <>
       <dl className="stats">
         <Stat label="Tempo" value={`${analysis.tempo.toFixed(1)} BPM`} confidence={analysis.confidence.tempo} />
-        <Stat label="Key" value={analysis.keyString} confidence={analysis.confidence.key} />
+        <Stat label="Key" value={analysis.keyString} note={keyNames(analysis)} confidence={analysis.confidence.key} />
         <Stat label="Meter" value={`${analysis.timeSignature}/4`} confidence={analysis.confidence.timeSignature} />
         <Stat label="Loudness" value={`${analysis.loudness.toFixed(1)} LUFS`} />
         <Stat label="Duration" value={clock(analysis.duration_ms / 1000)} />
