@@ -8,11 +8,12 @@ import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { createLogger } from '../core/logger';
+import { KEY_NOTATIONS, type KeyNotation } from '../core/music';
 import { type TempoRange, parseTempoRange, withTempoRange } from '../core/tempo-range';
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
 import { ServerIndex, type ServerIndexPlan } from '../analysis/server-index.service';
 import { LibrarySource } from '../sources/library/library.source';
-import { KEY_FIELDS, KEY_NOTATIONS, TAG_WRITE_EXTENSIONS, tagValuesOf, type KeyNotation, type TagChange } from '../sources/library/library.tags';
+import { KEY_FIELDS, TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '../sources/library/library.tags';
 
 /**
  * The key confidence under which --write-tags leaves the key out: the confidence is a calibrated

@@ -1,8 +1,8 @@
 import { Arg, FieldResolver, Float, Resolver, Root, registerEnumType } from 'type-graphql';
-import { invalidArgument } from '../../core/errors';
 import { KEY_NOTATIONS, type KeyNotation as KeyNotationName } from '../../core/music';
-import { checkTempoRange, tempoInRange } from '../../core/tempo-range';
+import { tempoInRange } from '../../core/tempo-range';
 import { TempoInRange, TrackAnalysis } from './analysis.types';
+import { tempoRange } from './graphql.args';
 
 export enum KeyNotation {
   STANDARD = 'STANDARD',
@@ -38,13 +38,7 @@ export class CrateResolver {
     @Arg('min', () => Float, { description: 'The range\'s lowest tempo, BPM.' }) min: number,
     @Arg('max', () => Float, { description: 'The range\'s highest tempo, BPM.' }) max: number,
   ): TempoInRange {
-    let range;
-    try {
-      range = checkTempoRange({ min, max });
-    } catch (error) {
-      throw invalidArgument((error as Error).message);
-    }
-    return tempoInRange(analysis, range);
+    return tempoInRange(analysis, tempoRange(min, max));
   }
 
   @FieldResolver(() => String, {

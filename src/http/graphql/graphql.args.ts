@@ -1,6 +1,8 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { z } from 'zod';
 import { TAGGER_TAGS } from '../../core/tags';
+import { checkTempoRange, type TempoRange } from '../../core/tempo-range';
+import { invalidArgument } from '../../core/errors';
 import { MAX_SEARCH_OFFSET } from '../../search/search.service';
 import { DEFAULT_LIMIT, MAX_LIMIT, limitRule, nameRule, parse } from '../argument.rules';
 
@@ -71,4 +73,13 @@ const tagCountRule = z
 /** How many tags `tags(first:)` answers: every one when absent, else 1–TAGGER_TAGS. */
 export function tagCount(value: number | null | undefined): number {
   return value === null || value === undefined ? TAGGER_TAGS : parse(tagCountRule, value);
+}
+
+/** A BPM range's ends (tempoInRange): both within 20–400 BPM, min under max; INVALID_ARGUMENT with the rule otherwise. */
+export function tempoRange(min: number, max: number): TempoRange {
+  try {
+    return checkTempoRange({ min, max });
+  } catch (error) {
+    throw invalidArgument((error as Error).message);
+  }
 }

@@ -34,8 +34,6 @@ export const OPEN_KEY_FIELD = 'INITIALKEY_OPENKEY';
 export const KEY_FIELDS: readonly TagField[] = [KEY_FIELD, OPEN_KEY_FIELD];
 export const moodField = (name: string): TagField => `MOOD_${name.toUpperCase()}`;
 
-export { KEY_NOTATIONS, camelotKey, openKey, standardKey, type KeyNotation } from '../../core/music';
-
 /**
  * What a stored analysis says to write: BPM (rounded tempo), the initial key in `keyNotation`
  * (standard by default, as ID3 defines TKEY) and in Open Key, each mood with two decimals.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { runIndexCli } from '../../../src/cli/index-library';
 import { AppError } from '../../../src/core/errors';
-import { camelotKey, openKey, standardKey } from '../../../src/sources/library/library.tags';
+import { camelotKey, openKey, standardKey } from '../../../src/core/music';
 import { textSink } from '../../helpers/log-capture';
 import { FakeEngine, featuresFromBytes } from '../../../measure/http/fake-engine';
 import { readWithMusicMetadata } from '../../helpers/music-metadata';

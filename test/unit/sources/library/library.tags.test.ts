@@ -4,7 +4,8 @@ import path from 'node:path';
 import { File as TagFile, Id3v2FrameClassType, Id3v2Tag, Id3v2UserTextInformationFrame, TagTypes, XiphComment, Mpeg4AppleTag } from 'node-taglib-sharp';
 import { MOODS, type MoodValues } from '../../../../src/core/descriptors';
 import { PITCH_CLASSES } from '../../../../src/core/music';
-import { camelotKey, openKey, standardKey, tagValuesOf, writeTags as writeTagsWith, type TagValues } from '../../../../src/sources/library/library.tags';
+import { camelotKey, openKey, standardKey } from '../../../../src/core/music';
+import { tagValuesOf, writeTags as writeTagsWith, type TagValues } from '../../../../src/sources/library/library.tags';
 
 const FIXTURES = path.join(__dirname, '..', '..', '..', 'fixtures', 'audio');
 import { readWithMusicMetadata } from '../../../helpers/music-metadata';
