@@ -2,7 +2,8 @@ import { AUDIO_FORMATS, AUDIO_FORMAT_NAMES, type AudioFormat } from '../core/aud
 import { AppError } from '../core/errors';
 import { headerFacts } from './probe';
 import { sniffFormat } from './sniff';
-import { WindowCollector, chooseWindow, keepRangeFor, toAnalysisRate } from './window';
+import { type KeyChroma, TrackChroma } from './tonal.track';
+import { WHOLE_CLIP_MAX_SECONDS, WindowCollector, chooseWindow, keepRangeFor, toAnalysisRate } from './window';
 
 export type { AudioFormat } from '../core/audio-formats';
 export { sniffFormat } from './sniff';
@@ -40,6 +41,8 @@ export interface DecodedAudio {
   loudness: number;
   /** K-weighted power of each 100 ms of the window, for per-section loudness. */
   subBlockPowers: Float64Array;
+  /** What the key reads of the whole file, when the window is only part of it (tonal.track.ts). */
+  trackChroma?: KeyChroma;
 }
 
 const undecodable = (message: string, cause?: unknown): AppError =>
@@ -141,7 +144,7 @@ async function loadDecoders(): Promise<DecodeModule['default']> {
   return mod.default;
 }
 
-async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: WindowCollector): Promise<void> {
+async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: WindowCollector, track?: TrackChroma): Promise<void> {
   const decoders = await loadDecoders();
   const decoder = await decoders[format]();
   let finished = false;
@@ -149,10 +152,12 @@ async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: Win
     for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {
       const out = await decoder(bytes.subarray(offset, Math.min(bytes.length, offset + CHUNK_BYTES)));
       collector.push(out.channelData, out.sampleRate);
+      track?.push(out.channelData, out.sampleRate);
     }
     finished = true;
     const tail = await decoder();
     collector.push(tail.channelData, tail.sampleRate);
+    track?.push(tail.channelData, tail.sampleRate);
   } catch (error) {
     if (!finished) decoder.free();
     const name = AUDIO_FORMATS[format].name;
@@ -166,7 +171,9 @@ async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: Win
 /**
  * Decodes the analysis window of an audio file: streams the file through the decoder, keeps
  * only the samples around the window its headers imply (mono), measures their loudness, cuts
- * the exact window once the true length is known and resamples only that to 44.1 kHz.
+ * the exact window once the true length is known and resamples only that to 44.1 kHz. Every
+ * sample also passes, in 30 s blocks, through the chroma the key reads (tonal.track.ts): a file
+ * longer than its window gets its key from all of it.
  *
  * `estimatedSeconds` (from the tags parser) only decides what to keep; when it was wrong the
  * file is decoded a second time keeping the exact window. `declaredSeconds`, when the headers
@@ -196,7 +203,8 @@ export async function decodeWindow(
   // Room for the estimated length and a little more, so that the kept samples are not copied over.
   const expected = (rate: number): number | undefined => (estimated === undefined ? undefined : (estimated * 1.05 + 1) * rate);
   let collector = new WindowCollector((rate) => keepRangeFor(estimated, rate, options.windowSeconds), expected);
-  await decodeInto(audio, format, collector);
+  const track = new TrackChroma(Math.max(WHOLE_CLIP_MAX_SECONDS, options.windowSeconds));
+  await decodeInto(audio, format, collector, track);
 
   const total = collector.totalSamples;
   const rate = collector.sampleRate;
@@ -212,6 +220,7 @@ export async function decodeWindow(
   }
 
   const window = chooseWindow(total, rate, options.windowSeconds);
+  const trackChroma = window.start > 0 || window.end < total ? track.finish() : undefined;
   if (!collector.covers(window)) {
     collector = new WindowCollector(window);
     await decodeInto(audio, format, collector);
@@ -228,6 +237,7 @@ export async function decodeWindow(
     channels,
     loudness,
     subBlockPowers,
+    ...(trackChroma ? { trackChroma } : {}),
   };
 }
 

@@ -8,7 +8,8 @@ import { BINS, BIN_HZ, FRAMES_PER_SECOND, type Spectrogram, Stft } from './signa
 import { TimbreMeter, meanOf } from './timbre.stats';
 import { measureVoice } from './timbre.voice';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
-import { analyseTonal } from './tonal';
+import { analyseTonal, keyOfSums } from './tonal';
+import type { KeyChroma } from './tonal.track';
 import { harmonyColour } from './tonal.colour';
 import { spectralShape } from './timbre.shape';
 import { chromaOf, type Chroma } from './tonal.chroma';
@@ -31,6 +32,8 @@ export interface WindowAudio {
   loudness: number;
   /** K-weighted power per 100 ms of the window. */
   subBlockPowers: Float64Array;
+  /** What the key reads of the whole file when the window is only part of it: the track's key is read there. */
+  trackChroma?: KeyChroma;
 }
 
 export interface EngineOptions {
@@ -152,6 +155,8 @@ class AnalysisEngine implements Engine {
     const envelopes = onsetEnvelopes(spec);
     const chroma = chromaOf(spec);
     const tonal = analyseTonal(chroma);
+    // The track's key: of the whole file when the window is part of it, else the window's.
+    const trackKey = audio.trackChroma ? keyOfSums(audio.trackChroma.sustained, audio.trackChroma.bass) : tonal;
     const rhythm: RhythmResult = analyseRhythm(envelopes, chroma, tonal.tonality);
     const { blockDb, ...timbre } = this.timbre.measure(spec);
     const fps = FRAMES_PER_SECOND;
@@ -162,7 +167,7 @@ class AnalysisEngine implements Engine {
       const end = starts[i + 1]?.at ?? windowSeconds;
       const lufs = integratedLoudness(audio.subBlockPowers, Math.round(b.at / SUB_BLOCK_SECONDS), Math.round(end / SUB_BLOCK_SECONDS));
       const local = localTempo(rhythm.beats, b.at, end, rhythm.tempoConfidence);
-      const key = starts.length > 1 && end - b.at >= MIN_KEYED_SECTION_SECONDS ? analyseTonal(chroma, Math.floor(b.at * fps), Math.ceil(end * fps)) : tonal;
+      const key = starts.length > 1 && end - b.at >= MIN_KEYED_SECTION_SECONDS ? analyseTonal(chroma, Math.floor(b.at * fps), Math.ceil(end * fps)) : trackKey;
       return {
         start: round(offsetSeconds + b.at, 3),
         duration: round(end - b.at, 3),
@@ -234,15 +239,15 @@ class AnalysisEngine implements Engine {
     const features: AudioFeatures = {
       durationMs: Math.round(audio.durationSeconds * 1000),
       tempo: round(rhythm.tempo, 2),
-      key: tonal.key,
-      mode: tonal.mode,
+      key: trackKey.key,
+      mode: trackKey.mode,
       timeSignature: rhythm.timeSignature,
       loudness: round(audio.loudness, 2),
       ...descriptors,
       confidence: {
         tempo: round(rhythm.tempoConfidence, 3),
-        key: round(tonal.keyConfidence, 3),
-        mode: round(tonal.modeConfidence, 3),
+        key: round(trackKey.keyConfidence, 3),
+        mode: round(trackKey.modeConfidence, 3),
         timeSignature: round(rhythm.timeSignatureConfidence, 3),
       },
       timeline: {

@@ -30,6 +30,14 @@ export interface TonalResult {
 
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
 
+/** The key model's reading of a sustained chroma's sum and a bass line's (a window's, a section's or a whole file's). */
+export type KeyReading = Pick<TonalResult, 'key' | 'mode' | 'keyConfidence' | 'modeConfidence'>;
+
+export function keyOfSums(sustained: ArrayLike<number>, bass: ArrayLike<number>): KeyReading {
+  const estimate = estimateKey(sustained, bass);
+  return { key: estimate.key, mode: estimate.mode, keyConfidence: clamp01(estimate.confidence), modeConfidence: clamp01(estimate.modeProbability) };
+}
+
 /** Key and mode of the chroma frames [from, to) (the whole window by default). */
 export function analyseTonal(chroma: Chroma, from = 0, to = chroma.count): TonalResult {
   const profile = chromaSum(chroma, from, to);
@@ -41,13 +49,9 @@ export function analyseTonal(chroma: Chroma, from = 0, to = chroma.count): Tonal
     return { key: 0, mode: 1, keyConfidence: 0, modeConfidence: 0, strength: 0, profileMode: 1, profileModeConfidence: 0, tonality: 0, chroma: normalisedProfile };
   }
   const bass = chromaSum(chroma, from, to, 'bass');
-  const estimate = estimateKey(sustained, bass);
   const reading = profileReading(profile, bass);
   return {
-    key: estimate.key,
-    mode: estimate.mode,
-    keyConfidence: clamp01(estimate.confidence),
-    modeConfidence: clamp01(estimate.modeProbability),
+    ...keyOfSums(sustained, bass),
     strength: reading.strength,
     profileMode: reading.mode,
     profileModeConfidence: reading.modeConfidence,

@@ -6,7 +6,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isAppError } from '../../src/core/errors';
+import { keyString } from '../../src/core/music';
 import { decodeAnalysisWindow } from '../../src/engine/decode';
+import { keyOfSums } from '../../src/engine/tonal';
 import { ANALYSIS_RATE } from '../../src/engine/window';
 
 export interface DecodeReport {
@@ -17,6 +19,8 @@ export interface DecodeReport {
   channels?: number;
   /** Rising zero crossings per second over the middle of the window: the frequency of a pure tone. */
   frequency?: number;
+  /** The key read over the whole file (present when the file is longer than its window) and the seconds it covers. */
+  trackKey?: { key: string; seconds: number };
   error?: { code: string; message: string };
 }
 
@@ -26,6 +30,11 @@ function toneFrequency(samples: Float32Array): number {
   let crossings = 0;
   for (let i = from + 1; i < to; i++) if (samples[i - 1]! < 0 && samples[i]! >= 0) crossings++;
   return crossings / ((to - from) / ANALYSIS_RATE);
+}
+
+function trackKeyOf(chroma: NonNullable<Awaited<ReturnType<typeof decodeAnalysisWindow>>['trackChroma']>): DecodeReport['trackKey'] {
+  const { key, mode } = keyOfSums(chroma.sustained, chroma.bass);
+  return { key: keyString(key, mode), seconds: chroma.seconds };
 }
 
 async function report(file: string): Promise<DecodeReport> {
@@ -38,6 +47,7 @@ async function report(file: string): Promise<DecodeReport> {
       sourceSampleRate: audio.sourceSampleRate,
       channels: audio.channels,
       frequency: toneFrequency(audio.samples),
+      ...(audio.trackChroma ? { trackKey: trackKeyOf(audio.trackChroma) } : {}),
     };
   } catch (error) {
     if (isAppError(error)) return { file, error: { code: error.code, message: error.message } };

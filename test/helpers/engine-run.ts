@@ -1,5 +1,5 @@
 import type { AudioFeatures } from '../../src/core/types';
-import { createEngine } from '../../src/engine/engine';
+import { type WindowAudio, createEngine } from '../../src/engine/engine';
 import { LoudnessMeter, integratedLoudness } from '../../src/engine/loudness';
 import { type RhythmResult, analyseRhythm } from '../../src/engine/rhythm';
 import { onsetEnvelopes } from '../../src/engine/rhythm.onsets';
@@ -10,8 +10,11 @@ import { type Chroma, chromaOf } from '../../src/engine/tonal.chroma';
 const engine = createEngine({ windowSeconds: 30 });
 const stft = new Stft();
 
-/** The engine's whole analysis of a generated mono 44.1 kHz signal, as if decoded from a file that starts with it. */
-export function analyse(samples: Float32Array): AudioFeatures {
+/**
+ * The engine's whole analysis of a generated mono 44.1 kHz signal, as if decoded from a file that
+ * starts with it (or, with `file`, from one whose window it is).
+ */
+export function analyse(samples: Float32Array, file: Partial<Pick<WindowAudio, 'offsetSeconds' | 'durationSeconds' | 'trackChroma'>> = {}): AudioFeatures {
   const meter = new LoudnessMeter(44100);
   meter.push([samples]);
   const powers = meter.subBlockPowers();
@@ -21,6 +24,7 @@ export function analyse(samples: Float32Array): AudioFeatures {
     durationSeconds: samples.length / 44100,
     loudness: integratedLoudness(powers),
     subBlockPowers: powers,
+    ...file,
   });
 }
 

@@ -1,0 +1,107 @@
+import { Stft } from './signal.stft';
+import { chromaOf, chromaSum } from './tonal.chroma';
+import { toAnalysisRate } from './window';
+
+/**
+ * What the key reads of a stretch of audio (tonal.key.ts): the sums of its sustained chroma and
+ * of its bass line, frame by frame, and how many seconds they cover.
+ */
+export interface KeyChroma {
+  sustained: Float64Array;
+  bass: Float64Array;
+  seconds: number;
+}
+
+/** The audio is read in blocks of this length, each through the engine's own chroma stage. */
+const BLOCK_SECONDS = 30;
+/** A last block shorter than this (a fade, a few samples past the last full block) is left out. */
+const MIN_TAIL_SECONDS = 1;
+
+/** One STFT for every file a thread reads (its buffers are reused; a block is measured at once). */
+let stft: Stft | undefined;
+
+/**
+ * The key of the whole file, not only of its analysis window. A piece states its key at its start
+ * and returns to it at its end; a 30 s window from the middle of a sonata movement, a nocturne or a
+ * march's trio is often in the dominant, the subdominant or the relative key (docs/engine/key.md,
+ * "The whole file"). So the key reads every sample the decoder produces: mixed to mono, in 30 s
+ * blocks, each block through the engine's chroma stage (44.1 kHz, the half-band filter, the
+ * STFT, `chromaOf` with the block's own tuning), the blocks' sustained chroma and bass line summed.
+ * What a block costs is what the window's chroma costs (~80 ms of CPU a 30 s block), and only one
+ * block (and the one filling) is held at a time.
+ *
+ * A file no longer than `wholeWindowSeconds` is its own analysis window, whose chroma the engine
+ * already reads: its blocks are held, never measured, and `finish` returns undefined. So a clip
+ * costs nothing more, and the blocks of a longer file are measured as soon as it has proved longer.
+ */
+export class TrackChroma {
+  private rate = 0;
+  private block = new Float32Array(0);
+  private filled = 0;
+  private seen = 0;
+  /** Full blocks not measured yet: the file has not yet proved longer than its window. */
+  private readonly held: Float32Array[] = [];
+  private readonly sustained = new Float64Array(12);
+  private readonly bass = new Float64Array(12);
+  private measuredSeconds = 0;
+
+  constructor(private readonly wholeWindowSeconds: number) {}
+
+  /** The next decoded samples, every channel alike long (a decoder's chunk). */
+  push(channelData: readonly Float32Array[], sampleRate: number): void {
+    const first = channelData[0];
+    if (!first || first.length === 0) return;
+    if (this.rate === 0) {
+      this.rate = sampleRate;
+      this.block = new Float32Array(Math.round(BLOCK_SECONDS * sampleRate));
+    }
+    const gain = 1 / channelData.length;
+    for (let from = 0; from < first.length; ) {
+      const n = Math.min(first.length - from, this.block.length - this.filled);
+      for (const channel of channelData) addScaled(channel, from, from + n, gain, this.block, this.filled);
+      this.filled += n;
+      from += n;
+      if (this.filled === this.block.length) {
+        this.held.push(this.block);
+        this.block = new Float32Array(this.block.length);
+        this.filled = 0;
+      }
+    }
+    this.seen += first.length;
+    if (this.longerThanWindow()) this.measureHeld();
+  }
+
+  /** The sums over the whole file, or undefined when the file is its own analysis window. */
+  finish(): KeyChroma | undefined {
+    if (!this.longerThanWindow()) return undefined;
+    this.measureHeld();
+    if (this.filled >= MIN_TAIL_SECONDS * this.rate) this.measure(this.block.subarray(0, this.filled));
+    this.filled = 0;
+    return { sustained: this.sustained.slice(), bass: this.bass.slice(), seconds: this.measuredSeconds };
+  }
+
+  private longerThanWindow(): boolean {
+    return this.rate > 0 && this.seen > this.wholeWindowSeconds * this.rate;
+  }
+
+  private measureHeld(): void {
+    for (const block of this.held.splice(0)) this.measure(block);
+  }
+
+  private measure(mono: Float32Array): void {
+    stft ??= new Stft();
+    const chroma = chromaOf(stft.spectrogram(stft.halfRate(toAnalysisRate(mono, this.rate))));
+    const sustained = chromaSum(chroma, 0, chroma.count, 'sustained');
+    const bass = chromaSum(chroma, 0, chroma.count, 'bass');
+    for (let k = 0; k < 12; k++) {
+      this.sustained[k]! += sustained[k]!;
+      this.bass[k]! += bass[k]!;
+    }
+    this.measuredSeconds += mono.length / this.rate;
+  }
+}
+
+/** out[at + i - from] += x[i] · gain for i in [from, to). */
+function addScaled(x: Float32Array, from: number, to: number, gain: number, out: Float32Array, at: number): void {
+  for (let i = from; i < to; i++) out[at + i - from] = out[at + i - from]! + x[i]! * gain;
+}

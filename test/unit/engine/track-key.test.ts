@@ -1,0 +1,164 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { keyString } from '../../../src/core/music';
+import { keyOfSums } from '../../../src/engine/tonal';
+import { type KeyChroma, TrackChroma } from '../../../src/engine/tonal.track';
+import { SAMPLE_RATE, chordProgression } from '../../../measure/audio/signals';
+import type { DecodeReport } from '../../helpers/decode-child';
+import { analyse, tonalOf } from '../../helpers/engine-run';
+
+jest.setTimeout(120_000);
+
+const named = (r: { key: number; mode: number }): string => keyString(r.key, r.mode);
+
+/**
+ * A piece in C major whose middle modulates to G major, as a sonata's development or a march's
+ * trio does: `outer` seconds of C major (I IV V I), `middle` of G major, `outer` of C major again.
+ */
+function modulatingPiece(outer: number, middle: number): Float32Array {
+  const parts = [
+    chordProgression({ tonic: 0, mode: 'major', seconds: outer }),
+    chordProgression({ tonic: 7, mode: 'major', seconds: middle }),
+    chordProgression({ tonic: 0, mode: 'major', seconds: outer }),
+  ];
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Feeds `channels` to a reader in chunks of `chunk` samples, as a decoder hands them over. */
+function read(channels: Float32Array[], chunk: number, wholeWindowSeconds = 45): KeyChroma | undefined {
+  const reader = new TrackChroma(wholeWindowSeconds);
+  for (let at = 0; at < channels[0]!.length; at += chunk) {
+    reader.push(
+      channels.map((c) => c.subarray(at, Math.min(c.length, at + chunk))),
+      SAMPLE_RATE,
+    );
+  }
+  return reader.finish();
+}
+
+const middleOf = (x: Float32Array, seconds: number): Float32Array => {
+  const n = Math.round(seconds * SAMPLE_RATE);
+  const start = Math.floor((x.length - n) / 2);
+  return x.subarray(start, start + n);
+};
+
+describe('the key of the whole file (TrackChroma)', () => {
+  const piece = modulatingPiece(40, 30);
+
+  it('when the middle of a piece is in another key, then its window reads that key and the whole file the piece’s', () => {
+    expect(named(tonalOf(middleOf(piece, 30)))).toBe('G major');
+    const whole = read([piece], 4608);
+    expect(whole).toBeDefined();
+    expect(named(keyOfSums(whole!.sustained, whole!.bass))).toBe('C major');
+  });
+
+  it('when every sample is read, then the sums cover the whole file, its last part block included', () => {
+    expect(read([piece], 4608)!.seconds).toBeCloseTo(110, 1);
+  });
+
+  it('when the file is no longer than its window, then nothing is measured (the window is the whole file)', () => {
+    const clip = chordProgression({ tonic: 0, mode: 'major', seconds: 40 });
+    expect(read([clip], 4608)).toBeUndefined();
+    // A window set longer than 45 s holds more of a file.
+    expect(read([piece], 4608, 120)).toBeUndefined();
+    expect(read([piece], 4608, 100)).toBeDefined();
+  });
+
+  it('when the decoder hands over other chunk sizes or the same signal on two channels, then the sums are the same', () => {
+    const a = read([piece], 4608)!;
+    const b = read([piece], 100_000)!;
+    const c = read([piece, piece], 1152)!;
+    for (const other of [b, c]) {
+      for (let k = 0; k < 12; k++) {
+        expect(other.sustained[k]).toBeCloseTo(a.sustained[k]!, 6);
+        expect(other.bass[k]).toBeCloseTo(a.bass[k]!, 6);
+      }
+    }
+  });
+
+  it('when the engine is given the whole file’s chroma, then the track’s key and confidence are read there and the rest from the window', () => {
+    const window = middleOf(piece, 30);
+    const alone = analyse(window);
+    const trackChroma = read([piece], 4608)!;
+    const withTrack = analyse(window, { trackChroma, durationSeconds: piece.length / SAMPLE_RATE, offsetSeconds: 40 });
+    expect(named(alone)).toBe('G major');
+    expect(named(withTrack)).toBe('C major');
+    expect(withTrack.confidence.key).toBeCloseTo(keyOfSums(trackChroma.sustained, trackChroma.bass).keyConfidence, 3);
+    // Everything else is the window's.
+    expect(withTrack.tempo).toBe(alone.tempo);
+    expect(withTrack.energy).toBe(alone.energy);
+  });
+});
+
+describe('the key of the whole file, through the decoder', () => {
+  let dir: string;
+  let reports: Map<string, DecodeReport>;
+
+  /** A 16-bit stereo WAV of a mono signal. */
+  function wav(signal: Float32Array): Uint8Array {
+    const out = new Uint8Array(44 + signal.length * 4);
+    const view = new DataView(out.buffer);
+    const ascii = (at: number, text: string): void => [...text].forEach((ch, i) => view.setUint8(at + i, ch.charCodeAt(0)));
+    ascii(0, 'RIFF');
+    view.setUint32(4, out.length - 8, true);
+    ascii(8, 'WAVE');
+    ascii(12, 'fmt ');
+    view.setUint32(16, 16, true);
+    view.setUint16(20, 1, true);
+    view.setUint16(22, 2, true);
+    view.setUint32(24, SAMPLE_RATE, true);
+    view.setUint32(28, SAMPLE_RATE * 4, true);
+    view.setUint16(32, 4, true);
+    view.setUint16(34, 16, true);
+    ascii(36, 'data');
+    view.setUint32(40, signal.length * 4, true);
+    for (let i = 0; i < signal.length; i++) {
+      const v = Math.round(Math.max(-1, Math.min(1, signal[i]!)) * 20000);
+      view.setInt16(44 + i * 4, v, true);
+      view.setInt16(46 + i * 4, v, true);
+    }
+    return out;
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'track-key-'));
+    await writeFile(path.join(dir, 'piece.wav'), wav(modulatingPiece(40, 30)));
+    await writeFile(path.join(dir, 'clip.wav'), wav(chordProgression({ tonic: 7, mode: 'major', seconds: 30 })));
+    const child = path.join(__dirname, '../../helpers/decode-child.ts');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', child, path.join(dir, 'piece.wav'), path.join(dir, 'clip.wav')], {
+      maxBuffer: 1 << 20,
+    });
+    reports = new Map(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as DecodeReport)
+        .map((r) => [path.basename(r.file), r]),
+    );
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when a file is longer than its window, then the decoder reads the key of all of it', () => {
+    const piece = reports.get('piece.wav')!;
+    expect(piece.error).toBeUndefined();
+    expect(piece.trackKey).toEqual({ key: 'C major', seconds: expect.closeTo(110, 1) as unknown });
+  });
+
+  it('when a file is its own window, then no second reading is made', () => {
+    const clip = reports.get('clip.wav')!;
+    expect(clip.error).toBeUndefined();
+    expect(clip.trackKey).toBeUndefined();
+  });
+});
