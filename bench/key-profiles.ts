@@ -4,7 +4,7 @@
  *
  *   npm run bench:key-profiles -- <dir> [<dir>...] [--cache <dir>] [--features <file>]
  *     [--by-genre <set>,...] [--weight <set>=<w>,...] [--rendered <set>,...] [--l2 0.01]
- *     [--plain] [--write [<file>]]
+ *     [--judge <set>=<fit set>,...] [--plain] [--write [<file>]]
  *
  * Each `<dir>` holds audio and a truth.json with `tonic` and `modeBinary`. Every clip is decoded by
  * the engine's decode path and its sustained chroma, bass line and plain chroma come from the
@@ -29,9 +29,16 @@
  * profiles in a file, read instead of the audio when it exists (delete it after changing the engine).
  * `--plain` fits and scores the model on the plain chroma instead of the sustained one (what the
  * sustained chroma is worth; never with --write).
+ *
+ * `--judge classical-whole=classical-keys`: a set that only judges, never fitted on, read as the
+ * service reads a file (the key over the whole file when it is longer than its window:
+ * tonal.track.ts), predicted by weights fitted on every set but the one named after `=` (the set
+ * cut from the same recordings, whose clips would otherwise be its own answers); its row's "left
+ * out" is that figure. Judged sets take no part in the calibration either.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { decodeAnalysisWindow } from '../src/engine/decode';
 import { Stft } from '../src/engine/signal.stft';
 import { chromaOf, chromaSum } from '../src/engine/tonal.chroma';
 import {
@@ -72,14 +79,16 @@ interface Options {
   l2: number;
   write?: string;
   plain: boolean;
+  /** Judged sets (never fitted on) → the fit set they are held out with. */
+  judges: Map<string, string>;
   dirs: string[];
 }
 
 const USAGE =
-  'usage: npm run bench:key-profiles -- <dir> [<dir>...] [--cache <dir>] [--features <file>] [--by-genre <set>,...] [--weight <set>=<w>,...] [--rendered <set>,...] [--l2 0.01] [--plain] [--write [<file>]]';
+  'usage: npm run bench:key-profiles -- <dir> [<dir>...] [--cache <dir>] [--features <file>] [--by-genre <set>,...] [--weight <set>=<w>,...] [--rendered <set>,...] [--l2 0.01] [--judge <set>=<fit set>,...] [--plain] [--write [<file>]]';
 
 function parseOptions(args: string[]): Options {
-  const valued = new Set(['--cache', '--features', '--by-genre', '--weight', '--rendered', '--l2']);
+  const valued = new Set(['--cache', '--features', '--by-genre', '--weight', '--rendered', '--l2', '--judge']);
   const value = (name: string): string | undefined => {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
@@ -92,7 +101,14 @@ function parseOptions(args: string[]): Options {
   if (!(l2 >= 0)) throw new Error('--l2: expected a number >= 0');
   const plain = args.includes('--plain');
   if (plain && write) throw new Error('--plain: the engine reads the sustained chroma, so its weights are never written from the plain one');
-  return { cache: value('--cache'), features: value('--features'), byGenre: new Set(list('--by-genre')), setWeights, rendered: new Set(list('--rendered')), l2, write, plain, dirs };
+  const judges = new Map(
+    list('--judge').map((pair) => {
+      const [set, fitSet] = pair.split('=');
+      if (!set || !fitSet) throw new Error(`--judge: expected <set>=<fit set>, got "${pair}"`);
+      return [set, fitSet] as const;
+    }),
+  );
+  return { cache: value('--cache'), features: value('--features'), byGenre: new Set(list('--by-genre')), setWeights, rendered: new Set(list('--rendered')), l2, write, plain, judges, dirs };
 }
 
 const genreOf = (file: string): string => basename(file).split('.')[0]!;
@@ -106,14 +122,16 @@ async function measure(opts: Options): Promise<Clip[]> {
     const set = basename(dir);
     for (const row of readTruth(dir)) {
       if (row.tonic === undefined || row.modeBinary === undefined) continue;
-      const chroma = chromaOf(stft.spectrogram(stft.halfRate(await analysisWindowOf(dir, row.file, opts.cache))));
+      // A judged set is read as the service reads a file: its key over the whole file when the window is part of it.
+      const audio = opts.judges.has(set) ? await decodeAnalysisWindow(readFileSync(join(dir, row.file)), 30) : undefined;
+      const chroma = chromaOf(stft.spectrogram(stft.halfRate(audio?.samples ?? (await analysisWindowOf(dir, row.file, opts.cache)))));
       clips.push({
         set,
         group: set,
         file: row.file,
         target: row.tonic + (row.modeBinary === 1 ? 0 : 12),
-        sustained: Array.from(chromaSum(chroma, 0, chroma.count, 'sustained')),
-        bass: Array.from(chromaSum(chroma, 0, chroma.count, 'bass')),
+        sustained: Array.from(audio?.trackChroma?.sustained ?? chromaSum(chroma, 0, chroma.count, 'sustained')),
+        bass: Array.from(audio?.trackChroma?.bass ?? chromaSum(chroma, 0, chroma.count, 'bass')),
         plain: Array.from(chromaSum(chroma)),
       });
       process.stderr.write('.');
@@ -221,21 +239,34 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const clips = (await measure(opts)).map((c) => ({ ...c, group: opts.byGenre.has(c.set) ? `${c.set}/${genreOf(c.file)}` : c.set }));
-  const rows = prepare(clips, opts);
+  const everyRow = prepare(clips, opts);
+  const rows = everyRow.filter((r) => !opts.judges.has(r.clip.set));
+  const judged = everyRow.filter((r) => opts.judges.has(r.clip.set));
   const sets = [...new Set(clips.map((c) => c.set))];
-  const shipped = predict(rows, weightVector(FITTED_KEY_MODEL));
+  const shipped = predict(everyRow, weightVector(FITTED_KEY_MODEL));
   const all = fitWeights(rows, opts.l2);
-  const refit = predict(rows, all);
+  const refit = predict(everyRow, all);
   const held = leftOut(rows, opts.l2);
+  const judgedHeld = [...opts.judges].flatMap(([set, fitSet]) =>
+    predict(
+      judged.filter((r) => r.clip.set === set),
+      fitWeights(
+        rows.filter((r) => r.clip.set !== fitSet),
+        opts.l2,
+      ),
+    ),
+  );
+  const heldOrJudged = [...held, ...judgedHeld];
 
   console.log(`key model: ${PROFILE_NAMES.join(', ')} profiles on the ${opts.plain ? 'plain' : 'sustained'} chroma and the bass line (×concentration), minor and the chroma's degrees from the tonic; L2 ${opts.l2}`);
   console.log(`${'set'.padEnd(24)}${'clips'.padStart(6)}${'groups'.padStart(7)}   MIREX shipped   refit  left out   exact left out`);
   for (const set of sets) {
     const mine = (ps: Prediction[]) => ps.filter((p) => p.clip.set === set);
     const groups = new Set(clips.filter((c) => c.set === set).map((c) => c.group)).size;
-    const exact = mean(mine(held).map((p) => (p.best === p.clip.target ? 1 : 0)));
+    const exact = mean(mine(heldOrJudged).map((p) => (p.best === p.clip.target ? 1 : 0)));
+    const judgedBy = opts.judges.get(set);
     console.log(
-      `${set.padEnd(24)}${String(mine(held).length).padStart(6)}${String(groups).padStart(7)}   ${mean(mine(shipped).map(mirexOf)).toFixed(3).padStart(13)}${mean(mine(refit).map(mirexOf)).toFixed(3).padStart(8)}${mean(mine(held).map(mirexOf)).toFixed(3).padStart(10)}${pct(exact).padStart(17)}`,
+      `${set.padEnd(24)}${String(mine(heldOrJudged).length).padStart(6)}${String(groups).padStart(7)}   ${mean(mine(shipped).map(mirexOf)).toFixed(3).padStart(13)}${mean(mine(refit).map(mirexOf)).toFixed(3).padStart(8)}${mean(mine(heldOrJudged).map(mirexOf)).toFixed(3).padStart(10)}${pct(exact).padStart(17)}${judgedBy ? `   (judged only, the whole file; left out: fitted without ${judgedBy})` : ''}`,
     );
   }
   const refitted = modelOfWeights(all);
@@ -262,7 +293,7 @@ async function main(): Promise<void> {
   if (opts.write) {
     const { rows: calRows, right } = calibrationRows(recorded);
     const calibration = fitLogistic(calRows, right, CALIBRATION_INPUTS, 0.1);
-    const counts = sets.map((s) => `${s} ${clips.filter((c) => c.set === s).length}${opts.setWeights.has(s) ? ` (weight ${opts.setWeights.get(s)})` : ''}${opts.rendered.has(s) ? ' (rendered)' : ''}`);
+    const counts = sets.filter((s) => !opts.judges.has(s)).map((s) => `${s} ${clips.filter((c) => c.set === s).length}${opts.setWeights.has(s) ? ` (weight ${opts.setWeights.get(s)})` : ''}${opts.rendered.has(s) ? ' (rendered)' : ''}`);
     const round = (x: number) => Math.round(x * 1e4) / 1e4;
     const file = {
       fittedOn: counts.join(', '),

@@ -24,19 +24,19 @@ let corpus: string;
 let second: string;
 let scratch: string;
 
-/** Four songs per set, a few seconds each, with their tempo, key and meter in truth.json. */
-async function makeSet(dir: string, seed: number): Promise<void> {
+/** Four songs per set (or the first `count`), `seconds` each, with their tempo, key and meter in truth.json. */
+async function makeSet(dir: string, seed: number, seconds = 12, count = 4): Promise<void> {
   await mkdir(dir, { recursive: true });
   const songs = [
     { bpm: 100, tonic: 0, minor: false },
     { bpm: 128, tonic: 9, minor: true },
     { bpm: 92, tonic: 7, minor: false },
     { bpm: 140, tonic: 2, minor: true },
-  ];
+  ].slice(0, count);
   const truth = [];
   for (const [i, s] of songs.entries()) {
     const file = `song${String(i).padStart(2, '0')}.wav`;
-    await writeFile(path.join(dir, file), encodeWav([song(12, { ...s, bright: i % 2 === 0, seed: seed + i })], RATE));
+    await writeFile(path.join(dir, file), encodeWav([song(seconds, { ...s, bright: i % 2 === 0, seed: seed + i })], RATE));
     truth.push({ file, bpm: s.bpm, tonic: s.tonic, modeBinary: s.minor ? 0 : 1, timeSignature: 4 });
   }
   await writeFile(path.join(dir, 'truth.json'), JSON.stringify(truth));
@@ -97,10 +97,14 @@ it('bench:accuracy reads the set with the engine and prints its tempo, key and m
   }
 });
 
-it('bench:key-profiles fits the key model on the sets, scores each shipped, refitted and left out, calibrates the confidence and writes the weights where asked', async () => {
+it('bench:key-profiles fits the key model on the sets, scores each shipped, refitted and left out, judges whole files it never fits on, calibrates the confidence and writes the weights where asked', async () => {
   const weights = path.join(scratch, 'key.weights.json');
-  const out = ok(await npmRun('bench:key-profiles', [corpus, second, '--write', weights], env(), 240_000));
+  // Two songs longer than the analysis window (45 s): judged only, the key read over the whole file.
+  const whole = path.join(scratch, 'set-whole');
+  await makeSet(whole, 1, 50, 2);
+  const out = ok(await npmRun('bench:key-profiles', [corpus, second, whole, '--judge', 'set-whole=set-a', '--write', weights], env(), 240_000));
   for (const set of ['set-a', 'set-b']) expect(out).toMatch(new RegExp(`^${set}\\s+4\\s+1\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+ %$`, 'm'));
+  expect(out).toMatch(/^set-whole\s+2\s+1\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+ % {3}\(judged only, the whole file; left out: fitted without set-a\)$/m);
   expect(out).toMatch(/^refitted weights: chroma (-?[\d.]+ ){2}-?[\d.]+; bass (-?[\d.]+ ){2}-?[\d.]+; minor -?[\d.]+$/m);
   // The reliability table of the left-out confidences: five bands holding the eight clips.
   const bands = [...out.matchAll(/^\d\.\d\d–[\d.]+\s+(\d+)\s+/gm)].map((m) => Number(m[1]));
