@@ -159,7 +159,7 @@ function foldFrame(pitch: Float64Array, level: Float64Array, n: number, tuning: 
  * over the frames SUSTAIN_RADIUS either side (fewer at the window's ends): a stride of
  * HI_BIN + 2 per frame.
  */
-function sustainedMagnitudes(spec: Spectrogram): Float32Array {
+function sustainedMagnitudes(spec: Pick<Spectrogram, 'frames' | 'mags'>): Float32Array {
   const width = HI_BIN + 2;
   const out = new Float32Array(spec.frames * width);
   const { mags, frames } = spec;
@@ -180,7 +180,7 @@ function sustainedMagnitudes(spec: Spectrogram): Float32Array {
 }
 
 /** The sustained spectrum's chroma, folded as the plain one's at the window's tuning. */
-function sustainedChroma(spec: Spectrogram, tuning: number, pitch: Float64Array, level: Float64Array): Float32Array {
+function sustainedChroma(spec: Pick<Spectrogram, 'frames' | 'mags'>, tuning: number, pitch: Float64Array, level: Float64Array): Float32Array {
   const width = HI_BIN + 2;
   const mags = sustainedMagnitudes(spec);
   const out = new Float32Array(spec.frames * 12);
@@ -193,7 +193,7 @@ function sustainedChroma(spec: Spectrogram, tuning: number, pitch: Float64Array,
   return out;
 }
 
-export function chromaOf(spec: Spectrogram): Chroma {
+export function chromaOf(spec: Pick<Spectrogram, 'frames' | 'mags'>): Chroma {
   const pitch = new Float64Array(HI_BIN);
   const level = new Float64Array(HI_BIN);
   // Every frame's peaks, kept for the second pass (a few hundred thousand numbers per window).

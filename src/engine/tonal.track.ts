@@ -26,13 +26,16 @@ let stft: Stft | undefined;
  * march's trio is often in the dominant, the subdominant or the relative key (docs/engine/key.md,
  * "The whole file"). So the key reads every sample the decoder produces: mixed to mono, in 30 s
  * blocks, each block through the engine's chroma stage (44.1 kHz, the half-band filter, the
- * STFT, `chromaOf` with the block's own tuning), the blocks' sustained chroma and bass line summed.
- * What a block costs is what the window's chroma costs (~80 ms of CPU a 30 s block), and only one
- * block (and the one filling) is held at a time.
+ * spectrogram's bins up to 5.5 kHz at a quarter of the rate — `Stft.quarterSpectrogram`, the same
+ * frames, hop and bins at half the STFT's cost — and `chromaOf` with the block's own tuning), the
+ * blocks' sustained chroma and bass line summed: ~67 ms of CPU a 30 s block.
  *
  * A file no longer than `wholeWindowSeconds` is its own analysis window, whose chroma the engine
  * already reads: its blocks are held, never measured, and `finish` returns undefined. So a clip
- * costs nothing more, and the blocks of a longer file are measured as soon as it has proved longer.
+ * costs nothing more. Once a file has proved longer, its held blocks are measured and every later
+ * one as it fills: past the first 45 s (the default window's limit) one block fills while none is
+ * held, 5 MB at 44.1 kHz, whatever the file's length; a longer ANALYSIS_WINDOW_S holds that many
+ * seconds of mono first, as the window itself does.
  */
 export class TrackChroma {
   private rate = 0;
@@ -90,7 +93,7 @@ export class TrackChroma {
 
   private measure(mono: Float32Array): void {
     stft ??= new Stft();
-    const chroma = chromaOf(stft.spectrogram(stft.halfRate(toAnalysisRate(mono, this.rate))));
+    const chroma = chromaOf(stft.quarterSpectrogram(stft.halfRate(toAnalysisRate(mono, this.rate))));
     const sustained = chromaSum(chroma, 0, chroma.count, 'sustained');
     const bass = chromaSum(chroma, 0, chroma.count, 'bass');
     for (let k = 0; k < 12; k++) {

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { keyString } from '../../../src/core/music';
+import { BIN_HZ, BINS, Stft } from '../../../src/engine/signal.stft';
 import { keyOfSums } from '../../../src/engine/tonal';
+import { chromaOf, chromaSum } from '../../../src/engine/tonal.chroma';
 import { type KeyChroma, TrackChroma } from '../../../src/engine/tonal.track';
 import { SAMPLE_RATE, chordProgression } from '../../../measure/audio/signals';
 import type { DecodeReport } from '../../helpers/decode-child';
@@ -96,6 +98,35 @@ describe('the key of the whole file (TrackChroma)', () => {
     // Everything else is the window's.
     expect(withTrack.tempo).toBe(alone.tempo);
     expect(withTrack.energy).toBe(alone.energy);
+  });
+});
+
+describe('the quarter-rate spectrogram the whole file is read with', () => {
+  it('when a piece is framed at 11.025 kHz, then its chroma, bass line and tuning are the 22.05 kHz framing’s', () => {
+    const stft = new Stft();
+    const piece = chordProgression({ tonic: 9, mode: 'minor', seconds: 12 });
+    const half = Float32Array.from(stft.halfRate(piece));
+    const full = chromaOf(stft.spectrogram(half));
+    const quarter = chromaOf(stft.quarterSpectrogram(half));
+    expect(quarter.count).toBe(full.count);
+    expect(quarter.tuning).toBeCloseTo(full.tuning, 3);
+    for (const part of ['frames', 'sustained', 'bass'] as const) {
+      const a = chromaSum(full, 0, full.count, part);
+      const b = chromaSum(quarter, 0, quarter.count, part);
+      const top = Math.max(...a);
+      for (let k = 0; k < 12; k++) expect(Math.abs(b[k]! - a[k]!)).toBeLessThan(1e-3 * top);
+    }
+  });
+
+  it('when a bin lies above 5.5 kHz, then the quarter-rate spectrogram holds 0 there and the full one the signal', () => {
+    const stft = new Stft();
+    const tone = new Float32Array(SAMPLE_RATE * 2).map((_, i) => 0.5 * Math.sin((2 * Math.PI * 6000 * i) / SAMPLE_RATE));
+    const half = Float32Array.from(stft.halfRate(tone));
+    const full = Float32Array.from(stft.spectrogram(half).mags);
+    const quarter = stft.quarterSpectrogram(half).mags;
+    const high = Math.ceil(6000 / BIN_HZ);
+    expect(quarter[10 * BINS + high]).toBe(0);
+    expect(full[10 * BINS + high]).toBeGreaterThan(0.1);
   });
 });
 
