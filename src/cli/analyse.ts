@@ -6,7 +6,7 @@ import { toContractAnalysis } from '../analysis/contract';
 import { ConfigError, loadConfig } from '../config';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { keyString } from '../core/music';
-import { type TempoRange, parseTempoRange, withTempoRange } from '../core/tempo-range';
+import { type TempoRange, tempoRangeFlag, withTempoRange } from '../core/tempo-range';
 import { trackKey } from '../core/track-key';
 import type { AnalysisEngine, AudioFeatures, AudioProbe, TrackAnalysis } from '../core/types';
 import { createEnginePool } from '../engine/engine.pool';
@@ -138,11 +138,9 @@ export async function runAnalyseCli(
     out(USAGE);
     return values.help ? 0 : 2;
   }
-  let range: TempoRange | undefined;
-  try {
-    range = values['bpm-range'] === undefined ? undefined : parseTempoRange(values['bpm-range']);
-  } catch (error) {
-    out(`--bpm-range: ${(error as Error).message}\n${USAGE}`);
+  const { range, refused } = tempoRangeFlag(values['bpm-range']);
+  if (refused !== undefined) {
+    out(`${refused}\n${USAGE}`);
     return 2;
   }
   const engine = makeEngine(positionals.length);

@@ -9,7 +9,7 @@ import { createContainer, type ContainerOverrides } from '../container';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { createLogger } from '../core/logger';
 import { KEY_NOTATIONS, type KeyNotation } from '../core/music';
-import { type TempoRange, parseTempoRange, withTempoRange } from '../core/tempo-range';
+import { type TempoRange, tempoRangeFlag, withTempoRange } from '../core/tempo-range';
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
 import { ServerIndex, type ServerIndexPlan } from '../analysis/server-index.service';
 import { LibrarySource } from '../sources/library/library.source';
@@ -144,11 +144,9 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     io.out(`--min-key-confidence must be a number from 0 to 1, not "${values['min-key-confidence']}"\n${USAGE}`);
     return 2;
   }
-  let range: TempoRange | undefined;
-  try {
-    range = values['bpm-range'] === undefined ? undefined : parseTempoRange(values['bpm-range']);
-  } catch (error) {
-    io.out(`--bpm-range: ${(error as Error).message}\n${USAGE}`);
+  const { range, refused } = tempoRangeFlag(values['bpm-range']);
+  if (refused !== undefined) {
+    io.out(`${refused}\n${USAGE}`);
     return 2;
   }
   const keyNotation = values['key-notation'] ?? 'standard';

@@ -27,6 +27,19 @@ export function parseTempoRange(text: string): TempoRange {
   return checkTempoRange({ min: match ? Number(match[1]) : NaN, max: match ? Number(match[2]) : NaN }, `"${text}"`);
 }
 
+/**
+ * A command line's `--bpm-range` value: no range when the flag is absent, else the parsed range,
+ * or the message a refusal prints (the flag named) for the command to show with its usage.
+ */
+export function tempoRangeFlag(value: string | undefined): { range?: TempoRange; refused?: string } {
+  if (value === undefined) return {};
+  try {
+    return { range: parseTempoRange(value) };
+  } catch (error) {
+    return { refused: `--bpm-range: ${(error as Error).message}` };
+  }
+}
+
 /** The range itself when both ends lie within TEMPO_RANGE_LIMITS, the first under the second; an Error naming `given` otherwise. */
 export function checkTempoRange(range: TempoRange, given = `${range.min} to ${range.max}`): TempoRange {
   const { min, max } = range;

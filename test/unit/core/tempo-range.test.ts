@@ -1,4 +1,4 @@
-import { TEMPO_RANGE_LIMITS, parseTempoRange, tempoInRange, withTempoRange } from '../../../src/core/tempo-range';
+import { TEMPO_RANGE_LIMITS, parseTempoRange, tempoInRange, tempoRangeFlag, withTempoRange } from '../../../src/core/tempo-range';
 
 /** An analysis' tempo part: the chosen tempo with its confidence, and the runner-ups. */
 const analysed = (tempo: number, confidence: number, ...alternatives: [number, number][]) => ({
@@ -22,6 +22,20 @@ describe('a BPM range (parseTempoRange)', () => {
       expect(() => parseTempoRange(text)).toThrow(/a BPM range is two tempi from 20 to 400, the lower first, as 70-140/);
     },
   );
+});
+
+describe('the --bpm-range flag of the command lines (tempoRangeFlag)', () => {
+  it('when the flag is absent, then there is no range and nothing is refused', () => {
+    expect(tempoRangeFlag(undefined)).toEqual({});
+  });
+
+  it('when the flag holds a range, then it is parsed', () => {
+    expect(tempoRangeFlag('85-170')).toEqual({ range: { min: 85, max: 170 } });
+  });
+
+  it('when the flag holds no range, then the refusal names the flag and what a range is', () => {
+    expect(tempoRangeFlag('170-85')).toEqual({ refused: expect.stringMatching(/^--bpm-range: a BPM range is two tempi from 20 to 400, the lower first, as 70-140; not "170-85"$/) as unknown });
+  });
 });
 
 describe('the tempo counted within a range (tempoInRange)', () => {
