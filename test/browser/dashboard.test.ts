@@ -12,7 +12,7 @@ import { camelotKey, openKey } from '../../src/core/music';
 import { trackKey } from '../../src/core/track-key';
 import type { MetadataSource } from '../../src/sources/source';
 import { createEnginePool } from '../../src/engine/engine.pool';
-import { BrowseTracksDocument, TrackAnalysisDocument, TrackStatusDocument, VocabularyDocument, type TrackDetailFragment } from '../../web/src/gql/graphql';
+import { BrowseTracksDocument, TrackAnalysisDocument, TrackStatusDocument, TrackTempoInRangeDocument, VocabularyDocument, type TrackDetailFragment } from '../../web/src/gql/graphql';
 import { variablesOfForm, EMPTY_FORM } from '../../web/src/browse/browse.filter';
 import { encodeWav } from '../../measure/audio/audio-signals';
 import { clickTrack, SAMPLE_RATE } from '../../measure/audio/signals';
@@ -298,6 +298,69 @@ describeInBrowser(title, () => {
     await expectNoSidewaysScroll();
     await screenshot('track-phone');
     await resize(DESKTOP);
+    expectNoProblems();
+  }, 90_000);
+
+  it('counts the tempo in the BPM range a DJ gives, keeps the range for every track page, says what the API refuses and forgets it when cleared', async () => {
+    const tempoNote = page.locator('.stat', { has: page.locator('dt', { hasText: 'Tempo' }) }).locator('.stat-note');
+    const kept = () => page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('trackgraph.bpmRange'));
+    const open = async (artist: string, title: string) => {
+      await page.goto(`${origin}/track/${trackKey(artist, title)}`);
+      await page.getByRole('img', { name: 'Descriptors' }).waitFor({ timeout: 30_000 });
+    };
+    /** What the API counts in the range for a track: the note the page must show. */
+    const counted = async (artist: string, title: string, min: number, max: number) => {
+      const res = await graphql(t, TrackTempoInRangeDocument, { trackKey: trackKey(artist, title), min, max });
+      const { tempo, confidence } = res.body.data!.analysis!.tempoInRange;
+      expect(tempo).toBeGreaterThanOrEqual(min);
+      expect(tempo).toBeLessThanOrEqual(max);
+      return `${tempo.toFixed(1)} BPM in ${min}–${max} (confidence ${Math.round(confidence * 100)} %)`;
+    };
+    await open(OPENED.artist, OPENED.title);
+    expect(await tempoNote.count()).toBe(0);
+    const form = page.getByRole('form', { name: 'BPM range' });
+    // An octave that does not hold the engine's own tempo: the count moves it into the range.
+    const { tempo } = await stored(OPENED.artist, OPENED.title);
+    const min = Math.round(tempo * 1.2);
+    const max = 2 * min;
+    await form.getByLabel('Lowest BPM').fill(String(min));
+    await form.getByLabel('Highest BPM').fill(String(max));
+    await form.getByRole('button', { name: 'Apply' }).click();
+    await tempoNote.waitFor();
+    expect(await tempoNote.innerText()).toBe(await counted(OPENED.artist, OPENED.title, min, max));
+    expect(await kept()).toBe(`${min}-${max}`);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Kept in this browser: another track's page counts its tempo in the same range.
+    const other = DEMO_TRACKS[1]!;
+    await open(other.artist, other.title);
+    await tempoNote.waitFor();
+    expect(await tempoNote.innerText()).toBe(await counted(other.artist, other.title, min, max));
+
+    // A range upside down: the API's refusal in words, the kept range untouched.
+    const refusal = await graphql(t, TrackTempoInRangeDocument, { trackKey: trackKey(other.artist, other.title), min: max, max: min });
+    const refusedMessage = refusal.body.errors?.[0]?.message;
+    expect(refusedMessage).toMatch(/BPM range/);
+    await form.getByLabel('Lowest BPM').fill(String(max));
+    await form.getByLabel('Highest BPM').fill(String(min));
+    await form.getByRole('button', { name: 'Apply' }).click();
+    const alert = form.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toBe(refusedMessage);
+    expect(await tempoNote.count()).toBe(0);
+    expect(await kept()).toBe(`${min}-${max}`);
+    // A tempo left out: said before anything is asked.
+    await form.getByLabel('Highest BPM').fill('');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    expect(await alert.innerText()).toBe('Give both tempi, the lower first (70 to 140).');
+
+    await form.getByRole('button', { name: 'Clear' }).click();
+    expect(await kept()).toBeNull();
+    expect(await tempoNote.count()).toBe(0);
+    expect(await form.getByRole('alert').count()).toBe(0);
+    await page.reload();
+    await page.getByRole('img', { name: 'Descriptors' }).waitFor();
+    expect(await tempoNote.count()).toBe(0);
     expectNoProblems();
   }, 90_000);
 

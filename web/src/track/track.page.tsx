@@ -4,11 +4,12 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { usePageTitle } from '../app/page';
 import { BarChart } from '../charts/bar.chart';
 import { problemOf } from '../graphql/problem';
-import { SimilarTracksDocument, TrackAnalysisDocument, TrackStatusDocument, type TrackDetailFragment } from '../gql/graphql';
+import { SimilarTracksDocument, TrackAnalysisDocument, TrackStatusDocument, TrackTempoInRangeDocument, type TrackDetailFragment } from '../gql/graphql';
 import { clock, percent } from '../lib/format';
 import { labelOf, useVocabulary, type Vocabulary } from '../lib/vocabulary';
 import { EMPTY_FORM, paramsFromForm } from '../browse/browse.filter';
 import { trackPath } from '../search/search.page';
+import { type BpmRange, BpmRangeForm, rangeLabel, storeRange, storedRange } from './bpm-range';
 import { TimelineChart } from './timeline.chart';
 import { methodLabel } from './method-label';
 
@@ -117,17 +118,42 @@ function keyNames(analysis: TrackDetailFragment): string | undefined {
   return analysis.camelot && analysis.openKey ? `Camelot ${analysis.camelot} · Open Key ${analysis.openKey}` : undefined;
 }
 
+/**
+ * The tempo counted in the BPM range this browser keeps (none: nothing asked). The range is kept
+ * once the API has counted a tempo in it; what it refuses is said, and the kept range stays.
+ */
+function useTempoInRange(trackKey: string): { range: BpmRange | null; setRange: (range: BpmRange | null) => void; note?: string; refused?: string } {
+  const [range, setRange] = useState<BpmRange | null>(storedRange);
+  const { data, error } = useQuery(TrackTempoInRangeDocument, { variables: { trackKey, min: range?.min ?? 0, max: range?.max ?? 0 }, skip: range === null });
+  const counted = range ? data?.analysis?.tempoInRange : undefined;
+  useEffect(() => {
+    if (counted) storeRange(range);
+  }, [counted, range]);
+  const change = (next: BpmRange | null) => {
+    if (next === null) storeRange(null);
+    setRange(next);
+  };
+  return {
+    range,
+    setRange: change,
+    note: range && counted ? `${counted.tempo.toFixed(1)} BPM in ${rangeLabel(range)} (confidence ${percent(counted.confidence)})` : undefined,
+    refused: error ? problemOf(error).message : undefined,
+  };
+}
+
 function Analysis({ analysis }: { analysis: TrackDetailFragment }) {
   const { vocabulary, error } = useVocabulary();
+  const inRange = useTempoInRange(analysis.trackKey);
   return (
     <>
       <dl className="stats">
-        <Stat label="Tempo" value={`${analysis.tempo.toFixed(1)} BPM`} confidence={analysis.confidence.tempo} />
+        <Stat label="Tempo" value={`${analysis.tempo.toFixed(1)} BPM`} note={inRange.note} confidence={analysis.confidence.tempo} />
         <Stat label="Key" value={analysis.keyString} note={keyNames(analysis)} confidence={analysis.confidence.key} />
         <Stat label="Meter" value={`${analysis.timeSignature}/4`} confidence={analysis.confidence.timeSignature} />
         <Stat label="Loudness" value={`${analysis.loudness.toFixed(1)} LUFS`} />
         <Stat label="Duration" value={clock(analysis.duration_ms / 1000)} />
       </dl>
+      <BpmRangeForm range={inRange.range} refused={inRange.refused} onChange={inRange.setRange} />
       <p className="method">
         Moods, valence, danceability and instrumentalness by <strong>{methodLabel(analysis.method)}</strong> · <span className="engine">{analysis.engine}</span>
       </p>
