@@ -332,7 +332,7 @@ describeInBrowser(title, () => {
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // Kept in this browser: another track's page counts its tempo in the same range.
-    const other = DEMO_TRACKS[1]!;
+    const other = DEMO_TRACKS[1];
     await open(other.artist, other.title);
     await tempoNote.waitFor();
     expect(await tempoNote.innerText()).toBe(await counted(other.artist, other.title, min, max));
