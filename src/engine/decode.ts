@@ -2,7 +2,7 @@ import { AUDIO_FORMATS, AUDIO_FORMAT_NAMES, type AudioFormat } from '../core/aud
 import { AppError } from '../core/errors';
 import { headerFacts } from './probe';
 import { sniffFormat } from './sniff';
-import { type KeyChroma, TrackChroma } from './tonal.track';
+import { type KeyChroma, TrackChroma, keyChromaOf } from './tonal.track';
 import { WHOLE_CLIP_MAX_SECONDS, WindowCollector, chooseWindow, keepRangeFor, toAnalysisRate } from './window';
 
 export type { AudioFormat } from '../core/audio-formats';
@@ -152,12 +152,13 @@ async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: Win
     for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {
       const out = await decoder(bytes.subarray(offset, Math.min(bytes.length, offset + CHUNK_BYTES)));
       collector.push(out.channelData, out.sampleRate);
-      track?.push(out.channelData, out.sampleRate);
+      // A collector that keeps every sample holds the whole file for the key already.
+      if (!collector.keepsEverything) track?.push(out.channelData, out.sampleRate);
     }
     finished = true;
     const tail = await decoder();
     collector.push(tail.channelData, tail.sampleRate);
-    track?.push(tail.channelData, tail.sampleRate);
+    if (!collector.keepsEverything) track?.push(tail.channelData, tail.sampleRate);
   } catch (error) {
     if (!finished) decoder.free();
     const name = AUDIO_FORMATS[format].name;
@@ -220,7 +221,11 @@ export async function decodeWindow(
   }
 
   const window = chooseWindow(total, rate, options.windowSeconds);
-  const trackChroma = window.start > 0 || window.end < total ? track.finish() : undefined;
+  // The key over the whole file when the window is only part of it: streamed in blocks while
+  // decoding, or, where the collector kept every sample (the length unknown or within the window
+  // by the headers), read from its samples.
+  const partial = window.start > 0 || window.end < total;
+  const trackChroma = !partial ? undefined : collector.keepsEverything ? keyChromaOf(collector.keptMono(), rate) : track.finish();
   if (!collector.covers(window)) {
     collector = new WindowCollector(window);
     await decodeInto(audio, format, collector);

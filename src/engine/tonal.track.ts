@@ -28,14 +28,17 @@ let stft: Stft | undefined;
  * blocks, each block through the engine's chroma stage (44.1 kHz, the half-band filter, the
  * spectrogram's bins up to 5.5 kHz at a quarter of the rate — `Stft.quarterSpectrogram`, the same
  * frames, hop and bins at half the STFT's cost — and `chromaOf` with the block's own tuning), the
- * blocks' sustained chroma and bass line summed: ~67 ms of CPU a 30 s block.
+ * blocks' sustained chroma and bass line summed: ~70 ms of CPU a 30 s block.
  *
- * A file no longer than `wholeWindowSeconds` is its own analysis window, whose chroma the engine
- * already reads: its blocks are held, never measured, and `finish` returns undefined. So a clip
- * costs nothing more. Once a file has proved longer, its held blocks are measured and every later
- * one as it fills: past the first 45 s (the default window's limit) one block fills while none is
- * held, 5 MB at 44.1 kHz, whatever the file's length; a longer ANALYSIS_WINDOW_S holds that many
- * seconds of mono first, as the window itself does.
+ * The decoder streams into it only while its window collector keeps a planned span (the headers
+ * say the file is longer than its window); a collector that keeps every sample (a length unknown,
+ * or within the window) holds the whole file already, and `keyChromaOf` reads it after decoding.
+ * So a clip whose headers give its length costs nothing more. A file no longer than
+ * `wholeWindowSeconds` is its own analysis window, whose chroma the engine already reads: its
+ * blocks are held, never measured, and `finish` returns undefined. Once a file has proved longer,
+ * its held blocks are measured and every later one as it fills: past the first 45 s (the default
+ * window's limit) one block fills while none is held, 5 MB at 44.1 kHz, whatever the file's
+ * length; a longer ANALYSIS_WINDOW_S holds that many seconds of mono first, as the window itself does.
  */
 export class TrackChroma {
   private rate = 0;
@@ -92,16 +95,37 @@ export class TrackChroma {
   }
 
   private measure(mono: Float32Array): void {
-    stft ??= new Stft();
-    const chroma = chromaOf(stft.quarterSpectrogram(stft.halfRate(toAnalysisRate(mono, this.rate))));
-    const sustained = chromaSum(chroma, 0, chroma.count, 'sustained');
-    const bass = chromaSum(chroma, 0, chroma.count, 'bass');
-    for (let k = 0; k < 12; k++) {
-      this.sustained[k]! += sustained[k]!;
-      this.bass[k]! += bass[k]!;
-    }
+    addBlock(mono, this.rate, { sustained: this.sustained, bass: this.bass });
     this.measuredSeconds += mono.length / this.rate;
   }
+}
+
+/** Adds one block's sustained chroma and bass line (mono at `rate`) to `sums`. */
+function addBlock(mono: Float32Array, rate: number, sums: { sustained: Float64Array; bass: Float64Array }): void {
+  stft ??= new Stft();
+  const chroma = chromaOf(stft.quarterSpectrogram(stft.halfRate(toAnalysisRate(mono, rate))));
+  const sustained = chromaSum(chroma, 0, chroma.count, 'sustained');
+  const bass = chromaSum(chroma, 0, chroma.count, 'bass');
+  for (let k = 0; k < 12; k++) {
+    sums.sustained[k]! += sustained[k]!;
+    sums.bass[k]! += bass[k]!;
+  }
+}
+
+/**
+ * The same sums of a whole file's mono samples already at hand (a decode that kept every sample),
+ * in the same 30 s blocks as TrackChroma reads a stream, a last block under a second left out.
+ */
+export function keyChromaOf(mono: Float32Array, rate: number): KeyChroma {
+  const sums = { sustained: new Float64Array(12), bass: new Float64Array(12), seconds: 0 };
+  const block = Math.round(BLOCK_SECONDS * rate);
+  for (let at = 0; at < mono.length; at += block) {
+    const part = mono.subarray(at, Math.min(mono.length, at + block));
+    if (part.length < block && part.length < MIN_TAIL_SECONDS * rate) break;
+    addBlock(part, rate, sums);
+    sums.seconds += part.length / rate;
+  }
+  return sums;
 }
 
 /** out[at + i - from] += x[i] · gain for i in [from, to). */

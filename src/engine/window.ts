@@ -115,6 +115,16 @@ export class WindowCollector {
     return this.length;
   }
 
+  /** Whether every sample so far is kept (no span planned: a file whose length is unknown or within its window). */
+  get keepsEverything(): boolean {
+    return this.rate > 0 && this.keep === undefined;
+  }
+
+  /** The kept mono samples at the source rate (a view, valid until `cut`); the whole file when `keepsEverything`. */
+  keptMono(): Float32Array {
+    return this.buffer.subarray(0, this.length);
+  }
+
   push(channelData: readonly Float32Array[], sampleRate: number): void {
     const first = channelData[0];
     if (!first || first.length === 0) return;

@@ -7,7 +7,7 @@ import { keyString } from '../../../src/core/music';
 import { BIN_HZ, BINS, Stft } from '../../../src/engine/signal.stft';
 import { keyOfSums } from '../../../src/engine/tonal';
 import { chromaOf, chromaSum } from '../../../src/engine/tonal.chroma';
-import { type KeyChroma, TrackChroma } from '../../../src/engine/tonal.track';
+import { type KeyChroma, TrackChroma, keyChromaOf } from '../../../src/engine/tonal.track';
 import { SAMPLE_RATE, chordProgression } from '../../../measure/audio/signals';
 import type { DecodeReport } from '../../helpers/decode-child';
 import { analyse, tonalOf } from '../../helpers/engine-run';
@@ -87,6 +87,16 @@ describe('the key of the whole file (TrackChroma)', () => {
     }
   });
 
+  it('when the whole file is at hand already (a decode that kept every sample), then its sums are the stream’s', () => {
+    const streamed = read([piece], 4608)!;
+    const atHand = keyChromaOf(piece, SAMPLE_RATE);
+    expect(atHand.seconds).toBeCloseTo(streamed.seconds, 6);
+    for (let k = 0; k < 12; k++) {
+      expect(atHand.sustained[k]).toBeCloseTo(streamed.sustained[k]!, 6);
+      expect(atHand.bass[k]).toBeCloseTo(streamed.bass[k]!, 6);
+    }
+  });
+
   it('when the engine is given the whole file’s chroma, then the track’s key and confidence are read there and the rest from the window', () => {
     const window = middleOf(piece, 30);
     const alone = analyse(window);
@@ -134,13 +144,13 @@ describe('the key of the whole file, through the decoder', () => {
   let dir: string;
   let reports: Map<string, DecodeReport>;
 
-  /** A 16-bit stereo WAV of a mono signal. */
-  function wav(signal: Float32Array): Uint8Array {
+  /** A 16-bit stereo WAV of a mono signal; `streamed`: its sizes 0xFFFFFFFF, as a writer that never learnt the length leaves them. */
+  function wav(signal: Float32Array, streamed = false): Uint8Array {
     const out = new Uint8Array(44 + signal.length * 4);
     const view = new DataView(out.buffer);
     const ascii = (at: number, text: string): void => [...text].forEach((ch, i) => view.setUint8(at + i, ch.charCodeAt(0)));
     ascii(0, 'RIFF');
-    view.setUint32(4, out.length - 8, true);
+    view.setUint32(4, streamed ? 0xffffffff : out.length - 8, true);
     ascii(8, 'WAVE');
     ascii(12, 'fmt ');
     view.setUint32(16, 16, true);
@@ -151,7 +161,7 @@ describe('the key of the whole file, through the decoder', () => {
     view.setUint16(32, 4, true);
     view.setUint16(34, 16, true);
     ascii(36, 'data');
-    view.setUint32(40, signal.length * 4, true);
+    view.setUint32(40, streamed ? 0xffffffff : signal.length * 4, true);
     for (let i = 0; i < signal.length; i++) {
       const v = Math.round(Math.max(-1, Math.min(1, signal[i]!)) * 20000);
       view.setInt16(44 + i * 4, v, true);
@@ -163,9 +173,11 @@ describe('the key of the whole file, through the decoder', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'track-key-'));
     await writeFile(path.join(dir, 'piece.wav'), wav(modulatingPiece(40, 30)));
+    // No length to plan by: the decoder keeps every sample, and the key is read from them.
+    await writeFile(path.join(dir, 'streamed.wav'), wav(modulatingPiece(40, 30), true));
     await writeFile(path.join(dir, 'clip.wav'), wav(chordProgression({ tonic: 7, mode: 'major', seconds: 30 })));
     const child = path.join(__dirname, '../../helpers/decode-child.ts');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', child, path.join(dir, 'piece.wav'), path.join(dir, 'clip.wav')], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', child, path.join(dir, 'piece.wav'), path.join(dir, 'streamed.wav'), path.join(dir, 'clip.wav')], {
       maxBuffer: 1 << 20,
     });
     reports = new Map(
@@ -181,9 +193,10 @@ describe('the key of the whole file, through the decoder', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('when a file is longer than its window, then the decoder reads the key of all of it', () => {
-    const piece = reports.get('piece.wav')!;
+  it.each(['piece.wav', 'streamed.wav'])('when %s is longer than its window, then the decoder reads the key of all of it', (file) => {
+    const piece = reports.get(file)!;
     expect(piece.error).toBeUndefined();
+    expect(piece.durationSeconds).toBeCloseTo(110, 1);
     expect(piece.trackKey).toEqual({ key: 'C major', seconds: expect.closeTo(110, 1) as unknown });
   });
 
