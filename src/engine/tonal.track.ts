@@ -66,14 +66,21 @@ export class TrackChroma {
       const n = Math.min(first.length - from, this.block.length - this.filled);
       for (const channel of channelData) addScaled(channel, from, from + n, gain, this.block, this.filled);
       this.filled += n;
+      this.seen += n;
       from += n;
       if (this.filled === this.block.length) {
-        this.held.push(this.block);
-        this.block = new Float32Array(this.block.length);
+        if (this.longerThanWindow()) {
+          // Measured at once: the block's array fills again (no garbage of 5 MB a block).
+          this.measureHeld();
+          this.measure(this.block);
+          this.block.fill(0);
+        } else {
+          this.held.push(this.block);
+          this.block = new Float32Array(this.block.length);
+        }
         this.filled = 0;
       }
     }
-    this.seen += first.length;
     if (this.longerThanWindow()) this.measureHeld();
   }
 
