@@ -73,7 +73,7 @@ const loudness = z.number().min(LOUDNESS_RANGE.min).max(LOUDNESS_RANGE.max);
 /** The measured fields the contract's analysis object and a stored analysis share, with their ranges. */
 const measured = {
   tempo: tempo.describe('Beats per minute; 0 when no pulse was found.'),
-  key: pitchClass.describe('Pitch class 0–11 (0 = C, 9 = A).'),
+  key: pitchClass.describe('Pitch class 0–11 (0 = C, 9 = A), of the whole file (docs/FEATURES.md, "Key and mode").'),
   mode: modeFlag.describe('1 = major, 0 = minor.'),
   timeSignature: z.int().min(1).max(TIME_SIGNATURE_MAX).describe('Beats per bar.'),
   ...descriptorShape<DescriptorName>(TOP_LEVEL),

@@ -155,7 +155,7 @@ interface MeasuredFeatures {
   /** Duration of the whole file, not of the analysed window. */
   durationMs: number;
   tempo: number;
-  /** Pitch class 0–11 (0 = C, 9 = A). */
+  /** Pitch class 0–11 (0 = C, 9 = A), of the whole file (the other fields are the analysis window's). */
   key: number;
   /** 1 major, 0 minor. */
   mode: number;

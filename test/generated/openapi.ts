@@ -597,7 +597,7 @@ export interface components {
             duration_ms: number;
             /** @description Beats per minute; 0 when no pulse was found. */
             tempo: number;
-            /** @description Pitch class 0–11 (0 = C, 9 = A). */
+            /** @description Pitch class 0–11 (0 = C, 9 = A), of the whole file (docs/FEATURES.md, "Key and mode"). */
             key: number;
             /** @description 1 = major, 0 = minor. */
             mode: number;

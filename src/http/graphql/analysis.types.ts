@@ -188,7 +188,7 @@ export class TrackAnalysis extends Node {
   @Field(() => Float, { description: 'Estimated tempo in beats per minute.' })
   tempo!: number;
 
-  @Field(() => Int, { description: 'Pitch class 0–11 (0 = C, 9 = A).' })
+  @Field(() => Int, { description: 'Pitch class 0–11 (0 = C, 9 = A), of the whole file (docs/FEATURES.md, "Key and mode").' })
   key!: number;
 
   @Field(() => String, { description: '"<note> <major|minor>", notes written C C# D D# E F F# G G# A A# B.' })
