@@ -431,6 +431,17 @@ export function sungVowels(seconds: number, options: { seed?: number; root?: num
   return normalise(out, options.peak ?? 0.5);
 }
 
+/** Joins signals end to end: a song whose level, key and tempo change at known times. */
+export function concat(...parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** Adds `b` scaled by `gain` to a copy of `a` (the shorter length). */
 export function mixIn(a: Float32Array, b: Float32Array, gain: number): Float32Array {
   const out = a.slice(0, min(a.length, b.length));

@@ -222,8 +222,12 @@ export class Stft {
   halfRate(signal: Float32Array): Float32Array {
     const length = Math.floor(signal.length / 2);
     if (this.half.length < length) this.half = new Float32Array(length);
-    const y = this.half.subarray(0, length);
-    for (let i = 0; i < length; i += 4096) decimateBlock(signal, this.taps, i, Math.min(length, i + 4096), y);
+    return this.decimate(signal, this.half.subarray(0, length));
+  }
+
+  /** `y` = the half-band filtered `signal` at every second sample (y holds half its length). */
+  private decimate(signal: Float32Array, y: Float32Array): Float32Array {
+    for (let i = 0; i < y.length; i += 4096) decimateBlock(signal, this.taps, i, Math.min(y.length, i + 4096), y);
     return y;
   }
 
@@ -258,8 +262,7 @@ export class Stft {
     const q = (this.quarter ??= quarterBuffers());
     const length = Math.floor(signal.length / 2);
     if (q.signal.length < length) q.signal = new Float32Array(length);
-    const low = q.signal.subarray(0, length);
-    for (let i = 0; i < length; i += 4096) decimateBlock(signal, this.taps, i, Math.min(length, i + 4096), low);
+    const low = this.decimate(signal, q.signal.subarray(0, length));
     const frames = Math.max(1, Math.ceil(length / QUARTER_HOP));
     if (q.mags.length < frames * BINS) q.mags = new Float32Array(frames * BINS);
     const mags = q.mags.subarray(0, frames * BINS);

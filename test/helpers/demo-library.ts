@@ -1,19 +1,8 @@
 import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { RATE, denseDistorted, encodeWav, song } from '../../measure/audio/audio-signals';
+import { RATE, concat, denseDistorted, encodeWav, song } from '../../measure/audio/audio-signals';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'library');
-
-/** Joins signals end to end: a song whose level, key and tempo change at known times. */
-function concat(...parts: Float32Array[]): Float32Array {
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /** Tracks of the demo library: artist, title, and the audio each file holds. */
 export const DEMO_TRACKS = [

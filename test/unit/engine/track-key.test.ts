@@ -9,6 +9,7 @@ import { keyOfSums } from '../../../src/engine/tonal';
 import { chromaOf, chromaSum } from '../../../src/engine/tonal.chroma';
 import { type KeyChroma, TrackChroma, keyChromaOf } from '../../../src/engine/tonal.track';
 import { SAMPLE_RATE, chordProgression } from '../../../measure/audio/signals';
+import { concat, encodeWav } from '../../../measure/audio/audio-signals';
 import type { DecodeReport } from '../../helpers/decode-child';
 import { analyse, tonalOf } from '../../helpers/engine-run';
 
@@ -21,18 +22,11 @@ const named = (r: { key: number; mode: number }): string => keyString(r.key, r.m
  * trio does: `outer` seconds of C major (I IV V I), `middle` of G major, `outer` of C major again.
  */
 function modulatingPiece(outer: number, middle: number): Float32Array {
-  const parts = [
+  return concat(
     chordProgression({ tonic: 0, mode: 'major', seconds: outer }),
     chordProgression({ tonic: 7, mode: 'major', seconds: middle }),
     chordProgression({ tonic: 0, mode: 'major', seconds: outer }),
-  ];
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  );
 }
 
 /** Feeds `channels` to a reader in chunks of `chunk` samples, as a decoder hands them over. */
@@ -144,28 +138,13 @@ describe('the key of the whole file, through the decoder', () => {
   let dir: string;
   let reports: Map<string, DecodeReport>;
 
-  /** A 16-bit stereo WAV of a mono signal; `streamed`: its sizes 0xFFFFFFFF, as a writer that never learnt the length leaves them. */
+  /** A 16-bit stereo WAV of a mono signal (encodeWav); `streamed`: its sizes 0xFFFFFFFF, as a writer that never learnt the length leaves them. */
   function wav(signal: Float32Array, streamed = false): Uint8Array {
-    const out = new Uint8Array(44 + signal.length * 4);
-    const view = new DataView(out.buffer);
-    const ascii = (at: number, text: string): void => [...text].forEach((ch, i) => view.setUint8(at + i, ch.charCodeAt(0)));
-    ascii(0, 'RIFF');
-    view.setUint32(4, streamed ? 0xffffffff : out.length - 8, true);
-    ascii(8, 'WAVE');
-    ascii(12, 'fmt ');
-    view.setUint32(16, 16, true);
-    view.setUint16(20, 1, true);
-    view.setUint16(22, 2, true);
-    view.setUint32(24, SAMPLE_RATE, true);
-    view.setUint32(28, SAMPLE_RATE * 4, true);
-    view.setUint16(32, 4, true);
-    view.setUint16(34, 16, true);
-    ascii(36, 'data');
-    view.setUint32(40, streamed ? 0xffffffff : signal.length * 4, true);
-    for (let i = 0; i < signal.length; i++) {
-      const v = Math.round(Math.max(-1, Math.min(1, signal[i]!)) * 20000);
-      view.setInt16(44 + i * 4, v, true);
-      view.setInt16(46 + i * 4, v, true);
+    const out = encodeWav([signal, signal], SAMPLE_RATE);
+    if (streamed) {
+      const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+      view.setUint32(4, 0xffffffff, true);
+      view.setUint32(40, 0xffffffff, true);
     }
     return out;
   }
