@@ -1,11 +1,22 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MIN_KEY_CONFIDENCE, KEY_NOTATIONS, type KeyNotation } from './core/music';
+import { parseTempoRange } from './core/tempo-range';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+/** A BPM range, "70-140" (core/tempo-range.ts). */
+const tempoRange = z.string().transform((v, ctx) => {
+  try {
+    return parseTempoRange(v);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
 const list = z
   .string()
@@ -74,6 +85,18 @@ const schema = z.object({
   PLAYLIST_PATH_PREFIX: z.string().min(1).max(1024).optional(),
   /** Watch LIBRARY_DIR for added, changed and removed files. */
   LIBRARY_WATCH: bool.default(true),
+  /**
+   * The server writes each library file's analysis into the file's tags as it gets it (BPM,
+   * initial key, moods: docs/TAGS.md, "Written by the server"), and analyses the files the library
+   * indexes that have none: a file dropped into LIBRARY_DIR comes out tagged.
+   */
+  LIBRARY_WRITE_TAGS: bool.default(false),
+  /** With LIBRARY_WRITE_TAGS: the key confidence under which the key is not written (`npm run index -- --min-key-confidence`). */
+  LIBRARY_TAGS_MIN_KEY_CONFIDENCE: z.coerce.number().min(0).max(1).default(DEFAULT_MIN_KEY_CONFIDENCE),
+  /** With LIBRARY_WRITE_TAGS: the BPM written is the tempo counted within this range, as 70-140 (`--bpm-range`). */
+  LIBRARY_TAGS_BPM_RANGE: tempoRange.optional(),
+  /** With LIBRARY_WRITE_TAGS: the initial key's notation, standard, open-key or camelot (`--key-notation`). */
+  LIBRARY_TAGS_KEY_NOTATION: z.enum(Object.keys(KEY_NOTATIONS) as [KeyNotation, ...KeyNotation[]]).default('standard'),
   /** Comma-separated API keys accepted as Bearer tokens (read scope), besides stored keys. */
   API_KEYS: list.default([]),
   /** Comma-separated admin API keys (the API, and managing keys, webhooks and every key's usage). */
@@ -281,6 +304,7 @@ function idleTimeoutOf(c: z.infer<typeof schema>): number {
 function crossChecks(c: z.infer<typeof schema>): string[] {
   const problems: string[] = [];
   if (c.SOURCES.includes('upstream') && !c.UPSTREAM_URL) problems.push('UPSTREAM_URL: required when SOURCES includes upstream');
+  if (c.LIBRARY_WRITE_TAGS && !c.SOURCES.includes('library')) problems.push('LIBRARY_WRITE_TAGS: needs the library among SOURCES (it tags the files of LIBRARY_DIR)');
   if (c.SOURCES.includes('subsonic')) {
     for (const name of ['SUBSONIC_URL', 'SUBSONIC_USER', 'SUBSONIC_PASSWORD'] as const) {
       if (c[name] === undefined) problems.push(`${name}: required when SOURCES includes subsonic`);

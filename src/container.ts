@@ -13,6 +13,8 @@ import { composeWebhooks } from './compose/webhooks.compose';
 import type { Config } from './config';
 import { createLogger } from './core/logger';
 import { Metrics } from './ops/metrics';
+import { LibraryTagger } from './analysis/library-tagger.service';
+import { LibrarySource } from './sources/library/library.source';
 import type { SourceStartOptions } from './sources/source';
 
 export type { Container, ContainerOverrides } from './compose/container.types';
@@ -55,6 +57,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const analysis = new AnalysisService(store, caches.metadata, search, jobs, { waitMs: config.ANALYSIS_WAIT_MS, requestListeners: [usage, webhooks], catalogue: registry.catalogSources() });
   const uploads = composeUploads(config, { analysis, store, metadata: caches.metadata, engine, source: uploadSource, usage, shared: deployment.queue !== undefined, logger, ...(overrides.now ? { now: overrides.now } : {}) });
   const urlUploads = composeUploadFetcher(config, uploads);
+  const tagger = libraryTagger(config, deployment.serves, { library: registry.catalogSource('library'), analysis, events, logger });
   const readiness = readinessChecks(config, deployment, { store, cache: caches.backend, registry, engine, jobs, ...(worker ? { worker } : {}) });
 
   return {
@@ -95,6 +98,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
         await apiKeys.start();
         flushes.start();
       }
+      tagger?.start();
       await registry.start(options);
       if (worker) {
         await worker.waitUntilReady();
@@ -104,6 +108,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     },
     flush: () => flushes.flush(),
     async close() {
+      // No file is tagged once closing starts (the write under way ends first).
+      await tagger?.close();
       // A worker finishes its running jobs before anything they need is closed; so does a
       // re-analysis (the tracks it has started; the rest are redone by the next run).
       await worker?.close();
@@ -124,4 +130,24 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       await store.close();
     },
   };
+}
+
+/**
+ * LIBRARY_WRITE_TAGS: the library's files tagged as their analyses are stored, by the processes
+ * that serve the API (where the library is watched); a worker process never writes into the folder.
+ */
+function libraryTagger(
+  config: Config,
+  serves: boolean,
+  deps: { library: unknown; analysis: AnalysisService; events: ConstructorParameters<typeof LibraryTagger>[0]['events']; logger: PinoLogger },
+): LibraryTagger | undefined {
+  if (!config.LIBRARY_WRITE_TAGS || !serves || !(deps.library instanceof LibrarySource)) return undefined;
+  return new LibraryTagger(
+    { library: deps.library, analysis: deps.analysis, events: deps.events, logger: deps.logger },
+    {
+      keyNotation: config.LIBRARY_TAGS_KEY_NOTATION,
+      minKeyConfidence: config.LIBRARY_TAGS_MIN_KEY_CONFIDENCE,
+      ...(config.LIBRARY_TAGS_BPM_RANGE ? { range: config.LIBRARY_TAGS_BPM_RANGE } : {}),
+    },
+  );
 }

@@ -8,21 +8,13 @@ import { ConfigError, loadConfig } from '../config';
 import { createContainer, type ContainerOverrides } from '../container';
 import { ANALYSIS_FAILED_MESSAGE, shownError } from '../core/errors';
 import { createLogger } from '../core/logger';
-import { KEY_NOTATIONS, type KeyNotation } from '../core/music';
-import { type TempoRange, tempoRangeFlag, withTempoRange } from '../core/tempo-range';
+import { DEFAULT_MIN_KEY_CONFIDENCE, KEY_NOTATIONS, type KeyNotation } from '../core/music';
+import { tempoRangeFlag } from '../core/tempo-range';
 import type { StoredAnalysis, TrackMetadata } from '../core/types';
 import { ServerIndex, type ServerIndexPlan } from '../analysis/server-index.service';
 import { LibrarySource } from '../sources/library/library.source';
-import { KEY_FIELDS, TAG_WRITE_EXTENSIONS, tagValuesOf, type TagChange } from '../sources/library/library.tags';
+import { TAG_WRITE_EXTENSIONS, tagValuesFor, type TagChange, type TagOptions } from '../sources/library/library.tags';
 
-/**
- * The key confidence under which --write-tags leaves the key out: the confidence is a calibrated
- * probability, and on recordings left out of the key model's fit (engine 30), keys at 0.85 or
- * more — a fifth of them — were exactly right 93 % of the time, where keys at 0.7–0.85 were right
- * two times in three (docs/engine/key.md, "The confidence"); a key written into a DJ's files should
- * rather be missing than wrong.
- */
-export const DEFAULT_MIN_KEY_CONFIDENCE = 0.85;
 
 const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>] [--bpm-range <min>-<max>] [--key-notation <name>] [--dry-run]] [dir]
        npm run index -- --source subsonic
@@ -171,6 +163,8 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     // Only the folder's files are indexed: no remote source is asked anything.
     SOURCES: 'library',
     LIBRARY_WATCH: 'false',
+    // The command writes tags itself, and only with --write-tags.
+    LIBRARY_WRITE_TAGS: 'false',
   });
   const logger = io.overrides?.logger ?? createLogger({ level: io.env.LOG_LEVEL ?? 'warn', format: config.LOG_FORMAT, fd: 2 });
   const container = await createContainer(config, { ...io.overrides, logger });
@@ -200,7 +194,7 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
  * replaces, with a progress bar, then a summary and one line per track left as it was.
  */
 async function reanalyseCli(request: ReanalyseRequest, io: IndexCliIo): Promise<number> {
-  const config = loadConfig({ ...io.env, LIBRARY_WATCH: 'false' });
+  const config = loadConfig({ ...io.env, LIBRARY_WATCH: 'false', LIBRARY_WRITE_TAGS: 'false' });
   const logger = io.overrides?.logger ?? createLogger({ level: io.env.LOG_LEVEL ?? 'warn', format: config.LOG_FORMAT, fd: 2 });
   const container = await createContainer(config, { ...io.overrides, logger });
   try {
@@ -332,7 +326,7 @@ async function withProgress<T>(
 async function writeTagsBack(
   library: LibrarySource,
   analysis: Pick<AnalysisService, 'storedMany'>,
-  options: { dryRun: boolean; minKeyConfidence: number; keyNotation: KeyNotation; range?: TempoRange },
+  options: TagOptions & { dryRun: boolean },
   io: Pick<IndexCliIo, 'out'>,
 ): Promise<number> {
   const files = library.files();
@@ -352,9 +346,7 @@ async function writeTagsBack(
       lines.push(`  skipped: ${file.relPath}: no stored analysis`);
       continue;
     }
-    const values = new Map(tagValuesOf(options.range ? withTempoRange(found.features, options.range) : found.features, options.keyNotation));
-    const keyLeftOut = found.features.confidence.key < options.minKeyConfidence;
-    if (keyLeftOut) for (const field of KEY_FIELDS) values.delete(field);
+    const { values, keyLeftOut } = tagValuesFor(found.features, options);
     const outcome = await library.writeTags(file.relPath, values, options);
     if (keyLeftOut && (outcome.status === 'written' || outcome.status === 'unchanged')) counts.keysLeftOut++;
     if (outcome.status === 'unsupported') {
@@ -392,6 +384,8 @@ async function serverIndexCli(io: IndexCliIo): Promise<number> {
     // Only the server's songs are indexed: no other source is asked anything.
     SOURCES: 'subsonic',
     LIBRARY_WATCH: 'false',
+    // The command writes tags itself, and only with --write-tags.
+    LIBRARY_WRITE_TAGS: 'false',
   });
   const logger = io.overrides?.logger ?? createLogger({ level: io.env.LOG_LEVEL ?? 'warn', format: config.LOG_FORMAT, fd: 2 });
   const container = await createContainer(config, { ...io.overrides, logger });

@@ -57,6 +57,11 @@ export class LibraryIndex {
     return this.byPath.values();
   }
 
+  /** The entry of a file, by its path relative to the root. */
+  entry(relPath: string): LibraryEntry | undefined {
+    return this.byPath.get(relPath.split(path.sep).join('/'));
+  }
+
   byTrackKey(key: string): LibraryEntry | undefined {
     if (this.keysStale) this.rebuildKeys();
     return this.byKey.get(key);
@@ -73,8 +78,9 @@ export class LibraryIndex {
   /**
    * Brings the index in line with the folder: probes new and changed files, drops removed ones.
    * Once `signal` aborts, no further file is probed; what was probed is kept (and snapshotted).
+   * `read` collects the paths of the files probed (new, or changed since the snapshot).
    */
-  async scan(signal?: AbortSignal, options: { reportProgress?: boolean } = {}): Promise<{ added: number; removed: number; total: number }> {
+  async scan(signal?: AbortSignal, options: { reportProgress?: boolean; read?: string[] } = {}): Promise<{ added: number; removed: number; total: number }> {
     await this.loadSnapshot();
     const files = await this.listAudioFiles();
     const present = new Set(files);
@@ -93,7 +99,10 @@ export class LibraryIndex {
     const worker = async (): Promise<void> => {
       while (next < files.length && !signal?.aborted) {
         const rel = files[next++]!;
-        if (await this.refresh(rel)) added++;
+        if (await this.refresh(rel)) {
+          added++;
+          options.read?.push(rel);
+        }
         progress.done++;
       }
     };

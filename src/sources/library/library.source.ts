@@ -10,6 +10,15 @@ import type { ArtworkSource, AudioSource, MetadataSource, SearchQuery, Startable
 import { LibraryIndex, type LibraryEntry } from './library.index';
 import { writeTags, type TagValues, type TagWriteOutcome } from './library.tags';
 
+/** A library file: its path relative to the folder, and the track its tags name. */
+export interface LibraryFile {
+  relPath: string;
+  trackKey: string;
+}
+
+/** Told of files read into the index (new, or changed since it last read them): a scan's, or one as the watcher picks it up. */
+export type LibraryIndexedListener = (files: LibraryFile[]) => void;
+
 export interface LibrarySourceOptions {
   root: string;
   dataDir: string;
@@ -41,6 +50,7 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
   private readonly minScore: number;
   /** Each entry's names as search compares them (an entry object is replaced when its file changes). */
   private readonly names = new WeakMap<LibraryEntry, NormalisedNames>();
+  private readonly indexedListeners = new Set<LibraryIndexedListener>();
 
   constructor(
     private readonly options: LibrarySourceOptions,
@@ -64,10 +74,12 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
   async start(options: SourceStartOptions = {}): Promise<void> {
     this.started = true;
     await this.ensureFolder();
-    const initial = this.index.scan(this.stopping.signal).then((result) => {
+    const read: string[] = [];
+    const initial = this.index.scan(this.stopping.signal, { read }).then((result) => {
       this.indexed = true;
       this.logger.info({ dir: this.index.root, ...result }, 'library indexed');
       if (result.total === 0 && !this.stopping.signal.aborted) this.sayEmpty();
+      this.tellIndexed(this.filesAt(read));
       if (this.options.watch && !this.stopping.signal.aborted) this.watch();
     });
     if (!options.background) {
@@ -179,8 +191,38 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
   }
 
   /** Every indexed file, copies of one track included, with its track key: the files tags are written to. */
-  files(): { relPath: string; trackKey: string }[] {
+  files(): LibraryFile[] {
     return [...this.index.entries()].map((e) => ({ relPath: e.relPath, trackKey: e.trackKey })).sort((a, b) => (a.relPath < b.relPath ? -1 : 1));
+  }
+
+  /** The files of one track (copies of a song share its key). */
+  filesOf(trackKey: string): LibraryFile[] {
+    return this.files().filter((f) => f.trackKey === trackKey);
+  }
+
+  /** Tells `listener` of files as they are indexed (LibraryIndexedListener); returns its unsubscribe. */
+  onIndexed(listener: LibraryIndexedListener): () => void {
+    this.indexedListeners.add(listener);
+    return () => this.indexedListeners.delete(listener);
+  }
+
+  /** The indexed files among `relPaths`. */
+  private filesAt(relPaths: readonly string[]): LibraryFile[] {
+    return relPaths.flatMap((rel) => {
+      const entry = this.index.entry(rel);
+      return entry ? [{ relPath: entry.relPath, trackKey: entry.trackKey }] : [];
+    });
+  }
+
+  private tellIndexed(files: LibraryFile[]): void {
+    if (files.length === 0 || this.stopping.signal.aborted) return;
+    for (const listener of this.indexedListeners) {
+      try {
+        listener(files);
+      } catch (error) {
+        this.logger.error({ err: error }, 'library: a listener of indexed files failed');
+      }
+    }
   }
 
   /** Brings a library file's tags to `values` (library.tags.ts), its audio checked through the engine's probe. */
@@ -209,9 +251,15 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
       ignored: (file, stats) => stats?.isFile() === true && !AUDIO_EXTENSIONS.has(path.extname(file).toLowerCase()),
     });
     const onChange = (file: string): void => {
+      const relPath = path.relative(root, file);
       this.index
-        .refresh(path.relative(root, file), true)
-        .then((changed) => changed && this.logger.info({ file }, 'library file indexed'))
+        .refresh(relPath, true)
+        .then((changed) => {
+          const files = changed ? this.filesAt([relPath]) : [];
+          if (files.length === 0) return;
+          this.logger.info({ file }, 'library file indexed');
+          this.tellIndexed(files);
+        })
         .catch((error: unknown) => this.logger.warn({ file, err: error }, 'library update failed'));
     };
     watcher.on('add', onChange).on('change', onChange);
@@ -225,9 +273,13 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     // already there for it: one more scan once it is ready catches them (unchanged files cost a
     // stat). The library is ready by then, and readiness does not wait for this one.
     watcher.on('ready', () => {
+      const read: string[] = [];
       this.rescan = this.index
-        .scan(this.stopping.signal, { reportProgress: false })
-        .then((result) => result.added + result.removed > 0 && this.logger.info({ dir: root, ...result }, 'library indexed'))
+        .scan(this.stopping.signal, { reportProgress: false, read })
+        .then((result) => {
+          if (result.added + result.removed > 0) this.logger.info({ dir: root, ...result }, 'library indexed');
+          this.tellIndexed(this.filesAt(read));
+        })
         .then(
           () => undefined,
           (error: unknown) => this.logger.warn({ err: error, dir: root }, 'library update failed'),

@@ -12,6 +12,7 @@ import type {
 import { lazily } from '../../core/lazy';
 import { MOODS } from '../../core/descriptors';
 import { KEY_NOTATIONS, openKey, type KeyNotation } from '../../core/music';
+import { type TempoRange, withTempoRange } from '../../core/tempo-range';
 import type { AudioFeatures, AudioProbe } from '../../core/types';
 
 /*
@@ -53,6 +54,26 @@ export function tagValuesOf(features: Pick<AudioFeatures, 'tempo' | 'key' | 'mod
     if (typeof value === 'number' && Number.isFinite(value)) values.set(moodField(mood.name), value.toFixed(2));
   }
   return values;
+}
+
+/** How an analysis is written into tags: the initial key's notation, the key confidence it needs, the BPM's range. */
+export interface TagOptions {
+  keyNotation: KeyNotation;
+  /** Under this key confidence the key fields are left out. */
+  minKeyConfidence: number;
+  /** The BPM is the tempo counted within this range (core/tempo-range.ts). */
+  range?: TempoRange;
+}
+
+/** What an analysis writes with `options` (tagValuesOf), and whether its key was left out for its confidence. */
+export function tagValuesFor(
+  features: Pick<AudioFeatures, 'tempo' | 'key' | 'mode' | 'mood' | 'confidence' | 'tempoAlternatives'>,
+  options: TagOptions,
+): { values: TagValues; keyLeftOut: boolean } {
+  const values = new Map(tagValuesOf(options.range ? withTempoRange(features, options.range) : features, options.keyNotation));
+  const keyLeftOut = features.confidence.key < options.minKeyConfidence;
+  if (keyLeftOut) for (const field of KEY_FIELDS) values.delete(field);
+  return { values, keyLeftOut };
 }
 
 /** How one tag format reads and writes the fields. */
