@@ -35,7 +35,12 @@ const { exp, log, log2 } = Math;
  * - **body gap** `bodyGap`: how much more the onsets below 2 kHz (kick, snare body, bass,
  *   chords) differ between odd and even beats than all the onsets do. At the double of a drum
  *   machine's beat every other "beat" holds only a hat: the body is missing there while the hats
- *   keep the whole onset curve even; at the beat, kick and snare take turns and both have body.
+ *   keep the whole onset curve even; at the beat, kick and snare take turns and both have body;
+ * - **a beat in three left empty** `weakThird`: the weakest of every three tracked beats against
+ *   their mean (`weakestOfThree`). A level at 3:2 of the beat falls on the beat, then on the
+ *   second note of a shuffle's or a swing's pair, then between them where nothing is played, in
+ *   turn: one "beat" in three is empty. At the beat, and at its double or half, every place of the
+ *   three is played alike (engine 33).
  *
  * The weights are fitted by `npm run bench:tempo-levels` (softmax regression over the candidates
  * of songs with a known tempo, each set weighted equally and, within a set, songs at crowded
@@ -61,7 +66,7 @@ export interface LevelInputs {
   rChords: Float64Array;
 }
 
-export const LEVEL_FEATURES = ['x', 'on', 'half', 'third', 'lowBar', 'high', 'chords', 'notTwo', 'bodyGap'] as const;
+export const LEVEL_FEATURES = ['x', 'on', 'half', 'third', 'lowBar', 'high', 'chords', 'notTwo', 'bodyGap', 'weakThird'] as const;
 
 /**
  * How strictly the beats the evidence is read at keep to the candidate's period: four times the
@@ -92,7 +97,7 @@ export interface Level {
   features: number[];
 }
 
-export const LEVEL_WEIGHTS: readonly number[] = [4.42, 5.0, 3.77, -1.31, 3.2, 3.0, 3.56, 2.87, 2.36];
+export const LEVEL_WEIGHTS: readonly number[] = [3.24, 4.87, 2.79, -1.39, 2.25, 2.42, 2.46, 2.77, 2.18, 2.47];
 
 const mean = (x: ArrayLike<number>): number => {
   let s = 0;
@@ -134,6 +139,23 @@ function alternation(x: Float64Array, beats: readonly number[], xMean: number): 
   return log((Math.min(odd, even) + 0.1) / (Math.max(odd, even) + 0.1));
 }
 
+/**
+ * How empty the weakest of every three beats is: the beats taken three by three, the mean of x at
+ * each of the three places over x's mean, ln((weakest + 0.1) / (their mean + 0.1)) (0 when all
+ * three are played alike, negative when one place is left empty).
+ */
+function weakestOfThree(x: Float64Array, beats: readonly number[], xMean: number): number {
+  const sum = [0, 0, 0];
+  const count = [0, 0, 0];
+  beats.forEach((b, i) => {
+    sum[i % 3]! += peakNear(x, b);
+    count[i % 3]!++;
+  });
+  const places = [0, 1, 2].map((k) => sum[k]! / Math.max(1, count[k]!) / (xMean || 1));
+  const average = (places[0]! + places[1]! + places[2]!) / 3;
+  return log((Math.min(...places) + 0.1) / (average + 0.1));
+}
+
 /** Strength ratios enter as log(ratio + 0.5): the offset keeps an empty subdivision (ratio 0) from weighing more than a weak one. */
 const logOf = (v: number): number => log(Math.max(0, v) + 0.5);
 
@@ -164,6 +186,7 @@ function levelAt(inputs: LevelInputs, means: { onset: number; high: number; body
     chords,
     chords - tonality * sampleAt(rChords, 2 * period),
     alternation(body, beats, means.body) - alternation(onset, beats, onsetMean),
+    weakestOfThree(onset, beats, onsetMean),
   ];
   return { bpm, period, beats, preference: tempoPreference(bpm), features };
 }
