@@ -13,7 +13,7 @@ import { composeWebhooks } from './compose/webhooks.compose';
 import type { Config } from './config';
 import { createLogger } from './core/logger';
 import { Metrics } from './ops/metrics';
-import { LibraryTagger } from './analysis/library-tagger.service';
+import { LibraryTagger, type LibraryTaggerDeps } from './analysis/library-tagger.service';
 import { LibrarySource } from './sources/library/library.source';
 import type { SourceStartOptions } from './sources/source';
 
@@ -139,11 +139,11 @@ export async function createContainer(config: Config, overrides: ContainerOverri
 function libraryTagger(
   config: Config,
   serves: boolean,
-  deps: { library: unknown; analysis: AnalysisService; events: ConstructorParameters<typeof LibraryTagger>[0]['events']; logger: PinoLogger },
+  { library, ...deps }: Omit<LibraryTaggerDeps, 'library'> & { library: unknown },
 ): LibraryTagger | undefined {
-  if (!config.LIBRARY_WRITE_TAGS || !serves || !(deps.library instanceof LibrarySource)) return undefined;
+  if (!config.LIBRARY_WRITE_TAGS || !serves || !(library instanceof LibrarySource)) return undefined;
   return new LibraryTagger(
-    { library: deps.library, analysis: deps.analysis, events: deps.events, logger: deps.logger },
+    { library, ...deps },
     {
       keyNotation: config.LIBRARY_TAGS_KEY_NOTATION,
       minKeyConfidence: config.LIBRARY_TAGS_MIN_KEY_CONFIDENCE,

@@ -15,7 +15,6 @@ import { ServerIndex, type ServerIndexPlan } from '../analysis/server-index.serv
 import { LibrarySource } from '../sources/library/library.source';
 import { TAG_WRITE_EXTENSIONS, tagValuesFor, type TagChange, type TagOptions } from '../sources/library/library.tags';
 
-
 const USAGE = `usage: npm run index -- [--write-tags [--min-key-confidence <0-1>] [--bpm-range <min>-<max>] [--key-notation <name>] [--dry-run]] [dir]
        npm run index -- --source subsonic
        npm run index -- --reanalyse [--older-than <engine>] [--dry-run]
