@@ -19,8 +19,11 @@ export interface LibraryTaggerDeps {
  *
  * - the files the library reads into its index (new or changed ones: at a start, those that
  *   changed while the server was down; then each file the watcher picks up) get their track's
- *   stored analysis in their tags; a track with none is analysed first, on the analysis workers
- *   like any request, and its files are tagged when it is stored;
+ *   stored analysis in their tags;
+ * - a file whose track has no stored analysis (at a start, any file of the library) is analysed,
+ *   on the analysis workers like any request but ANALYSES_AT_ONCE at a time, so that clients'
+ *   requests are not queued behind a whole library and a shutdown waits for those few only; its
+ *   files are tagged when the analysis is stored;
  * - an analysis stored or replaced anywhere in the deployment (a client's request, a
  *   re-analysis) is written into the library files of its track.
  *
@@ -29,12 +32,18 @@ export interface LibraryTaggerDeps {
  * by the watcher as changed and comes back here: its tags hold the values by then and nothing is
  * written, so it ends there.
  */
+/** Library analyses the tagger has submitted and not seen end, at most: the rest wait in its own backlog. */
+export const ANALYSES_AT_ONCE = 2;
+
 export class LibraryTagger {
   private readonly unsubscribes: (() => void)[] = [];
   /** The writes, in order: each starts when the one before it has ended. */
   private writes: Promise<void> = Promise.resolve();
-  /** Tracks being analysed for the library: their files are tagged when the job ends, not again by its event. */
+  /** Tracks waiting for or being analysed for the library: their files are tagged when the job ends, not again by its event. */
   private readonly analysing = new Set<string>();
+  /** Tracks waiting for an analysis slot, in order. */
+  private readonly backlog: string[] = [];
+  private running = 0;
   private closed = false;
 
   constructor(
@@ -55,12 +64,13 @@ export class LibraryTagger {
   }
 
   /**
-   * No new work is taken and the writes queued are dropped; the write under way ends. An analysis
-   * still running is not waited for: the files of a track analysed after this are tagged at the
-   * next start only if they change, or by `npm run index -- --write-tags`.
+   * No new work is taken, the backlog and the writes queued are dropped; the write under way ends.
+   * The analyses submitted are not waited for here (the job runner finishes them); a track left
+   * without an analysis is taken up again at the next start.
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.backlog.length = 0;
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
     await this.writes;
   }
@@ -70,7 +80,7 @@ export class LibraryTagger {
     return this.writes;
   }
 
-  private async filesIndexed(files: readonly LibraryFile[]): Promise<void> {
+  private async filesIndexed(files: readonly (LibraryFile & { read: boolean })[]): Promise<void> {
     const keys = [...new Set(files.map((f) => f.trackKey))];
     for (let i = 0; i < keys.length && !this.closed; i += MAX_BATCH_KEYS) {
       const batch = keys.slice(i, i + MAX_BATCH_KEYS);
@@ -81,28 +91,45 @@ export class LibraryTagger {
           this.analyse(trackKey);
           return;
         }
-        for (const file of files) if (file.trackKey === trackKey) this.queueWrite(file, analysis);
+        // A file the index did not read again holds what was written into it before.
+        for (const file of files) if (file.trackKey === trackKey && file.read) this.queueWrite(file, analysis);
       });
     }
   }
 
   private analyse(trackKey: string): void {
     if (this.closed || this.analysing.has(trackKey)) return;
-    const track = this.deps.library.lookup(trackKey);
-    if (!track) return;
     this.analysing.add(trackKey);
-    this.deps.analysis.analyseTrack(track).then(
-      (analysis) => {
+    this.backlog.push(trackKey);
+    this.next();
+  }
+
+  /** Starts backlog analyses while fewer than ANALYSES_AT_ONCE run. */
+  private next(): void {
+    while (!this.closed && this.running < ANALYSES_AT_ONCE && this.backlog.length > 0) {
+      const trackKey = this.backlog.shift()!;
+      const track = this.deps.library.lookup(trackKey);
+      if (!track) {
         this.analysing.delete(trackKey);
-        this.tagFilesOf(analysis);
-      },
-      (error: unknown) => {
-        this.analysing.delete(trackKey);
-        if (this.closed) return;
-        const { code, message } = shownError(error);
-        this.deps.logger.warn({ trackKey, file: track.audio?.locator, code, message }, 'library: the analysis failed; tags not written');
-      },
-    );
+        continue;
+      }
+      this.running++;
+      void this.deps.analysis
+        .analyseTrack(track)
+        .then(
+          (analysis) => this.tagFilesOf(analysis),
+          (error: unknown) => {
+            if (this.closed) return;
+            const { code, message } = shownError(error);
+            this.deps.logger.warn({ trackKey, file: track.audio?.locator, code, message }, 'library: the analysis failed; tags not written');
+          },
+        )
+        .finally(() => {
+          this.running--;
+          this.analysing.delete(trackKey);
+          this.next();
+        });
+    }
   }
 
   private tagFilesOf(analysis: StoredAnalysis): void {

@@ -16,8 +16,12 @@ export interface LibraryFile {
   trackKey: string;
 }
 
-/** Told of files read into the index (new, or changed since it last read them): a scan's, or one as the watcher picks it up. */
-export type LibraryIndexedListener = (files: LibraryFile[]) => void;
+/**
+ * Told of the library's files once indexed: every file after the first scan, each with whether it
+ * was read (new, or changed since the index last read it); then each file the watcher picks up
+ * (read).
+ */
+export type LibraryIndexedListener = (files: (LibraryFile & { read: boolean })[]) => void;
 
 export interface LibrarySourceOptions {
   root: string;
@@ -79,7 +83,8 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
       this.indexed = true;
       this.logger.info({ dir: this.index.root, ...result }, 'library indexed');
       if (result.total === 0 && !this.stopping.signal.aborted) this.sayEmpty();
-      this.tellIndexed(this.filesAt(read));
+      const wasRead = new Set(read);
+      this.tellIndexed(this.files().map((f) => ({ ...f, read: wasRead.has(f.relPath) })));
       if (this.options.watch && !this.stopping.signal.aborted) this.watch();
     });
     if (!options.background) {
@@ -214,7 +219,7 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     });
   }
 
-  private tellIndexed(files: LibraryFile[]): void {
+  private tellIndexed(files: Parameters<LibraryIndexedListener>[0]): void {
     if (files.length === 0 || this.stopping.signal.aborted) return;
     for (const listener of this.indexedListeners) {
       try {
@@ -258,7 +263,7 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
           const files = changed ? this.filesAt([relPath]) : [];
           if (files.length === 0) return;
           this.logger.info({ file }, 'library file indexed');
-          this.tellIndexed(files);
+          this.tellIndexed(files.map((f) => ({ ...f, read: true })));
         })
         .catch((error: unknown) => this.logger.warn({ file, err: error }, 'library update failed'));
     };
@@ -278,7 +283,7 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
         .scan(this.stopping.signal, { reportProgress: false, read })
         .then((result) => {
           if (result.added + result.removed > 0) this.logger.info({ dir: root, ...result }, 'library indexed');
-          this.tellIndexed(this.filesAt(read));
+          this.tellIndexed(this.filesAt(read).map((f) => ({ ...f, read: true })));
         })
         .then(
           () => undefined,

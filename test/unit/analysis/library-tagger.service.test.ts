@@ -2,7 +2,7 @@ import { ANALYSIS_COMPLETED, ANALYSIS_FAILED, ANALYSIS_REPLACED, type AnalysisEv
 import { AppError } from '../../../src/core/errors';
 import { camelotKey } from '../../../src/core/music';
 import type { StoredAnalysis, TrackMetadata } from '../../../src/core/types';
-import { LibraryTagger } from '../../../src/analysis/library-tagger.service';
+import { ANALYSES_AT_ONCE, LibraryTagger } from '../../../src/analysis/library-tagger.service';
 import type { LibraryFile, LibraryIndexedListener } from '../../../src/sources/library/library.source';
 import { BPM_FIELD, KEY_FIELD, OPEN_KEY_FIELD, type TagValues, type TagWriteOutcome } from '../../../src/sources/library/library.tags';
 import { featuresFromBytes } from '../../../measure/http/fake-engine';
@@ -22,19 +22,22 @@ function analysisOf(trackKey: string, seed: number, keyConfidence = 0.9): Stored
 }
 
 /** The library, the analysis service and the event channel the tagger is given, as fakes that record what they are asked. */
-function harness(stored: Map<string, StoredAnalysis>, options: { analyseFails?: boolean; writesWaitFor?: Promise<void> } = {}) {
+function harness(stored: Map<string, StoredAnalysis>, options: { analyseFails?: boolean; writesWaitFor?: Promise<void>; analysesWaitFor?: Promise<void>; files?: LibraryFile[] } = {}) {
+  const files = options.files ?? FILES;
   let indexed: LibraryIndexedListener | undefined;
   let heard: AnalysisEventListener | undefined;
   const written: { relPath: string; values: TagValues }[] = [];
   const analysed: string[] = [];
+  let running = 0;
+  let maxRunning = 0;
   const library = {
     onIndexed(listener: LibraryIndexedListener) {
       indexed = listener;
       return () => (indexed = undefined);
     },
-    filesOf: (trackKey: string) => FILES.filter((f) => f.trackKey === trackKey),
+    filesOf: (trackKey: string) => files.filter((f) => f.trackKey === trackKey),
     lookup: (trackKey: string): TrackMetadata | undefined =>
-      FILES.some((f) => f.trackKey === trackKey) ? { trackKey, artist: 'A', trackName: trackKey, source: 'library', audio: { source: 'library', locator: FILES.find((f) => f.trackKey === trackKey)!.relPath } } : undefined,
+      files.some((f) => f.trackKey === trackKey) ? { trackKey, artist: 'A', trackName: trackKey, source: 'library', audio: { source: 'library', locator: files.find((f) => f.trackKey === trackKey)!.relPath } } : undefined,
     async writeTags(relPath: string, values: TagValues): Promise<TagWriteOutcome> {
       written.push({ relPath, values });
       await options.writesWaitFor;
@@ -43,14 +46,18 @@ function harness(stored: Map<string, StoredAnalysis>, options: { analyseFails?: 
   };
   const analysis = {
     storedMany: (keys: readonly string[]) => Promise.resolve(keys.map((k) => stored.get(k) ?? null)),
-    analyseTrack(track: TrackMetadata): Promise<StoredAnalysis> {
+    async analyseTrack(track: TrackMetadata): Promise<StoredAnalysis> {
       analysed.push(track.trackKey);
-      if (options.analyseFails) return Promise.reject(new AppError('AUDIO_UNDECODABLE', 'the audio could not be decoded'));
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await options.analysesWaitFor;
+      running--;
+      if (options.analyseFails) throw new AppError('AUDIO_UNDECODABLE', 'the audio could not be decoded');
       const result = analysisOf(track.trackKey, 7);
       stored.set(track.trackKey, result);
       // As the service does: the stored analysis is announced before the job's caller hears of it.
       void heard?.({ type: ANALYSIS_COMPLETED, id: track.trackKey, trackKey: track.trackKey, at: result.analysedAt, analysis: result }, 'local');
-      return Promise.resolve(result);
+      return result;
     },
   };
   const events = {
@@ -73,8 +80,11 @@ function harness(stored: Map<string, StoredAnalysis>, options: { analyseFails?: 
     analysed,
     logs,
     settle,
-    index: (files: LibraryFile[]) => indexed!(files),
+    index: (files: LibraryFile[], read = true) => indexed!(files.map((f) => ({ ...f, read }))),
     hear: (event: AnalysisEvent): void => void heard!(event, 'remote'),
+    get maxRunning() {
+      return maxRunning;
+    },
     get subscribed() {
       return indexed !== undefined || heard !== undefined;
     },
@@ -120,6 +130,27 @@ describe('LibraryTagger (LIBRARY_WRITE_TAGS)', () => {
     await h.settle();
     expect(h.written.map((w) => w.relPath)).toEqual(['B - Two.ogg', 'B - Two.ogg']);
     expect(h.written[1]!.values.get(BPM_FIELD)).toBe(String(Math.round(replaced.features.tempo)));
+  });
+
+  it('at a start, writes stored analyses only into the files read again, and analyses every file that has none', async () => {
+    const h = harness(new Map([[KEY_A, analysisOf(KEY_A, 1)]]));
+    h.index(FILES, false);
+    await h.settle();
+    expect(h.analysed).toEqual([KEY_B]);
+    expect(h.written.map((w) => w.relPath)).toEqual(['B - Two.ogg']);
+  });
+
+  it('analyses a library at most ANALYSES_AT_ONCE tracks at a time, every track in the end', async () => {
+    const many = Array.from({ length: 7 }, (_, i) => ({ relPath: `T - ${i}.mp3`, trackKey: String(i).repeat(16) }));
+    let release!: () => void;
+    const h = harness(new Map(), { files: many, analysesWaitFor: new Promise((r) => (release = r)) });
+    h.index(many);
+    await h.settle();
+    expect(h.analysed).toHaveLength(ANALYSES_AT_ONCE);
+    release();
+    while (h.written.length < many.length) await new Promise((r) => setImmediate(r));
+    expect([...h.analysed].sort()).toEqual(many.map((f) => f.trackKey).sort());
+    expect(h.maxRunning).toBe(ANALYSES_AT_ONCE);
   });
 
   it('says when an analysis fails and writes nothing for it', async () => {
