@@ -13,6 +13,9 @@ export interface LibraryTaggerDeps {
   logger: Logger;
 }
 
+/** Library analyses the tagger has submitted and not seen end, at most: the rest wait in its own backlog. */
+export const ANALYSES_AT_ONCE = 2;
+
 /**
  * LIBRARY_WRITE_TAGS: the server keeps its library files' tags in line with their analyses, as
  * `npm run index -- --write-tags` does once (docs/TAGS.md, "Written by the server"):
@@ -32,9 +35,6 @@ export interface LibraryTaggerDeps {
  * by the watcher as changed and comes back here: its tags hold the values by then and nothing is
  * written, so it ends there.
  */
-/** Library analyses the tagger has submitted and not seen end, at most: the rest wait in its own backlog. */
-export const ANALYSES_AT_ONCE = 2;
-
 export class LibraryTagger {
   private readonly unsubscribes: (() => void)[] = [];
   /** The writes, in order: each starts when the one before it has ended. */
