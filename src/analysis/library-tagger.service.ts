@@ -81,7 +81,13 @@ export class LibraryTagger {
   }
 
   private async filesIndexed(files: readonly (LibraryFile & { read: boolean })[]): Promise<void> {
-    const keys = [...new Set(files.map((f) => f.trackKey))];
+    const byTrack = new Map<string, (LibraryFile & { read: boolean })[]>();
+    for (const file of files) {
+      const copies = byTrack.get(file.trackKey);
+      if (copies) copies.push(file);
+      else byTrack.set(file.trackKey, [file]);
+    }
+    const keys = [...byTrack.keys()];
     for (let i = 0; i < keys.length && !this.closed; i += MAX_BATCH_KEYS) {
       const batch = keys.slice(i, i + MAX_BATCH_KEYS);
       const stored = await this.deps.analysis.storedMany(batch, { segments: false });
@@ -92,7 +98,7 @@ export class LibraryTagger {
           return;
         }
         // A file the index did not read again holds what was written into it before.
-        for (const file of files) if (file.trackKey === trackKey && file.read) this.queueWrite(file, analysis);
+        for (const file of byTrack.get(trackKey)!) if (file.read) this.queueWrite(file, analysis);
       });
     }
   }

@@ -202,7 +202,9 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
 
   /** The files of one track (copies of a song share its key). */
   filesOf(trackKey: string): LibraryFile[] {
-    return this.files().filter((f) => f.trackKey === trackKey);
+    const files: LibraryFile[] = [];
+    for (const e of this.index.entries()) if (e.trackKey === trackKey) files.push({ relPath: e.relPath, trackKey });
+    return files.sort((a, b) => (a.relPath < b.relPath ? -1 : 1));
   }
 
   /** Tells `listener` of files as they are indexed (LibraryIndexedListener); returns its unsubscribe. */
