@@ -118,7 +118,8 @@ async function main(): Promise<void> {
     force.unref();
     // Stops accepting; the callback runs once every in-flight request has been answered (each
     // waits at most ANALYSIS_WAIT_MS) and every WebSocket closed (told 1001 Going away, just
-    // below), then jobs are drained, usage written and connections closed.
+    // below), then the running jobs finish (queued ones are dropped), usage is written and
+    // connections closed.
     server.close(() => {
       running
         .stopHttp()

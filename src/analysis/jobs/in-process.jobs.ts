@@ -4,10 +4,12 @@ import type { AnalysisJobs, AnalysisTask, JobCounts, JobStatus } from './jobs';
 /**
  * The embedded job runner: jobs run in this process (the engine's worker threads do the heavy
  * part), coalesced per trackKey. At most `concurrency` jobs run at once; the rest wait in order.
+ * Closing lets the running jobs finish and rejects those still waiting (a job stores its analysis
+ * only when it completes, so a rejected one leaves nothing behind and is asked for again later).
  */
 export class InProcessJobs implements AnalysisJobs {
   private readonly pending = new Map<string, { promise: Promise<StoredAnalysis>; started: boolean }>();
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private running = 0;
   private closed = false;
 
@@ -51,17 +53,18 @@ export class InProcessJobs implements AnalysisJobs {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const waiter of this.waiting.splice(0)) waiter.reject(new Error('the job runner is closed'));
     await Promise.allSettled([...this.pending.values()].map((e) => e.promise));
   }
 
   private async schedule<T>(run: () => Promise<T>): Promise<T> {
-    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.running >= this.concurrency) await new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
     this.running++;
     try {
       return await run();
     } finally {
       this.running--;
-      this.waiting.shift()?.();
+      this.waiting.shift()?.resolve();
     }
   }
 }
