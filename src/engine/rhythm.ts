@@ -2,7 +2,7 @@ import { trackBeats } from './rhythm.beats';
 import { type Level, describeLevels, rankLevels, tempoConfidence } from './rhythm.level';
 import { measureMeter } from './rhythm.meter';
 import { type OnsetEnvelopes, chordChange, detrend, onsetRate } from './rhythm.onsets';
-import { autocorrelation, candidatePeriods, sampleAt } from './rhythm.periods';
+import { MAX_BPM, MIN_BPM, autocorrelation, candidatePeriods, sampleAt } from './rhythm.periods';
 import { type Chroma } from './tonal.chroma';
 
 /**
@@ -10,7 +10,8 @@ import { type Chroma } from './tonal.chroma';
  * onset envelopes (rhythm.onsets.ts), their periodicity and the candidate periods
  * (rhythm.periods.ts), the level choice (rhythm.level.ts), beats (rhythm.beats.ts) and the
  * meter (rhythm.meter.ts). The beats are those tracked at the chosen level, and the tempo is
- * that level's period, so the timeline's beat grid and the tempo agree by construction.
+ * their mean steady interval (beatsTempo), so the timeline's beat grid and the tempo agree by
+ * construction.
  */
 export interface RhythmResult {
   tempo: number;
@@ -57,6 +58,33 @@ const MIN_ALTERNATIVE_PROBABILITY = 0.01;
 function alternativeConfidence(probability: number, winner: number, confidence: number): number {
   const rest = 1 - winner;
   return rest > 0 ? Math.round(((1 - confidence) * probability * 1000) / rest) / 1000 : 0;
+}
+
+/** An interval of the tracked beats further than this (share of the period) from the period is a skipped or an extra beat. */
+const STEADY_INTERVAL = 0.15;
+/** Fewer steady intervals than this and the level's own period is the tempo. */
+const MIN_STEADY_INTERVALS = 4;
+
+/**
+ * The tempo the tracked beats keep: the mean of their intervals within STEADY_INTERVAL of the
+ * level's period, in BPM (the level's own BPM when too few are). The level's period is the
+ * autocorrelation's peak, which a band's drift or a swing's uneven notes can pull a few per cent
+ * off the beats a listener taps; the beats themselves, tracked at it, follow the music, and their
+ * mean interval is the tempo the timeline's beat grid shows (frame-exact beats, averaged over a
+ * window's fifty or more intervals, give the tempo well under a per cent). Within the candidates'
+ * range, MIN_BPM to MAX_BPM.
+ */
+export function beatsTempo(beats: readonly number[], period: number, fps: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let i = 1; i < beats.length; i++) {
+    const interval = beats[i]! - beats[i - 1]!;
+    if (Math.abs(interval / period - 1) >= STEADY_INTERVAL) continue;
+    sum += interval;
+    count++;
+  }
+  const bpm = (fps * 60) / (count >= MIN_STEADY_INTERVALS ? sum / count : period);
+  return Math.min(MAX_BPM, Math.max(MIN_BPM, bpm));
 }
 
 /** Radius of the moving mean taken off the onset envelopes: 0.25 s, slower than any beat. */
@@ -117,7 +145,7 @@ export function analyseRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonalit
   const reference = [...strengths].sort((a, b) => a - b)[Math.floor(strengths.length * 0.9)] || 1;
   const beats = tracked.map((b) => b / fps);
   return {
-    tempo: Math.round(level.bpm * 10) / 10,
+    tempo: Math.round(beatsTempo(tracked, level.period, fps) * 10) / 10,
     tempoConfidence: confidence,
     levelProbability: choice.probability,
     tempoAlternatives: ranked

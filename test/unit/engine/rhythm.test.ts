@@ -1,4 +1,4 @@
-import type { RhythmResult } from '../../../src/engine/rhythm';
+import { type RhythmResult, beatsTempo } from '../../../src/engine/rhythm';
 import { trackBeats } from '../../../src/engine/rhythm.beats';
 import { LEVEL_FEATURES, type Level, TEMPO_CALIBRATION, describeLevel, rankLevels, tempoCalibrationInputs, tempoConfidence } from '../../../src/engine/rhythm.level';
 import { MAX_BPM, MIN_BPM, autocorrelation, candidatePeriods, refinePeak } from '../../../src/engine/rhythm.periods';
@@ -292,6 +292,26 @@ describe('beat tracking (dynamic programming)', () => {
     // The missing onset is bridged at the period, not skipped.
     expect(beats.some((b) => abs(b - 190) <= 2)).toBe(true);
     for (let i = 1; i < beats.length; i++) expect(beats[i]! - beats[i - 1]!).toBeGreaterThanOrEqual(15);
+  });
+});
+
+describe('beatsTempo (the tempo the tracked beats keep)', () => {
+  const FPS = 43;
+
+  it('when the beats alternate 19 and 20 frames apart around a period read as 18.9, then the tempo is their mean interval, not the period', () => {
+    const beats = Array.from({ length: 41 }, (_, i) => 10 + Math.floor(i * 19.5));
+    expect(beatsTempo(beats, 18.9, FPS)).toBeCloseTo((FPS * 60) / 19.5, 1);
+  });
+
+  it('when a beat is skipped and one is doubled, then those two intervals are left out of the mean', () => {
+    const steady = Array.from({ length: 30 }, (_, i) => 20 * i);
+    const beats = [...steady.filter((b) => b !== 200), 305].sort((a, b) => a - b);
+    expect(beatsTempo(beats, 20, FPS)).toBeCloseTo((FPS * 60) / 20, 6);
+  });
+
+  it('when fewer than four intervals are steady, then the level\'s own period is the tempo', () => {
+    expect(beatsTempo([0, 21, 42, 90], 20, FPS)).toBeCloseTo((FPS * 60) / 20, 6);
+    expect(beatsTempo([], 20, FPS)).toBeCloseTo((FPS * 60) / 20, 6);
   });
 });
 
