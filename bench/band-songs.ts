@@ -3,14 +3,15 @@
  * the tempo their players tap, in a folder that `npm run bench:accuracy` and
  * `npm run bench:tempo-levels` read.
  *
- *   npm run bench:band-songs -- <out dir> [--only <package folder>,...]
+ *   npm run bench:band-songs -- <out dir> [--only <package folder>,...] [--whole]
  *
  * Needs the Debian packages `fretsonfire-songs-muldjord` and/or `fretsonfire-songs-sectoid`, and
  * `sox` with `libsox-fmt-all`; the service never does. Each song folder holds the recorded stems
  * (song.ogg, guitar.ogg, rhythm.ogg) and the game's note chart, notes.mid. The stems are mixed,
  * peak-normalised to -1 dBFS and cut at 15 s, 45 s, 75 s … while a whole clip fits, as MP3
  * 128 kbit/s. `--only muldjord` keeps one package's songs (sectoid's are the corpus's recorded
- * set already).
+ * set already). `--whole` writes each song whole instead (one MP3 a song, mixed and normalised
+ * the same), for the tempo the engine reads over a whole track.
  *
  * What the truth is: the chart's tempo, the one the players tap along to. A song whose chart
  * changes tempo is skipped. No key or meter: the charts do not state them.
@@ -33,6 +34,7 @@ interface Row {
   title: string;
   bpm: number;
   seconds: number;
+  /** Where the clip starts in the song, seconds (0 for a whole song). */
   excerptStart: number;
 }
 
@@ -81,12 +83,12 @@ function iniValue(text: string, key: string): string | undefined {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ options: { only: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, whole: { type: 'boolean', default: false } }, allowPositionals: true });
   const only = values.only === undefined ? undefined : new Set(values.only.split(',').filter(Boolean));
   const [out] = positionals;
   const formats = soxFormatsLacking(['ogg', 'mp3']);
   if (!out || !existsSync(SONGS_DIR) || !hasCommand('sox') || !hasCommand('soxi') || formats) {
-    console.error(`usage: npm run bench:band-songs -- <out dir> [--only muldjord,sectoid] (needs fretsonfire-songs-* and sox${formats})`);
+    console.error(`usage: npm run bench:band-songs -- <out dir> [--only muldjord,sectoid] [--whole] (needs fretsonfire-songs-* and sox${formats})`);
     process.exit(2);
   }
   mkdirSync(out, { recursive: true });
@@ -104,18 +106,26 @@ function main(): void {
       const stems = STEMS.map((s) => join(dir, s)).filter(existsSync);
       const ini = existsSync(join(dir, 'song.ini')) ? readFileSync(join(dir, 'song.ini'), 'utf8') : '';
       const seconds = Number(execFileSync('soxi', ['-D', stems[0]!], { encoding: 'utf8' }));
+      const mix = stems.length > 1 ? ['-m', ...stems] : stems;
+      const bpm = Math.round(tempi[0]! * 1000) / 1000;
+      const about = { artist: (iniValue(ini, 'artist') ?? pack).replace(/\s+-\s+www\..*$/, ''), title: iniValue(ini, 'name') ?? song, bpm };
+      if (values.whole) {
+        const file = `${pack}-${song}.mp3`;
+        execFileSync('sox', [...mix, '-r', '44100', '-C', '128', join(out, file), 'norm', '-1']);
+        rows.push({ file, ...about, seconds: Math.round(seconds * 100) / 100, excerptStart: 0 });
+        console.log(`${file} ${pack}/${song} ${bpm} BPM, whole (${seconds.toFixed(1)} s)`);
+        continue;
+      }
       for (let start = FIRST_CUT; start + CLIP_SECONDS + 2 < seconds; start += CUT_STEP) {
         const file = `${pack}-${String(rows.length).padStart(2, '0')}.mp3`;
-        const mix = stems.length > 1 ? ['-m', ...stems] : stems;
         execFileSync('sox', [...mix, '-r', '44100', '-C', '128', join(out, file), 'trim', String(start), String(CLIP_SECONDS), 'norm', '-1']);
-        const bpm = Math.round(tempi[0]! * 1000) / 1000;
-        rows.push({ file, artist: (iniValue(ini, 'artist') ?? pack).replace(/\s+-\s+www\..*$/, ''), title: iniValue(ini, 'name') ?? song, bpm, seconds: CLIP_SECONDS, excerptStart: start });
+        rows.push({ file, ...about, seconds: CLIP_SECONDS, excerptStart: start });
         console.log(`${file} ${pack}/${song} ${bpm} BPM from ${start} s`);
       }
     }
   }
   writeFileSync(join(out, 'truth.json'), `${JSON.stringify(rows, null, 1)}\n`);
-  console.log(`wrote ${rows.length} clips and truth.json to ${out}`);
+  console.log(`wrote ${rows.length} ${values.whole ? 'songs' : 'clips'} and truth.json to ${out}`);
 }
 
 main();

@@ -356,11 +356,16 @@ it('bench:tempo-scaled, bench:demo-songs, bench:band-songs and bench:game-music 
   }
   const band = await npmRun('bench:band-songs', [path.join(scratch, 'band')], env(), 120_000);
   if (band.code === 2) expect(band.stderr).toContain('needs fretsonfire-songs-* and sox');
-  else expect(ok(band)).toMatch(/clips/);
+  else {
+    expect(ok(band)).toMatch(/^wrote \d+ clips and truth\.json to /m);
+    const whole = ok(await npmRun('bench:band-songs', [path.join(scratch, 'band-whole'), '--whole'], env(), 600_000));
+    expect(whole).toMatch(/^[a-z]+-[a-z0-9_]+\.mp3 [a-z]+\/[a-z0-9_]+ [\d.]+ BPM, whole \(\d+\.\d s\)$/m);
+    expect(whole).toMatch(/^wrote \d+ songs and truth\.json to /m);
+  }
   const games = await npmRun('bench:game-music', [], env(), 120_000);
   expect(games.code).toBe(2);
   expect(games.stderr).toMatch(/^usage: npm run bench:game-music -- <out dir> \(needs: apt-get install wesnoth-1\.16-music .*lincity-ng-data .*freedroidrpg-data .*singularity-music\)$/m);
-});
+}, 600_000);
 
 const GAME_MUSIC = ['/usr/share/games/wesnoth/1.16/data/core/music', '/usr/share/games/hedgewars/Data/Music'];
 const withGameMusic = GAME_MUSIC.some(existsSync) ? it : it.skip;
