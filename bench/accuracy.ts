@@ -8,9 +8,9 @@
  * `<dir>/truth.json` is an array of `{file, bpm?, tonic?, modeBinary?, timeSignature?, drums?}`;
  * a file whose row lacks a field (or has it null) is left out of that metric. Every file is
  * decoded by the engine's own decode path and analysed by the engine as the service does
- * (`AudioFeatures` of the window, the key of the whole file where the file is longer than its
- * window); the peers get the same 44.1 kHz mono window, and for the key the whole file where the
- * engine's key reads it.
+ * (`AudioFeatures` of the window, the key of the whole file and the tempo's level weighed over it
+ * where the file is longer than its window); the peers get the same 44.1 kHz mono window, or the
+ * whole file where the engine reads it (both their key and their tempo).
  * `--cache <dir>` keeps the peer's results per window (it takes ~3 s per clip); `--no-peer`
  * skips it, for quick comparisons of engine changes only; `--no-qm` skips the QM key detector.
  *
@@ -189,8 +189,8 @@ async function main(): Promise<void> {
       tempoConfidence: features.confidence.tempo,
       cpuMs: (cpu.user + cpu.system) / 1000,
     };
-    // The engine read the key over the whole file: so do the peers (decoded whole, as 44.1 kHz mono).
-    const whole = audio.trackChroma && (peer || qm.peer) ? (await decodeAnalysisWindow(bytes, Math.ceil(audio.durationSeconds) + 1)).samples : undefined;
+    // The engine read the whole file (its key, its tempo's level): so do the peers (decoded whole, as 44.1 kHz mono).
+    const whole = audio.wholeTrack && (peer || qm.peer) ? (await decodeAnalysisWindow(bytes, Math.ceil(audio.durationSeconds) + 1)).samples : undefined;
     const qmKey = qm.peer?.analyse(whole ?? audio.samples, 44100);
     rows.push({ file: truth.file, truth, ours, descriptors: descriptorsOf(features), peer: peer?.analyse(audio.samples, whole), ...(qmKey ? { qm: qmKey } : {}) });
     if (!json) process.stderr.write('.');

@@ -1,8 +1,9 @@
 /*
  * The known tool every accuracy figure is compared with: essentia.js's RhythmExtractor2013
  * (multifeature beat tracker, its default range 40-208 BPM) and KeyExtractor (its defaults:
- * HPCP, bgate profile), run on the same decoded window as the engine, and the key on the whole
- * file where the engine's key reads the whole file (a file longer than its window).
+ * HPCP, bgate profile), run on the same decoded window as the engine, and on the whole file
+ * where the engine reads the whole file (a file longer than its window: its key, and its
+ * tempo's level).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -42,17 +43,16 @@ export class Peer {
     if (cacheDir) mkdirSync(cacheDir, { recursive: true });
   }
 
-  /** `keySamples`: what KeyExtractor reads instead of the window (the whole file, 44.1 kHz mono). */
-  analyse(samples: Float32Array, keySamples?: Float32Array): PeerResult {
+  /** `whole`: what both extractors read instead of the window (the whole file, 44.1 kHz mono). */
+  analyse(samples: Float32Array, whole?: Float32Array): PeerResult {
     const hash = createHash('sha1').update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength));
-    if (keySamples) hash.update('key').update(new Uint8Array(keySamples.buffer, keySamples.byteOffset, keySamples.byteLength));
+    if (whole) hash.update('whole').update(new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength));
     const id = hash.digest('hex');
     const cached = this.cacheDir ? join(this.cacheDir, `peer-${id}.json`) : undefined;
     if (cached && existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as PeerResult;
     const essentia = (this.essentia ??= loadPeer());
     const cpu0 = process.cpuUsage();
-    const vector = essentia.arrayToVector(samples) as EssentiaVector;
-    const keyVector = keySamples ? (essentia.arrayToVector(keySamples) as EssentiaVector) : vector;
+    const vector = essentia.arrayToVector(whole ?? samples) as EssentiaVector;
     try {
       const rhythm = essentia.RhythmExtractor2013(vector, 208, 'multifeature', 40) as {
         bpm: number;
@@ -63,7 +63,7 @@ export class Peer {
       rhythm.ticks.delete();
       rhythm.estimates.delete();
       rhythm.bpmIntervals.delete();
-      const key = essentia.KeyExtractor(keyVector) as { key: string; scale: string };
+      const key = essentia.KeyExtractor(vector) as { key: string; scale: string };
       const cpu = process.cpuUsage(cpu0);
       const result: PeerResult = {
         tempo: rhythm.bpm,
@@ -75,7 +75,6 @@ export class Peer {
       return result;
     } finally {
       (vector as { delete(): void }).delete();
-      if (keyVector !== vector) (keyVector as { delete(): void }).delete();
     }
   }
 }
