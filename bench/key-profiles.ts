@@ -32,7 +32,7 @@
  *
  * `--judge classical-whole=classical-keys`: a set that only judges, never fitted on, read as the
  * service reads a file (the key over the whole file when it is longer than its window:
- * tonal.track.ts), predicted by weights fitted on every set but the one named after `=` (the set
+ * track.whole.ts), predicted by weights fitted on every set but the one named after `=` (the set
  * cut from the same recordings, whose clips would otherwise be its own answers); its row's "left
  * out" is that figure. Judged sets take no part in the calibration either.
  */
@@ -130,8 +130,8 @@ async function measure(opts: Options): Promise<Clip[]> {
         group: set,
         file: row.file,
         target: row.tonic + (row.modeBinary === 1 ? 0 : 12),
-        sustained: Array.from(audio?.trackChroma?.sustained ?? chromaSum(chroma, 0, chroma.count, 'sustained')),
-        bass: Array.from(audio?.trackChroma?.bass ?? chromaSum(chroma, 0, chroma.count, 'bass')),
+        sustained: Array.from(audio?.wholeTrack?.sustained ?? chromaSum(chroma, 0, chroma.count, 'sustained')),
+        bass: Array.from(audio?.wholeTrack?.bass ?? chromaSum(chroma, 0, chroma.count, 'bass')),
         plain: Array.from(chromaSum(chroma)),
       });
       process.stderr.write('.');

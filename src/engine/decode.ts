@@ -2,7 +2,7 @@ import { AUDIO_FORMATS, AUDIO_FORMAT_NAMES, type AudioFormat } from '../core/aud
 import { AppError } from '../core/errors';
 import { headerFacts } from './probe';
 import { sniffFormat } from './sniff';
-import { type KeyChroma, TrackChroma, keyChromaOf } from './tonal.track';
+import { type WholeTrack, WholeTrackReader, wholeTrackOf } from './track.whole';
 import { WHOLE_CLIP_MAX_SECONDS, WindowCollector, chooseWindow, keepRangeFor, toAnalysisRate } from './window';
 
 export type { AudioFormat } from '../core/audio-formats';
@@ -41,8 +41,8 @@ export interface DecodedAudio {
   loudness: number;
   /** K-weighted power of each 100 ms of the window, for per-section loudness. */
   subBlockPowers: Float64Array;
-  /** What the key reads of the whole file, when the window is only part of it (tonal.track.ts). */
-  trackChroma?: KeyChroma;
+  /** What the key and the tempo read of the whole file, when the window is only part of it (track.whole.ts). */
+  wholeTrack?: WholeTrack;
 }
 
 const undecodable = (message: string, cause?: unknown): AppError =>
@@ -144,7 +144,7 @@ async function loadDecoders(): Promise<DecodeModule['default']> {
   return mod.default;
 }
 
-async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: WindowCollector, track?: TrackChroma): Promise<void> {
+async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: WindowCollector, track?: WholeTrackReader): Promise<void> {
   const decoders = await loadDecoders();
   const decoder = await decoders[format]();
   let finished = false;
@@ -173,8 +173,8 @@ async function decodeInto(bytes: Uint8Array, format: AudioFormat, collector: Win
  * Decodes the analysis window of an audio file: streams the file through the decoder, keeps
  * only the samples around the window its headers imply (mono), measures their loudness, cuts
  * the exact window once the true length is known and resamples only that to 44.1 kHz. Every
- * sample also passes, in 30 s blocks, through the chroma the key reads (tonal.track.ts): a file
- * longer than its window gets its key from all of it.
+ * sample also passes, in 30 s blocks, through the key's chroma and the level choice
+ * (track.whole.ts): a file longer than its window gets its key and its tempo's level from all of it.
  *
  * `estimatedSeconds` (from the tags parser) only decides what to keep; when it was wrong the
  * file is decoded a second time keeping the exact window. `declaredSeconds`, when the headers
@@ -204,7 +204,7 @@ export async function decodeWindow(
   // Room for the estimated length and a little more, so that the kept samples are not copied over.
   const expected = (rate: number): number | undefined => (estimated === undefined ? undefined : (estimated * 1.05 + 1) * rate);
   let collector = new WindowCollector((rate) => keepRangeFor(estimated, rate, options.windowSeconds), expected);
-  const track = new TrackChroma(Math.max(WHOLE_CLIP_MAX_SECONDS, options.windowSeconds));
+  const track = new WholeTrackReader(Math.max(WHOLE_CLIP_MAX_SECONDS, options.windowSeconds));
   await decodeInto(audio, format, collector, track);
 
   const total = collector.totalSamples;
@@ -225,7 +225,7 @@ export async function decodeWindow(
   // decoding, or, where the collector kept every sample (the length unknown or within the window
   // by the headers), read from its samples.
   const partial = window.start > 0 || window.end < total;
-  const trackChroma = !partial ? undefined : collector.keepsEverything ? keyChromaOf(collector.keptMono(), rate) : track.finish();
+  const wholeTrack = !partial ? undefined : collector.keepsEverything ? wholeTrackOf(collector.keptMono(), rate) : track.finish();
   if (!collector.covers(window)) {
     collector = new WindowCollector(window);
     await decodeInto(audio, format, collector);
@@ -242,7 +242,7 @@ export async function decodeWindow(
     channels,
     loudness,
     subBlockPowers,
-    ...(trackChroma ? { trackChroma } : {}),
+    ...(wholeTrack ? { wholeTrack } : {}),
   };
 }
 

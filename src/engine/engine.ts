@@ -9,7 +9,7 @@ import { TimbreMeter, meanOf } from './timbre.stats';
 import { measureVoice } from './timbre.voice';
 import { barIntervals, beatIntervals, sectionBoundaries } from './timeline';
 import { analyseTonal, keyOfSums } from './tonal';
-import type { KeyChroma } from './tonal.track';
+import type { WholeTrack } from './track.whole';
 import { harmonyColour } from './tonal.colour';
 import { spectralShape } from './timbre.shape';
 import { chromaOf, type Chroma } from './tonal.chroma';
@@ -32,8 +32,8 @@ export interface WindowAudio {
   loudness: number;
   /** K-weighted power per 100 ms of the window. */
   subBlockPowers: Float64Array;
-  /** What the key reads of the whole file when the window is only part of it: the track's key is read there. */
-  trackChroma?: KeyChroma;
+  /** What the key and the tempo read of the whole file when the window is only part of it: the track's key is read there, its tempo's level weighed by it. */
+  wholeTrack?: WholeTrack;
 }
 
 export interface EngineOptions {
@@ -156,8 +156,8 @@ class AnalysisEngine implements Engine {
     const chroma = chromaOf(spec);
     const tonal = analyseTonal(chroma);
     // The track's key: of the whole file when the window is part of it, else the window's.
-    const trackKey = audio.trackChroma ? keyOfSums(audio.trackChroma.sustained, audio.trackChroma.bass) : tonal;
-    const rhythm: RhythmResult = analyseRhythm(envelopes, chroma, tonal.tonality);
+    const trackKey = audio.wholeTrack ? keyOfSums(audio.wholeTrack.sustained, audio.wholeTrack.bass) : tonal;
+    const rhythm: RhythmResult = analyseRhythm(envelopes, chroma, tonal.tonality, audio.wholeTrack?.tempi);
     const { blockDb, ...timbre } = this.timbre.measure(spec);
     const fps = FRAMES_PER_SECOND;
 

@@ -207,6 +207,43 @@ export function rankLevels(levels: readonly Level[], weights: readonly number[] 
     .map(({ level, probability }) => ({ level, probability }));
 }
 
+/** A candidate tempo and its probability of being the tapped level. */
+export interface TempoCandidate {
+  bpm: number;
+  probability: number;
+}
+
+/** A block's candidate within this share of a window's level is the same level. */
+const SAME_TEMPO = 0.04;
+
+/**
+ * The window's levels ranked again by the whole track (engine 35): each level's probability in
+ * the window plus, for every 30 s block of the file, the probability that block gives the same
+ * tempo (its most probable candidate within 4 %), the sums normalised to probabilities. A window
+ * from the middle of a song can be its half-time bridge, its breakdown without drums or a
+ * passage where the drums double; the blocks around it, most of the song, say where the beat is.
+ * Only the window's own candidates can win, so that its beats, meter and tempo are read at the
+ * chosen level; the blocks only weigh them.
+ */
+export function chooseWithTrack(
+  ranked: readonly { level: Level; probability: number }[],
+  blocks: readonly (readonly TempoCandidate[])[],
+): { level: Level; probability: number }[] {
+  const scored = ranked.map(({ level, probability }, i) => {
+    let score = probability;
+    for (const block of blocks) {
+      let best = 0;
+      for (const c of block) if (Math.abs(c.bpm - level.bpm) <= SAME_TEMPO * level.bpm) best = Math.max(best, c.probability);
+      score += best;
+    }
+    return { level, score, i };
+  });
+  const total = scored.reduce((s, x) => s + x.score, 0) || 1;
+  return scored
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map(({ level, score }) => ({ level, probability: score / total }));
+}
+
 /** The best-scoring level and its softmax probability among the candidates. */
 export function chooseLevel(levels: readonly Level[], weights: readonly number[] = LEVEL_WEIGHTS): { level: Level; probability: number } | undefined {
   return rankLevels(levels, weights)[0];

@@ -1,5 +1,5 @@
 import { trackBeats } from './rhythm.beats';
-import { type Level, describeLevels, rankLevels, tempoConfidence } from './rhythm.level';
+import { type Level, type TempoCandidate, chooseWithTrack, describeLevels, rankLevels, tempoConfidence } from './rhythm.level';
 import { measureMeter } from './rhythm.meter';
 import { type OnsetEnvelopes, chordChange, detrend, onsetRate } from './rhythm.onsets';
 import { MAX_BPM, MIN_BPM, autocorrelation, candidatePeriods, sampleAt } from './rhythm.periods';
@@ -102,12 +102,8 @@ function normalised(x: Float64Array): Float64Array {
   return m > 0 ? x.map((v) => v / m) : new Float64Array(x.length);
 }
 
-/**
- * The rhythm of a window from its onset envelopes and chroma. `tonality` is the key stage's
- * (tonal.ts: how clearly the window's chroma names a key, 0-1), which tells the level choice how
- * far the chord changes can be believed.
- */
-export function analyseRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonality: number): RhythmResult {
+/** The window's onset curves and autocorrelations, and its candidate levels with their evidence. */
+function windowLevels(envelopes: OnsetEnvelopes, chroma: Chroma, tonality: number) {
   const { fps } = envelopes;
   const radius = Math.round(DETREND_SECONDS * fps);
   const low = detrend(envelopes.low, radius);
@@ -125,9 +121,35 @@ export function analyseRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonalit
   const rChords = autocorrelation(detrend(change, Math.round(fps)), maxLag);
   const body = lowN.map((v, i) => v + midN[i]!);
   const inputs = { fps, onset, high, body, tonality, rLow, rChords };
-  const levels = describeLevels(inputs, candidatePeriods(r, fps));
+  return { fps, low, onset, change, r, rLow, rChords, levels: describeLevels(inputs, candidatePeriods(r, fps)) };
+}
+
+/** A block's levels less likely than this are left out of what it tells the track's level choice. */
+const MIN_BLOCK_PROBABILITY = 0.01;
+
+/**
+ * The candidate tempi of a stretch of audio with their probabilities (the level choice's
+ * softmax), most probable first, those under MIN_BLOCK_PROBABILITY left out: what one 30 s block
+ * of a whole track tells the track's level choice (track.whole.ts, `chooseWithTrack`).
+ */
+export function tempoCandidates(envelopes: OnsetEnvelopes, chroma: Chroma, tonality: number): TempoCandidate[] {
+  return rankLevels(windowLevels(envelopes, chroma, tonality).levels)
+    .filter((r) => r.probability >= MIN_BLOCK_PROBABILITY)
+    .map((r) => ({ bpm: Math.round(r.level.bpm * 100) / 100, probability: Math.round(r.probability * 1000) / 1000 }));
+}
+
+/**
+ * The rhythm of a window from its onset envelopes and chroma. `tonality` is the key stage's
+ * (tonal.ts: how clearly the window's chroma names a key, 0-1), which tells the level choice how
+ * far the chord changes can be believed. `track`, for a window that is part of a longer file, is
+ * what every 30 s block of the file says of the tempo (`tempoCandidates`): the level is then
+ * chosen among the window's candidates by the whole track's evidence (`chooseWithTrack`), and
+ * the beats, the meter and the tempo are the window's at that level.
+ */
+export function analyseRhythm(envelopes: OnsetEnvelopes, chroma: Chroma, tonality: number, track?: readonly (readonly TempoCandidate[])[]): RhythmResult {
+  const { fps, low, onset, change, r, rLow, rChords, levels } = windowLevels(envelopes, chroma, tonality);
   const rate = onsetRate(onset, fps);
-  const ranked = rankLevels(levels);
+  const ranked = track && track.length > 0 ? chooseWithTrack(rankLevels(levels), track) : rankLevels(levels);
   const choice = ranked[0];
   // The timeline's beats: tracked again at the chosen period by the tracker's own tightness, so
   // that they follow a band's drift where the level's evidence was read on a steadier grid.

@@ -24,14 +24,6 @@ export const BIN_HZ = STFT_RATE / FRAME_SIZE;
  */
 export const BINS = FRAME_SIZE / 2 + 1;
 
-/**
- * The coarse framing of `Stft.quarterSpectrogram`: 11.025 kHz, 1024-sample frames every 256 —
- * the same 93 ms frames, 23 ms hop and 10.8 Hz bins as the engine's, up to 5.5 kHz.
- */
-const QUARTER_FRAME = FRAME_SIZE / 2;
-const QUARTER_HOP = HOP_SIZE / 2;
-const QUARTER_BINS = QUARTER_FRAME / 2 + 1;
-
 /** Magnitude spectra of one window: frame f's bins are mags[f * BINS … f * BINS + BINS). */
 export interface Spectrogram {
   frames: number;
@@ -174,28 +166,6 @@ function hann(size: number): { window: Float64Array; scale: number } {
   return { window, scale: 2 / sum };
 }
 
-interface QuarterBuffers {
-  fft: FFT;
-  window: Float64Array;
-  scale: number;
-  frame: Float64Array;
-  complex: Float64Array;
-  /** The 11.025 kHz signal. */
-  signal: Float32Array;
-  mags: Float32Array;
-}
-
-function quarterBuffers(): QuarterBuffers {
-  return {
-    fft: new FFT(QUARTER_FRAME),
-    ...hann(QUARTER_FRAME),
-    frame: new Float64Array(QUARTER_FRAME),
-    complex: new Float64Array(QUARTER_FRAME * 2),
-    signal: new Float32Array(0),
-    mags: new Float32Array(0),
-  };
-}
-
 /**
  * The framing as a value: its FFT, window and buffers are built once and reused from clip to
  * clip (an engine holds one). The per-frame work is small methods called once per frame, which
@@ -209,8 +179,6 @@ export class Stft {
   private readonly taps = halfBandTaps(31);
   private half = new Float32Array(0);
   private mags = new Float32Array(0);
-  /** quarterSpectrogram's own (made on its first call): its FFT, window, buffers and magnitudes. */
-  private quarter?: QuarterBuffers;
   /** Hann-window sum / 2: a sine of amplitude A peaks at A * this in |X|. */
   private readonly scale: number;
 
@@ -248,30 +216,6 @@ export class Stft {
       blockStats(signal, f * HOP_SIZE, blockPower, blockCrossings, f);
     }
     return { frames, mags, blockPower, blockCrossings };
-  }
-
-  /**
-   * The spectrogram's bins up to 5.5 kHz at half its cost, for what reads no higher (the key's
-   * chroma over a whole file: tonal.track.ts): the 22.05 kHz signal brought to 11.025 kHz by the
-   * same half-band filter, Hann frames of 1024 samples every 256. Frames, hop and bins are the
-   * spectrogram's own in time and frequency (frame f centred on the same instant, bin k at the
-   * same k · 10.8 Hz, the same scale); rows keep the spectrogram's stride (BINS), the bins above
-   * 5.5 kHz 0. `mags` is a view of a buffer reused by the next call.
-   */
-  quarterSpectrogram(signal: Float32Array): Pick<Spectrogram, 'frames' | 'mags'> {
-    const q = (this.quarter ??= quarterBuffers());
-    const length = Math.floor(signal.length / 2);
-    if (q.signal.length < length) q.signal = new Float32Array(length);
-    const low = this.decimate(signal, q.signal.subarray(0, length));
-    const frames = Math.max(1, Math.ceil(length / QUARTER_HOP));
-    if (q.mags.length < frames * BINS) q.mags = new Float32Array(frames * BINS);
-    const mags = q.mags.subarray(0, frames * BINS);
-    for (let f = 0; f < frames; f++) {
-      windowInto(low, f * QUARTER_HOP - QUARTER_FRAME / 2, q.window, q.frame);
-      q.fft.realTransform(q.complex, q.frame);
-      magnitudesInto(q.complex, q.scale, mags, f * BINS, QUARTER_BINS);
-    }
-    return { frames, mags };
   }
 
   /** Loads the windowed frame starting at `start` (zero outside the signal). */

@@ -32,7 +32,7 @@ function toneFrequency(samples: Float32Array): number {
   return crossings / ((to - from) / ANALYSIS_RATE);
 }
 
-function trackKeyOf(chroma: NonNullable<Awaited<ReturnType<typeof decodeAnalysisWindow>>['trackChroma']>): DecodeReport['trackKey'] {
+function trackKeyOf(chroma: NonNullable<Awaited<ReturnType<typeof decodeAnalysisWindow>>['wholeTrack']>): DecodeReport['trackKey'] {
   const { key, mode } = keyOfSums(chroma.sustained, chroma.bass);
   return { key: keyString(key, mode), seconds: chroma.seconds };
 }
@@ -47,7 +47,7 @@ async function report(file: string): Promise<DecodeReport> {
       sourceSampleRate: audio.sourceSampleRate,
       channels: audio.channels,
       frequency: toneFrequency(audio.samples),
-      ...(audio.trackChroma ? { trackKey: trackKeyOf(audio.trackChroma) } : {}),
+      ...(audio.wholeTrack ? { trackKey: trackKeyOf(audio.wholeTrack) } : {}),
     };
   } catch (error) {
     if (isAppError(error)) return { file, error: { code: error.code, message: error.message } };

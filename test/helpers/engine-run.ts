@@ -14,7 +14,7 @@ const stft = new Stft();
  * The engine's whole analysis of a generated mono 44.1 kHz signal, as if decoded from a file that
  * starts with it (or, with `file`, from one whose window it is).
  */
-export function analyse(samples: Float32Array, file: Partial<Pick<WindowAudio, 'offsetSeconds' | 'durationSeconds' | 'trackChroma'>> = {}): AudioFeatures {
+export function analyse(samples: Float32Array, file: Partial<Pick<WindowAudio, 'offsetSeconds' | 'durationSeconds' | 'wholeTrack'>> = {}): AudioFeatures {
   const meter = new LoudnessMeter(44100);
   meter.push([samples]);
   const powers = meter.subBlockPowers();

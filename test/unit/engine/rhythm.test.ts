@@ -1,14 +1,20 @@
-import { type RhythmResult, beatsTempo } from '../../../src/engine/rhythm';
+import { type RhythmResult, analyseRhythm as rhythmStage, beatsTempo } from '../../../src/engine/rhythm';
 import { trackBeats } from '../../../src/engine/rhythm.beats';
-import { LEVEL_FEATURES, type Level, TEMPO_CALIBRATION, describeLevel, rankLevels, tempoCalibrationInputs, tempoConfidence } from '../../../src/engine/rhythm.level';
+import { LEVEL_FEATURES, type Level, TEMPO_CALIBRATION, chooseWithTrack, describeLevel, rankLevels, tempoCalibrationInputs, tempoConfidence } from '../../../src/engine/rhythm.level';
 import { MAX_BPM, MIN_BPM, autocorrelation, candidatePeriods, refinePeak } from '../../../src/engine/rhythm.periods';
-import { rhythmOf } from '../../helpers/engine-run';
+import { framesOf, rhythmOf } from '../../helpers/engine-run';
+import { onsetEnvelopes } from '../../../src/engine/rhythm.onsets';
+import { analyseTonal } from '../../../src/engine/tonal';
+import type { Chroma } from '../../../src/engine/tonal.chroma';
+import type { Spectrogram } from '../../../src/engine/signal.stft';
 import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from '../../../measure/audio/signals';
 
 // Local bindings: under Jest's vm sandbox a global lookup per sample is several times slower.
 const { PI, abs, exp, min, round, sin } = Math;
 
 const analyseRhythm = (signal: Float32Array): RhythmResult => rhythmOf(signal);
+const rhythmOfFrames = (spec: Spectrogram, chroma: Chroma, track?: Parameters<typeof rhythmStage>[3]): RhythmResult =>
+  rhythmStage(onsetEnvelopes(spec), chroma, analyseTonal(chroma).tonality, track);
 const within = (value: number, truth: number, tolerance = 0.04) => abs(value - truth) <= tolerance * truth;
 
 function expectWellFormed(result: RhythmResult, seconds: number): void {
@@ -292,6 +298,42 @@ describe('beat tracking (dynamic programming)', () => {
     // The missing onset is bridged at the period, not skipped.
     expect(beats.some((b) => abs(b - 190) <= 2)).toBe(true);
     for (let i = 1; i < beats.length; i++) expect(beats[i]! - beats[i - 1]!).toBeGreaterThanOrEqual(15);
+  });
+});
+
+describe('the level chosen with the whole track (chooseWithTrack)', () => {
+  const level = (bpm: number): Level => ({ bpm, period: (43 * 60) / bpm, beats: [], preference: 0, features: [] });
+  const ranked = [
+    { level: level(200), probability: 0.6 },
+    { level: level(100), probability: 0.3 },
+    { level: level(50), probability: 0.1 },
+  ];
+
+  it('when the blocks around the window favour its runner-up, then the runner-up wins and the probabilities still sum to 1', () => {
+    const blocks = [[{ bpm: 101, probability: 0.8 }, { bpm: 198, probability: 0.2 }], [{ bpm: 99.5, probability: 0.9 }]];
+    const chosen = chooseWithTrack(ranked, blocks);
+    expect(chosen.map((r) => r.level.bpm)).toEqual([100, 200, 50]);
+    // 0.3 + 0.8 + 0.9 against 0.6 + 0.2 and 0.1, over their sum 2.9.
+    expect(chosen[0]!.probability).toBeCloseTo(2 / 2.9, 6);
+    expect(chosen.reduce((s, r) => s + r.probability, 0)).toBeCloseTo(1, 9);
+  });
+
+  it('when a block names a tempo none of the window\'s levels is within 4 % of, then it changes nothing', () => {
+    const chosen = chooseWithTrack(ranked, [[{ bpm: 77, probability: 1 }], [{ bpm: 105, probability: 1 }]]);
+    expect(chosen.map((r) => r.level.bpm)).toEqual([200, 100, 50]);
+    chosen.forEach((r, i) => expect(r.probability).toBeCloseTo(ranked[i]!.probability, 12));
+  });
+
+  it('when a groove\'s window is given blocks that hear its half, then the tempo, beats and confidence are read at the half', () => {
+    const signal = drumPattern({ bpm: 100, seconds: 16, beatsPerBar: 4, seed: 3 });
+    const { spec, chroma } = framesOf(signal);
+    const alone = rhythmOfFrames(spec, chroma);
+    const half = rhythmOfFrames(spec, chroma, Array.from({ length: 6 }, () => [{ bpm: 50, probability: 0.95 }]));
+    expect(within(alone.tempo, 100)).toBe(true);
+    expect(within(half.tempo, 50)).toBe(true);
+    expect(half.beats.length).toBeLessThan(alone.beats.length * 0.6);
+    expect(half.levelProbability).toBeGreaterThan(0.5);
+    expect(half.tempoAlternatives.map((a) => Math.round(a.tempo / 10) * 10)).toContain(100);
   });
 });
 

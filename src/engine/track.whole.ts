@@ -1,55 +1,65 @@
+import { tempoCandidates } from './rhythm';
+import type { TempoCandidate } from './rhythm.level';
+import { onsetEnvelopes } from './rhythm.onsets';
 import { Stft } from './signal.stft';
+import { analyseTonal } from './tonal';
 import { chromaOf, chromaSum } from './tonal.chroma';
 import { toAnalysisRate } from './window';
 
 /**
- * What the key reads of a stretch of audio (tonal.key.ts): the sums of its sustained chroma and
- * of its bass line, frame by frame, and how many seconds they cover.
+ * What the key and the tempo read of a whole file, when its analysis window is only part of it:
+ * the sums of its sustained chroma and of its bass line, frame by frame, and how many seconds
+ * they cover (tonal.key.ts reads the key from them); and each 30 s block's candidate tempi
+ * with their probabilities (the level choice weighs the window's levels by them:
+ * rhythm.level.ts, `chooseWithTrack`).
  */
-export interface KeyChroma {
+export interface WholeTrack {
   sustained: Float64Array;
   bass: Float64Array;
   seconds: number;
+  tempi: TempoCandidate[][];
 }
 
 /** The audio is read in blocks of this length, each through the engine's own chroma stage. */
 const BLOCK_SECONDS = 30;
 /** A last block shorter than this (a fade, a few samples past the last full block) is left out. */
 const MIN_TAIL_SECONDS = 1;
+/** A last block shorter than this says nothing of the tempo: the level evidence reads bars of up to 13.5 s. */
+const MIN_TEMPO_SECONDS = 15;
 
 /** One STFT for every file a thread reads (its buffers are reused; a block is measured at once). */
 let stft: Stft | undefined;
 
 /**
- * The key of the whole file, not only of its analysis window. A piece states its key at its start
- * and returns to it at its end; a 30 s window from the middle of a sonata movement, a nocturne or a
- * march's trio is often in the dominant, the subdominant or the relative key (docs/engine/key.md,
- * "The whole file"). So the key reads every sample the decoder produces: mixed to mono, in 30 s
- * blocks, each block through the engine's chroma stage (44.1 kHz, the half-band filter, the
- * spectrogram's bins up to 5.5 kHz at a quarter of the rate — `Stft.quarterSpectrogram`, the same
- * frames, hop and bins at half the STFT's cost — and `chromaOf` with the block's own tuning), the
- * blocks' sustained chroma and bass line summed: ~70 ms of CPU a 30 s block.
+ * The key and the tempo of the whole file, not only of its analysis window. A piece states its
+ * key at its start and returns to it at its end; a 30 s window from the middle of a sonata
+ * movement, a nocturne or a march's trio is often in the dominant, the subdominant or the
+ * relative key (docs/engine/key.md, "The whole file"). A window from the middle of a song can be
+ * its half-time bridge or a breakdown without drums, read at another level than the song's beat
+ * (docs/FEATURES.md, "Tempo, beats, time signature"). So every sample the decoder produces is
+ * read: mixed to mono, in 30 s blocks, each block through the engine's own stages as a window is
+ * (44.1 kHz, the half-band filter, the spectrogram; `chromaOf` with the block's own tuning, the
+ * onset envelopes and the level choice's candidates), the blocks' sustained chroma and bass line
+ * summed and their candidate tempi kept: ~120 ms of CPU a 30 s block.
  *
  * The decoder streams into it only while its window collector keeps a planned span (the headers
  * say the file is longer than its window); a collector that keeps every sample (a length unknown,
- * or within the window) holds the whole file already, and `keyChromaOf` reads it after decoding.
+ * or within the window) holds the whole file already, and `wholeTrackOf` reads it after decoding.
  * So a clip whose headers give its length costs nothing more. A file no longer than
- * `wholeWindowSeconds` is its own analysis window, whose chroma the engine already reads: its
- * blocks are held, never measured, and `finish` returns undefined. Once a file has proved longer,
- * its held blocks are measured and every later one as it fills: past the first 45 s (the default
+ * `wholeWindowSeconds` is its own analysis window, which the engine already reads: its blocks
+ * are held, never measured, and `finish` returns undefined. Once a file has proved longer, its
+ * held blocks are measured and every later one as it fills: past the first 45 s (the default
  * window's limit) one block fills while none is held, 5 MB at 44.1 kHz, whatever the file's
  * length; a longer ANALYSIS_WINDOW_S holds that many seconds of mono first, as the window itself does.
  */
-export class TrackChroma {
+export class WholeTrackReader {
   private rate = 0;
   private block = new Float32Array(0);
   private filled = 0;
   private seen = 0;
   /** Full blocks not measured yet: the file has not yet proved longer than its window. */
   private readonly held: Float32Array[] = [];
-  private readonly sustained = new Float64Array(12);
-  private readonly bass = new Float64Array(12);
-  private measuredSeconds = 0;
+  private readonly sums = newSums();
 
   constructor(private readonly wholeWindowSeconds: number) {}
 
@@ -84,13 +94,14 @@ export class TrackChroma {
     if (this.longerThanWindow()) this.measureHeld();
   }
 
-  /** The sums over the whole file, or undefined when the file is its own analysis window. */
-  finish(): KeyChroma | undefined {
+  /** What the whole file says, or undefined when the file is its own analysis window. */
+  finish(): WholeTrack | undefined {
     if (!this.longerThanWindow()) return undefined;
     this.measureHeld();
     if (this.filled >= MIN_TAIL_SECONDS * this.rate) this.measure(this.block.subarray(0, this.filled));
     this.filled = 0;
-    return { sustained: this.sustained.slice(), bass: this.bass.slice(), seconds: this.measuredSeconds };
+    const { sustained, bass, seconds, tempi } = this.sums;
+    return { sustained: sustained.slice(), bass: bass.slice(), seconds, tempi: [...tempi] };
   }
 
   private longerThanWindow(): boolean {
@@ -102,35 +113,39 @@ export class TrackChroma {
   }
 
   private measure(mono: Float32Array): void {
-    addBlock(mono, this.rate, { sustained: this.sustained, bass: this.bass });
-    this.measuredSeconds += mono.length / this.rate;
+    addBlock(mono, this.rate, this.sums);
   }
 }
 
-/** Adds one block's sustained chroma and bass line (mono at `rate`) to `sums`. */
-function addBlock(mono: Float32Array, rate: number, sums: { sustained: Float64Array; bass: Float64Array }): void {
+const newSums = (): WholeTrack => ({ sustained: new Float64Array(12), bass: new Float64Array(12), seconds: 0, tempi: [] });
+
+/** Adds one block (mono at `rate`) to `sums`: its sustained chroma and bass line, and its candidate tempi when it is long enough. */
+function addBlock(mono: Float32Array, rate: number, sums: WholeTrack): void {
   stft ??= new Stft();
-  const chroma = chromaOf(stft.quarterSpectrogram(stft.halfRate(toAnalysisRate(mono, rate))));
+  const spec = stft.spectrogram(stft.halfRate(toAnalysisRate(mono, rate)));
+  const chroma = chromaOf(spec);
   const sustained = chromaSum(chroma, 0, chroma.count, 'sustained');
   const bass = chromaSum(chroma, 0, chroma.count, 'bass');
   for (let k = 0; k < 12; k++) {
     sums.sustained[k]! += sustained[k]!;
     sums.bass[k]! += bass[k]!;
   }
+  const seconds = mono.length / rate;
+  sums.seconds += seconds;
+  if (seconds >= MIN_TEMPO_SECONDS) sums.tempi.push(tempoCandidates(onsetEnvelopes(spec), chroma, analyseTonal(chroma).tonality));
 }
 
 /**
- * The same sums of a whole file's mono samples already at hand (a decode that kept every sample),
- * in the same 30 s blocks as TrackChroma reads a stream, a last block under a second left out.
+ * The same of a whole file's mono samples already at hand (a decode that kept every sample), in
+ * the same 30 s blocks as WholeTrackReader reads a stream, a last block under a second left out.
  */
-export function keyChromaOf(mono: Float32Array, rate: number): KeyChroma {
-  const sums = { sustained: new Float64Array(12), bass: new Float64Array(12), seconds: 0 };
+export function wholeTrackOf(mono: Float32Array, rate: number): WholeTrack {
+  const sums = newSums();
   const block = Math.round(BLOCK_SECONDS * rate);
   for (let at = 0; at < mono.length; at += block) {
     const part = mono.subarray(at, Math.min(mono.length, at + block));
     if (part.length < block && part.length < MIN_TAIL_SECONDS * rate) break;
     addBlock(part, rate, sums);
-    sums.seconds += part.length / rate;
   }
   return sums;
 }

@@ -4,11 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { keyString } from '../../../src/core/music';
-import { BIN_HZ, BINS, Stft } from '../../../src/engine/signal.stft';
 import { keyOfSums } from '../../../src/engine/tonal';
-import { chromaOf, chromaSum } from '../../../src/engine/tonal.chroma';
-import { type KeyChroma, TrackChroma, keyChromaOf } from '../../../src/engine/tonal.track';
-import { SAMPLE_RATE, chordProgression } from '../../../measure/audio/signals';
+import { type WholeTrack, WholeTrackReader, wholeTrackOf } from '../../../src/engine/track.whole';
+import { SAMPLE_RATE, chordProgression, drumPattern } from '../../../measure/audio/signals';
 import { concat, encodeWav } from '../../../measure/audio/audio-signals';
 import type { DecodeReport } from '../../helpers/decode-child';
 import { analyse, tonalOf } from '../../helpers/engine-run';
@@ -30,8 +28,8 @@ function modulatingPiece(outer: number, middle: number): Float32Array {
 }
 
 /** Feeds `channels` to a reader in chunks of `chunk` samples, as a decoder hands them over. */
-function read(channels: Float32Array[], chunk: number, wholeWindowSeconds = 45): KeyChroma | undefined {
-  const reader = new TrackChroma(wholeWindowSeconds);
+function read(channels: Float32Array[], chunk: number, wholeWindowSeconds = 45): WholeTrack | undefined {
+  const reader = new WholeTrackReader(wholeWindowSeconds);
   for (let at = 0; at < channels[0]!.length; at += chunk) {
     reader.push(
       channels.map((c) => c.subarray(at, Math.min(c.length, at + chunk))),
@@ -47,7 +45,7 @@ const middleOf = (x: Float32Array, seconds: number): Float32Array => {
   return x.subarray(start, start + n);
 };
 
-describe('the key of the whole file (TrackChroma)', () => {
+describe('the key of the whole file (WholeTrackReader)', () => {
   const piece = modulatingPiece(40, 30);
 
   it('when the middle of a piece is in another key, then its window reads that key and the whole file the piece’s', () => {
@@ -83,7 +81,7 @@ describe('the key of the whole file (TrackChroma)', () => {
 
   it('when the whole file is at hand already (a decode that kept every sample), then its sums are the stream’s', () => {
     const streamed = read([piece], 4608)!;
-    const atHand = keyChromaOf(piece, SAMPLE_RATE);
+    const atHand = wholeTrackOf(piece, SAMPLE_RATE);
     expect(atHand.seconds).toBeCloseTo(streamed.seconds, 6);
     for (let k = 0; k < 12; k++) {
       expect(atHand.sustained[k]).toBeCloseTo(streamed.sustained[k]!, 6);
@@ -94,43 +92,35 @@ describe('the key of the whole file (TrackChroma)', () => {
   it('when the engine is given the whole file’s chroma, then the track’s key and confidence are read there and the rest from the window', () => {
     const window = middleOf(piece, 30);
     const alone = analyse(window);
-    const trackChroma = read([piece], 4608)!;
-    const withTrack = analyse(window, { trackChroma, durationSeconds: piece.length / SAMPLE_RATE, offsetSeconds: 40 });
+    const wholeTrack = read([piece], 4608)!;
+    const withTrack = analyse(window, { wholeTrack, durationSeconds: piece.length / SAMPLE_RATE, offsetSeconds: 40 });
     expect(named(alone)).toBe('G major');
     expect(named(withTrack)).toBe('C major');
-    expect(withTrack.confidence.key).toBeCloseTo(keyOfSums(trackChroma.sustained, trackChroma.bass).keyConfidence, 3);
+    expect(withTrack.confidence.key).toBeCloseTo(keyOfSums(wholeTrack.sustained, wholeTrack.bass).keyConfidence, 3);
     // Everything else is the window's.
     expect(withTrack.tempo).toBe(alone.tempo);
     expect(withTrack.energy).toBe(alone.energy);
   });
 });
 
-describe('the quarter-rate spectrogram the whole file is read with', () => {
-  it('when a piece is framed at 11.025 kHz, then its chroma, bass line and tuning are the 22.05 kHz framing’s', () => {
-    const stft = new Stft();
-    const piece = chordProgression({ tonic: 9, mode: 'minor', seconds: 12 });
-    const half = Float32Array.from(stft.halfRate(piece));
-    const full = chromaOf(stft.spectrogram(half));
-    const quarter = chromaOf(stft.quarterSpectrogram(half));
-    expect(quarter.count).toBe(full.count);
-    expect(quarter.tuning).toBeCloseTo(full.tuning, 3);
-    for (const part of ['frames', 'sustained', 'bass'] as const) {
-      const a = chromaSum(full, 0, full.count, part);
-      const b = chromaSum(quarter, 0, quarter.count, part);
-      const top = Math.max(...a);
-      for (let k = 0; k < 12; k++) expect(Math.abs(b[k]! - a[k]!)).toBeLessThan(1e-3 * top);
+describe('the tempo of the whole file (WholeTrackReader)', () => {
+  // A 4/4 groove at 100 BPM for 70 s: two full 30 s blocks and a 10 s tail.
+  const groove = drumPattern({ bpm: 100, seconds: 70, beatsPerBar: 4, seed: 5 });
+
+  it('when a groove plays through a file, then every full block names its tempo first and a tail under 15 s names none', () => {
+    const whole = wholeTrackOf(groove, SAMPLE_RATE);
+    expect(whole.seconds).toBeCloseTo(70, 1);
+    expect(whole.tempi).toHaveLength(2);
+    for (const block of whole.tempi) {
+      expect(Math.abs(block[0]!.bpm - 100)).toBeLessThan(4);
+      // Most probable first, each a probability, the unlikely left out.
+      for (let i = 1; i < block.length; i++) expect(block[i]!.probability).toBeLessThanOrEqual(block[i - 1]!.probability);
+      for (const c of block) expect(c.probability).toBeGreaterThanOrEqual(0.01);
     }
   });
 
-  it('when a bin lies above 5.5 kHz, then the quarter-rate spectrogram holds 0 there and the full one the signal', () => {
-    const stft = new Stft();
-    const tone = new Float32Array(SAMPLE_RATE * 2).map((_, i) => 0.5 * Math.sin((2 * Math.PI * 6000 * i) / SAMPLE_RATE));
-    const half = Float32Array.from(stft.halfRate(tone));
-    const full = Float32Array.from(stft.spectrogram(half).mags);
-    const quarter = stft.quarterSpectrogram(half).mags;
-    const high = Math.ceil(6000 / BIN_HZ);
-    expect(quarter[10 * BINS + high]).toBe(0);
-    expect(full[10 * BINS + high]).toBeGreaterThan(0.1);
+  it('when the stream is read in chunks, then the blocks’ tempi are those of the samples at hand', () => {
+    expect(read([groove, groove], 4608)!.tempi).toEqual(wholeTrackOf(groove, SAMPLE_RATE).tempi);
   });
 });
 
