@@ -20,7 +20,7 @@ export interface WholeTrack {
   tempi: TempoCandidate[][];
 }
 
-/** The audio is read in blocks of this length, each through the engine's own chroma stage. */
+/** The audio is read in blocks of this length, each through the engine's own stages as a window is. */
 const BLOCK_SECONDS = 30;
 /** A last block shorter than this (a fade, a few samples past the last full block) is left out. */
 const MIN_TAIL_SECONDS = 1;
@@ -40,7 +40,7 @@ let stft: Stft | undefined;
  * read: mixed to mono, in 30 s blocks, each block through the engine's own stages as a window is
  * (44.1 kHz, the half-band filter, the spectrogram; `chromaOf` with the block's own tuning, the
  * onset envelopes and the level choice's candidates), the blocks' sustained chroma and bass line
- * summed and their candidate tempi kept: ~120 ms of CPU a 30 s block.
+ * summed and their candidate tempi kept: ~0.15 s of CPU a 30 s block.
  *
  * The decoder streams into it only while its window collector keeps a planned span (the headers
  * say the file is longer than its window); a collector that keeps every sample (a length unknown,
