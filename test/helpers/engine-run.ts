@@ -35,10 +35,10 @@ export function framesOf(samples: Float32Array): { spec: Spectrogram; chroma: Ch
   return { spec, chroma: chromaOf(spec) };
 }
 
-/** The rhythm stage alone. */
-export function rhythmOf(samples: Float32Array): RhythmResult {
+/** The rhythm stage alone; with `track`, as the window of a longer file whose blocks named these tempi. */
+export function rhythmOf(samples: Float32Array, track?: Parameters<typeof analyseRhythm>[3]): RhythmResult {
   const { spec, chroma } = framesOf(samples);
-  return analyseRhythm(onsetEnvelopes(spec), chroma, analyseTonal(chroma).tonality);
+  return analyseRhythm(onsetEnvelopes(spec), chroma, analyseTonal(chroma).tonality, track);
 }
 
 /** The key stage alone. */

@@ -213,11 +213,11 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
     return () => this.indexedListeners.delete(listener);
   }
 
-  /** The indexed files among `relPaths`. */
-  private filesAt(relPaths: readonly string[]): LibraryFile[] {
+  /** The indexed files among `relPaths`, which the index has just read. */
+  private filesRead(relPaths: readonly string[]): Parameters<LibraryIndexedListener>[0] {
     return relPaths.flatMap((rel) => {
       const entry = this.index.entry(rel);
-      return entry ? [{ relPath: entry.relPath, trackKey: entry.trackKey }] : [];
+      return entry ? [{ relPath: entry.relPath, trackKey: entry.trackKey, read: true }] : [];
     });
   }
 
@@ -262,10 +262,10 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
       this.index
         .refresh(relPath, true)
         .then((changed) => {
-          const files = changed ? this.filesAt([relPath]) : [];
+          const files = changed ? this.filesRead([relPath]) : [];
           if (files.length === 0) return;
           this.logger.info({ file }, 'library file indexed');
-          this.tellIndexed(files.map((f) => ({ ...f, read: true })));
+          this.tellIndexed(files);
         })
         .catch((error: unknown) => this.logger.warn({ file, err: error }, 'library update failed'));
     };
@@ -285,7 +285,7 @@ export class LibrarySource implements MetadataSource, AudioSource, ArtworkSource
         .scan(this.stopping.signal, { reportProgress: false, read })
         .then((result) => {
           if (result.added + result.removed > 0) this.logger.info({ dir: root, ...result }, 'library indexed');
-          this.tellIndexed(this.filesAt(read).map((f) => ({ ...f, read: true })));
+          this.tellIndexed(this.filesRead(read));
         })
         .then(
           () => undefined,

@@ -1,20 +1,14 @@
-import { type RhythmResult, analyseRhythm as rhythmStage, beatsTempo } from '../../../src/engine/rhythm';
+import { type RhythmResult, beatsTempo } from '../../../src/engine/rhythm';
 import { trackBeats } from '../../../src/engine/rhythm.beats';
 import { LEVEL_FEATURES, type Level, TEMPO_CALIBRATION, chooseWithTrack, describeLevel, rankLevels, tempoCalibrationInputs, tempoConfidence } from '../../../src/engine/rhythm.level';
 import { MAX_BPM, MIN_BPM, autocorrelation, candidatePeriods, refinePeak } from '../../../src/engine/rhythm.periods';
-import { framesOf, rhythmOf } from '../../helpers/engine-run';
-import { onsetEnvelopes } from '../../../src/engine/rhythm.onsets';
-import { analyseTonal } from '../../../src/engine/tonal';
-import type { Chroma } from '../../../src/engine/tonal.chroma';
-import type { Spectrogram } from '../../../src/engine/signal.stft';
+import { rhythmOf } from '../../helpers/engine-run';
 import { type DrumHit, SAMPLE_RATE, clickTrack, drumMachine, drumPattern } from '../../../measure/audio/signals';
 
 // Local bindings: under Jest's vm sandbox a global lookup per sample is several times slower.
 const { PI, abs, exp, min, round, sin } = Math;
 
 const analyseRhythm = (signal: Float32Array): RhythmResult => rhythmOf(signal);
-const rhythmOfFrames = (spec: Spectrogram, chroma: Chroma, track?: Parameters<typeof rhythmStage>[3]): RhythmResult =>
-  rhythmStage(onsetEnvelopes(spec), chroma, analyseTonal(chroma).tonality, track);
 const within = (value: number, truth: number, tolerance = 0.04) => abs(value - truth) <= tolerance * truth;
 
 function expectWellFormed(result: RhythmResult, seconds: number): void {
@@ -326,9 +320,8 @@ describe('the level chosen with the whole track (chooseWithTrack)', () => {
 
   it('when a groove\'s window is given blocks that hear its half, then the tempo, beats and confidence are read at the half', () => {
     const signal = drumPattern({ bpm: 100, seconds: 16, beatsPerBar: 4, seed: 3 });
-    const { spec, chroma } = framesOf(signal);
-    const alone = rhythmOfFrames(spec, chroma);
-    const half = rhythmOfFrames(spec, chroma, Array.from({ length: 6 }, () => [{ bpm: 50, probability: 0.95 }]));
+    const alone = rhythmOf(signal);
+    const half = rhythmOf(signal, Array.from({ length: 6 }, () => [{ bpm: 50, probability: 0.95 }]));
     expect(within(alone.tempo, 100)).toBe(true);
     expect(within(half.tempo, 50)).toBe(true);
     expect(half.beats.length).toBeLessThan(alone.beats.length * 0.6);
